@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# extkit-mkfs against mke2fs -t ext2 on new sparse image files of 1 GiB,
+# 16 GiB, 256 GiB and 1 TiB: wall time (best of RUNS) and allocated bytes
+# (du), with ratios extkit / mke2fs (below 1 means extkit is cheaper).
+# Both make the same ext2 geometry with their defaults (mke2fs adds
+# resize_inode, so extkit gets -O resize_inode too).
+#   sh bench/mkfs.sh [SIZE...]
+# Environment: EXTKIT_MKFS (default ./extkit-mkfs), MKE2FS, BENCH_DIR (a
+# directory on a filesystem with sparse files; default a new one under
+# TMPDIR), RUNS (default 3). Not part of make check.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+MKFS=${EXTKIT_MKFS:-./extkit-mkfs}
+PATH=$PATH:/sbin:/usr/sbin
+MKE2FS=${MKE2FS:-$(command -v mke2fs)} || { echo "mke2fs not found" >&2; exit 1; }
+RUNS=${RUNS:-3}
+[ -x "$MKFS" ] || { echo "$MKFS not built" >&2; exit 1; }
+[ $# -gt 0 ] || set -- 1G 16G 256G 1T
+dir=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/extkit-bench.XXXXXX")} || exit 1
+trap 'rm -f "$dir/bench.img"; [ -n "${BENCH_DIR:-}" ] || rmdir "$dir"' EXIT
+export SOURCE_DATE_EPOCH=1700000000 E2FSPROGS_FAKE_TIME=1700000000
+export MKE2FS_CONFIG=/etc/mke2fs.conf
+# The sanitizers (--enable-sanitizers builds) must not abort on leaks here.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+
+now() {
+	date +%s.%N
+}
+
+# run TOOL SIZE: prints "seconds kib" for the best of RUNS runs (the
+# allocation of the last run).
+run() {
+	best=
+	for _i in $(seq 1 "$RUNS"); do
+		rm -f "$dir/bench.img"
+		sync
+		t0=$(now)
+		case $1 in
+		extkit) "$MKFS" -q -O resize_inode "$dir/bench.img" "$2" ;;
+		mke2fs) "$MKE2FS" -q -F -t ext2 "$dir/bench.img" "$2" ;;
+		esac >/dev/null 2>&1 || { echo "$1 failed on $2" >&2; exit 1; }
+		t1=$(now)
+		t=$(echo "$t1 - $t0" | bc -l)
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
+			best=$t
+		fi
+	done
+	kib=$(du -k "$dir/bench.img" | cut -f1)
+	echo "$best $kib"
+}
+
+ratio() {
+	if [ "$(echo "$2 == 0" | bc -l)" = 1 ]; then
+		echo "-"
+	else
+		printf '%.2f' "$(echo "$1 / $2" | bc -l)"
+	fi
+}
+
+if [ "$("$MKFS" -V 2>/dev/null)" ] && nm "$MKFS" 2>/dev/null | grep -q __asan_init; then
+	echo "note: $MKFS is built with sanitizers; times include their cost"
+fi
+printf '%-6s %10s %10s %6s %12s %12s %6s\n' size "extkit s" "mke2fs s" \
+	ratio "extkit KiB" "mke2fs KiB" ratio
+for size in "$@"; do
+	set -- $(run extkit "$size")
+	et=$1 ek=$2
+	set -- $(run mke2fs "$size")
+	mt=$1 mk=$2
+	printf '%-6s %10.3f %10.3f %6s %12d %12d %6s\n' "$size" "$et" "$mt" \
+		"$(ratio "$et" "$mt")" "$ek" "$mk" "$(ratio "$ek" "$mk")"
+done

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Block ownership for fsck: the found/duplicate maps, the shared extended
+ * attribute blocks, and the pass 1 scan of one inode's block map.
+ *
+ * The library's walker (bmap.c) stops at the first bad block number; fsck
+ * must go on, report each bad number and clear it in place, so indirect
+ * maps are scanned here with write-back. Extent trees are walked with the
+ * library (reported, not edited, for now).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bmap.h"
+#include "endian.h"
+#include "error.h"
+#include "fs.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+#define IND_LEVELS	3
+
+/* ---- found / duplicate maps ---- */
+
+static uint64_t bit_of(const struct fsck_ctx *ctx, uint64_t blk)
+{
+	return blk - ctx->fs->sb.first_data_block;
+}
+
+int fsck_block_test(struct fsck_ctx *ctx, uint64_t blk)
+{
+	return extkit_bitmap_test(&ctx->block_found, bit_of(ctx, blk)) == 1;
+}
+
+/* Claims count blocks from blk; returns how many were already claimed. */
+static uint64_t block_claim(struct fsck_ctx *ctx, uint64_t blk,
+			    uint32_t count, uint64_t *first_dup)
+{
+	uint64_t bit = bit_of(ctx, blk), dups = 0;
+
+	if (!extkit_bitmap_count_range(&ctx->block_found, bit, count)) {
+		extkit_bitmap_set_range(&ctx->block_found, bit, count);
+		return 0;
+	}
+	for (uint32_t i = 0; i < count; i++) {
+		if (extkit_bitmap_test(&ctx->block_found, bit + i) == 1) {
+			if (!dups && first_dup)
+				*first_dup = blk + i;
+			dups++;
+			extkit_bitmap_set(&ctx->block_dup, bit + i);
+		} else {
+			extkit_bitmap_set(&ctx->block_found, bit + i);
+		}
+	}
+	ctx->dup_blocks += dups;
+	return dups;
+}
+
+void fsck_block_mark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count)
+{
+	block_claim(ctx, blk, count, NULL);
+}
+
+void fsck_block_unmark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count)
+{
+	uint64_t bit = bit_of(ctx, blk);
+
+	/* A block claimed twice stays claimed by the other owner. */
+	if (!extkit_bitmap_count_range(&ctx->block_dup, bit, count)) {
+		extkit_bitmap_clear_range(&ctx->block_found, bit, count);
+		return;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		if (extkit_bitmap_test(&ctx->block_dup, bit + i) != 1)
+			extkit_bitmap_clear(&ctx->block_found, bit + i);
+}
+
+/* ---- extended attribute blocks ---- */
+
+static size_t ea_slot(const struct fsck_ea_set *set, uint64_t blk)
+{
+	size_t i = (size_t)(blk * 0x9E3779B97F4A7C15ull) & (set->cap - 1);
+
+	while (set->blk[i] && set->blk[i] != blk)
+		i = (i + 1) & (set->cap - 1);
+	return i;
+}
+
+static int ea_grow(struct fsck_ea_set *set)
+{
+	struct fsck_ea_set n = { .cap = set->cap ? set->cap * 2 : 64 };
+
+	n.blk = calloc(n.cap, sizeof(*n.blk));
+	n.refs = calloc(n.cap, sizeof(*n.refs));
+	if (!n.blk || !n.refs) {
+		free(n.blk);
+		free(n.refs);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < set->cap; i++) {
+		if (set->blk[i]) {
+			size_t s = ea_slot(&n, set->blk[i]);
+
+			n.blk[s] = set->blk[i];
+			n.refs[s] = set->refs[i];
+			n.n++;
+		}
+	}
+	fsck_ea_free(set);
+	*set = n;
+	return 0;
+}
+
+int fsck_ea_claim(struct fsck_ctx *ctx, uint64_t blk)
+{
+	struct fsck_ea_set *set = &ctx->ea;
+	size_t s;
+	int rc;
+
+	if ((set->n + 1) * 2 > set->cap) {
+		rc = ea_grow(set);
+		if (rc)
+			return rc;
+	}
+	s = ea_slot(set, blk);
+	if (set->blk[s]) {
+		set->refs[s]++;
+		return 0;
+	}
+	set->blk[s] = blk;
+	set->refs[s] = 1;
+	set->n++;
+	block_claim(ctx, blk, 1, NULL);
+	return 0;
+}
+
+void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk)
+{
+	struct fsck_ea_set *set = &ctx->ea;
+	size_t s;
+
+	if (!set->cap)
+		return;
+	s = ea_slot(set, blk);
+	if (set->blk[s] && set->refs[s] && --set->refs[s] == 0)
+		fsck_block_unmark(ctx, blk, 1);
+}
+
+void fsck_ea_free(struct fsck_ea_set *set)
+{
+	free(set->blk);
+	free(set->refs);
+	memset(set, 0, sizeof(*set));
+}
+
+/* ---- the pass 1 scan of an indirect map ---- */
+
+struct scan {
+	struct fsck_ctx *ctx;
+	uint32_t ino;
+	struct extkit_inode *inode;
+	struct fsck_blk_result *res;
+	uint8_t *bufs[IND_LEVELS];
+	uint64_t run_start;	/* pending run of blocks to claim */
+	uint32_t run_len;
+};
+
+static void run_flush(struct scan *s)
+{
+	uint64_t first = 0, dups;
+
+	if (!s->run_len)
+		return;
+	dups = block_claim(s->ctx, s->run_start, s->run_len, &first);
+	if (dups && !s->res->dups)
+		s->res->first_dup = first;
+	s->res->dups += dups;
+	s->run_len = 0;
+}
+
+static void run_add(struct scan *s, uint64_t blk)
+{
+	s->res->nblocks++;
+	if (s->run_len && blk == s->run_start + s->run_len &&
+	    s->run_len < UINT32_MAX) {
+		s->run_len++;
+		return;
+	}
+	run_flush(s);
+	s->run_start = blk;
+	s->run_len = 1;
+}
+
+/* Reports an illegal block number; 1 when it is to be cleared. */
+static int illegal(struct scan *s, uint64_t blk, int64_t blkcount)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = s->ino;
+	pctx.blk = blk;
+	pctx.blkcount = blkcount;
+	pctx.inode = s->inode;
+	return fix_problem(s->ctx, PR_1_ILLEGAL_BLOCK, &pctx);
+}
+
+/* An indirect block most of whose numbers are illegal holds no map. */
+static int garbage(struct scan *s, const uint8_t *buf, uint64_t blk,
+		   int level)
+{
+	const struct extkit_fs *fs = s->ctx->fs;
+	uint32_t apb = fs->g.addr_per_block, bad = 0;
+	struct problem_context pctx;
+
+	for (uint32_t i = 0; i < apb; i++) {
+		uint32_t b = get_le32(buf + 4 * i);
+
+		if (b && !extkit_fs_valid_block(fs, b))
+			bad++;
+	}
+	if (bad <= 8 || bad * 4 < apb)
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.ino = s->ino;
+	pctx.blk = blk;
+	pctx.blkcount = -level;
+	pctx.num = bad;
+	if (!fix_problem(s->ctx, PR_1_GARBAGE_IND, &pctx))
+		s->res->failed = 1;
+	return 1;
+}
+
+static int scan_ind(struct scan *s, uint32_t *slot, int level,
+		    uint64_t lblk);
+
+/* Checks one block number at *slot (data when level 0); returns 1 when
+ * *slot was changed. */
+static int scan_entry(struct scan *s, uint32_t *slot, int level,
+		      uint64_t lblk)
+{
+	uint32_t b = *slot;
+
+	if (!b)
+		return 0;
+	if (!extkit_fs_valid_block(s->ctx->fs, b)) {
+		if (illegal(s, b, level ? -level : (int64_t)lblk)) {
+			*slot = 0;
+			return 1;
+		}
+		return 0;
+	}
+	if (!level) {
+		run_add(s, b);
+		if ((int64_t)lblk > s->res->last_lblk)
+			s->res->last_lblk = (int64_t)lblk;
+		return 0;
+	}
+	return scan_ind(s, slot, level, lblk);
+}
+
+/* Scans the indirect block at *slot of the given level mapping lblk on.
+ * Returns 1 when *slot was cleared. Recursion depth is at most 3. */
+static int scan_ind(struct scan *s, uint32_t *slot, int level,
+		    uint64_t lblk)
+{
+	struct extkit_fs *fs = s->ctx->fs;
+	uint32_t apb = fs->g.addr_per_block;
+	uint64_t span = 1;
+	uint8_t *buf = s->bufs[level - 1];
+	int dirty = 0, rc;
+
+	rc = extkit_fs_read_block(fs, *slot, buf);
+	if (rc) {
+		struct problem_context pctx;
+
+		clear_problem_context(&pctx);
+		pctx.ino = s->ino;
+		pctx.blk = *slot;
+		pctx.blkcount = -level;
+		pctx.str = extkit_strerror(rc);
+		fix_problem(s->ctx, PR_1_BLOCK_READ, &pctx);
+		s->res->failed = 1;
+		run_add(s, *slot);
+		return 0;
+	}
+	if (garbage(s, buf, *slot, level)) {
+		if (s->res->failed)
+			return 0;
+		*slot = 0;
+		return 1;
+	}
+	run_add(s, *slot);
+	for (int l = 1; l < level; l++)
+		span *= apb;
+	for (uint32_t i = 0; i < apb; i++) {
+		uint32_t b = get_le32(buf + 4 * i);
+
+		if (!b)
+			continue;
+		if (scan_entry(s, &b, level - 1, lblk + i * span)) {
+			put_le32(buf + 4 * i, b);
+			dirty = 1;
+		}
+	}
+	if (dirty && fsck_fixing(s->ctx))
+		extkit_fs_write_block(fs, *slot, buf);
+	return 0;
+}
+
+static int scan_indirect(struct scan *s)
+{
+	uint64_t apb = s->ctx->fs->g.addr_per_block;
+	uint64_t base = EXT2_NDIR_BLOCKS, span = apb;
+
+	for (int i = 0; i < IND_LEVELS; i++) {
+		s->bufs[i] = malloc(s->ctx->fs->g.block_size);
+		if (!s->bufs[i])
+			return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < EXT2_NDIR_BLOCKS; i++)
+		if (scan_entry(s, &s->inode->block[i], 0, i))
+			s->res->inode_dirty = 1;
+	for (int level = 1; level <= IND_LEVELS; level++) {
+		uint32_t *slot = &s->inode->block[EXT2_IND_BLOCK + level - 1];
+
+		if (scan_entry(s, slot, level, base))
+			s->res->inode_dirty = 1;
+		base += span;
+		span *= apb;
+	}
+	run_flush(s);
+	return 0;
+}
+
+/* Extent trees: the library walk, claiming what it reports. */
+static int extent_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+		     uint32_t count, int flags, void *arg)
+{
+	struct scan *s = arg;
+
+	for (uint32_t i = 0; i < count; i++)
+		run_add(s, pblk + i);
+	if (!(flags & EXTKIT_BLOCK_META) &&
+	    (int64_t)(lblk + count - 1) > s->res->last_lblk)
+		s->res->last_lblk = (int64_t)(lblk + count - 1);
+	return 0;
+}
+
+static int scan_extents(struct scan *s)
+{
+	struct problem_context pctx;
+	int rc = extkit_block_walk(s->ctx->fs, s->inode, extent_fn, s);
+
+	run_flush(s);
+	if (rc >= 0)
+		return 0;
+	if (rc == -ENOMEM)
+		return rc;
+	clear_problem_context(&pctx);
+	pctx.ino = s->ino;
+	pctx.str = extkit_strerror(rc);
+	fix_problem(s->ctx, PR_1_EXTENT_BAD, &pctx);
+	s->ctx->flags |= FSCK_FL_UNCORRECTED;
+	s->res->failed = 1;
+	return 0;
+}
+
+/* The resize inode: its reserved GDT blocks are group metadata. */
+static int scan_resize(struct scan *s)
+{
+	uint32_t *slot = &s->inode->block[EXT2_DIND_BLOCK];
+
+	if (!*slot)
+		return 0;
+	if (!extkit_fs_valid_block(s->ctx->fs, *slot)) {
+		if (illegal(s, *slot, -2)) {
+			*slot = 0;
+			s->res->inode_dirty = 1;
+		}
+		return 0;
+	}
+	run_add(s, *slot);
+	run_flush(s);
+	return 0;
+}
+
+int fsck_scan_blocks(struct fsck_ctx *ctx, uint32_t ino,
+		     struct extkit_inode *inode, struct fsck_blk_result *res)
+{
+	struct scan s = { .ctx = ctx, .ino = ino, .inode = inode, .res = res };
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->last_lblk = -1;
+	if (ino == EXT2_RESIZE_INO &&
+	    extkit_has_compat(&ctx->fs->sb, EXT2_FEATURE_COMPAT_RESIZE_INODE))
+		rc = scan_resize(&s);
+	else if (!extkit_inode_has_block_map(inode))
+		rc = 0;
+	else if (inode->flags & EXT4_EXTENTS_FL)
+		rc = scan_extents(&s);
+	else
+		rc = scan_indirect(&s);
+	for (int i = 0; i < IND_LEVELS; i++)
+		free(s.bufs[i]);
+	return rc;
+}
+
+/* ---- releasing a deleted inode's blocks ---- */
+
+static int release_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+		      uint32_t count, int flags, void *arg)
+{
+	fsck_block_unmark(arg, pblk, count);
+	return 0;
+}
+
+int fsck_release_blocks(struct fsck_ctx *ctx,
+			const struct extkit_inode *inode)
+{
+	int rc;
+
+	if (inode->file_acl && extkit_fs_valid_block(ctx->fs, inode->file_acl))
+		fsck_ea_release(ctx, inode->file_acl);
+	rc = extkit_block_walk(ctx->fs, inode, release_fn, ctx);
+	return rc < 0 && rc != -ENOMEM ? 0 : rc;
+}
+
+/* ---- remapping an indirect map (pass 1B clones) ---- */
+
+struct remap {
+	struct fsck_ctx *ctx;
+	fsck_remap_fn fn;
+	void *arg;
+	int err;
+};
+
+/* Remaps *slot (a block at level: 0 data, 1..3 indirect); 1 if changed. */
+static int remap_slot(struct remap *r, uint32_t *slot, int level)
+{
+	struct extkit_fs *fs = r->ctx->fs;
+	uint32_t apb = fs->g.addr_per_block;
+	uint64_t nb;
+	uint8_t *buf;
+	int changed = 0, dirty = 0;
+
+	if (!*slot || !extkit_fs_valid_block(fs, *slot) || r->err)
+		return 0;
+	nb = r->fn(r->ctx, *slot, level, r->arg);
+	if (!nb) {
+		r->err = -ENOSPC;
+		return 0;
+	}
+	if (nb != *slot) {
+		*slot = (uint32_t)nb;
+		changed = 1;
+	}
+	if (!level)
+		return changed;
+	buf = malloc(fs->g.block_size);
+	if (!buf || extkit_fs_read_block(fs, *slot, buf)) {
+		free(buf);
+		r->err = buf ? -EIO : -ENOMEM;
+		return changed;
+	}
+	for (uint32_t i = 0; i < apb; i++) {
+		uint32_t b = get_le32(buf + 4 * i);
+
+		if (remap_slot(r, &b, level - 1)) {
+			put_le32(buf + 4 * i, b);
+			dirty = 1;
+		}
+	}
+	if (dirty && extkit_fs_write_block(fs, *slot, buf))
+		r->err = -EIO;
+	free(buf);
+	return changed;
+}
+
+int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
+		      fsck_remap_fn fn, void *arg)
+{
+	struct remap r = { .ctx = ctx, .fn = fn, .arg = arg };
+
+	if (!extkit_inode_has_block_map(inode))
+		return 0;
+	if (inode->flags & EXT4_EXTENTS_FL)
+		return -EXTKIT_EUNSUPP;
+	for (int i = 0; i < EXT2_N_BLOCKS; i++) {
+		int level = i < EXT2_NDIR_BLOCKS ? 0 : i - EXT2_NDIR_BLOCKS + 1;
+
+		remap_slot(&r, &inode->block[i], level);
+	}
+	return r.err;
+}

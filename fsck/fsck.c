@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * extkit-fsck: options, the pass driver and the end of run (superblock
+ * write-back, summary, exit code). The passes run from an array over one
+ * context; each lives in its own file (pass0.c .. pass5.c).
+ *
+ * Output: the check's report (pass headers, problems, summary) goes to
+ * stdout as e2fsck prints it; operational errors (cannot open, bad
+ * arguments) go to stderr as one line "extkit-fsck: ...".
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <popt.h>
+
+#include "clock.h"
+#include "error.h"
+#include "fs.h"
+#include "io.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "rehash.h"
+#include "problem.h"
+
+#define PROG	"extkit-fsck"
+
+struct pass_def {
+	fsck_pass_fn fn;
+	const char *header;	/* NULL: no header */
+};
+
+static const struct pass_def passes[] = {
+	{ fsck_pass1, "Pass 1: Checking inodes, blocks, and sizes" },
+	{ fsck_pass1b, NULL },
+	{ fsck_pass2, "Pass 2: Checking directory structure" },
+	{ fsck_pass3, "Pass 3: Checking directory connectivity" },
+	{ fsck_pass4, "Pass 4: Checking reference counts" },
+	{ fsck_pass5, "Pass 5: Checking group summary information" },
+};
+
+static void usage_error(const char *msg)
+{
+	fprintf(stderr, PROG ": %s\n", msg);
+	exit(FSCK_USAGE);
+}
+
+/* ---- options ---- */
+
+enum {
+	OPT_NO = 1, OPT_YES, OPT_PREEN, OPT_VERSION,
+};
+
+static int parse_blocksize(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || v < 1024 || v > 65536 || (v & (v - 1)))
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || !*s)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void set_mode(struct fsck_opts *o, enum fsck_mode m)
+{
+	if (o->mode_count && o->mode != m)
+		o->mode_count++;
+	else if (!o->mode_count)
+		o->mode_count = 1;
+	o->mode = m;
+}
+
+/* Checks what popt cannot: exclusions and numeric arguments. */
+static void validate_opts(struct fsck_opts *o, const char *sb, const char *bs,
+			  const char *cfd)
+{
+	uint64_t v;
+
+	if (o->mode_count > 1)
+		usage_error("only one of the options -p/-a, -n or -y may be "
+			    "given");
+	if (sb && (parse_u64(sb, &o->sb_block) || o->sb_block == 0))
+		usage_error("invalid superblock number for -b");
+	if (bs && parse_blocksize(bs, &o->block_size))
+		usage_error("invalid block size for -B (1024..65536, a power "
+			    "of two)");
+	if (cfd) {
+		if (parse_u64(cfd, &v) || v > 1024)
+			usage_error("invalid file descriptor for -C");
+		o->progress_fd = (int)v;
+	}
+	if (fsck_rehash_parse_extended(o->extended, NULL))
+		usage_error("unknown extended option for -E");
+}
+
+static void parse_args(int argc, const char **argv, struct fsck_opts *o)
+{
+	char *sb = NULL, *bs = NULL, *cfd = NULL;
+	struct poptOption table[] = {
+		{ NULL, 'n', POPT_ARG_NONE, NULL, OPT_NO,
+		  "check only: open read-only and answer no", NULL },
+		{ NULL, 'y', POPT_ARG_NONE, NULL, OPT_YES,
+		  "answer yes to every question", NULL },
+		{ NULL, 'p', POPT_ARG_NONE, NULL, OPT_PREEN,
+		  "preen: fix what is safe without asking", NULL },
+		{ NULL, 'a', POPT_ARG_NONE, NULL, OPT_PREEN,
+		  "same as -p", NULL },
+		{ NULL, 'f', POPT_ARG_NONE, &o->force, 0,
+		  "check even if the filesystem is marked clean", NULL },
+		{ NULL, 'v', POPT_ARG_NONE, &o->verbose, 0,
+		  "verbose", NULL },
+		{ NULL, 'b', POPT_ARG_STRING, &sb, 0,
+		  "use the backup superblock at this block", "SUPERBLOCK" },
+		{ NULL, 'B', POPT_ARG_STRING, &bs, 0,
+		  "block size to look for the superblock with", "BLOCKSIZE" },
+		{ NULL, 'C', POPT_ARG_STRING, &cfd, 0,
+		  "write progress lines to file descriptor FD", "FD" },
+		{ NULL, 'D', POPT_ARG_NONE, &o->compress_dirs, 0,
+		  "compact and re-index directories", NULL },
+		{ NULL, 'E', POPT_ARG_STRING, &o->extended, 0,
+		  "extended options", "OPTIONS" },
+		{ NULL, 'z', POPT_ARG_STRING, &o->undo_file, 0,
+		  "save the overwritten blocks to an undo file", "UNDOFILE" },
+		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
+		  "print the version and exit", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext pc;
+	const char *arg;
+	int rc;
+
+	pc = poptGetContext(PROG, argc, argv, table, 0);
+	poptSetOtherOptionHelp(pc, "[OPTIONS] TARGET");
+	while ((rc = poptGetNextOpt(pc)) > 0) {
+		if (rc == OPT_NO)
+			set_mode(o, FSCK_MODE_NO);
+		else if (rc == OPT_YES)
+			set_mode(o, FSCK_MODE_YES);
+		else if (rc == OPT_PREEN)
+			set_mode(o, FSCK_MODE_PREEN);
+		else if (rc == OPT_VERSION) {
+			printf(PROG " " PACKAGE_VERSION "\n");
+			exit(FSCK_OK);
+		}
+	}
+	if (rc < -1) {
+		fprintf(stderr, PROG ": %s: %s\n",
+			poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			poptStrerror(rc));
+		exit(FSCK_USAGE);
+	}
+	arg = poptGetArg(pc);
+	if (!arg)
+		usage_error("no filesystem given (usage: " PROG
+			    " [-n|-y|-p] [-f] TARGET)");
+	o->target = strdup(arg);
+	if (poptGetArg(pc))
+		usage_error("only one filesystem may be given");
+	validate_opts(o, sb, bs, cfd);
+	free(sb);
+	free(bs);
+	free(cfd);
+	poptFreeContext(pc);
+}
+
+/* ---- shared helpers ---- */
+
+void fsck_mark_changed(struct fsck_ctx *ctx)
+{
+	ctx->flags |= FSCK_FL_CHANGED;
+}
+
+/* -C 0 on a terminal: a bar on stdout, redrawn in place. */
+static void progress_bar(struct fsck_ctx *ctx, uint64_t cur, uint64_t max)
+{
+	static const char bar[] = "========================================";
+	int width = (int)sizeof(bar) - 1;
+	int done = max ? (int)(cur * (uint64_t)width / max) : width;
+
+	printf("\r%s: pass %d |%.*s%*s| %3d%%", ctx->device, ctx->pass, done,
+	       bar, width - done, "", max ? (int)(cur * 100 / max) : 100);
+	fflush(stdout);
+	ctx->bar_drawn = 1;
+}
+
+void fsck_progress_clear(struct fsck_ctx *ctx)
+{
+	if (!ctx->bar_drawn)
+		return;
+	printf("\r%*s\r", 72, "");
+	ctx->bar_drawn = 0;
+}
+
+void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max)
+{
+	char line[128];
+	int n;
+
+	if (ctx->opts->progress_fd == 0) {
+		if (isatty(1))
+			progress_bar(ctx, cur, max);
+		return;
+	}
+	if (ctx->opts->progress_fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%d %" PRIu64 " %" PRIu64 " %s\n",
+		     ctx->pass, cur, max, ctx->device);
+	if (n > 0 && write(ctx->opts->progress_fd, line, (size_t)n) < 0)
+		ctx->opts->progress_fd = -1;
+}
+
+int fsck_alloc_push(struct fsck_alloc_list *l, uint64_t v)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		uint64_t *nv = realloc(l->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		l->v = nv;
+		l->cap = cap;
+	}
+	l->v[l->n++] = v;
+	return 0;
+}
+
+struct fsck_dir *fsck_dir_find(struct fsck_ctx *ctx, uint32_t ino)
+{
+	uint32_t lo = 0, hi = ctx->dir_count;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->dirs[mid].ino == ino)
+			return &ctx->dirs[mid];
+		if (ctx->dirs[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Adds a directory; pass 1 adds in inode order, later callers insert. */
+int fsck_dir_add(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct fsck_dir *d;
+	uint32_t i;
+
+	if (ctx->dir_count == ctx->dir_cap) {
+		uint32_t cap = ctx->dir_cap ? ctx->dir_cap * 2 : 256;
+
+		d = realloc(ctx->dirs, (size_t)cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		ctx->dirs = d;
+		ctx->dir_cap = cap;
+	}
+	i = ctx->dir_count;
+	while (i > 0 && ctx->dirs[i - 1].ino > ino) {
+		ctx->dirs[i] = ctx->dirs[i - 1];
+		i--;
+	}
+	memset(&ctx->dirs[i], 0, sizeof(ctx->dirs[i]));
+	ctx->dirs[i].ino = ino;
+	ctx->dir_count++;
+	return 0;
+}
+
+int fsck_write_inode(struct fsck_ctx *ctx, uint32_t ino,
+		     const struct extkit_inode *inode)
+{
+	int rc;
+
+	if (ctx->readonly)
+		return 0;
+	rc = extkit_inode_write(ctx->fs, ino, inode);
+	if (rc)
+		fprintf(stderr, PROG ": writing inode %" PRIu32 ": %s\n", ino,
+			extkit_strerror(rc));
+	return rc;
+}
+
+/* ---- setup and teardown ---- */
+
+static uint32_t fsck_clock(void)
+{
+	const char *bad = NULL;
+	uint32_t now;
+
+	if (extkit_clock_now(&now, NULL, &bad)) {
+		fprintf(stderr, PROG ": %s is not a valid time\n",
+			bad ? bad : "the clock");
+		exit(FSCK_USAGE);
+	}
+	return now;
+}
+
+static int alloc_maps(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t ninodes = fs->sb.inodes_count;
+	uint64_t nblocks = fs->sb.blocks_count - fs->sb.first_data_block;
+	int rc;
+
+	ctx->istate = calloc(ninodes + 1, 1);
+	ctx->link_count = calloc(ninodes + 1, sizeof(uint16_t));
+	ctx->link_counted = calloc(ninodes + 1, sizeof(uint16_t));
+	ctx->blkbuf = malloc(fs->g.block_size);
+	if (!ctx->istate || !ctx->link_count || !ctx->link_counted ||
+	    !ctx->blkbuf)
+		return -ENOMEM;
+	rc = extkit_bitmap_init(&ctx->inode_used, ninodes);
+	if (!rc)
+		rc = extkit_bitmap_init(&ctx->block_found, nblocks);
+	if (!rc)
+		rc = extkit_bitmap_init(&ctx->block_dup, nblocks);
+	return rc;
+}
+
+static void free_ctx(struct fsck_ctx *ctx)
+{
+	free(ctx->istate);
+	free(ctx->link_count);
+	free(ctx->link_counted);
+	free(ctx->blkbuf);
+	free(ctx->dirs);
+	free(ctx->alloc_blocks.v);
+	free(ctx->alloc_inodes.v);
+	extkit_bitmap_free(&ctx->inode_used);
+	extkit_bitmap_free(&ctx->block_found);
+	extkit_bitmap_free(&ctx->block_dup);
+	if (ctx->fs)
+		extkit_fs_close(ctx->fs);
+	if (ctx->io)
+		extkit_io_close(ctx->io);
+	if (ctx->tty && ctx->tty != stdin)
+		fclose(ctx->tty);
+}
+
+static void print_usage_line(struct fsck_ctx *ctx, const char *prefix)
+{
+	const struct extkit_super *sb = &ctx->fs->sb;
+
+	printf("%s: %s%" PRIu32 "/%" PRIu32 " files, %" PRIu64 "/%" PRIu64
+	       " blocks\n", ctx->device, prefix,
+	       sb->inodes_count - sb->free_inodes_count, sb->inodes_count,
+	       sb->blocks_count - sb->free_blocks_count, sb->blocks_count);
+}
+
+/* Without -f a filesystem marked clean is not checked (e2fsck's rule). */
+static int is_clean(struct fsck_ctx *ctx)
+{
+	const struct extkit_super *sb = &ctx->fs->sb;
+
+	if (ctx->opts->force || (ctx->flags & FSCK_FL_BACKUP_SB))
+		return 0;
+	return (sb->state & EXT2_VALID_FS) && !(sb->state & EXT2_ERROR_FS);
+}
+
+static void run_passes(struct fsck_ctx *ctx)
+{
+	for (unsigned int i = 0; i < sizeof(passes) / sizeof(passes[0]); i++) {
+		int rc;
+
+		ctx->pass = (int)i + (i == 0);
+		if (passes[i].header && ctx->opts->mode != FSCK_MODE_PREEN)
+			printf("%s\n", passes[i].header);
+		rc = passes[i].fn(ctx);
+		fsck_progress_clear(ctx);
+		if (rc < 0) {
+			fprintf(stderr, PROG ": %s\n", extkit_strerror(rc));
+			ctx->flags |= FSCK_FL_ABORT;
+		}
+		if (ctx->flags & FSCK_FL_ABORT)
+			return;
+	}
+}
+
+/* Marks the filesystem checked and writes the superblock back. */
+static int finish_fs(struct fsck_ctx *ctx)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	int rc;
+
+	if (ctx->readonly)
+		return 0;
+	if (ctx->flags & FSCK_FL_UNCORRECTED) {
+		sb->state &= (uint16_t)~EXT2_VALID_FS;
+		sb->state |= EXT2_ERROR_FS;
+	} else {
+		sb->state |= EXT2_VALID_FS;
+		sb->state &= (uint16_t)~EXT2_ERROR_FS;
+	}
+	sb->lastcheck = ctx->now;
+	sb->mnt_count = 0;
+	if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_SB_DIRTY))
+		rc = extkit_fs_write_super(ctx->fs);
+	else
+		rc = extkit_fs_write_primary_super(ctx->fs);
+	if (!rc)
+		rc = extkit_io_flush(ctx->io);
+	if (rc)
+		fprintf(stderr, PROG ": writing the superblock: %s\n",
+			extkit_strerror(rc));
+	return rc;
+}
+
+static int report_end(struct fsck_ctx *ctx)
+{
+	int exit_code = FSCK_OK;
+
+	if (ctx->flags & FSCK_FL_CHANGED)
+		exit_code = FSCK_NONDESTRUCT;
+	if (ctx->opts->mode != FSCK_MODE_PREEN) {
+		if (ctx->flags & FSCK_FL_CHANGED)
+			printf("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n",
+			       ctx->device);
+		if (ctx->flags & FSCK_FL_UNCORRECTED)
+			printf("\n%s: ********** WARNING: Filesystem still has "
+			       "errors **********\n\n", ctx->device);
+	}
+	if (ctx->flags & FSCK_FL_UNCORRECTED)
+		exit_code = FSCK_UNCORRECTED;
+	print_usage_line(ctx, "");
+	return exit_code;
+}
+
+static int check_target(struct fsck_ctx *ctx)
+{
+	char where[256] = "";
+	int rc = extkit_io_check_mounted(ctx->opts->target, where,
+					 sizeof(where));
+
+	if (rc > 0 && !ctx->readonly) {
+		fprintf(stderr, PROG ": %s is mounted on %s; refusing to "
+			"repair it (use -n to check read-only)\n",
+			ctx->opts->target, where[0] ? where : "?");
+		return FSCK_ERROR;
+	}
+	if (ctx->opts->mode == FSCK_MODE_ASK) {
+		if (!isatty(0) || !isatty(1)) {
+			fprintf(stderr, PROG ": need terminal for interactive "
+				"repairs\n");
+			return FSCK_ERROR;
+		}
+		ctx->tty = stdin;
+	}
+	if (ctx->opts->undo_file) {
+		fprintf(stderr, PROG ": undo files (-z) are not supported "
+			"yet\n");
+		return FSCK_ERROR;
+	}
+	return 0;
+}
+
+static int run(struct fsck_ctx *ctx)
+{
+	int rc;
+
+	rc = check_target(ctx);
+	if (rc)
+		return rc;
+	rc = fsck_open(ctx);
+	if (rc)
+		return FSCK_ERROR;
+	if (is_clean(ctx)) {
+		print_usage_line(ctx, "clean, ");
+		return FSCK_OK;
+	}
+	rc = alloc_maps(ctx);
+	if (rc) {
+		fprintf(stderr, PROG ": %s\n", extkit_strerror(rc));
+		return FSCK_ERROR;
+	}
+	run_passes(ctx);
+	if (ctx->flags & FSCK_FL_ABORT) {
+		if (!ctx->readonly && ctx->fs)
+			extkit_io_flush(ctx->io);
+		printf("%s: ***** check aborted *****\n", ctx->device);
+		return FSCK_ERROR;
+	}
+	if (ctx->opts->compress_dirs && fsck_rehash(ctx))
+		return FSCK_ERROR;
+	if (finish_fs(ctx))
+		return FSCK_ERROR;
+	return report_end(ctx);
+}
+
+int main(int argc, const char **argv)
+{
+	struct fsck_opts opts = { .progress_fd = -1 };
+	struct fsck_ctx ctx = { .opts = &opts };
+	int rc;
+
+	parse_args(argc, argv, &opts);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ctx.device = opts.target;
+	ctx.readonly = opts.mode == FSCK_MODE_NO;
+	ctx.now = fsck_clock();
+	rc = run(&ctx);
+	fflush(stdout);
+	free_ctx(&ctx);
+	free((char *)opts.target);
+	free((char *)opts.extended);
+	free((char *)opts.undo_file);
+	return rc;
+}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * extkit-fsck: the context every pass works on, the options, and the
+ * helpers the passes share. One struct fsck_ctx per run; passes take it
+ * explicitly (no globals).
+ */
+#ifndef EXTKIT_FSCK_H
+#define EXTKIT_FSCK_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bitmap.h"
+#include "fs.h"
+#include "inode.h"
+
+#include "problem.h"
+
+/* fsck(8) exit codes. */
+#define FSCK_OK			0
+#define FSCK_NONDESTRUCT	1
+#define FSCK_REBOOT		2
+#define FSCK_UNCORRECTED	4
+#define FSCK_ERROR		8
+#define FSCK_USAGE		16
+#define FSCK_CANCELED		32
+
+enum fsck_mode {
+	FSCK_MODE_ASK = 0,	/* interactive */
+	FSCK_MODE_NO,		/* -n */
+	FSCK_MODE_YES,		/* -y */
+	FSCK_MODE_PREEN,	/* -p / -a */
+};
+
+struct fsck_opts {
+	enum fsck_mode mode;
+	int mode_count;		/* how many of -n/-y/-p were given */
+	int force;		/* -f */
+	int verbose;		/* -v */
+	int compress_dirs;	/* -D */
+	uint64_t sb_block;	/* -b */
+	uint32_t block_size;	/* -B */
+	int progress_fd;	/* -C, -1 when off */
+	const char *extended;	/* -E */
+	const char *undo_file;	/* -z */
+	const char *target;
+};
+
+/* ctx->flags */
+#define FSCK_FL_CHANGED		0x01	/* something was written */
+#define FSCK_FL_UNCORRECTED	0x02	/* a problem was left alone */
+#define FSCK_FL_ABORT		0x04	/* a fatal problem: stop */
+#define FSCK_FL_SB_DIRTY	0x08	/* write super + descriptors */
+#define FSCK_FL_BACKUP_SB	0x10	/* running on a backup superblock */
+#define FSCK_FL_DUPS		0x20	/* pass 1 found shared blocks */
+
+/* Per-inode state byte from pass 1. */
+#define IST_FTYPE_MASK	0x07	/* EXT2_FT_* of the mode */
+#define IST_USED	0x08	/* in use */
+#define IST_ZERO_LINK	0x10	/* in use with i_links_count 0, no dtime */
+#define IST_DUP		0x20	/* holds blocks claimed twice */
+#define IST_EMPTY	0x40	/* no blocks and size 0 */
+
+/* One directory: its parent found in pass 2 and its '..'. */
+struct fsck_dir {
+	uint32_t ino;
+	uint32_t parent;	/* the directory naming it (0: none yet) */
+	uint32_t dotdot;	/* what its '..' says (0: missing) */
+	uint32_t mark;		/* pass 3 walk stamp */
+	uint32_t flags;		/* FSCK_DIR_* */
+};
+
+#define FSCK_DIR_DOTDOT_COUNTED	0x1	/* '..' was counted as a link */
+#define FSCK_DIR_DONE		0x2	/* pass 3: reaches the root */
+
+/* Something fsck allocated: pass 5 takes it as on-disk truth. */
+struct fsck_alloc_list {
+	uint64_t *v;
+	size_t n;
+	size_t cap;
+};
+
+/* Extended attribute blocks seen, with how many inodes name each. */
+struct fsck_ea_set {
+	uint64_t *blk;		/* open addressing, 0 = empty slot */
+	uint32_t *refs;
+	size_t cap;		/* power of two */
+	size_t n;
+};
+
+/* What a block map scan found (blocks.c). */
+struct fsck_blk_result {
+	uint64_t nblocks;	/* data and map blocks kept */
+	int64_t last_lblk;	/* last logical data block, -1: none */
+	uint64_t dups;		/* blocks already claimed */
+	uint64_t first_dup;
+	int inode_dirty;	/* i_block changed: write the inode */
+	int failed;		/* a map could not be read or is corrupt */
+};
+
+struct fsck_ctx {
+	struct fsck_opts *opts;
+	struct extkit_fs *fs;
+	struct extkit_io *io;
+	const char *device;	/* name used in messages */
+	int readonly;
+	unsigned int flags;
+	uint32_t now;		/* fsck's clock (EXTKIT_FAKE_TIME aware) */
+	FILE *tty;		/* interactive answers */
+	int yes_to_all;
+	int pass;		/* current pass for progress */
+	int bar_drawn;		/* -C 0: a progress bar is on the line */
+
+	/* pass 1 results */
+	uint8_t *istate;		/* inodes_count + 1 bytes */
+	uint16_t *link_count;		/* i_links_count as found */
+	uint16_t *link_counted;		/* names found in pass 2/3 */
+	struct extkit_bitmap inode_used;	/* bit ino - 1 */
+	struct extkit_bitmap block_found;	/* bit blk - first_data */
+	struct extkit_bitmap block_dup;		/* claimed more than once */
+	struct fsck_dir *dirs;		/* sorted by ino */
+	uint32_t dir_count;
+	uint32_t dir_cap;
+	uint64_t dup_blocks;
+	struct fsck_ea_set ea;
+
+	/* allocations by fsck itself (blocks, inodes) */
+	struct fsck_alloc_list alloc_blocks;
+	struct fsck_alloc_list alloc_inodes;
+
+	/* pass 3 */
+	uint32_t lost_found;		/* 0 when none */
+	uint64_t lf_hint;		/* logical block of lost+found to try */
+
+	/* statistics for the summary line */
+	uint32_t files_used;
+	uint64_t blocks_used;
+
+	/* scratch block buffer */
+	uint8_t *blkbuf;
+};
+
+typedef int (*fsck_pass_fn)(struct fsck_ctx *ctx);
+
+int fsck_pass1(struct fsck_ctx *ctx);
+int fsck_pass1b(struct fsck_ctx *ctx);
+int fsck_pass2(struct fsck_ctx *ctx);
+int fsck_pass3(struct fsck_ctx *ctx);
+int fsck_pass4(struct fsck_ctx *ctx);
+int fsck_pass5(struct fsck_ctx *ctx);
+
+/* Opens the filesystem, falling back to a backup superblock (pass0.c). */
+int fsck_open(struct fsck_ctx *ctx);
+
+/* Progress line "pass current max device" on -C FD, or with -C 0 a bar
+ * on the terminal (fsck.c); the bar is wiped before a message. */
+void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max);
+void fsck_progress_clear(struct fsck_ctx *ctx);
+
+/* fsck.c helpers */
+static inline int fsck_fixing(const struct fsck_ctx *ctx)
+{
+	return !ctx->readonly;
+}
+
+void fsck_mark_changed(struct fsck_ctx *ctx);
+struct fsck_dir *fsck_dir_find(struct fsck_ctx *ctx, uint32_t ino);
+int fsck_dir_add(struct fsck_ctx *ctx, uint32_t ino);
+int fsck_write_inode(struct fsck_ctx *ctx, uint32_t ino,
+		     const struct extkit_inode *inode);
+int fsck_alloc_push(struct fsck_alloc_list *l, uint64_t v);
+
+/* Block map helpers (blocks.c). */
+int fsck_block_test(struct fsck_ctx *ctx, uint64_t blk);
+void fsck_block_mark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count);
+void fsck_block_unmark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count);
+/* Releases every block of inode from block_found (pass 4 deletes). */
+int fsck_release_blocks(struct fsck_ctx *ctx,
+			const struct extkit_inode *inode);
+/*
+ * Checks and claims every block inode ino maps (pass 1): illegal block
+ * numbers and garbage indirect blocks are reported and, when fixed,
+ * cleared in place (the inode's i_block in *inode, indirect blocks on
+ * disk). Resize inode: only its double indirect block is claimed.
+ */
+int fsck_scan_blocks(struct fsck_ctx *ctx, uint32_t ino,
+		     struct extkit_inode *inode, struct fsck_blk_result *res);
+/*
+ * Calls fn for every block of a block-mapped inode (level 0 data, 1..3
+ * indirect); fn returns the block to use instead (itself to keep it, 0 on
+ * failure). Indirect blocks are read after remapping, changed ones written
+ * back; the caller writes the inode. -EXTKIT_EUNSUPP for extent trees.
+ */
+typedef uint64_t (*fsck_remap_fn)(struct fsck_ctx *ctx, uint64_t blk,
+				  int level, void *arg);
+int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
+		      fsck_remap_fn fn, void *arg);
+/* Claims an extended attribute block; a block already named by another
+ * inode is shared, not a duplicate. */
+int fsck_ea_claim(struct fsck_ctx *ctx, uint64_t blk);
+void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk);
+void fsck_ea_free(struct fsck_ea_set *set);
+
+/* Allocation from the maps pass 1 built (lost_found.c). */
+int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk);
+int fsck_new_inode(struct fsck_ctx *ctx, uint32_t dir, int is_dir,
+		   uint32_t *ino);
+int fsck_disk_bit_free(struct fsck_ctx *ctx, uint64_t bm, uint32_t nr);
+
+/* lost+found and directory entry insertion (lost_found.c). */
+int fsck_get_lost_found(struct fsck_ctx *ctx, int create);
+int fsck_reconnect(struct fsck_ctx *ctx, uint32_t ino);
+int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
+		   uint32_t name_len, uint32_t ino, uint8_t ftype);
+int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
+		  uint16_t mode);
+int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);
+/* Maps a new empty directory block at logical block lblk of dir. */
+int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk);
+/* Changes inode ino's i_links_count on disk and in link_count by adj. */
+int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj);
+
+/* Path of directory ino for messages ("???" parts when unknown). */
+void fsck_dir_path(struct fsck_ctx *ctx, uint32_t ino, char *out,
+		   size_t len);
+
+static inline void fsck_count_link(struct fsck_ctx *ctx, uint32_t ino)
+{
+	if (ctx->link_counted[ino] < UINT16_MAX)
+		ctx->link_counted[ino]++;
+}
+
+static inline void fsck_uncount_link(struct fsck_ctx *ctx, uint32_t ino)
+{
+	if (ctx->link_counted[ino] > 0)
+		ctx->link_counted[ino]--;
+}
+
+static inline uint8_t fsck_ftype(const struct fsck_ctx *ctx, uint32_t ino)
+{
+	return ctx->istate[ino] & IST_FTYPE_MASK;
+}
+
+static inline int fsck_inode_used(const struct fsck_ctx *ctx, uint32_t ino)
+{
+	return (ctx->istate[ino] & IST_USED) != 0;
+}
+
+#endif /* EXTKIT_FSCK_H */

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What fsck creates: blocks and inodes (allocated from the maps pass 1
+ * built, and remembered for pass 5), directories (lost+found, a new
+ * root), directory entries (reconnected files), and blocks filling the
+ * holes of a directory.
+ *
+ * An allocation updates the group descriptor and superblock counters at
+ * once, and pass 5 takes the allocation as already on disk, so a repair
+ * does not show up later as bitmap differences (e2fsck does the same).
+ * Entries are added where a record has room; when no block has room the
+ * directory grows by one block (direct or single indirect map; extent
+ * mapped directories are not grown yet).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dir.h"
+#include "endian.h"
+#include "error.h"
+#include "fs.h"
+#include "group.h"
+#include "inode.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+#define LF_NAME		"lost+found"
+#define LF_MODE		040700
+
+/* ---- allocation ---- */
+
+static uint32_t block_group(const struct extkit_fs *fs, uint64_t blk)
+{
+	return (uint32_t)((blk - fs->sb.first_data_block) /
+			  fs->sb.blocks_per_group);
+}
+
+/*
+ * Whether bit nr of the on-disk bitmap at block bm is clear: only then
+ * does an allocation change the free counts (the block or inode may be
+ * marked in use on disk already, by what fsck has just released).
+ */
+int fsck_disk_bit_free(struct fsck_ctx *ctx, uint64_t bm, uint32_t nr)
+{
+	if (extkit_fs_read_block(ctx->fs, bm, ctx->blkbuf))
+		return 1;
+	return !(ctx->blkbuf[nr / 8] & (1u << (nr % 8)));
+}
+
+int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t first = fs->sb.first_data_block;
+	uint64_t n = fs->sb.blocks_count - first, bit;
+	uint32_t g;
+	int rc;
+
+	if (goal < first || goal >= fs->sb.blocks_count)
+		goal = first;
+	rc = extkit_bitmap_find_first_zero(&ctx->block_found, goal - first,
+					   n - (goal - first), &bit);
+	if (rc == -ENOENT)
+		rc = extkit_bitmap_find_first_zero(&ctx->block_found, 0, n,
+						   &bit);
+	if (rc)
+		return rc == -ENOENT ? -ENOSPC : rc;
+	*blk = bit + first;
+	extkit_bitmap_set(&ctx->block_found, bit);
+	rc = fsck_alloc_push(&ctx->alloc_blocks, *blk);
+	if (rc)
+		return rc;
+	g = block_group(fs, *blk);
+	if (!fsck_disk_bit_free(ctx, fs->groups[g].block_bitmap,
+				(uint32_t)(bit % fs->sb.blocks_per_group)))
+		return 0;
+	if (fs->groups[g].free_blocks)
+		fs->groups[g].free_blocks--;
+	if (fs->sb.free_blocks_count)
+		fs->sb.free_blocks_count--;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+	return 0;
+}
+
+int fsck_new_inode(struct fsck_ctx *ctx, uint32_t dir, int is_dir,
+		   uint32_t *ino)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint32_t ipg = fs->sb.inodes_per_group;
+	uint64_t start = fs->g.first_ino - 1, bit;
+	uint32_t g;
+	int rc;
+
+	if (dir > fs->g.first_ino)
+		start = (uint64_t)((dir - 1) / ipg) * ipg;
+	if (start < fs->g.first_ino - 1)
+		start = fs->g.first_ino - 1;
+	rc = extkit_bitmap_find_first_zero(&ctx->inode_used, start,
+					   fs->sb.inodes_count - start, &bit);
+	if (rc == -ENOENT)
+		rc = extkit_bitmap_find_first_zero(&ctx->inode_used,
+			fs->g.first_ino - 1,
+			fs->sb.inodes_count - (fs->g.first_ino - 1), &bit);
+	if (rc)
+		return rc == -ENOENT ? -ENOSPC : rc;
+	*ino = (uint32_t)bit + 1;
+	extkit_bitmap_set(&ctx->inode_used, bit);
+	rc = fsck_alloc_push(&ctx->alloc_inodes, *ino);
+	if (rc)
+		return rc;
+	g = (uint32_t)(bit / ipg);
+	if (!fsck_disk_bit_free(ctx, fs->groups[g].inode_bitmap,
+				(uint32_t)(bit % ipg)))
+		return 0;
+	if (fs->groups[g].free_inodes)
+		fs->groups[g].free_inodes--;
+	if (is_dir)
+		fs->groups[g].used_dirs++;
+	if (fs->sb.free_inodes_count)
+		fs->sb.free_inodes_count--;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+	return 0;
+}
+
+int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj)
+{
+	struct extkit_inode inode;
+	int rc = extkit_inode_read(ctx->fs, ino, &inode);
+
+	if (rc)
+		return rc;
+	if (adj > 0 && inode.links_count < UINT16_MAX)
+		inode.links_count++;
+	else if (adj < 0 && inode.links_count > 0)
+		inode.links_count--;
+	ctx->link_count[ino] = inode.links_count;
+	return fsck_write_inode(ctx, ino, &inode);
+}
+
+/* ---- directory blocks ---- */
+
+static void put_dirent(struct fsck_ctx *ctx, uint8_t *p, uint32_t ino,
+		       uint32_t rec_len, const char *name, uint32_t nl,
+		       uint8_t ft)
+{
+	__le16 d;
+
+	put_le32(p, ino);
+	extkit_rec_len_to_disk(rec_len, ctx->fs->g.block_size, &d);
+	memcpy(p + 4, &d, sizeof(d));
+	p[6] = (uint8_t)nl;
+	p[7] = extkit_has_incompat(&ctx->fs->sb,
+				   EXT2_FEATURE_INCOMPAT_FILETYPE) ?
+	       ft : (uint8_t)(nl >> 8);
+	memmove(p + EXT2_DIR_ENTRY_HEADER_LEN, name, nl);
+	memset(p + EXT2_DIR_ENTRY_HEADER_LEN + nl, 0,
+	       extkit_dirent_min_len(nl) - EXT2_DIR_ENTRY_HEADER_LEN - nl);
+}
+
+/* Writes a fresh directory block: '.' and '..' or one empty record. */
+static int write_dir_block(struct fsck_ctx *ctx, uint64_t blk,
+			   uint32_t self, uint32_t parent)
+{
+	uint32_t bs = ctx->fs->g.block_size;
+	uint8_t *b = ctx->blkbuf;
+
+	memset(b, 0, bs);
+	if (self) {
+		put_dirent(ctx, b, self, 12, ".", 1, EXT2_FT_DIR);
+		put_dirent(ctx, b + 12, parent, bs - 12, "..", 2, EXT2_FT_DIR);
+	} else {
+		put_dirent(ctx, b, 0, bs, "", 0, 0);
+	}
+	return extkit_fs_write_block(ctx->fs, blk, b);
+}
+
+/* Maps pblk at logical block lblk of a block-mapped inode (direct or
+ * single indirect). */
+static int map_block(struct fsck_ctx *ctx, struct extkit_inode *inode,
+		     uint64_t lblk, uint64_t pblk, uint64_t *extra)
+{
+	uint32_t apb = ctx->fs->g.addr_per_block;
+	uint64_t ind = inode->block[EXT2_IND_BLOCK];
+	int rc;
+
+	*extra = 0;
+	if (inode->flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
+		return -EXTKIT_EUNSUPP;
+	if (lblk < EXT2_NDIR_BLOCKS) {
+		inode->block[lblk] = (uint32_t)pblk;
+		return 0;
+	}
+	if (lblk >= EXT2_NDIR_BLOCKS + apb)
+		return -EFBIG;
+	if (!ind) {
+		rc = fsck_new_block(ctx, pblk, &ind);
+		if (rc)
+			return rc;
+		memset(ctx->blkbuf, 0, ctx->fs->g.block_size);
+		inode->block[EXT2_IND_BLOCK] = (uint32_t)ind;
+		*extra = 1;
+	} else {
+		rc = extkit_fs_read_block(ctx->fs, ind, ctx->blkbuf);
+		if (rc)
+			return rc;
+	}
+	put_le32(ctx->blkbuf + 4 * (lblk - EXT2_NDIR_BLOCKS), (uint32_t)pblk);
+	return extkit_fs_write_block(ctx->fs, ind, ctx->blkbuf);
+}
+
+/* Adds a new empty block to directory dir at logical block lblk. */
+static int dir_add_block(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
+{
+	struct extkit_inode inode;
+	uint32_t bs = ctx->fs->g.block_size;
+	uint64_t blk, extra, goal;
+	int rc;
+
+	rc = extkit_inode_read(ctx->fs, dir, &inode);
+	if (rc)
+		return rc;
+	goal = inode.block[0] ? inode.block[0] : 0;
+	rc = fsck_new_block(ctx, goal, &blk);
+	if (rc)
+		return rc;
+	rc = write_dir_block(ctx, blk, 0, 0);
+	if (!rc)
+		rc = map_block(ctx, &inode, lblk, blk, &extra);
+	if (rc)
+		return rc;
+	inode.blocks += (1 + extra) * ctx->fs->g.sb_sectors_per_block;
+	if (inode.size < (lblk + 1) * bs)
+		inode.size = (lblk + 1) * bs;
+	return fsck_write_inode(ctx, dir, &inode);
+}
+
+int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
+{
+	return dir_add_block(ctx, dir, lblk);
+}
+
+/* ---- entries ---- */
+
+/* Puts the entry into the record ent points at, if it has room. */
+static int try_insert(struct fsck_ctx *ctx, struct extkit_dir_iter *it,
+		      const struct extkit_dirent *ent, const char *name,
+		      uint32_t nl, uint32_t ino, uint8_t ft)
+{
+	uint32_t need = extkit_dirent_min_len(nl);
+	uint8_t *buf = extkit_dir_iter_block(it);
+	uint32_t own, off = ent->offset;
+
+	if (!buf)
+		return 0;
+	if (ent->kind == EXTKIT_DE_EMPTY && ent->rec_len >= need &&
+	    !(ent->lblk == 0 && ent->offset < 24)) {
+		put_dirent(ctx, buf + off, ino, ent->rec_len, name, nl, ft);
+	} else if (ent->kind == EXTKIT_DE_LIVE && ent->slack >= need) {
+		own = ent->rec_len - ent->slack;
+		put_dirent(ctx, buf + off, ent->inode, own, ent->name,
+			   ent->name_len, ent->file_type);
+		put_dirent(ctx, buf + off + own, ino, ent->rec_len - own,
+			   name, nl, ft);
+	} else {
+		return 0;
+	}
+	extkit_dir_iter_mark_dirty(it);
+	return 1;
+}
+
+/* Inserts into an existing record; 1 done, 0 no room, or an error. */
+static int insert_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
+			uint32_t nl, uint32_t ino, uint8_t ft,
+			uint64_t *nblocks)
+{
+	struct extkit_dir_iter it;
+	struct extkit_dirent ent;
+	int rc, done = 0;
+
+	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
+	if (rc)
+		return rc;
+	*nblocks = it.nblocks;
+	while (!done && (rc = extkit_dir_iter_next(&it, &ent)) > 0)
+		done = try_insert(ctx, &it, &ent, name, nl, ino, ft);
+	if (done && (it.inode.flags & EXT2_INDEX_FL)) {
+		/* A linear insertion breaks the hash order: drop the index
+		 * (the directory stays valid as a linear one). */
+		it.inode.flags &= ~EXT2_INDEX_FL;
+		fsck_write_inode(ctx, dir, &it.inode);
+	}
+	if (extkit_dir_iter_end(&it) && !rc)
+		rc = -EIO;
+	return rc < 0 ? rc : done;
+}
+
+int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
+		   uint32_t name_len, uint32_t ino, uint8_t ftype)
+{
+	uint64_t nblocks;
+	int rc;
+
+	if (ctx->readonly)
+		return -EROFS;
+	rc = insert_entry(ctx, dir, name, name_len, ino, ftype, &nblocks);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	if (dir == ctx->lost_found) {
+		struct problem_context pctx;
+
+		clear_problem_context(&pctx);
+		pctx.ino = dir;
+		if (!fix_problem(ctx, PR_3_EXPAND_LF, &pctx))
+			return -ENOSPC;
+	}
+	rc = dir_add_block(ctx, dir, nblocks);
+	if (rc)
+		return rc;
+	rc = insert_entry(ctx, dir, name, name_len, ino, ftype, &nblocks);
+	return rc == 1 ? 0 : (rc < 0 ? rc : -ENOSPC);
+}
+
+/* ---- directories ---- */
+
+int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
+		  uint16_t mode)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct extkit_inode inode;
+	uint64_t blk, goal;
+	struct fsck_dir *d;
+	int rc;
+
+	goal = extkit_group_first_block(&fs->sb, (ino - 1) /
+					fs->sb.inodes_per_group);
+	rc = fsck_new_block(ctx, goal, &blk);
+	if (!rc)
+		rc = write_dir_block(ctx, blk, ino, parent);
+	if (rc)
+		return rc;
+	memset(&inode, 0, sizeof(inode));
+	inode.mode = mode;
+	inode.links_count = 2;
+	inode.size = fs->g.block_size;
+	inode.atime = inode.ctime = inode.mtime = ctx->now;
+	inode.block[0] = (uint32_t)blk;
+	if (fs->g.inode_size > EXT2_INODE_CORE_SIZE)
+		inode.extra_isize = 32;
+	extkit_inode_set_fs_blocks(fs, &inode, 1);
+	rc = fsck_write_inode(ctx, ino, &inode);
+	if (rc)
+		return rc;
+	ctx->istate[ino] = IST_USED | EXT2_FT_DIR;
+	ctx->link_count[ino] = 2;
+	fsck_count_link(ctx, ino);		/* its '.' */
+	if (parent != ino)
+		fsck_count_link(ctx, parent);	/* its '..' */
+	else
+		fsck_count_link(ctx, ino);
+	rc = fsck_dir_add(ctx, ino);
+	if (rc)
+		return rc;
+	d = fsck_dir_find(ctx, ino);
+	d->parent = d->dotdot = parent;
+	d->flags = FSCK_DIR_DOTDOT_COUNTED | FSCK_DIR_DONE;
+	return 0;
+}
+
+int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
+{
+	struct extkit_dir_iter it;
+	struct extkit_dirent ent;
+	int rc, n = 0;
+
+	if (ctx->readonly)
+		return -EROFS;
+	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
+	if (rc)
+		return rc;
+	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0 && ent.lblk == 0) {
+		if (n++ != 1)
+			continue;
+		if (ent.kind != EXTKIT_DE_LIVE || ent.name_len != 2 ||
+		    memcmp(ent.name, "..", 2) != 0)
+			break;
+		put_le32(extkit_dir_iter_block(&it) + ent.offset, parent);
+		extkit_dir_iter_mark_dirty(&it);
+		rc = 2;
+		break;
+	}
+	if (extkit_dir_iter_end(&it) && rc >= 0)
+		rc = -EIO;
+	return rc == 2 ? 0 : (rc < 0 ? rc : -ENOENT);
+}
+
+/* ---- lost+found ---- */
+
+static int create_lost_found(struct fsck_ctx *ctx)
+{
+	uint32_t ino;
+	int rc;
+
+	rc = fsck_new_inode(ctx, EXT2_ROOT_INO, 1, &ino);
+	if (!rc)
+		rc = fsck_make_dir(ctx, EXT2_ROOT_INO, ino, LF_MODE);
+	if (!rc)
+		rc = fsck_add_entry(ctx, EXT2_ROOT_INO, LF_NAME,
+				    strlen(LF_NAME), ino, EXT2_FT_DIR);
+	if (rc)
+		return rc;
+	fsck_count_link(ctx, ino);		/* its name in / */
+	ctx->lost_found = ino;
+	/* The new '..' is a link to the root: on disk too. */
+	return fsck_adjust_links(ctx, EXT2_ROOT_INO, 1);
+}
+
+/* An entry "lost+found" that is no directory: its name goes away. */
+static int unlink_lf(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct extkit_dir_iter it;
+	struct extkit_dirent ent;
+	int rc;
+
+	rc = extkit_dir_iter_init(&it, ctx->fs, EXT2_ROOT_INO, 0);
+	if (rc)
+		return rc;
+	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0) {
+		if (ent.kind == EXTKIT_DE_LIVE && ent.inode == ino &&
+		    ent.name_len == strlen(LF_NAME) &&
+		    !memcmp(ent.name, LF_NAME, ent.name_len)) {
+			put_le32(extkit_dir_iter_block(&it) + ent.offset, 0);
+			extkit_dir_iter_mark_dirty(&it);
+			fsck_uncount_link(ctx, ino);
+			break;
+		}
+	}
+	extkit_dir_iter_end(&it);
+	return rc < 0 ? rc : 0;
+}
+
+int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
+{
+	struct problem_context pctx;
+	uint32_t ino;
+	int rc;
+
+	if (ctx->lost_found)
+		return 0;
+	clear_problem_context(&pctx);
+	rc = extkit_dir_lookup(ctx->fs, EXT2_ROOT_INO, LF_NAME,
+			       strlen(LF_NAME), &ino);
+	if (!rc && ino <= ctx->fs->sb.inodes_count &&
+	    fsck_ftype(ctx, ino) == EXT2_FT_DIR && fsck_inode_used(ctx, ino)) {
+		ctx->lost_found = ino;
+		return 0;
+	}
+	if (!rc) {
+		pctx.ino = ino;
+		if (!fix_problem(ctx, PR_3_LF_NOT_DIR, &pctx))
+			return -ENOTDIR;
+		rc = unlink_lf(ctx, ino);
+		if (rc)
+			return rc;
+	} else if (rc != -ENOENT) {
+		return rc;
+	}
+	if (!create || !fix_problem(ctx, PR_3_NO_LF, &pctx))
+		return -ENOENT;
+	return create_lost_found(ctx);
+}
+
+int fsck_reconnect(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct problem_context pctx;
+	char name[32];
+	int rc;
+
+	rc = fsck_get_lost_found(ctx, 1);
+	if (!rc) {
+		snprintf(name, sizeof(name), "#%" PRIu32, ino);
+		rc = fsck_add_entry(ctx, ctx->lost_found, name, strlen(name),
+				    ino, fsck_ftype(ctx, ino));
+	}
+	if (rc) {
+		clear_problem_context(&pctx);
+		pctx.ino = ino;
+		pctx.str = extkit_strerror(rc);
+		fix_problem(ctx, PR_3_CONNECT_FAILED, &pctx);
+		ctx->flags |= FSCK_FL_UNCORRECTED;
+		return rc;
+	}
+	fsck_count_link(ctx, ino);
+	return 0;
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Hash set of directory entry names (see nameset.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nameset.h"
+
+/* FNV-1a, then a final mix; never 0 (0 marks an empty slot). */
+uint32_t nameset_hash(const char *name, uint32_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (uint32_t i = 0; i < len; i++) {
+		h ^= (unsigned char)name[i];
+		h *= 0x100000001b3ull;
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (uint32_t)h ? (uint32_t)h : 1;
+}
+
+void nameset_reset(struct nameset *set)
+{
+	if (set->n && set->slot)
+		memset(set->slot, 0, set->cap * sizeof(*set->slot));
+	set->n = 0;
+}
+
+void nameset_free(struct nameset *set)
+{
+	free(set->slot);
+	memset(set, 0, sizeof(*set));
+}
+
+static size_t first_slot(const struct nameset *set, uint32_t hash)
+{
+	return (size_t)(hash * 0x9E3779B1u) & (set->cap - 1);
+}
+
+static void put(struct nameset *set, uint64_t v)
+{
+	size_t i = first_slot(set, (uint32_t)(v >> 32));
+
+	while (set->slot[i])
+		i = (i + 1) & (set->cap - 1);
+	set->slot[i] = v;
+	set->n++;
+}
+
+static int grow(struct nameset *set)
+{
+	struct nameset n = { .cap = set->cap ? set->cap * 2 : 256 };
+
+	n.slot = calloc(n.cap, sizeof(*n.slot));
+	if (!n.slot)
+		return -ENOMEM;
+	for (size_t i = 0; i < set->cap; i++)
+		if (set->slot[i])
+			put(&n, set->slot[i]);
+	nameset_free(set);
+	*set = n;
+	return 0;
+}
+
+int nameset_add(struct nameset *set, uint32_t hash, uint32_t loc)
+{
+	int rc;
+
+	if ((set->n + 1) * 4 > set->cap * 3) {
+		rc = grow(set);
+		if (rc)
+			return rc;
+	}
+	put(set, (uint64_t)hash << 32 | loc);
+	return 0;
+}
+
+int nameset_next(const struct nameset *set, uint32_t hash, size_t *pos,
+		 uint32_t *loc)
+{
+	size_t i;
+
+	if (!set->cap)
+		return 0;
+	i = *pos ? *pos & (set->cap - 1) : first_slot(set, hash);
+	while (set->slot[i]) {
+		if ((uint32_t)(set->slot[i] >> 32) == hash) {
+			*loc = (uint32_t)set->slot[i];
+			*pos = i + 1;
+			return 1;
+		}
+		i = (i + 1) & (set->cap - 1);
+	}
+	return 0;
+}

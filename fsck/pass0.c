@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 0: superblock and group descriptor sanity, before anything else.
+ *
+ * Checks: the primary superblock validates (library super.c); every group
+ * descriptor places its bitmaps and inode table inside the filesystem (and
+ * inside its own group without flex_bg) without overlapping the superblock
+ * and descriptor copies or each other; a few superblock fields the passes
+ * rely on (reserved blocks, orphan list, hash signedness).
+ *
+ * Fallback: when the primary superblock is unusable, or its descriptors
+ * are, the backups in groups 1, 3, 5, 7, 9 (for every block size) are
+ * tried, and the first usable one replaces the primary at the end of the
+ * run (e2fsck gives up in this case unless given -b).
+ *
+ * Runs from fsck_open(), before the clean check: the other passes need a
+ * filesystem handle. Produces: ctx->fs and ctx->io open (read-write
+ * unless -n). Frees nothing; fsck.c closes both.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "fs.h"
+#include "group.h"
+#include "io.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+#define PROG	"extkit-fsck"
+
+static const uint32_t backup_groups[] = { 1, 3, 5, 7, 9 };
+
+static int fs_flags(const struct fsck_ctx *ctx)
+{
+	int flags = EXTKIT_FS_NO_GDT_CHECK;
+
+	if (!ctx->readonly)
+		flags |= EXTKIT_FS_WRITE;
+	return flags;
+}
+
+static int range_inside(uint64_t start, uint64_t len, uint64_t lo,
+			uint64_t hi)
+{
+	return start >= lo && start + len <= hi && start + len >= start;
+}
+
+static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+/* Why descriptor g is unusable, or NULL when it is fine. */
+static const char *check_desc(const struct extkit_fs *fs, uint32_t g)
+{
+	const struct extkit_group *gd = &fs->groups[g];
+	uint64_t lo = fs->sb.first_data_block, hi = fs->sb.blocks_count;
+	uint64_t first = extkit_group_first_block(&fs->sb, g);
+	uint64_t meta = extkit_group_sb_overhead(&fs->sb, &fs->g, g);
+	uint64_t itb = fs->g.itable_blocks;
+
+	if (!extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_FLEX_BG)) {
+		lo = first;
+		hi = first + extkit_group_block_count(&fs->sb, g);
+	}
+	if (!range_inside(gd->block_bitmap, 1, lo, hi))
+		return "block bitmap outside its group";
+	if (!range_inside(gd->inode_bitmap, 1, lo, hi))
+		return "inode bitmap outside its group";
+	if (!range_inside(gd->inode_table, itb, lo, hi))
+		return "inode table outside its group";
+	if (gd->block_bitmap == gd->inode_bitmap ||
+	    overlaps(gd->block_bitmap, 1, gd->inode_table, itb) ||
+	    overlaps(gd->inode_bitmap, 1, gd->inode_table, itb))
+		return "group metadata blocks overlap";
+	if (overlaps(gd->block_bitmap, 1, first, meta) ||
+	    overlaps(gd->inode_bitmap, 1, first, meta) ||
+	    overlaps(gd->inode_table, itb, first, meta))
+		return "group metadata overlaps the superblock copy";
+	return NULL;
+}
+
+/* First bad descriptor; returns its group or -1 when all are good. */
+static int64_t check_descs(const struct extkit_fs *fs, const char **why)
+{
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		*why = check_desc(fs, g);
+		if (*why)
+			return g;
+	}
+	return -1;
+}
+
+/* Opens the superblock at sb_block (trying every block size when bs is
+ * 0) with usable descriptors. */
+static int try_open(struct fsck_ctx *ctx, uint64_t sb_block, uint32_t bs,
+		    struct extkit_fs **out, const char **why)
+{
+	uint32_t sizes[] = { 1024, 2048, 4096, 8192, 16384, 32768, 65536 };
+	const char *gwhy;
+	int rc = -EXTKIT_ENOTEXT;
+
+	for (unsigned int i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		if (bs && sizes[i] != bs)
+			continue;
+		if ((uint64_t)sb_block * sizes[i] + 1024 > ctx->io->size)
+			continue;
+		rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), sb_block,
+				       sizes[i], out, why);
+		if (rc)
+			continue;
+		if ((*out)->g.block_size == sizes[i] &&
+		    check_descs(*out, &gwhy) < 0)
+			return 0;
+		extkit_fs_close(*out);
+		*out = NULL;
+		rc = -EFSCORRUPTED;
+	}
+	return rc;
+}
+
+/* Looks for a usable backup superblock; 0 and *out, or an error. */
+static int find_backup(struct fsck_ctx *ctx, struct extkit_fs **out,
+		       uint64_t *where)
+{
+	uint32_t sizes[] = { 1024, 2048, 4096, 8192, 16384, 32768, 65536 };
+	const char *why;
+
+	for (unsigned int k = 0; k < sizeof(backup_groups) /
+					 sizeof(backup_groups[0]); k++) {
+		for (unsigned int i = 0; i < sizeof(sizes) / sizeof(sizes[0]);
+		     i++) {
+			uint64_t bpg = 8ull * sizes[i];
+			uint64_t blk = backup_groups[k] * bpg +
+				       (sizes[i] == 1024);
+
+			if (try_open(ctx, blk, sizes[i], out, &why) == 0) {
+				*where = blk;
+				return 0;
+			}
+		}
+	}
+	return -EXTKIT_ENOTEXT;
+}
+
+static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
+		      int64_t group)
+{
+	struct problem_context pctx;
+	struct extkit_fs *fs = NULL;
+	uint64_t blk = 0;
+
+	clear_problem_context(&pctx);
+	pctx.str = why;
+	if (find_backup(ctx, &fs, &blk)) {
+		pctx.group = group < 0 ? 0 : (uint32_t)group;
+		fix_problem(ctx, group < 0 ? PR_0_NO_SUPER :
+			    PR_0_GDT_UNFIXABLE, &pctx);
+		return -EFSCORRUPTED;
+	}
+	pctx.blk = blk;
+	if (!fix_problem(ctx, code, &pctx) && !ctx->readonly) {
+		extkit_fs_close(fs);
+		return -EFSCORRUPTED;
+	}
+	if (ctx->fs)
+		extkit_fs_close(ctx->fs);
+	ctx->fs = fs;
+	ctx->flags |= FSCK_FL_BACKUP_SB | FSCK_FL_SB_DIRTY;
+	/* The backups' descriptors are copies from mkfs time: the free
+	 * counts are stale and pass 5 recounts them. */
+	return 0;
+}
+
+static int open_explicit(struct fsck_ctx *ctx)
+{
+	const char *why = NULL;
+	struct extkit_fs *fs = NULL;
+	int rc;
+
+	rc = try_open(ctx, ctx->opts->sb_block, ctx->opts->block_size, &fs,
+		      &why);
+	if (rc) {
+		fprintf(stderr, PROG ": %s: no usable superblock at block %"
+			PRIu64 "%s%s\n", ctx->opts->target,
+			ctx->opts->sb_block, why ? ": " : "", why ? why : "");
+		return rc;
+	}
+	ctx->fs = fs;
+	ctx->flags |= FSCK_FL_BACKUP_SB | FSCK_FL_SB_DIRTY;
+	return 0;
+}
+
+/* Superblock fields the passes rely on. */
+static void check_super_fields(struct fsck_ctx *ctx)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	if (sb->r_blocks_count > sb->blocks_count) {
+		pctx.num = sb->r_blocks_count;
+		pctx.num2 = sb->blocks_count;
+		if (fix_problem(ctx, PR_0_R_BLOCKS, &pctx)) {
+			sb->r_blocks_count = sb->blocks_count / 20;
+			ctx->flags |= FSCK_FL_SB_DIRTY;
+		}
+	}
+	if (sb->last_orphan) {
+		pctx.ino = sb->last_orphan;
+		if (fix_problem(ctx, PR_0_ORPHAN_LIST, &pctx)) {
+			sb->last_orphan = 0;
+			ctx->flags |= FSCK_FL_SB_DIRTY;
+		}
+	}
+	/* As e2fsck: a missing hash signedness flag is set silently. */
+	if (extkit_has_compat(sb, EXT2_FEATURE_COMPAT_DIR_INDEX) &&
+	    !(sb->flags & (EXT2_FLAGS_SIGNED_HASH | EXT2_FLAGS_UNSIGNED_HASH)) &&
+	    !ctx->readonly) {
+		sb->flags |= ((char)-1 < 0) ? EXT2_FLAGS_SIGNED_HASH :
+					      EXT2_FLAGS_UNSIGNED_HASH;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+}
+
+int fsck_open(struct fsck_ctx *ctx)
+{
+	const char *why = NULL;
+	int64_t bad;
+	int rc;
+
+	rc = extkit_io_open_unix(ctx->opts->target,
+				 ctx->readonly ? 0 : EXTKIT_IO_WRITE,
+				 &ctx->io);
+	if (rc) {
+		fprintf(stderr, PROG ": %s: %s\n", ctx->opts->target,
+			extkit_strerror(rc));
+		return rc;
+	}
+	if (ctx->opts->sb_block)
+		rc = open_explicit(ctx);
+	else {
+		rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), 0, 0, &ctx->fs,
+				       &why);
+		if (rc) {
+			if (rc == -EXTKIT_EUNSUPP) {
+				fprintf(stderr, PROG ": %s: %s\n",
+					ctx->opts->target, why ? why :
+					extkit_strerror(rc));
+				return rc;
+			}
+			ctx->fs = NULL;
+			rc = use_backup(ctx, PR_0_USE_BACKUP_SB,
+					why ? why : extkit_strerror(rc), -1);
+		} else if ((bad = check_descs(ctx->fs, &why)) >= 0) {
+			rc = use_backup(ctx, PR_0_USE_BACKUP_GDT, why, bad);
+		}
+	}
+	if (rc)
+		return rc;
+	check_super_fields(ctx);
+	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;
+}

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 1: every inode, and the blocks each one claims.
+ *
+ * Checks: modes, dtime on live inodes, the htree flag, block numbers in
+ * range (bad ones cleared), indirect blocks full of garbage, extended
+ * attribute block numbers, i_size against the last mapped block and
+ * i_blocks against the blocks counted; blocks claimed twice are noted for
+ * pass 1B. The root must be a directory. An inode with i_links_count 0
+ * but no dtime and a valid mode is kept for now (pass 4 decides, from the
+ * names pass 2 finds, whether it is live).
+ *
+ * Collects: ctx->istate (used, file type, zero-link), ctx->link_count,
+ * the inode_used map, block_found (group metadata first, then every
+ * inode's blocks) and block_dup, and the directory list ctx->dirs in
+ * inode order (for passes 2 and 3).
+ *
+ * Reads the inode tables in large chunks, one group at a time; cost is
+ * O(inodes + blocks). Frees nothing: the maps live until the end.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "endian.h"
+#include "error.h"
+#include "fs.h"
+#include "group.h"
+#include "inode.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+#define CHUNK_BYTES	(1u << 20)	/* inode table read size */
+
+/* The superblock copies, descriptors, bitmaps and inode tables. */
+static void mark_group_metadata(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		const struct extkit_group *gd = &fs->groups[g];
+		uint32_t meta = extkit_group_sb_overhead(&fs->sb, &fs->g, g);
+
+		if (meta)
+			fsck_block_mark(ctx, extkit_group_first_block(&fs->sb,
+								      g), meta);
+		fsck_block_mark(ctx, gd->block_bitmap, 1);
+		fsck_block_mark(ctx, gd->inode_bitmap, 1);
+		fsck_block_mark(ctx, gd->inode_table, fs->g.itable_blocks);
+	}
+}
+
+/* Marks an inode cleared: dtime set, no links, not in use. */
+static void clear_inode(struct fsck_ctx *ctx, uint32_t ino,
+			struct extkit_inode *inode)
+{
+	inode->links_count = 0;
+	inode->dtime = ctx->now;
+	fsck_write_inode(ctx, ino, inode);
+	ctx->istate[ino] = 0;
+	ctx->link_count[ino] = 0;
+}
+
+static int report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
+		  struct extkit_inode *inode, uint64_t num)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.inode = inode;
+	pctx.num = num;
+	pctx.blk = inode->file_acl;
+	return fix_problem(ctx, code, &pctx);
+}
+
+/* Mode, dtime and flags of a live inode; 0 to go on, 1 if cleared. */
+static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
+			      struct extkit_inode *inode, int *dirty)
+{
+	uint8_t ft = extkit_mode_to_ftype(inode->mode);
+
+	if (ino == EXT2_ROOT_INO && ft != EXT2_FT_DIR) {
+		if (report(ctx, PR_1_ROOT_NOT_DIR, ino, inode, 0)) {
+			clear_inode(ctx, ino, inode);
+			return 1;
+		}
+	} else if (ft == EXT2_FT_UNKNOWN) {
+		if (report(ctx, PR_1_BAD_MODE, ino, inode, 0)) {
+			clear_inode(ctx, ino, inode);
+			return 1;
+		}
+	}
+	if (inode->dtime && inode->links_count &&
+	    report(ctx, PR_1_DTIME_LIVE, ino, inode, 0)) {
+		inode->dtime = 0;
+		*dirty = 1;
+	}
+	if ((inode->flags & EXT2_INDEX_FL) && ft != EXT2_FT_DIR &&
+	    report(ctx, PR_1_INDEX_NOT_DIR, ino, inode, 0)) {
+		inode->flags &= ~EXT2_INDEX_FL;
+		*dirty = 1;
+	} else if ((inode->flags & EXT2_INDEX_FL) &&
+		   !extkit_has_compat(&ctx->fs->sb,
+				      EXT2_FEATURE_COMPAT_DIR_INDEX) &&
+		   report(ctx, PR_1_INDEX_NO_FEATURE, ino, inode, 0)) {
+		inode->flags &= ~EXT2_INDEX_FL;
+		*dirty = 1;
+	}
+	return 0;
+}
+
+static int check_ea_block(struct fsck_ctx *ctx, uint32_t ino,
+			  struct extkit_inode *inode, int *dirty)
+{
+	if (!inode->file_acl)
+		return 0;
+	if (!extkit_fs_valid_block(ctx->fs, inode->file_acl)) {
+		if (report(ctx, PR_1_BAD_EA_BLOCK, ino, inode, 0)) {
+			inode->file_acl = 0;
+			*dirty = 1;
+		}
+		return 0;
+	}
+	return fsck_ea_claim(ctx, inode->file_acl);
+}
+
+/* i_size and i_blocks against what the block scan found. */
+static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
+			struct extkit_inode *inode,
+			const struct fsck_blk_result *res, int *dirty)
+{
+	uint64_t bs = ctx->fs->g.block_size, want, nblk;
+	int bad = 0;
+
+	if (res->failed || ino == EXT2_RESIZE_INO)
+		return;
+	want = (uint64_t)(res->last_lblk + 1) * bs;
+	if (S_ISDIR(inode->mode))
+		bad = inode->size != want;
+	else if (S_ISREG(inode->mode) && res->last_lblk >= 0)
+		bad = inode->size < (uint64_t)res->last_lblk * bs;
+	if (bad && report(ctx, PR_1_BAD_I_SIZE, ino, inode, want)) {
+		inode->size = want;
+		*dirty = 1;
+	}
+	nblk = res->nblocks + (inode->file_acl ? 1 : 0);
+	if (extkit_inode_blocks_bytes(ctx->fs, inode) != nblk * bs &&
+	    report(ctx, PR_1_BAD_I_BLOCKS, ino, inode,
+		   nblk * ctx->fs->g.sb_sectors_per_block)) {
+		extkit_inode_set_fs_blocks(ctx->fs, inode, nblk);
+		inode->flags &= ~EXT4_HUGE_FILE_FL;
+		*dirty = 1;
+	}
+}
+
+static void note_dups(struct fsck_ctx *ctx, uint32_t ino,
+		      const struct fsck_blk_result *res)
+{
+	struct problem_context pctx;
+
+	if (!res->dups)
+		return;
+	ctx->istate[ino] |= IST_DUP;
+	ctx->flags |= FSCK_FL_DUPS;
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.num = res->dups;
+	pctx.blk = res->first_dup;
+	fix_problem(ctx, PR_1_DUP_BLOCK, &pctx);
+}
+
+/* Records a live inode in the maps. */
+static int record_inode(struct fsck_ctx *ctx, uint32_t ino,
+			const struct extkit_inode *inode,
+			const struct fsck_blk_result *res)
+{
+	uint8_t ft = extkit_mode_to_ftype(inode->mode);
+
+	ctx->istate[ino] = (ctx->istate[ino] & IST_DUP) | IST_USED | ft;
+	if (!inode->links_count && ino >= ctx->fs->g.first_ino)
+		ctx->istate[ino] |= IST_ZERO_LINK;
+	if (!res->nblocks && !inode->size)
+		ctx->istate[ino] |= IST_EMPTY;
+	ctx->link_count[ino] = inode->links_count;
+	extkit_bitmap_set(&ctx->inode_used, ino - 1);
+	if (ft == EXT2_FT_DIR && ino != EXT2_RESIZE_INO)
+		return fsck_dir_add(ctx, ino);
+	return 0;
+}
+
+/* Why a symlink is invalid, or NULL (e2fsck's check_symlink rules). */
+static const char *symlink_problem(struct fsck_ctx *ctx,
+				   const struct extkit_inode *inode)
+{
+	uint32_t bs = ctx->fs->g.block_size;
+	uint8_t raw[EXT2_N_BLOCKS * 4];
+
+	if (inode->flags & (EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL))
+		return NULL;
+	if (!inode->size)
+		return "size is zero";
+	if (!extkit_inode_has_block_map(inode)) {
+		for (int i = 0; i < EXT2_N_BLOCKS; i++)
+			put_le32(raw + 4 * i, inode->block[i]);
+		if (strnlen((const char *)raw, sizeof(raw)) != inode->size)
+			return "size does not match the target";
+		return NULL;
+	}
+	if (inode->size >= bs)
+		return "size is too large";
+	if (!inode->block[0])
+		return "no block";
+	for (int i = 1; i < EXT2_N_BLOCKS; i++)
+		if (inode->block[i])
+			return "more than one block";
+	if (!extkit_fs_valid_block(ctx->fs, inode->block[0]) ||
+	    extkit_fs_read_block(ctx->fs, inode->block[0], ctx->blkbuf))
+		return "its block cannot be read";
+	if (strnlen((const char *)ctx->blkbuf, bs) != inode->size)
+		return "size does not match the target";
+	return NULL;
+}
+
+static int check_symlink(struct fsck_ctx *ctx, uint32_t ino,
+			 struct extkit_inode *inode)
+{
+	struct problem_context pctx;
+
+	if (!S_ISLNK(inode->mode))
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.str = symlink_problem(ctx, inode);
+	if (!pctx.str)
+		return 0;
+	pctx.ino = ino;
+	pctx.inode = inode;
+	if (!fix_problem(ctx, PR_1_BAD_SYMLINK, &pctx))
+		return 0;
+	clear_inode(ctx, ino, inode);
+	return 1;
+}
+
+/* Checks one inode in use (or that might be); inode may be changed. */
+static int check_live(struct fsck_ctx *ctx, uint32_t ino,
+		      struct extkit_inode *inode)
+{
+	struct fsck_blk_result res;
+	int dirty = 0, rc;
+
+	if (check_inode_fields(ctx, ino, inode, &dirty) ||
+	    check_symlink(ctx, ino, inode))
+		return 0;
+	rc = check_ea_block(ctx, ino, inode, &dirty);
+	if (!rc)
+		rc = fsck_scan_blocks(ctx, ino, inode, &res);
+	if (rc)
+		return rc;
+	if (res.inode_dirty)
+		dirty = 1;
+	note_dups(ctx, ino, &res);
+	if (S_ISDIR(inode->mode) && res.last_lblk < 0 && !res.failed &&
+	    ino != EXT2_RESIZE_INO) {
+		if (report(ctx, PR_1_ZERO_LENGTH_DIR, ino, inode, 0)) {
+			fsck_release_blocks(ctx, inode);
+			clear_inode(ctx, ino, inode);
+			return 0;
+		}
+	}
+	check_sizes(ctx, ino, inode, &res, &dirty);
+	if (dirty)
+		fsck_write_inode(ctx, ino, inode);
+	return record_inode(ctx, ino, inode, &res);
+}
+
+/* Reserved inodes below s_first_ino other than the root. */
+static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
+			  struct extkit_inode *inode)
+{
+	struct fsck_blk_result res;
+	int bad = 0, rc;
+
+	if (ino == EXT2_BOOT_LOADER_INO)
+		bad = S_ISDIR(inode->mode);
+	else if (ino == EXT2_RESIZE_INO || ino == EXT2_JOURNAL_INO ||
+		 ino == EXT4_USR_QUOTA_INO || ino == EXT4_GRP_QUOTA_INO)
+		bad = inode->mode && !S_ISREG(inode->mode);
+	else if (ino != EXT2_BAD_INO)
+		bad = inode->mode != 0 && !extkit_inode_has_block_map(inode);
+	if (bad && report(ctx, PR_1_RESERVED_MODE, ino, inode, 0)) {
+		inode->mode = 0;
+		fsck_write_inode(ctx, ino, inode);
+	}
+	rc = fsck_scan_blocks(ctx, ino, inode, &res);
+	if (rc)
+		return rc;
+	if (res.inode_dirty)
+		fsck_write_inode(ctx, ino, inode);
+	note_dups(ctx, ino, &res);
+	ctx->istate[ino] |= IST_USED;
+	extkit_bitmap_set(&ctx->inode_used, ino - 1);
+	return 0;
+}
+
+static int check_one(struct fsck_ctx *ctx, uint32_t ino, const uint8_t *raw)
+{
+	struct extkit_inode inode;
+
+	if (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO) {
+		extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
+		return check_reserved(ctx, ino, &inode);
+	}
+	/* Fast path: a never used inode (no mode, no links). */
+	if (get_le16(raw) == 0 && get_le16(raw + 26) == 0)
+		return 0;
+	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
+	if (!inode.links_count && (inode.dtime || !inode.mode))
+		return 0;
+	return check_live(ctx, ino, &inode);
+}
+
+static void report_itable(struct fsck_ctx *ctx, uint32_t g, uint64_t blk,
+			  int rc)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.group = g;
+	pctx.blk = blk;
+	pctx.str = extkit_strerror(rc);
+	fix_problem(ctx, PR_1_ITABLE_READ, &pctx);
+	ctx->flags |= FSCK_FL_UNCORRECTED;
+}
+
+/* Inodes of group g that can hold anything (uninit_bg aware). */
+static uint32_t group_inodes(struct fsck_ctx *ctx, uint32_t g)
+{
+	const struct extkit_group *gd = &ctx->fs->groups[g];
+	uint32_t ipg = ctx->fs->sb.inodes_per_group;
+
+	if (!extkit_has_ro_compat(&ctx->fs->sb,
+				  EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
+				  EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
+		return ipg;
+	if (gd->flags & EXT4_BG_INODE_UNINIT)
+		return 0;
+	return gd->itable_unused < ipg ? ipg - gd->itable_unused : 0;
+}
+
+static int scan_group(struct fsck_ctx *ctx, uint32_t g, uint8_t *chunk,
+		      uint32_t chunk_blocks)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint32_t isz = fs->g.inode_size, ipb = fs->g.inodes_per_block;
+	uint32_t n = group_inodes(ctx, g);
+	uint32_t nblk = (n + ipb - 1) / ipb;
+	uint32_t first = g * fs->sb.inodes_per_group + 1;
+	int rc;
+
+	for (uint32_t b = 0; b < nblk; b += chunk_blocks) {
+		uint32_t cnt = nblk - b < chunk_blocks ? nblk - b :
+							 chunk_blocks;
+		uint64_t blk = fs->groups[g].inode_table + b;
+
+		rc = extkit_io_read_blocks(ctx->io, blk, cnt, chunk);
+		if (rc) {
+			report_itable(ctx, g, blk, rc);
+			continue;
+		}
+		for (uint32_t i = 0; i < cnt * ipb; i++) {
+			uint32_t idx = b * ipb + i;
+
+			if (idx >= n)
+				break;
+			rc = check_one(ctx, first + idx, chunk + (size_t)i *
+				       isz);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int fsck_pass1(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint32_t bs = fs->g.block_size;
+	uint32_t chunk_blocks = CHUNK_BYTES / bs ? CHUNK_BYTES / bs : 1;
+	uint8_t *chunk;
+	int rc = 0;
+
+	if (chunk_blocks > fs->g.itable_blocks)
+		chunk_blocks = fs->g.itable_blocks;
+	chunk = malloc((size_t)chunk_blocks * bs);
+	if (!chunk)
+		return -ENOMEM;
+	mark_group_metadata(ctx);
+	for (uint32_t g = 0; g < fs->g.group_count && !rc; g++) {
+		fsck_progress(ctx, g, fs->g.group_count);
+		rc = scan_group(ctx, g, chunk, chunk_blocks);
+		if (ctx->flags & FSCK_FL_ABORT)
+			break;
+	}
+	free(chunk);
+	return rc;
+}

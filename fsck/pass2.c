@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 2: directory structure, record by record.
+ *
+ * Walks every directory pass 1 found with the library's iterator; each
+ * record goes through the library's validator (dir.c). Checks: '.' first
+ * and pointing to the directory itself (split when it is big), '..'
+ * second; entries pointing to reserved, out-of-range or unused inodes; a
+ * second '.' or '..'; links to '.', to the root or a second link to a
+ * directory; zero-length names and names with '/' or NUL; the file type
+ * against the inode's mode; duplicate names (one hash set per directory,
+ * O(entries)); corrupt htree indexes; holes in a directory.
+ *
+ * Corrupt blocks are salvaged (pass2_salvage.c): every record that can
+ * still be read is kept; only the unreadable bytes become free space.
+ * With -n the salvage runs on a copy so that the rest of the block is
+ * still checked and counted.
+ *
+ * Collects: ctx->link_counted (every live entry, '.' and '..' included,
+ * as e2fsck counts), and for each directory its parent (the first
+ * directory naming it) and what its '..' says. Relies on pass 1's istate
+ * and directory list.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dir.h"
+#include "endian.h"
+#include "error.h"
+#include "fs.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "pass2.h"
+#include "problem.h"
+
+static void fill_pctx(struct dir_state *ds, struct problem_context *pctx,
+		      const uint8_t *buf, uint32_t off)
+{
+	const uint8_t *p = buf + off;
+
+	clear_problem_context(pctx);
+	pctx->ino = ds->ino;
+	pctx->num = off;
+	pctx->blkcount = (int64_t)ds->lblk;
+	pctx->de_inode = get_le32(p);
+	pctx->de_name_len = extkit_dirent_name_len(&ds->fmt,
+					(const struct ext2_dir_entry_2 *)p);
+	if (pctx->de_name_len > EXT2_NAME_LEN)
+		pctx->de_name_len = EXT2_NAME_LEN;
+	pctx->de_name = (const char *)p + EXT2_DIR_ENTRY_HEADER_LEN;
+	pctx->de_type = ds->fmt.has_filetype ? p[7] : 0;
+}
+
+int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
+		  uint32_t off)
+{
+	struct problem_context pctx;
+
+	fill_pctx(ds, &pctx, buf, off);
+	return fix_problem(ds->ctx, code, &pctx);
+}
+
+void pass2_set_dirent(struct dir_state *ds, uint8_t *p, uint32_t ino,
+		      const char *name, uint32_t name_len, uint8_t ft)
+{
+	put_le32(p, ino);
+	p[6] = (uint8_t)name_len;
+	p[7] = ds->fmt.has_filetype ? ft : (uint8_t)(name_len >> 8);
+	memcpy(p + EXT2_DIR_ENTRY_HEADER_LEN, name, name_len);
+	/* e2fsck wants '.' and '..' NUL-terminated: clear the padding. */
+	memset(p + EXT2_DIR_ENTRY_HEADER_LEN + name_len, 0,
+	       extkit_dirent_min_len(name_len) - EXT2_DIR_ENTRY_HEADER_LEN -
+	       name_len);
+}
+
+void pass2_set_rec_len(struct dir_state *ds, uint8_t *p, uint32_t len)
+{
+	__le16 d;
+
+	if (extkit_rec_len_to_disk(len, ds->fmt.block_size, &d) == 0)
+		memcpy(p + 4, &d, sizeof(d));
+}
+
+static uint32_t rec_len_at(const struct dir_state *ds, const uint8_t *p)
+{
+	__le16 d;
+
+	memcpy(&d, p + 4, sizeof(d));
+	return extkit_rec_len_from_disk(d, ds->fmt.block_size);
+}
+
+static int is_name(const uint8_t *p, uint32_t name_len, const char *want)
+{
+	size_t n = strlen(want);
+
+	return name_len == n && memcmp(p + EXT2_DIR_ENTRY_HEADER_LEN, want,
+				       n) == 0;
+}
+
+static void set_pending(struct dir_state *ds, uint32_t start, uint32_t end)
+{
+	ds->pending = start;
+	ds->pending_end = end;
+}
+
+/* Whether valid records run from start exactly to end. */
+static int chain_fits(const struct dir_state *ds, const uint8_t *buf,
+		      uint32_t start, uint32_t end)
+{
+	uint32_t len;
+
+	while (start < end) {
+		if (extkit_dirent_check(&ds->fmt, buf, start, end, &len) !=
+		    EXTKIT_DIRENT_OK)
+			return 0;
+		start += len;
+	}
+	return start == end;
+}
+
+/*
+ * Makes room for a record of 12 bytes in front of the live record at off
+ * by moving it 12 bytes on (when its slack allows). Returns 1 if moved.
+ */
+static int shift_record(struct dir_state *ds, uint8_t *buf, uint32_t off)
+{
+	uint8_t *p = buf + off;
+	uint32_t len = rec_len_at(ds, p);
+	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
+					     (struct ext2_dir_entry_2 *)p);
+
+	if (len < 12 + extkit_dirent_min_len(nl))
+		return 0;
+	memmove(p + 12, p, extkit_dirent_min_len(nl));
+	pass2_set_rec_len(ds, p + 12, len - 12);
+	pass2_set_rec_len(ds, p, 12);
+	return 1;
+}
+
+/* '.' in the first record of block 0. */
+static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
+{
+	uint8_t *p = buf + off;
+	uint32_t ino = get_le32(p), len = rec_len_at(ds, p);
+	uint32_t nl = p[6];
+
+	if (!ino || !is_name(p, ds->fmt.has_filetype ? nl : nl | p[7] << 8,
+			     ".")) {
+		if (!pass2_problem(ds, PR_2_MISSING_DOT, buf, off))
+			return;
+		if (ino && shift_record(ds, buf, off)) {
+			set_pending(ds, off + 12, off + len);
+			len = 12;
+		}
+		pass2_set_dirent(ds, p, ds->ino, ".", 1, EXT2_FT_DIR);
+		ds->dirty = 1;
+	} else if (ino != ds->ino) {
+		if (!pass2_problem(ds, PR_2_BAD_INODE_DOT, buf, off))
+			return;
+		put_le32(p, ds->ino);
+		ds->dirty = 1;
+	}
+	if (len >= 24 && pass2_problem(ds, PR_2_SPLIT_DOT, buf, off)) {
+		/* Records hidden behind a big '.' (the kernel never merges
+		 * a deleted entry into '.') are kept when they parse. */
+		pass2_set_rec_len(ds, p, 12);
+		if (!chain_fits(ds, buf, off + 12, off + len)) {
+			memset(p + 12, 0, 8);
+			pass2_set_rec_len(ds, p + 12, len - 12);
+		}
+		set_pending(ds, off + 12, off + len);
+		ds->dirty = 1;
+	}
+	if (get_le32(p) == ds->ino) {
+		fsck_count_link(ds->ctx, ds->ino);
+		pass2_check_filetype(ds, buf, off, ds->ino);
+	}
+}
+
+/* '..' in the second record of block 0. */
+static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
+{
+	uint8_t *p = buf + off;
+	uint32_t ino = get_le32(p);
+	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
+					     (struct ext2_dir_entry_2 *)p);
+	struct fsck_ctx *ctx = ds->ctx;
+
+	if (!ino || !is_name(p, nl, "..")) {
+		uint32_t len = rec_len_at(ds, p);
+
+		if (!pass2_problem(ds, PR_2_MISSING_DOT_DOT, buf, off))
+			return;
+		if (ino && shift_record(ds, buf, off))
+			set_pending(ds, off + 12, off + len);
+		/* The parent is known in pass 3, which fixes this. */
+		pass2_set_dirent(ds, p, EXT2_ROOT_INO, "..", 2, EXT2_FT_DIR);
+		ds->dirty = 1;
+		ino = EXT2_ROOT_INO;
+	}
+	ds->dir->dotdot = ino;
+	if (ino <= ctx->fs->sb.inodes_count && fsck_inode_used(ctx, ino) &&
+	    fsck_ftype(ctx, ino) == EXT2_FT_DIR) {
+		fsck_count_link(ctx, ino);
+		ds->dir->flags |= FSCK_DIR_DOTDOT_COUNTED;
+		pass2_check_filetype(ds, buf, off, ino);
+	}
+}
+
+/* Clears the live record at off (inode 0: free space). */
+static void clear_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
+{
+	put_le32(buf + off, 0);
+	ds->dirty = 1;
+}
+
+void pass2_check_filetype(struct dir_state *ds, uint8_t *buf, uint32_t off,
+			  uint32_t target)
+{
+	struct problem_context pctx;
+	uint8_t want;
+
+	if (!ds->fmt.has_filetype)
+		return;
+	want = fsck_ftype(ds->ctx, target);
+	if (buf[off + 7] == want)
+		return;
+	fill_pctx(ds, &pctx, buf, off);
+	pctx.num = want;
+	if (fix_problem(ds->ctx, PR_2_BAD_FILETYPE, &pctx)) {
+		buf[off + 7] = want;
+		ds->dirty = 1;
+	}
+}
+
+/* Which inode-number problem the entry has, or 0. */
+static uint32_t entry_inode_problem(struct dir_state *ds, const uint8_t *p,
+				    uint32_t nl)
+{
+	struct fsck_ctx *ctx = ds->ctx;
+	uint32_t ino = get_le32(p);
+
+	if (is_name(p, nl, "."))
+		return PR_2_DUP_DOT;
+	if (is_name(p, nl, ".."))
+		return PR_2_DUP_DOT_DOT;
+	if (ino == ds->ino)
+		return PR_2_LINK_DOT;
+	if (ino == EXT2_ROOT_INO)
+		return PR_2_LINK_ROOT;
+	if (ino < ctx->fs->g.first_ino || ino > ctx->fs->sb.inodes_count)
+		return PR_2_BAD_INO;
+	if (!fsck_inode_used(ctx, ino))
+		return PR_2_UNUSED_INODE;
+	return 0;
+}
+
+/* '/' and NUL are not allowed in a name; fixed by replacing with '.'. */
+static void check_name_chars(struct dir_state *ds, uint8_t *buf,
+			     uint32_t off, uint32_t nl)
+{
+	uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
+	uint32_t i;
+
+	for (i = 0; i < nl; i++)
+		if (name[i] == '/' || name[i] == '\0')
+			break;
+	if (i == nl || !pass2_problem(ds, PR_2_BAD_NAME, buf, off))
+		return;
+	for (i = 0; i < nl; i++)
+		if (name[i] == '/' || name[i] == '\0')
+			name[i] = '.';
+	ds->dirty = 1;
+}
+
+/* A directory has one parent: a second name for it is cleared. */
+static int check_dir_link(struct dir_state *ds, uint8_t *buf, uint32_t off,
+			  uint32_t target)
+{
+	struct fsck_dir *sub;
+
+	if (fsck_ftype(ds->ctx, target) != EXT2_FT_DIR)
+		return 0;
+	sub = fsck_dir_find(ds->ctx, target);
+	if (!sub)
+		return 0;
+	if (sub->parent && sub->parent != ds->ino) {
+		if (pass2_problem(ds, PR_2_LINK_DIR, buf, off)) {
+			clear_entry(ds, buf, off);
+			return 1;
+		}
+		return 0;
+	}
+	if (sub->parent == ds->ino) {
+		/* Second name for the subdirectory in this directory. */
+		if (pass2_problem(ds, PR_2_LINK_DIR, buf, off)) {
+			clear_entry(ds, buf, off);
+			return 1;
+		}
+		return 0;
+	}
+	sub->parent = ds->ino;
+	return 0;
+}
+
+/* An ordinary entry (not '.' or '..' of block 0). */
+static void check_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
+{
+	uint8_t *p = buf + off;
+	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
+					     (struct ext2_dir_entry_2 *)p);
+	uint32_t target = get_le32(p), code;
+
+	if (!target)
+		return;
+	if (nl == 0) {
+		if (pass2_problem(ds, PR_2_NULL_NAME, buf, off))
+			clear_entry(ds, buf, off);
+		return;
+	}
+	code = entry_inode_problem(ds, p, nl);
+	if (code) {
+		if (pass2_problem(ds, code, buf, off))
+			clear_entry(ds, buf, off);
+		return;
+	}
+	check_name_chars(ds, buf, off, nl);
+	pass2_check_filetype(ds, buf, off, target);
+	if (pass2_check_dup_name(ds, buf, off))
+		return;
+	if (check_dir_link(ds, buf, off, target))
+		return;
+	fsck_count_link(ds->ctx, target);
+}
+
+/* Checks the valid record at off of the current block. */
+void pass2_record(struct dir_state *ds, uint8_t *buf, uint32_t off)
+{
+	if (ds->lblk == 0 && ds->rec_no == 0)
+		check_dot(ds, buf, off);
+	else if (ds->lblk == 0 && ds->rec_no == 1)
+		check_dotdot(ds, buf, off);
+	else
+		check_entry(ds, buf, off);
+	ds->rec_no++;
+	ds->prev_off = (int64_t)off;
+}
+
+/* Checks the records split off by a '.' or '..' fix. */
+void pass2_run_pending(struct dir_state *ds, uint8_t *buf)
+{
+	uint32_t off, end, len;
+
+	while (ds->pending) {
+		off = ds->pending;
+		end = ds->pending_end;
+		ds->pending = 0;
+		while (off < end) {
+			if (extkit_dirent_check(&ds->fmt, buf, off, end,
+						&len) != EXTKIT_DIRENT_OK)
+				break;
+			pass2_record(ds, buf, off);
+			if (ds->pending)
+				break;	/* a fix split this one again */
+			off += len;
+		}
+	}
+}
+
+static void start_block(struct dir_state *ds, uint64_t lblk)
+{
+	ds->lblk = lblk;
+	ds->rec_no = 0;
+	ds->prev_off = -1;
+	ds->pending = 0;
+}
+
+/* One record handed out by the iterator. */
+static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
+		       const struct extkit_dirent *ent)
+{
+	uint8_t *buf = extkit_dir_iter_block(it);
+
+	if (ent->kind == EXTKIT_DE_HOLE) {
+		pass2_hole(ds, ent->lblk);
+		return;
+	}
+	if (ent->lblk != ds->lblk || ent->offset == 0)
+		start_block(ds, ent->lblk);
+	ds->pblk = ent->pblk;
+	ds->dirty = 0;
+	switch (ent->kind) {
+	case EXTKIT_DE_LIVE:
+	case EXTKIT_DE_EMPTY:
+		pass2_record(ds, buf, ent->offset);
+		pass2_run_pending(ds, buf);
+		break;
+	case EXTKIT_DE_CORRUPT:
+		pass2_salvage(ds, it, ent);
+		break;
+	default:
+		break;
+	}
+	if (ds->dirty && buf)
+		extkit_dir_iter_mark_dirty(it);
+}
+
+/* The htree flag is set but the library could not use the index. */
+static void check_index(struct dir_state *ds, struct extkit_dir_iter *it)
+{
+	struct problem_context pctx;
+
+	if (!(it->inode.flags & EXT2_INDEX_FL) ||
+	    !extkit_has_compat(&ds->ctx->fs->sb,
+			       EXT2_FEATURE_COMPAT_DIR_INDEX))
+		return;
+	if (it->indexed && !ds->index_broken)
+		return;
+	clear_problem_context(&pctx);
+	pctx.ino = ds->ino;
+	pctx.str = it->indexed ? "entries were changed" :
+				 "the index root is not valid";
+	if (fix_problem(ds->ctx, PR_2_HTREE_BAD, &pctx)) {
+		struct extkit_inode inode;
+
+		/* Re-read: a hole fill may have changed the block map. */
+		if (extkit_inode_read(ds->ctx->fs, ds->ino, &inode))
+			return;
+		inode.flags &= ~EXT2_INDEX_FL;
+		fsck_write_inode(ds->ctx, ds->ino, &inode);
+	}
+}
+
+static void report_dir_error(struct dir_state *ds, uint32_t code, int rc)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = ds->ino;
+	pctx.str = extkit_strerror(rc);
+	fix_problem(ds->ctx, code, &pctx);
+	ds->ctx->flags |= FSCK_FL_UNCORRECTED;
+}
+
+static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
+{
+	struct extkit_dir_iter it;
+	struct extkit_dirent ent;
+	int rc;
+
+	ds->ino = dir->ino;
+	ds->dir = dir;
+	ds->index_broken = 0;
+	ds->dirty = 0;
+	start_block(ds, UINT64_MAX);
+	nameset_reset(&ds->names);
+	rc = extkit_dir_iter_init(&it, ds->ctx->fs, dir->ino,
+				  EXTKIT_DIR_ITER_HOLES);
+	if (rc) {
+		report_dir_error(ds, PR_2_DIR_OPEN, rc);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	ds->it = &it;
+	while ((rc = extkit_dir_iter_next(&it, &ent)) != 0) {
+		if (rc < 0) {
+			report_dir_error(ds, PR_2_DIR_READ, rc);
+			continue;
+		}
+		handle_ent(ds, &it, &ent);
+		if (ds->ctx->flags & FSCK_FL_ABORT)
+			break;
+	}
+	check_index(ds, &it);
+	rc = extkit_dir_iter_end(&it);
+	ds->it = NULL;
+	if (rc)
+		report_dir_error(ds, PR_2_DIR_READ, rc);
+	return 0;
+}
+
+int fsck_pass2(struct fsck_ctx *ctx)
+{
+	struct dir_state ds = { .ctx = ctx };
+	int rc = 0;
+
+	extkit_dir_format_init(ctx->fs, &ds.fmt);
+	ds.salvage_buf = malloc(ctx->fs->g.block_size);
+	ds.cmp_buf = malloc(ctx->fs->g.block_size);
+	if (!ds.salvage_buf || !ds.cmp_buf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < ctx->dir_count && !rc; i++) {
+		if (!fsck_inode_used(ctx, ctx->dirs[i].ino))
+			continue;
+		if ((i & 1023) == 0)
+			fsck_progress(ctx, i, ctx->dir_count);
+		rc = check_dir(&ds, &ctx->dirs[i]);
+		if (ctx->flags & FSCK_FL_ABORT)
+			break;
+	}
+out:
+	nameset_free(&ds.names);
+	free(ds.salvage_buf);
+	free(ds.cmp_buf);
+	return rc;
+}

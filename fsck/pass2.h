@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Pass 2 internals shared by pass2.c and pass2_salvage.c. */
+#ifndef EXTKIT_FSCK_PASS2_H
+#define EXTKIT_FSCK_PASS2_H
+
+#include <stdint.h>
+
+#include "dir.h"
+
+#include "fsck.h"
+#include "nameset.h"
+
+/* The directory being checked and where the walk is in it. */
+struct dir_state {
+	struct fsck_ctx *ctx;
+	struct extkit_dir_format fmt;
+	struct extkit_dir_iter *it;
+	uint32_t ino;
+	struct fsck_dir *dir;
+	uint64_t lblk;		/* current logical block */
+	uint64_t pblk;		/* its physical block */
+	uint32_t rec_no;	/* records seen in this block */
+	int64_t prev_off;	/* previous record in this block, -1: none */
+	uint32_t pending;	/* records split off, still to check, */
+	uint32_t pending_end;	/* from pending up to pending_end */
+	int dirty;		/* the current block was changed */
+	int index_broken;	/* entries of an htree directory changed */
+	struct nameset names;
+	uint8_t *salvage_buf;	/* -n: salvage works on a copy */
+	uint8_t *cmp_buf;	/* reading back an earlier name */
+};
+
+/* Reports code about the record at off of buf; 1 if to be fixed. */
+int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
+		  uint32_t off);
+/* Checks the valid record at off of the current block buf. */
+void pass2_record(struct dir_state *ds, uint8_t *buf, uint32_t off);
+/* Checks the records a '.' or '..' fix split off. */
+void pass2_run_pending(struct dir_state *ds, uint8_t *buf);
+void pass2_check_filetype(struct dir_state *ds, uint8_t *buf, uint32_t off,
+			  uint32_t target);
+void pass2_set_dirent(struct dir_state *ds, uint8_t *p, uint32_t ino,
+		      const char *name, uint32_t name_len, uint8_t ft);
+void pass2_set_rec_len(struct dir_state *ds, uint8_t *p, uint32_t len);
+
+/* pass2_salvage.c */
+void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
+		   const struct extkit_dirent *ent);
+/* 1 when the entry at off duplicates an earlier name and was cleared
+ * (or left alone); it is then not counted. Renames when the inodes
+ * differ. */
+int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off);
+void pass2_hole(struct dir_state *ds, uint64_t lblk);
+
+#endif /* EXTKIT_FSCK_PASS2_H */

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 2 helpers: salvaging a corrupt directory block, duplicate names,
+ * holes in a directory.
+ *
+ * Salvage keeps every record that can still be read. At a corrupt record
+ * it looks for the next offset (4-byte aligned) from which a valid chain
+ * of records runs exactly to the end of the block; the bytes in between
+ * become part of the corrupt record when that record still has a
+ * plausible inode and name, else free space (an empty record, or merged
+ * into the previous record when too short to stand alone). Records after
+ * the damage are then checked as usual. This differs from e2fsck, which
+ * often gives up the rest of the block at the first bad offset.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dir.h"
+#include "endian.h"
+#include "error.h"
+#include "fs.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "pass2.h"
+#include "problem.h"
+
+#define DIR_TAIL_LEN	12u
+#define RENAME_TRIES	10000u
+
+static uint32_t rec_len_at(const struct dir_state *ds, const uint8_t *p)
+{
+	__le16 d;
+
+	memcpy(&d, p + 4, sizeof(d));
+	return extkit_rec_len_from_disk(d, ds->fmt.block_size);
+}
+
+/* End of the records: the block size, or the metadata_csum tail. */
+static uint32_t block_limit(const struct dir_state *ds, const uint8_t *buf)
+{
+	uint32_t bs = ds->fmt.block_size;
+	const uint8_t *t = buf + bs - DIR_TAIL_LEN;
+
+	if (!ds->fmt.tail_len)
+		return bs;
+	if (get_le32(t) == 0 && get_le16(t + 4) == DIR_TAIL_LEN &&
+	    t[6] == 0 && t[7] == EXT4_DIR_TAIL_FT)
+		return bs - DIR_TAIL_LEN;
+	return bs;
+}
+
+static uint32_t name_len_at(const struct dir_state *ds, const uint8_t *p)
+{
+	return extkit_dirent_name_len(&ds->fmt,
+				      (const struct ext2_dir_entry_2 *)p);
+}
+
+/* Whether valid records run from p exactly to limit. */
+static int chain_ok(const struct dir_state *ds, const uint8_t *buf,
+		    uint32_t p, uint32_t limit)
+{
+	enum extkit_dirent_problem pr;
+	uint32_t q = p, len;
+
+	/* The first record must hold something, or be the free tail. */
+	pr = extkit_dirent_check(&ds->fmt, buf, p, limit, &len);
+	if (pr != EXTKIT_DIRENT_OK)
+		return 0;
+	if ((!get_le32(buf + p) || !name_len_at(ds, buf + p)) &&
+	    p + len != limit)
+		return 0;
+	while (q < limit) {
+		pr = extkit_dirent_check(&ds->fmt, buf, q, limit, &len);
+		if (pr != EXTKIT_DIRENT_OK && pr != EXTKIT_DIRENT_BAD_INODE)
+			return 0;
+		q += len;
+	}
+	return q == limit;
+}
+
+/* A record whose inode and name look real, in gap bytes. */
+static int plausible(const struct dir_state *ds, const uint8_t *p,
+		     uint32_t gap)
+{
+	uint32_t ino = get_le32(p), nl;
+
+	if (gap < 12)
+		return 0;
+	nl = name_len_at(ds, p);
+	if (!ino || ino > ds->fmt.inodes_count || !nl ||
+	    extkit_dirent_min_len(nl) > gap)
+		return 0;
+	for (uint32_t i = 0; i < nl; i++) {
+		uint8_t c = p[EXT2_DIR_ENTRY_HEADER_LEN + i];
+
+		if (c == 0 || c == '/')
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Rewrites the corrupt record at off so the block parses again. Returns
+ * the offset to go on from (off when the record now stands, further on
+ * when it was merged into the previous record).
+ */
+static uint32_t salvage_at(struct dir_state *ds, uint8_t *buf, uint32_t off,
+			   uint32_t limit)
+{
+	uint32_t p = off + (ds->prev_off >= 0 ? 4 : 12), next = limit, gap;
+
+	for (; p + 12 <= limit; p += 4) {
+		if (chain_ok(ds, buf, p, limit)) {
+			next = p;
+			break;
+		}
+	}
+	gap = next - off;
+	if (plausible(ds, buf + off, gap)) {
+		pass2_set_rec_len(ds, buf + off, gap);
+		return off;
+	}
+	if (gap >= 12 || ds->prev_off < 0) {
+		memset(buf + off, 0, 8);
+		pass2_set_rec_len(ds, buf + off, gap);
+		return off;
+	}
+	pass2_set_rec_len(ds, buf + ds->prev_off,
+			  rec_len_at(ds, buf + ds->prev_off) + gap);
+	return next;
+}
+
+/* A record with an inode number past the inode count. */
+static void bad_inode_record(struct dir_state *ds, uint8_t *buf,
+			     uint32_t off, int copy)
+{
+	if (pass2_problem(ds, PR_2_BAD_INODE_RANGE, buf, off)) {
+		put_le32(buf + off, 0);
+		ds->dirty = 1;
+	} else if (copy) {
+		put_le32(buf + off, 0);
+	}
+	ds->rec_no++;
+	ds->prev_off = (int64_t)off;
+}
+
+static void report_corrupt(struct dir_state *ds, uint8_t *buf, uint32_t off,
+			   enum extkit_dirent_problem pr, int *fix)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = ds->ino;
+	pctx.blkcount = (int64_t)ds->lblk;
+	pctx.num = off;
+	pctx.str = extkit_dirent_problem_str(pr);
+	*fix = fix_problem(ds->ctx, PR_2_DIR_CORRUPT, &pctx);
+}
+
+void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
+		   const struct extkit_dirent *ent)
+{
+	uint8_t *buf = extkit_dir_iter_block(it);
+	uint32_t off = ent->offset, limit, len;
+	enum extkit_dirent_problem pr;
+	int copy = ds->ctx->readonly, fix;
+
+	if (!buf)
+		return;
+	limit = block_limit(ds, buf);
+	if (copy) {
+		memcpy(ds->salvage_buf, buf, ds->fmt.block_size);
+		buf = ds->salvage_buf;
+	}
+	while (off < limit) {
+		pr = extkit_dirent_check(&ds->fmt, buf, off, limit, &len);
+		if (pr == EXTKIT_DIRENT_OK) {
+			pass2_record(ds, buf, off);
+			pass2_run_pending(ds, buf);
+			off += len;
+			continue;
+		}
+		if (pr == EXTKIT_DIRENT_BAD_INODE) {
+			bad_inode_record(ds, buf, off, copy);
+			off += len;
+			continue;
+		}
+		report_corrupt(ds, buf, off, pr, &fix);
+		if (!fix && !copy) {
+			memcpy(ds->salvage_buf, buf, ds->fmt.block_size);
+			buf = ds->salvage_buf;
+			copy = 1;
+		}
+		if (fix)
+			ds->dirty = 1;
+		off = salvage_at(ds, buf, off, limit);
+	}
+}
+
+/* ---- duplicate names ---- */
+
+/* Entry location: logical block and offset / 4; 0 when it does not fit
+ * in 32 bits (the entry is then not checked for duplicates). */
+static uint32_t make_loc(const struct dir_state *ds, uint64_t lblk,
+			 uint32_t off)
+{
+	uint32_t shift = 0;
+
+	while ((4u << shift) < ds->fmt.block_size)
+		shift++;
+	if (lblk >= (1ull << (32 - shift)) - 1)
+		return 0;
+	return (uint32_t)((lblk + 1) << shift) | (off >> 2);
+}
+
+/* Whether the entry stored at loc has this name; *ino gets its inode. */
+static int same_name(struct dir_state *ds, uint32_t loc, const uint8_t *buf,
+		     const uint8_t *name, uint32_t nl, uint32_t *ino)
+{
+	uint32_t shift = 0;
+	uint64_t lblk;
+	uint32_t off;
+	const uint8_t *b = buf;
+
+	while ((4u << shift) < ds->fmt.block_size)
+		shift++;
+	lblk = (loc >> shift) - 1;
+	off = (loc & ((1u << shift) - 1)) << 2;
+	if (lblk != ds->lblk) {
+		if (!ds->it || lblk >= ds->it->nblocks ||
+		    !ds->it->pblks[lblk] ||
+		    extkit_fs_read_block(ds->ctx->fs, ds->it->pblks[lblk],
+					 ds->cmp_buf))
+			return 0;
+		b = ds->cmp_buf;
+	}
+	if (off + EXT2_DIR_ENTRY_HEADER_LEN + nl > ds->fmt.block_size ||
+	    name_len_at(ds, b + off) != nl || !get_le32(b + off) ||
+	    memcmp(b + off + EXT2_DIR_ENTRY_HEADER_LEN, name, nl) != 0)
+		return 0;
+	*ino = get_le32(b + off);
+	return 1;
+}
+
+static int find_dup(struct dir_state *ds, const uint8_t *buf,
+		    const uint8_t *name, uint32_t nl, uint32_t h,
+		    uint32_t *other)
+{
+	size_t pos = 0;
+	uint32_t loc;
+
+	while (nameset_next(&ds->names, h, &pos, &loc))
+		if (same_name(ds, loc, buf, name, nl, other))
+			return 1;
+	return 0;
+}
+
+/* A free new name "name~N" (or the name's end replaced) that fits. */
+static int new_name(struct dir_state *ds, const uint8_t *buf, uint32_t off,
+		    char *out, uint32_t *out_len)
+{
+	const uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
+	uint32_t nl = name_len_at(ds, buf + off);
+	uint32_t room = buf == NULL ? 0 : rec_len_at(ds, buf + off);
+	char suffix[16];
+	uint32_t other;
+
+	for (uint32_t k = 0; k < RENAME_TRIES; k++) {
+		uint32_t sl = (uint32_t)snprintf(suffix, sizeof(suffix),
+						 "~%u", k);
+		uint32_t base = nl;
+
+		if (nl + sl > EXT2_NAME_LEN ||
+		    extkit_dirent_min_len(nl + sl) > room)
+			base = nl > sl ? nl - sl : 0;
+		if (!base)
+			continue;
+		memcpy(out, name, base);
+		memcpy(out + base, suffix, sl);
+		*out_len = base + sl;
+		if (!find_dup(ds, buf, (const uint8_t *)out, *out_len,
+			      nameset_hash(out, *out_len), &other))
+			return 0;
+	}
+	return -EEXIST;
+}
+
+static int rename_dup(struct dir_state *ds, uint8_t *buf, uint32_t off)
+{
+	char name[EXT2_NAME_LEN + 16];
+	uint32_t nl;
+	struct problem_context pctx;
+	uint8_t *p = buf + off;
+
+	if (new_name(ds, buf, off, name, &nl))
+		return pass2_problem(ds, PR_2_DUP_NAME, buf, off);
+	name[nl] = '\0';
+	clear_problem_context(&pctx);
+	pctx.ino = ds->ino;
+	pctx.de_inode = get_le32(p);
+	pctx.de_name = (const char *)p + EXT2_DIR_ENTRY_HEADER_LEN;
+	pctx.de_name_len = name_len_at(ds, p);
+	pctx.str = name;
+	if (!fix_problem(ds->ctx, PR_2_DUP_NAME_RENAME, &pctx))
+		return 0;
+	memcpy(p + EXT2_DIR_ENTRY_HEADER_LEN, name, nl);
+	p[6] = (uint8_t)nl;
+	if (!ds->fmt.has_filetype)
+		p[7] = (uint8_t)(nl >> 8);
+	ds->dirty = 1;
+	ds->index_broken = 1;
+	nameset_add(&ds->names, nameset_hash(name, nl),
+		    make_loc(ds, ds->lblk, off));
+	return 0;
+}
+
+int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off)
+{
+	const uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
+	uint32_t nl = name_len_at(ds, buf + off), other;
+	uint32_t h = nameset_hash((const char *)name, nl);
+	uint32_t loc = make_loc(ds, ds->lblk, off);
+
+	if (!loc)
+		return 0;
+	if (!find_dup(ds, buf, name, nl, h, &other)) {
+		nameset_add(&ds->names, h, loc);
+		return 0;
+	}
+	if (other != get_le32(buf + off))
+		return rename_dup(ds, buf, off);
+	if (pass2_problem(ds, PR_2_DUP_NAME, buf, off)) {
+		put_le32(buf + off, 0);
+		ds->dirty = 1;
+		ds->index_broken = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- holes ---- */
+
+void pass2_hole(struct dir_state *ds, uint64_t lblk)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = ds->ino;
+	pctx.blkcount = (int64_t)lblk;
+	if (!fix_problem(ds->ctx, PR_2_DIR_HOLE, &pctx))
+		return;
+	if (fsck_dir_fill_hole(ds->ctx, ds->ino, lblk)) {
+		ds->ctx->flags |= FSCK_FL_UNCORRECTED;
+		return;
+	}
+	ds->index_broken = 1;
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 4: reference counts.
+ *
+ * Checks every inode in use against the names passes 2 and 3 counted:
+ * an inode nobody names is connected to /lost+found (a regular file
+ * with no data is cleared instead, as e2fsck does); an inode pass 1 kept
+ * although its i_links_count was 0 is deleted when nobody names it and
+ * gets its count back otherwise; any other difference sets i_links_count
+ * to the names found. A file a directory still names is never deleted.
+ *
+ * Relies on: istate, link_count, link_counted. Directories with more
+ * links than i_links_count can hold (dir_nlink, count 1) are left alone.
+ */
+#include "config.h"
+
+#include "bitmap.h"
+#include "error.h"
+#include "fs.h"
+#include "inode.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+#define LINK_MAX_DIR	65000
+
+/* Deletes inode ino: dtime set, blocks and inode released. */
+static void release_inode(struct fsck_ctx *ctx, uint32_t ino, int set_dtime)
+{
+	struct extkit_inode inode;
+
+	if (extkit_inode_read(ctx->fs, ino, &inode))
+		return;
+	fsck_release_blocks(ctx, &inode);
+	inode.links_count = 0;
+	if (set_dtime || !inode.dtime)
+		inode.dtime = ctx->now;
+	fsck_write_inode(ctx, ino, &inode);
+	ctx->istate[ino] = 0;
+	ctx->link_count[ino] = 0;
+	extkit_bitmap_clear(&ctx->inode_used, ino - 1);
+}
+
+static int report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
+		  uint64_t num)
+{
+	struct problem_context pctx;
+	struct extkit_inode inode;
+
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.num = num;
+	if (!extkit_inode_read(ctx->fs, ino, &inode))
+		pctx.inode = &inode;
+	return fix_problem(ctx, code, &pctx);
+}
+
+/* An inode in use that no directory names. */
+static void unattached(struct fsck_ctx *ctx, uint32_t ino)
+{
+	uint8_t st = ctx->istate[ino];
+
+	if (st & IST_ZERO_LINK) {
+		if (report(ctx, PR_4_ZERO_DTIME, ino, 0))
+			release_inode(ctx, ino, 1);
+		return;
+	}
+	if ((st & IST_FTYPE_MASK) == EXT2_FT_DIR)
+		return;		/* pass 3 has dealt with it */
+	if ((st & IST_EMPTY) && (st & IST_FTYPE_MASK) == EXT2_FT_REG_FILE) {
+		if (report(ctx, PR_4_ZERO_LEN, ino, 0))
+			release_inode(ctx, ino, 1);
+		return;
+	}
+	if (report(ctx, PR_4_UNATTACHED, ino, 0))
+		fsck_reconnect(ctx, ino);
+}
+
+static void check_count(struct fsck_ctx *ctx, uint32_t ino)
+{
+	uint16_t counted = ctx->link_counted[ino];
+	uint16_t link = ctx->link_count[ino];
+	struct extkit_inode inode;
+
+	if (counted == link)
+		return;
+	if ((ctx->istate[ino] & IST_FTYPE_MASK) == EXT2_FT_DIR &&
+	    link == 1 && counted >= LINK_MAX_DIR)
+		return;
+	if (!report(ctx, PR_4_BAD_REF_COUNT, ino, counted))
+		return;
+	if (extkit_inode_read(ctx->fs, ino, &inode))
+		return;
+	inode.links_count = counted;
+	if (counted && inode.dtime)
+		inode.dtime = 0;
+	if (!fsck_write_inode(ctx, ino, &inode))
+		ctx->link_count[ino] = counted;
+}
+
+int fsck_pass4(struct fsck_ctx *ctx)
+{
+	uint32_t n = ctx->fs->sb.inodes_count;
+	uint32_t first = ctx->fs->g.first_ino;
+
+	for (uint32_t ino = 1; ino <= n; ino++) {
+		if (!(ctx->istate[ino] & IST_USED))
+			continue;
+		if (ino < first && ino != EXT2_ROOT_INO)
+			continue;
+		if ((ino & 0xffff) == 0)
+			fsck_progress(ctx, ino, n);
+		if (!ctx->link_counted[ino]) {
+			unattached(ctx, ino);
+			if (!(ctx->istate[ino] & IST_USED) ||
+			    !ctx->link_counted[ino])
+				continue;
+		}
+		check_count(ctx, ino);
+		if (ctx->flags & FSCK_FL_ABORT)
+			break;
+	}
+	return 0;
+}

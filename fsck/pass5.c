@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 5: bitmaps and summary counts against what passes 1-4 computed.
+ *
+ * Checks: each group's block and inode bitmap against block_found and
+ * inode_used (compared a byte range at a time; the differences are
+ * listed as +N for a block in use but marked free and -N for a block
+ * marked in use but free), the padding bits past the group's end, free
+ * block, free inode and directory counts per group, and the free counts
+ * in the superblock.
+ *
+ * Blocks and inodes fsck allocated itself (pass 3) count as already on
+ * disk: their bits are written here without a report. Groups whose
+ * bitmaps were never initialised (uninit_bg) are not compared yet.
+ * Relies on every earlier pass; frees nothing.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitmap.h"
+#include "error.h"
+#include "fs.h"
+#include "group.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+#define DIFF_TEXT_MAX	3000
+
+#define GRP_DIFFERS	0x1	/* computed differs from disk */
+#define GRP_ALLOCATED	0x2	/* fsck allocated in this group */
+
+/* One kind of bitmap: blocks or inodes. */
+struct bm_kind {
+	const char *name;
+	struct extkit_bitmap *map;
+	struct fsck_alloc_list *alloc;
+	uint64_t base;		/* number of bit 0 */
+	uint32_t per_group;
+	uint32_t diff_code;
+	uint32_t pad_code;
+	uint16_t uninit_flag;
+};
+
+/* The "+(a--b) -c" list of differences. */
+struct diff_text {
+	char *buf;
+	size_t len;
+	int truncated;
+	uint64_t start;
+	uint64_t count;
+	int sign;
+};
+
+static void diff_flush(struct diff_text *d)
+{
+	char tmp[64];
+	int n;
+
+	if (!d->count)
+		return;
+	if (d->count == 1)
+		n = snprintf(tmp, sizeof(tmp), " %c%" PRIu64, d->sign,
+			     d->start);
+	else
+		n = snprintf(tmp, sizeof(tmp), " %c(%" PRIu64 "--%" PRIu64 ")",
+			     d->sign, d->start, d->start + d->count - 1);
+	d->count = 0;
+	if (n <= 0)
+		return;
+	if (d->len + (size_t)n + 5 > DIFF_TEXT_MAX) {
+		if (!d->truncated)
+			memcpy(d->buf + d->len, " ...", 5);
+		d->len += d->truncated ? 0 : 4;
+		d->truncated = 1;
+		return;
+	}
+	memcpy(d->buf + d->len, tmp, (size_t)n + 1);
+	d->len += (size_t)n;
+}
+
+static void diff_add(struct diff_text *d, uint64_t nr, int sign)
+{
+	if (d->count && d->sign == sign && nr == d->start + d->count) {
+		d->count++;
+		return;
+	}
+	diff_flush(d);
+	d->start = nr;
+	d->count = 1;
+	d->sign = sign;
+}
+
+static int group_uninit(struct fsck_ctx *ctx, uint32_t g, uint16_t flag)
+{
+	const struct extkit_super *sb = &ctx->fs->sb;
+
+	return extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
+				    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
+	       (ctx->fs->groups[g].flags & flag);
+}
+
+static uint64_t bitmap_block(struct fsck_ctx *ctx, const struct bm_kind *k,
+			     uint32_t g)
+{
+	return k->uninit_flag == EXT4_BG_BLOCK_UNINIT ?
+	       ctx->fs->groups[g].block_bitmap :
+	       ctx->fs->groups[g].inode_bitmap;
+}
+
+/* Applies fsck's own allocations in group g to the disk bitmap copy. */
+static int apply_allocs(const struct bm_kind *k, uint32_t g, uint32_t nbits,
+			uint8_t *disk)
+{
+	uint64_t lo = k->base + (uint64_t)g * k->per_group;
+	int any = 0;
+
+	for (size_t i = 0; i < k->alloc->n; i++) {
+		uint64_t v = k->alloc->v[i];
+
+		if (v >= lo && v < lo + nbits) {
+			disk[(v - lo) / 8] |= (uint8_t)(1u << ((v - lo) % 8));
+			any = 1;
+		}
+	}
+	return any;
+}
+
+/* Lists the bits where disk and comp differ (nbits bits). */
+static void list_diffs(const struct bm_kind *k, uint32_t g,
+		       const uint8_t *disk, const uint8_t *comp,
+		       uint32_t nbits, struct diff_text *d)
+{
+	uint64_t lo = k->base + (uint64_t)g * k->per_group;
+
+	for (uint32_t byte = 0; byte < (nbits + 7) / 8; byte++) {
+		uint8_t x = disk[byte] ^ comp[byte];
+
+		for (int b = 0; x && b < 8; b++) {
+			uint32_t bit = byte * 8 + (uint32_t)b;
+
+			if (!(x & (1u << b)) || bit >= nbits)
+				continue;
+			diff_add(d, lo + bit, (comp[byte] >> b) & 1 ? '+' : '-');
+		}
+	}
+}
+
+static int bytes_differ(const uint8_t *a, const uint8_t *b, uint32_t nbits)
+{
+	uint32_t full = nbits / 8;
+	uint8_t mask = (uint8_t)((1u << (nbits % 8)) - 1);
+
+	if (memcmp(a, b, full))
+		return 1;
+	return (nbits % 8) && ((a[full] ^ b[full]) & mask);
+}
+
+/* Whether every bit from nbits to the block end is set. */
+static int padding_ok(const uint8_t *disk, uint32_t nbits, uint32_t bs)
+{
+	uint32_t byte = nbits / 8;
+
+	if (nbits % 8) {
+		uint8_t want = (uint8_t)(0xff << (nbits % 8));
+
+		if ((disk[byte] & want) != want)
+			return 0;
+		byte++;
+	}
+	for (; byte < bs; byte++)
+		if (disk[byte] != 0xff)
+			return 0;
+	return 1;
+}
+
+static uint32_t group_bits(struct fsck_ctx *ctx, const struct bm_kind *k,
+			   uint32_t g)
+{
+	if (k->uninit_flag == EXT4_BG_BLOCK_UNINIT)
+		return extkit_group_block_count(&ctx->fs->sb, g);
+	return k->per_group;
+}
+
+/* Compares group g; sets *state. */
+static int compare_group(struct fsck_ctx *ctx, const struct bm_kind *k,
+			 uint32_t g, uint8_t *disk, uint8_t *comp,
+			 struct diff_text *d, uint8_t *state, int *pad_bad)
+{
+	uint32_t nbits = group_bits(ctx, k, g);
+	uint64_t blk = bitmap_block(ctx, k, g);
+	struct problem_context pctx;
+	int rc;
+
+	if (group_uninit(ctx, g, k->uninit_flag))
+		return 0;
+	rc = extkit_fs_read_block(ctx->fs, blk, disk);
+	if (rc) {
+		clear_problem_context(&pctx);
+		pctx.group = g;
+		pctx.blk = blk;
+		pctx.str = k->name;
+		fix_problem(ctx, PR_5_BITMAP_READ, &pctx);
+		memset(disk, 0, ctx->fs->g.block_size);
+		*state |= GRP_DIFFERS;
+	}
+	if (apply_allocs(k, g, nbits, disk))
+		*state |= GRP_ALLOCATED;
+	extkit_bitmap_to_disk(k->map, (uint64_t)g * k->per_group, nbits, comp);
+	if (bytes_differ(disk, comp, nbits)) {
+		list_diffs(k, g, disk, comp, nbits, d);
+		*state |= GRP_DIFFERS;
+	}
+	if (!padding_ok(disk, nbits, ctx->fs->g.block_size))
+		*pad_bad = 1;
+	return 0;
+}
+
+/* Writes the computed bitmap of group g, padding set. */
+static int write_group(struct fsck_ctx *ctx, const struct bm_kind *k,
+		       uint32_t g, uint8_t *buf)
+{
+	uint32_t nbits = group_bits(ctx, k, g), bs = ctx->fs->g.block_size;
+
+	memset(buf, 0xff, bs);
+	extkit_bitmap_to_disk(k->map, (uint64_t)g * k->per_group, nbits, buf);
+	if (nbits % 8)
+		buf[nbits / 8] |= (uint8_t)(0xff << (nbits % 8));
+	return extkit_fs_write_block(ctx->fs, bitmap_block(ctx, k, g), buf);
+}
+
+static int check_bitmaps(struct fsck_ctx *ctx, const struct bm_kind *k)
+{
+	uint32_t ng = ctx->fs->g.group_count, bs = ctx->fs->g.block_size;
+	struct diff_text d = { 0 };
+	struct problem_context pctx;
+	uint8_t *disk, *comp, *state;
+	int pad_bad = 0, fix = 0, rc = -ENOMEM;
+
+	disk = malloc(bs);
+	comp = malloc(bs);
+	state = calloc(ng, 1);
+	d.buf = malloc(DIFF_TEXT_MAX);
+	if (!disk || !comp || !state || !d.buf)
+		goto out;
+	d.buf[0] = '\0';
+	for (uint32_t g = 0; g < ng; g++)
+		compare_group(ctx, k, g, disk, comp, &d, &state[g], &pad_bad);
+	diff_flush(&d);
+	clear_problem_context(&pctx);
+	if (d.len) {
+		pctx.str = d.buf + 1;
+		fix = fix_problem(ctx, k->diff_code, &pctx);
+	}
+	if (pad_bad && fix_problem(ctx, k->pad_code, &pctx))
+		fix = 2;
+	rc = 0;
+	for (uint32_t g = 0; g < ng && !ctx->readonly; g++) {
+		if (!state[g] && fix != 2)
+			continue;
+		if ((state[g] & GRP_DIFFERS) && !fix)
+			continue;
+		if (group_uninit(ctx, g, k->uninit_flag))
+			continue;
+		rc = write_group(ctx, k, g, disk);
+		if (rc)
+			break;
+	}
+out:
+	free(disk);
+	free(comp);
+	free(state);
+	free(d.buf);
+	return rc;
+}
+
+static void check_count(struct fsck_ctx *ctx, uint32_t code, uint32_t g,
+			uint32_t *have, uint32_t counted)
+{
+	struct problem_context pctx;
+
+	if (*have == counted)
+		return;
+	clear_problem_context(&pctx);
+	pctx.group = g;
+	pctx.num = counted;
+	pctx.num2 = *have;
+	if (fix_problem(ctx, code, &pctx)) {
+		*have = counted;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+}
+
+static uint32_t dirs_in_group(struct fsck_ctx *ctx, uint32_t g)
+{
+	uint32_t ipg = ctx->fs->sb.inodes_per_group, n = 0;
+	const uint8_t *st = ctx->istate + (uint64_t)g * ipg + 1;
+
+	for (uint32_t i = 0; i < ipg; i++)
+		n += (st[i] & (IST_USED | IST_FTYPE_MASK)) ==
+		     (IST_USED | EXT2_FT_DIR);
+	return n;
+}
+
+static void check_group_counts(struct fsck_ctx *ctx, uint64_t *free_blocks,
+			       uint64_t *free_inodes)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint32_t ipg = fs->sb.inodes_per_group;
+
+	*free_blocks = *free_inodes = 0;
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		struct extkit_group *gd = &fs->groups[g];
+		uint32_t nb = extkit_group_block_count(&fs->sb, g);
+		uint32_t fb = nb - (uint32_t)extkit_bitmap_count_range(
+			&ctx->block_found, (uint64_t)g * fs->sb.blocks_per_group,
+			nb);
+		uint32_t fi = ipg - (uint32_t)extkit_bitmap_count_range(
+			&ctx->inode_used, (uint64_t)g * ipg, ipg);
+
+		fsck_progress(ctx, g, fs->g.group_count);
+		check_count(ctx, PR_5_FREE_BLOCKS_GROUP, g, &gd->free_blocks,
+			    fb);
+		check_count(ctx, PR_5_FREE_INODES_GROUP, g, &gd->free_inodes,
+			    fi);
+		check_count(ctx, PR_5_DIRS_GROUP, g, &gd->used_dirs,
+			    dirs_in_group(ctx, g));
+		*free_blocks += fb;
+		*free_inodes += fi;
+	}
+}
+
+static void check_super_counts(struct fsck_ctx *ctx, uint64_t free_blocks,
+			       uint64_t free_inodes)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	if (sb->free_blocks_count != free_blocks) {
+		pctx.num = free_blocks;
+		pctx.num2 = sb->free_blocks_count;
+		if (fix_problem(ctx, PR_5_FREE_BLOCKS, &pctx)) {
+			sb->free_blocks_count = free_blocks;
+			ctx->flags |= FSCK_FL_SB_DIRTY;
+		}
+	}
+	if (sb->free_inodes_count != free_inodes) {
+		pctx.num = free_inodes;
+		pctx.num2 = sb->free_inodes_count;
+		if (fix_problem(ctx, PR_5_FREE_INODES, &pctx)) {
+			sb->free_inodes_count = (uint32_t)free_inodes;
+			ctx->flags |= FSCK_FL_SB_DIRTY;
+		}
+	}
+}
+
+int fsck_pass5(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct bm_kind blocks = {
+		.name = "block", .map = &ctx->block_found,
+		.alloc = &ctx->alloc_blocks, .base = fs->sb.first_data_block,
+		.per_group = fs->sb.blocks_per_group,
+		.diff_code = PR_5_BLOCK_BITMAP, .pad_code = PR_5_BLOCK_PADDING,
+		.uninit_flag = EXT4_BG_BLOCK_UNINIT,
+	};
+	struct bm_kind inodes = {
+		.name = "inode", .map = &ctx->inode_used,
+		.alloc = &ctx->alloc_inodes, .base = 1,
+		.per_group = fs->sb.inodes_per_group,
+		.diff_code = PR_5_INODE_BITMAP, .pad_code = PR_5_INODE_PADDING,
+		.uninit_flag = EXT4_BG_INODE_UNINIT,
+	};
+	uint64_t free_blocks, free_inodes;
+	int rc;
+
+	rc = check_bitmaps(ctx, &blocks);
+	if (!rc)
+		rc = check_bitmaps(ctx, &inodes);
+	if (rc)
+		return rc;
+	check_group_counts(ctx, &free_blocks, &free_inodes);
+	check_super_counts(ctx, free_blocks, free_inodes);
+	return 0;
+}

@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The problem table and fix_problem(): the only place that decides
+ * whether a finding is fixed, and the only place that prints findings.
+ * The output format is documented in problem.h.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+#define MSG_MAX		4096
+#define PATH_MSG_MAX	1024
+
+const struct problem problem_table[] = {
+	/* Pass 0 */
+	{ PR_0_USE_BACKUP_SB,
+	  "The primary superblock is unusable (%s). Using the backup "
+	  "superblock at block %b; it will replace the primary.",
+	  PROMPT_USE, 0 },
+	{ PR_0_USE_BACKUP_GDT,
+	  "The group descriptors are corrupt (%s). Using the backup "
+	  "superblock and descriptors at block %b.",
+	  PROMPT_USE, 0 },
+	{ PR_0_NO_SUPER,
+	  "No usable superblock found (%s).",
+	  PROMPT_NONE, PR_FATAL },
+	{ PR_0_GDT_UNFIXABLE,
+	  "Group descriptor %g is corrupt (%s) and no backup is usable.",
+	  PROMPT_NONE, PR_FATAL },
+	{ PR_0_R_BLOCKS,
+	  "Reserved blocks count %N is larger than the block count %O.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_ORPHAN_LIST,
+	  "The orphan inode list starting at inode %i was not processed.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_0_HASH_FLAGS,
+	  "The superblock has dir_index but no hash signedness flag.",
+	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	{ PR_0_FREE_COUNTS_BIG,
+	  "The superblock free %s count %N is larger than the total %O.",
+	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	/* Pass 1 */
+	{ PR_1_ROOT_NOT_DIR,
+	  "Root inode is not a directory (mode %Im).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_DTIME_LIVE,
+	  "Inode %i is in use, but has dtime set.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_BAD_MODE,
+	  "Inode %i has an invalid mode (%Im).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_ILLEGAL_BLOCK,
+	  "Illegal %B (%b) in inode %i.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_GARBAGE_IND,
+	  "The %B (%b) of inode %i is full of garbage (%N illegal block "
+	  "numbers).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_BAD_I_SIZE,
+	  "Inode %i, i_size is %Is, should be %N.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_BAD_I_BLOCKS,
+	  "Inode %i, i_blocks is %Ib, should be %N.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_ZERO_LENGTH_DIR,
+	  "Directory inode %i has no blocks.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_DUP_BLOCK,
+	  "Inode %i has %N block(s) claimed by another inode or by "
+	  "filesystem metadata (first %b).",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1_BAD_EA_BLOCK,
+	  "Inode %i has an illegal extended attribute block %b.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_BLOCK_READ,
+	  "Error reading %B (%b) of inode %i: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1_EXTENT_BAD,
+	  "Inode %i has a corrupt extent tree (%s); it is left as it is.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1_ITABLE_READ,
+	  "Error reading the inode table of group %g at block %b: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1_INDEX_NOT_DIR,
+	  "Inode %i has the htree index flag set but is not a directory.",
+	  PROMPT_CLEAR_INDEX, PR_PREEN_OK },
+	{ PR_1_INDEX_NO_FEATURE,
+	  "Directory inode %i has the htree index flag set on a "
+	  "filesystem without dir_index.",
+	  PROMPT_CLEAR_INDEX, PR_PREEN_OK },
+	{ PR_1_RESERVED_MODE,
+	  "Reserved inode %i has an invalid mode (%Im).",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_1_BAD_SYMLINK,
+	  "Symlink inode %i is invalid (%s).",
+	  PROMPT_CLEAR, 0 },
+	/* Pass 1B */
+	{ PR_1B_CLONE,
+	  "Inode %i shares %N block(s) with other inodes or filesystem "
+	  "metadata.",
+	  PROMPT_CLONE, 0 },
+	{ PR_1B_NO_SPACE,
+	  "Cannot clone the shared blocks of inode %i: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	/* Pass 2 */
+	{ PR_2_DIR_CORRUPT,
+	  "Directory inode %i, %B, offset %N: directory corrupted (%s).",
+	  PROMPT_SALVAGE, 0 },
+	{ PR_2_MISSING_DOT,
+	  "Missing '.' in directory inode %i.",
+	  PROMPT_FIX, 0 },
+	{ PR_2_MISSING_DOT_DOT,
+	  "Missing '..' in directory inode %i.",
+	  PROMPT_FIX, 0 },
+	{ PR_2_BAD_INODE_DOT,
+	  "Bad inode number for '.' in directory inode %i.",
+	  PROMPT_FIX, 0 },
+	{ PR_2_SPLIT_DOT,
+	  "Directory entry for '.' in %p (%i) is big.",
+	  PROMPT_SPLIT, PR_NO_OK },
+	{ PR_2_BAD_INO,
+	  "Entry '%Dn' in %p (%i) has bad inode number %Di.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_UNUSED_INODE,
+	  "Entry '%Dn' in %p (%i) has deleted/unused inode %Di.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_2_LINK_DOT,
+	  "Entry '%Dn' in %p (%i) is a link to '.'.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_LINK_DIR,
+	  "Entry '%Dn' in %p (%i) is a second link to directory %Di.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_LINK_ROOT,
+	  "Entry '%Dn' in %p (%i) is a link to the root inode.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_BAD_NAME,
+	  "Entry '%Dn' in %p (%i) has illegal characters in its name.",
+	  PROMPT_FIX, 0 },
+	{ PR_2_NULL_NAME,
+	  "Entry at offset %N in %p (%i) has a zero-length name.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_DUP_DOT,
+	  "Entry '%Dn' in %p (%i) is a duplicate '.' entry.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_DUP_DOT_DOT,
+	  "Entry '%Dn' in %p (%i) is a duplicate '..' entry.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_BAD_FILETYPE,
+	  "Entry '%Dn' in %p (%i) has file type %Dt, should be %N.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_DUP_NAME,
+	  "Entry '%Dn' in %p (%i) is a duplicate name for inode %Di.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_DUP_NAME_RENAME,
+	  "Entry '%Dn' in %p (%i) has the name of another entry; "
+	  "new name '%s'.",
+	  PROMPT_RENAME, 0 },
+	{ PR_2_DIR_HOLE,
+	  "Directory inode %i has an unallocated %B.",
+	  PROMPT_ALLOCATE, 0 },
+	{ PR_2_DIR_READ,
+	  "Error reading directory inode %i: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_2_HTREE_BAD,
+	  "Directory inode %i has a corrupt htree index (%s).",
+	  PROMPT_CLEAR_INDEX, PR_PREEN_OK },
+	{ PR_2_DIR_OPEN,
+	  "Cannot check directory inode %i: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_2_BAD_INODE_RANGE,
+	  "Entry at offset %N in %p (%i) has an inode number out of "
+	  "range (%Di).",
+	  PROMPT_CLEAR, 0 },
+	/* Pass 3 */
+	{ PR_3_NO_ROOT,
+	  "Root inode not allocated.",
+	  PROMPT_ALLOCATE, 0 },
+	{ PR_3_UNCONNECTED_DIR,
+	  "Unconnected directory inode %i ('..' is %j).",
+	  PROMPT_CONNECT, 0 },
+	{ PR_3_NO_LF,
+	  "/lost+found not found.",
+	  PROMPT_CREATE, PR_PREEN_OK },
+	{ PR_3_LF_NOT_DIR,
+	  "/lost+found is not a directory (inode %i).",
+	  PROMPT_UNLINK, 0 },
+	{ PR_3_BAD_DOT_DOT,
+	  "'..' in %p (%i) is %j, should be %d.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_3_CONNECT_FAILED,
+	  "Cannot connect inode %i to /lost+found: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_3_EXPAND_LF,
+	  "No room in /lost+found.",
+	  PROMPT_EXPAND, PR_PREEN_OK },
+	{ PR_3_ROOT_CREATE_FAILED,
+	  "Cannot create the root directory: %s.",
+	  PROMPT_NONE, PR_FATAL },
+	/* Pass 4 */
+	{ PR_4_UNATTACHED,
+	  "Unattached inode %i.",
+	  PROMPT_CONNECT, 0 },
+	{ PR_4_ZERO_LEN,
+	  "Unattached zero-length inode %i.",
+	  PROMPT_CLEAR, PR_PREEN_OK | PR_NO_OK },
+	{ PR_4_BAD_REF_COUNT,
+	  "Inode %i ref count is %Il, should be %N.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_ZERO_DTIME,
+	  "Deleted inode %i has zero dtime.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	/* Pass 5 */
+	{ PR_5_BLOCK_BITMAP,
+	  "Block bitmap differences: %s.",
+	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	{ PR_5_INODE_BITMAP,
+	  "Inode bitmap differences: %s.",
+	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	{ PR_5_FREE_BLOCKS_GROUP,
+	  "Free blocks count wrong for group %g (%O, counted=%N).",
+	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	{ PR_5_FREE_INODES_GROUP,
+	  "Free inodes count wrong for group %g (%O, counted=%N).",
+	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	{ PR_5_DIRS_GROUP,
+	  "Directories count wrong for group %g (%O, counted=%N).",
+	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	{ PR_5_FREE_BLOCKS,
+	  "Free blocks count wrong (%O, counted=%N).",
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG },
+	{ PR_5_FREE_INODES,
+	  "Free inodes count wrong (%O, counted=%N).",
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG },
+	{ PR_5_BITMAP_READ,
+	  "Cannot read the %s bitmap of group %g at block %b.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_BLOCK_PADDING,
+	  "Padding at the end of the block bitmap is not set.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_INODE_PADDING,
+	  "Padding at the end of the inode bitmap is not set.",
+	  PROMPT_FIX, PR_PREEN_OK },
+};
+
+const unsigned int problem_table_size =
+	sizeof(problem_table) / sizeof(problem_table[0]);
+
+static const char *const prompt_text[] = {
+	[PROMPT_NONE] = "",
+	[PROMPT_FIX] = "Fix",
+	[PROMPT_CLEAR] = "Clear",
+	[PROMPT_SALVAGE] = "Salvage",
+	[PROMPT_RELOCATE] = "Relocate",
+	[PROMPT_CONNECT] = "Connect to /lost+found",
+	[PROMPT_CREATE] = "Create",
+	[PROMPT_SPLIT] = "Split",
+	[PROMPT_RENAME] = "Rename",
+	[PROMPT_CLONE] = "Clone",
+	[PROMPT_EXPAND] = "Expand",
+	[PROMPT_ALLOCATE] = "Allocate",
+	[PROMPT_UNLINK] = "Unlink",
+	[PROMPT_USE] = "Use it",
+	[PROMPT_CLEAR_INDEX] = "Clear the index",
+};
+
+/* What preen mode prints after a fixed problem's message. */
+static const char *const preen_text[] = {
+	[PROMPT_NONE] = "",
+	[PROMPT_FIX] = "FIXED",
+	[PROMPT_CLEAR] = "CLEARED",
+	[PROMPT_SALVAGE] = "SALVAGED",
+	[PROMPT_RELOCATE] = "RELOCATED",
+	[PROMPT_CONNECT] = "CONNECTED",
+	[PROMPT_CREATE] = "CREATED",
+	[PROMPT_SPLIT] = "SPLIT",
+	[PROMPT_RENAME] = "RENAMED",
+	[PROMPT_CLONE] = "CLONED",
+	[PROMPT_EXPAND] = "EXPANDED",
+	[PROMPT_ALLOCATE] = "ALLOCATED",
+	[PROMPT_UNLINK] = "UNLINKED",
+	[PROMPT_USE] = "USED",
+	[PROMPT_CLEAR_INDEX] = "INDEX CLEARED",
+};
+
+void clear_problem_context(struct problem_context *pctx)
+{
+	memset(pctx, 0, sizeof(*pctx));
+}
+
+const struct problem *find_problem(uint32_t code)
+{
+	unsigned int lo = 0, hi = problem_table_size;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (problem_table[mid].code == code)
+			return &problem_table[mid];
+		if (problem_table[mid].code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* ---- message expansion ---- */
+
+struct outbuf {
+	char *p;
+	size_t len;
+	size_t pos;
+};
+
+static void out_str(struct outbuf *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && o->pos + 1 < o->len; i++)
+		o->p[o->pos++] = s[i];
+	o->p[o->pos] = '\0';
+}
+
+static void out_fmt(struct outbuf *o, const char *fmt, uint64_t v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), fmt, v);
+
+	if (n > 0)
+		out_str(o, tmp, (size_t)n);
+}
+
+/* A directory entry name: printable bytes as they are, others as \ooo. */
+static void out_name(struct outbuf *o, const char *name, uint32_t len)
+{
+	char tmp[8];
+
+	for (uint32_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '\\') {
+			snprintf(tmp, sizeof(tmp), "\\%03o", c);
+			out_str(o, tmp, 4);
+		} else {
+			out_str(o, (const char *)&c, 1);
+		}
+	}
+}
+
+static void out_blkcount(struct outbuf *o, int64_t bc)
+{
+	static const char *const meta[] = {
+		"indirect block", "double indirect block",
+		"triple indirect block",
+	};
+
+	if (bc >= 0)
+		out_fmt(o, "block #%" PRIu64, (uint64_t)bc);
+	else if (bc >= -3)
+		out_str(o, meta[-bc - 1], strlen(meta[-bc - 1]));
+	else
+		out_str(o, "extended attribute block", 24);
+}
+
+static void out_path(struct fsck_ctx *ctx, struct outbuf *o, uint32_t ino)
+{
+	char path[PATH_MSG_MAX];
+
+	if (!ctx) {
+		out_str(o, "???", 3);
+		return;
+	}
+	fsck_dir_path(ctx, ino, path, sizeof(path));
+	out_str(o, path, strlen(path));
+}
+
+static void expand_inode(struct outbuf *o, char c,
+			 const struct extkit_inode *inode)
+{
+	if (!inode) {
+		out_str(o, "???", 3);
+		return;
+	}
+	switch (c) {
+	case 'm':
+		out_fmt(o, "0%" PRIo64, inode->mode);
+		break;
+	case 's':
+		out_fmt(o, "%" PRIu64, inode->size);
+		break;
+	case 'b':
+		out_fmt(o, "%" PRIu64, inode->blocks);
+		break;
+	case 'l':
+		out_fmt(o, "%" PRIu64, inode->links_count);
+		break;
+	default:
+		out_str(o, "%I", 2);
+		out_str(o, &c, 1);
+	}
+}
+
+static void expand_dirent(struct outbuf *o, char c,
+			  const struct problem_context *pctx)
+{
+	switch (c) {
+	case 'n':
+		out_name(o, pctx->de_name, pctx->de_name_len);
+		break;
+	case 'i':
+		out_fmt(o, "%" PRIu64, pctx->de_inode);
+		break;
+	case 't':
+		out_fmt(o, "%" PRIu64, pctx->de_type);
+		break;
+	default:
+		out_str(o, "%D", 2);
+		out_str(o, &c, 1);
+	}
+}
+
+/* Expands one % sequence at *fmt (just past the '%'); returns its length. */
+static size_t expand_one(struct fsck_ctx *ctx, struct outbuf *o,
+			 const char *fmt, const struct problem_context *pctx)
+{
+	switch (*fmt) {
+	case 'b': out_fmt(o, "%" PRIu64, pctx->blk); return 1;
+	case 'B': out_blkcount(o, pctx->blkcount); return 1;
+	case 'g': out_fmt(o, "%" PRIu64, pctx->group); return 1;
+	case 'i': out_fmt(o, "%" PRIu64, pctx->ino); return 1;
+	case 'j': out_fmt(o, "%" PRIu64, pctx->ino2); return 1;
+	case 'd': out_fmt(o, "%" PRIu64, pctx->dir); return 1;
+	case 'N': out_fmt(o, "%" PRIu64, pctx->num); return 1;
+	case 'O': out_fmt(o, "%" PRIu64, pctx->num2); return 1;
+	case 's':
+		out_str(o, pctx->str ? pctx->str : "",
+			pctx->str ? strlen(pctx->str) : 0);
+		return 1;
+	case 'p': out_path(ctx, o, pctx->ino); return 1;
+	case 'q': out_path(ctx, o, pctx->dir); return 1;
+	case '%': out_str(o, "%", 1); return 1;
+	case 'I':
+		if (!fmt[1])
+			return 1;
+		expand_inode(o, fmt[1], pctx->inode);
+		return 2;
+	case 'D':
+		if (!fmt[1])
+			return 1;
+		expand_dirent(o, fmt[1], pctx);
+		return 2;
+	case '\0':
+		return 0;
+	default:
+		out_str(o, "%", 1);
+		out_str(o, fmt, 1);
+		return 1;
+	}
+}
+
+void problem_expand(struct fsck_ctx *ctx, const char *message,
+		    const struct problem_context *pctx, char *out,
+		    size_t len)
+{
+	struct outbuf o = { .p = out, .len = len, .pos = 0 };
+	const char *m = message;
+
+	out[0] = '\0';
+	while (*m) {
+		const char *pct = strchr(m, '%');
+
+		if (!pct) {
+			out_str(&o, m, strlen(m));
+			break;
+		}
+		out_str(&o, m, (size_t)(pct - m));
+		m = pct + 1;
+		m += expand_one(ctx, &o, m, pctx);
+	}
+}
+
+/* ---- answering ---- */
+
+/* In preen mode, a problem that is not safe to fix ends the run. */
+static void preen_halt(struct fsck_ctx *ctx, const char *msg)
+{
+	printf("%s: %s\n\n%s: UNEXPECTED INCONSISTENCY; RUN fsck MANUALLY.\n"
+	       "\t(i.e., without -a or -p options)\n",
+	       ctx->device, msg, ctx->device);
+	fflush(stdout);
+	if (!ctx->readonly && ctx->fs) {
+		ctx->fs->sb.state &= (uint16_t)~EXT2_VALID_FS;
+		ctx->fs->sb.state |= EXT2_ERROR_FS;
+		extkit_fs_write_primary_super(ctx->fs);
+		extkit_io_flush(ctx->io);
+	}
+	exit(FSCK_UNCORRECTED);
+}
+
+/* Reads y/n/a from the terminal; returns 1 for yes, 0 for no. */
+static int ask_terminal(struct fsck_ctx *ctx, const char *prompt, int def)
+{
+	char line[64];
+
+	if (ctx->yes_to_all) {
+		printf("  %s? yes\n\n", prompt);
+		return 1;
+	}
+	for (;;) {
+		printf("  %s<%c>? ", prompt, def ? 'y' : 'n');
+		fflush(stdout);
+		if (!ctx->tty || !fgets(line, sizeof(line), ctx->tty)) {
+			printf("cancelled!\n");
+			ctx->flags |= FSCK_FL_ABORT;
+			return 0;
+		}
+		if (line[0] == '\n')
+			return def;
+		if (line[0] == 'y' || line[0] == 'Y')
+			return 1;
+		if (line[0] == 'n' || line[0] == 'N')
+			return 0;
+		if (line[0] == 'a' || line[0] == 'A') {
+			ctx->yes_to_all = 1;
+			return 1;
+		}
+		printf("Please answer y (yes), n (no) or a (yes to all).\n");
+	}
+}
+
+static int answer(struct fsck_ctx *ctx, const struct problem *p,
+		  const char *msg)
+{
+	const char *prompt = prompt_text[p->prompt];
+	int def = !(p->flags & PR_NO_DEFAULT);
+	int yes;
+
+	switch (ctx->opts->mode) {
+	case FSCK_MODE_PREEN:
+		if (!(p->flags & PR_PREEN_OK))
+			preen_halt(ctx, msg);
+		if (!(p->flags & PR_PREEN_NOMSG))
+			printf("%s: %s  %s.\n", ctx->device, msg,
+			       def ? preen_text[p->prompt] : "IGNORED");
+		return def;
+	case FSCK_MODE_NO:
+		printf("%s  %s? no\n\n", msg, prompt);
+		return 0;
+	case FSCK_MODE_YES:
+		printf("%s  %s? yes\n\n", msg, prompt);
+		return 1;
+	case FSCK_MODE_ASK:
+	default:
+		fputs(msg, stdout);
+		yes = ask_terminal(ctx, prompt, def);
+		return yes;
+	}
+}
+
+int fix_problem(struct fsck_ctx *ctx, uint32_t code,
+		struct problem_context *pctx)
+{
+	const struct problem *p = find_problem(code);
+	char *msg;
+	int yes;
+
+	if (!p) {
+		printf("Unknown problem code 0x%06x.\n", code);
+		ctx->flags |= FSCK_FL_UNCORRECTED;
+		return 0;
+	}
+	msg = malloc(MSG_MAX);
+	if (!msg)
+		return 0;
+	problem_expand(ctx, p->message, pctx, msg, MSG_MAX);
+	fsck_progress_clear(ctx);
+	if (p->flags & (PR_MSG_ONLY | PR_FATAL)) {
+		if (ctx->opts->mode == FSCK_MODE_PREEN)
+			printf("%s: %s\n", ctx->device, msg);
+		else
+			printf("%s\n", msg);
+		if (p->flags & PR_FATAL)
+			ctx->flags |= FSCK_FL_ABORT;
+		free(msg);
+		return 0;
+	}
+	yes = answer(ctx, p, msg);
+	free(msg);
+	if (yes && ctx->readonly)
+		yes = 0;
+	if (!yes && !(p->flags & PR_NO_OK))
+		ctx->flags |= FSCK_FL_UNCORRECTED;
+	if (yes)
+		ctx->flags |= FSCK_FL_CHANGED;
+	return yes;
+}

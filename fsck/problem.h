@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The fsck problem table: every finding has a code 0xPPNNNN (PP the pass,
+ * 0x11 for pass 1B), one message in plain English, a prompt and flags.
+ * fix_problem() alone decides, from -n/-y/-p or the terminal, whether a
+ * problem is fixed. Codes are append-only and never reused.
+ *
+ * Output format (tests compare it): the message with its %-expansions,
+ * then two spaces, the prompt, "? " and the answer, then an empty line:
+ *
+ *	Entry 'foo' in / (2) has deleted/unused inode 12.  Clear? yes
+ *	<empty line>
+ *
+ * MSG_ONLY problems print the message and a newline. In preen mode a
+ * problem is printed as "DEVICE: message  FIXED." (nothing with
+ * PREEN_NOMSG), and a problem without PREEN_OK stops the run with
+ * "UNEXPECTED INCONSISTENCY; RUN fsck MANUALLY".
+ *
+ * Message expansions (from struct problem_context):
+ *	%b block	%B logical block description ("block #5",
+ *			"indirect block", ...) from blkcount
+ *	%g group	%i inode	%j second inode	%d directory inode
+ *	%N num		%O num2		%s str
+ *	%Dn entry name	%Di entry inode	%Dt entry file type
+ *	%Im inode mode (octal)	%Is i_size	%Ib i_blocks
+ *	%Il i_links_count
+ *	%p path of directory %i		%q path of directory %d
+ *	%% a percent sign
+ */
+#ifndef EXTKIT_FSCK_PROBLEM_H
+#define EXTKIT_FSCK_PROBLEM_H
+
+#include <stdint.h>
+
+#include "inode.h"
+
+struct fsck_ctx;
+
+/* Flags of a problem. */
+#define PR_PREEN_OK	0x01	/* -p may fix it without asking */
+#define PR_NO_OK	0x02	/* answering no leaves the fs valid */
+#define PR_NO_DEFAULT	0x04	/* the default answer is no */
+#define PR_MSG_ONLY	0x08	/* a report, no question */
+#define PR_FATAL	0x10	/* the check cannot go on */
+#define PR_PREEN_NOMSG	0x20	/* -p fixes it silently */
+
+/* Prompts. */
+enum problem_prompt {
+	PROMPT_NONE = 0,
+	PROMPT_FIX,
+	PROMPT_CLEAR,
+	PROMPT_SALVAGE,
+	PROMPT_RELOCATE,
+	PROMPT_CONNECT,
+	PROMPT_CREATE,
+	PROMPT_SPLIT,
+	PROMPT_RENAME,
+	PROMPT_CLONE,
+	PROMPT_EXPAND,
+	PROMPT_ALLOCATE,
+	PROMPT_UNLINK,
+	PROMPT_USE,
+	PROMPT_CLEAR_INDEX,
+};
+
+/* Pass 0: superblock and group descriptors. */
+#define PR_0_USE_BACKUP_SB	0x000001 /* primary sb unusable */
+#define PR_0_USE_BACKUP_GDT	0x000002 /* primary descriptors bad */
+#define PR_0_NO_SUPER		0x000003 /* no usable superblock at all */
+#define PR_0_GDT_UNFIXABLE	0x000004 /* descriptor bad, no backup */
+#define PR_0_R_BLOCKS		0x000005 /* reserved blocks > blocks */
+#define PR_0_ORPHAN_LIST	0x000006 /* unprocessed orphan list */
+#define PR_0_HASH_FLAGS		0x000007 /* dir_index, no signedness */
+#define PR_0_FREE_COUNTS_BIG	0x000008 /* free counts > totals */
+
+/* Pass 1: inodes and blocks. */
+#define PR_1_ROOT_NOT_DIR	0x010001
+#define PR_1_DTIME_LIVE		0x010002
+#define PR_1_BAD_MODE		0x010003
+#define PR_1_ILLEGAL_BLOCK	0x010004
+#define PR_1_GARBAGE_IND	0x010005
+#define PR_1_BAD_I_SIZE		0x010006
+#define PR_1_BAD_I_BLOCKS	0x010007
+#define PR_1_ZERO_LENGTH_DIR	0x010008
+#define PR_1_DUP_BLOCK		0x010009
+#define PR_1_BAD_EA_BLOCK	0x01000A
+#define PR_1_BLOCK_READ		0x01000B
+#define PR_1_EXTENT_BAD		0x01000C
+#define PR_1_ITABLE_READ	0x01000D
+#define PR_1_INDEX_NOT_DIR	0x01000E
+#define PR_1_INDEX_NO_FEATURE	0x01000F
+#define PR_1_RESERVED_MODE	0x010010
+#define PR_1_BAD_SYMLINK	0x010011
+
+/* Pass 1B: blocks claimed twice. */
+#define PR_1B_CLONE		0x011001
+#define PR_1B_NO_SPACE		0x011002
+
+/* Pass 2: directory structure. */
+#define PR_2_DIR_CORRUPT	0x020001
+#define PR_2_MISSING_DOT	0x020002
+#define PR_2_MISSING_DOT_DOT	0x020003
+#define PR_2_BAD_INODE_DOT	0x020004
+#define PR_2_SPLIT_DOT		0x020005
+#define PR_2_BAD_INO		0x020006
+#define PR_2_UNUSED_INODE	0x020007
+#define PR_2_LINK_DOT		0x020008
+#define PR_2_LINK_DIR		0x020009
+#define PR_2_LINK_ROOT		0x02000A
+#define PR_2_BAD_NAME		0x02000B
+#define PR_2_NULL_NAME		0x02000C
+#define PR_2_DUP_DOT		0x02000D
+#define PR_2_DUP_DOT_DOT	0x02000E
+#define PR_2_BAD_FILETYPE	0x02000F
+#define PR_2_DUP_NAME		0x020010
+#define PR_2_DUP_NAME_RENAME	0x020011
+#define PR_2_DIR_HOLE		0x020012
+#define PR_2_DIR_READ		0x020013
+#define PR_2_HTREE_BAD		0x020014
+#define PR_2_DIR_OPEN		0x020015
+#define PR_2_BAD_INODE_RANGE	0x020016
+
+/* Pass 3: connectivity. */
+#define PR_3_NO_ROOT		0x030001
+#define PR_3_UNCONNECTED_DIR	0x030002
+#define PR_3_NO_LF		0x030003
+#define PR_3_LF_NOT_DIR		0x030004
+#define PR_3_BAD_DOT_DOT	0x030005
+#define PR_3_CONNECT_FAILED	0x030006
+#define PR_3_EXPAND_LF		0x030007
+#define PR_3_ROOT_CREATE_FAILED	0x030008
+
+/* Pass 4: reference counts. */
+#define PR_4_UNATTACHED		0x040001
+#define PR_4_ZERO_LEN		0x040002
+#define PR_4_BAD_REF_COUNT	0x040003
+#define PR_4_ZERO_DTIME		0x040004
+
+/* Pass 5: bitmaps and summary counts. */
+#define PR_5_BLOCK_BITMAP	0x050001
+#define PR_5_INODE_BITMAP	0x050002
+#define PR_5_FREE_BLOCKS_GROUP	0x050003
+#define PR_5_FREE_INODES_GROUP	0x050004
+#define PR_5_DIRS_GROUP		0x050005
+#define PR_5_FREE_BLOCKS	0x050006
+#define PR_5_FREE_INODES	0x050007
+#define PR_5_BITMAP_READ	0x050008
+#define PR_5_BLOCK_PADDING	0x050009
+#define PR_5_INODE_PADDING	0x05000A
+
+/* What a message talks about; fill the fields the message names. */
+struct problem_context {
+	uint32_t ino;
+	uint32_t ino2;
+	uint32_t dir;
+	uint64_t blk;
+	int64_t blkcount;	/* >= 0 logical block; -1..-3 indirect */
+	uint32_t group;
+	uint64_t num;
+	uint64_t num2;
+	const char *str;
+	const struct extkit_inode *inode;
+	/* Directory entry, for %D expansions. */
+	const char *de_name;
+	uint32_t de_name_len;
+	uint32_t de_inode;
+	uint8_t de_type;
+};
+
+struct problem {
+	uint32_t code;
+	const char *message;
+	enum problem_prompt prompt;
+	unsigned int flags;
+};
+
+void clear_problem_context(struct problem_context *pctx);
+
+/*
+ * Reports problem code and returns 1 if it is to be fixed, 0 if not. A
+ * "no" to a problem without PR_NO_OK marks the filesystem as still
+ * invalid; FATAL problems set the abort flag. In preen mode a problem
+ * without PR_PREEN_OK ends the program (exit 4).
+ */
+int fix_problem(struct fsck_ctx *ctx, uint32_t code,
+		struct problem_context *pctx);
+
+/* The table, sorted by code, for the unit test. */
+extern const struct problem problem_table[];
+extern const unsigned int problem_table_size;
+const struct problem *find_problem(uint32_t code);
+
+/* Expands message into out (size len); used by fix_problem. */
+void problem_expand(struct fsck_ctx *ctx, const char *message,
+		    const struct problem_context *pctx, char *out,
+		    size_t len);
+
+#endif /* EXTKIT_FSCK_PROBLEM_H */

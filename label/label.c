@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * extkit-label: print or set the volume label (as e2label does), and print
+ * or set the filesystem UUID where the feature set allows it (as tune2fs
+ * -U decides). Writes go to the primary superblock and every backup.
+ */
+#include "config.h"
+
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uuid/uuid.h>
+
+#include "error.h"
+#include "fs.h"
+#include "io.h"
+
+#define PROG		"extkit-label"
+#define LABEL_MAX	16
+
+struct label_opts {
+	const char *target;
+	const char *new_label;
+	int uuid_mode;		/* print or set the UUID instead */
+	const char *new_uuid;	/* NULL: print */
+	int version;
+};
+
+static void usage_error(poptContext pc, const char *msg)
+{
+	fprintf(stderr, PROG ": %s\n", msg);
+	poptPrintUsage(pc, stderr, 0);
+	poptFreeContext(pc);
+	exit(1);
+}
+
+/* poptGetArg's strings die with the context: keep copies. */
+static const char *dup_arg(const char *arg)
+{
+	char *copy;
+
+	if (!arg)
+		return NULL;
+	copy = strdup(arg);
+	if (!copy) {
+		fprintf(stderr, PROG ": out of memory\n");
+		exit(1);
+	}
+	return copy;
+}
+
+static void parse_opts(int argc, const char **argv, struct label_opts *o)
+{
+	struct poptOption table[] = {
+		{ "uuid", 'u', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL,
+		  &o->new_uuid, 'u',
+		  "print the UUID, or set it (a UUID, random or time)",
+		  "UUID" },
+		{ "version", 'V', POPT_ARG_NONE, &o->version, 0,
+		  "print the version and exit", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext pc = poptGetContext(PROG, argc, argv, table, 0);
+	int rc;
+
+	poptSetOtherOptionHelp(pc, "[OPTIONS] TARGET [LABEL]");
+	while ((rc = poptGetNextOpt(pc)) > 0)
+		if (rc == 'u')
+			o->uuid_mode = 1;
+	if (rc < -1) {
+		fprintf(stderr, PROG ": %s: %s\n",
+			poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			poptStrerror(rc));
+		poptFreeContext(pc);
+		exit(1);
+	}
+	if (o->version) {
+		printf(PROG " %s\n", PACKAGE_VERSION);
+		poptFreeContext(pc);
+		exit(0);
+	}
+	o->target = dup_arg(poptGetArg(pc));
+	o->new_label = dup_arg(poptGetArg(pc));
+	/* "--uuid TARGET": popt took the target as the optional value. */
+	if (o->uuid_mode && o->new_uuid && !o->target) {
+		o->target = o->new_uuid;
+		o->new_uuid = NULL;
+	}
+	if (!o->target)
+		usage_error(pc, "no target given");
+	if (poptPeekArg(pc))
+		usage_error(pc, "too many arguments");
+	if (o->uuid_mode && o->new_label)
+		usage_error(pc, "--uuid takes no LABEL argument");
+	poptFreeContext(pc);
+}
+
+static int open_target(const char *target, int write, struct extkit_fs **fs)
+{
+	const char *why = NULL;
+	char where[256];
+	int rc;
+
+	if (write) {
+		rc = extkit_io_check_mounted(target, where, sizeof(where));
+		if (rc > 0) {
+			fprintf(stderr, PROG ": %s is mounted on %s; "
+				"refusing to change it\n", target, where);
+			return -EBUSY;
+		}
+	}
+	rc = extkit_fs_open(target, write ? EXTKIT_FS_WRITE | EXTKIT_FS_EXCL
+				    : 0, fs, &why);
+	if (rc)
+		fprintf(stderr, PROG ": %s: %s\n", target,
+			why ? why : extkit_strerror(rc));
+	return rc;
+}
+
+static int set_label(struct extkit_fs *fs, const char *label)
+{
+	size_t len = strlen(label);
+
+	if (len > LABEL_MAX) {
+		fprintf(stderr, PROG ": label '%s' is %zu bytes; at most %d "
+			"are allowed\n", label, len, LABEL_MAX);
+		return -EINVAL;
+	}
+	memset(fs->sb.volume_name, 0, sizeof(fs->sb.volume_name));
+	memcpy(fs->sb.volume_name, label, len);
+	return extkit_fs_write_super(fs);
+}
+
+/*
+ * With metadata_csum every checksum is seeded from the UUID unless
+ * metadata_csum_seed keeps the seed in the superblock; changing the UUID
+ * would then invalidate every checksum, so refuse (tune2fs rewrites them
+ * all, which extkit does not do yet).
+ */
+static int uuid_change_allowed(const struct extkit_fs *fs)
+{
+	return !(fs->sb.feature_ro_compat &
+		 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) ||
+	       (fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED);
+}
+
+static int parse_uuid(const char *arg, uuid_t out)
+{
+	if (strcmp(arg, "random") == 0) {
+		uuid_generate_random(out);
+		return 0;
+	}
+	if (strcmp(arg, "time") == 0) {
+		uuid_generate_time(out);
+		return 0;
+	}
+	return uuid_parse(arg, out) == 0 ? 0 : -EINVAL;
+}
+
+static int set_uuid(struct extkit_fs *fs, const char *arg)
+{
+	uuid_t u;
+
+	if (parse_uuid(arg, u)) {
+		fprintf(stderr, PROG ": '%s' is not a UUID, random or time\n",
+			arg);
+		return -EINVAL;
+	}
+	if (!uuid_change_allowed(fs)) {
+		fprintf(stderr, PROG ": the UUID seeds the metadata checksums "
+			"of this filesystem (metadata_csum without "
+			"metadata_csum_seed); refusing to change it\n");
+		return -EXTKIT_EUNSUPP;
+	}
+	memcpy(fs->sb.uuid, u, sizeof(fs->sb.uuid));
+	return extkit_fs_write_super(fs);
+}
+
+static int run(const struct label_opts *o)
+{
+	int write = o->new_label || (o->uuid_mode && o->new_uuid);
+	struct extkit_fs *fs = NULL;
+	int rc = open_target(o->target, write, &fs);
+
+	if (rc)
+		return rc;
+	if (o->new_label) {
+		rc = set_label(fs, o->new_label);
+	} else if (o->uuid_mode && o->new_uuid) {
+		rc = set_uuid(fs, o->new_uuid);
+	} else if (o->uuid_mode) {
+		char text[37];
+
+		uuid_unparse_lower(fs->sb.uuid, text);
+		printf("%s\n", text);
+	} else {
+		printf("%s\n", fs->sb.volume_name);
+	}
+	if (rc == 0 && write)
+		rc = extkit_io_flush(fs->io);
+	if (rc && rc != -EINVAL && rc != -EXTKIT_EUNSUPP)
+		fprintf(stderr, PROG ": %s: %s\n", o->target,
+			extkit_strerror(rc));
+	extkit_fs_close(fs);
+	return rc;
+}
+
+int main(int argc, const char **argv)
+{
+	struct label_opts o;
+
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	parse_opts(argc, argv, &o);
+	rc = run(&o);
+	free((char *)o.target);
+	free((char *)o.new_label);
+	free((char *)o.new_uuid);
+	return rc ? 1 : 0;
+}

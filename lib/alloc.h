@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Block allocation on the on-disk block bitmaps: take one free block near
+ * a goal, free a range of blocks. Group and superblock free counts are
+ * updated in memory; extkit_alloc_commit() writes the descriptors and the
+ * superblock (once per batch of edits, not per block).
+ */
+#ifndef EXTKIT_ALLOC_H
+#define EXTKIT_ALLOC_H
+
+#include <stdint.h>
+
+#include "fs.h"
+
+/*
+ * The first free block at or after goal (wrapping around the groups;
+ * groups whose bitmap is uninitialised are skipped). -ENOSPC when none;
+ * -EXTKIT_EUNSUPP with metadata_csum (bitmap checksums are not kept).
+ */
+int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk);
+
+/* Frees blocks [start, start + count), group by group, a range at a time.
+ * -EFSCORRUPTED if one of them was not in use (nothing is then freed in
+ * that group). */
+int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count);
+
+/* Writes the group descriptors and superblock after allocations. */
+int extkit_alloc_commit(struct extkit_fs *fs);
+
+#endif /* EXTKIT_ALLOC_H */

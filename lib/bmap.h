@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Logical to physical block mapping: direct, indirect, double and triple
+ * indirect blocks, and extent trees (extent.c). Every block number read is
+ * checked to lie inside the filesystem; depth is bounded, so a map that
+ * points at itself ends in an error, never a hang.
+ */
+#ifndef EXTKIT_BMAP_H
+#define EXTKIT_BMAP_H
+
+#include <stdint.h>
+
+#include "fs.h"
+#include "inode.h"
+
+/* Flags passed to the walk callback. */
+#define EXTKIT_BLOCK_META	0x1	/* indirect or extent tree block */
+#define EXTKIT_BLOCK_UNWRITTEN	0x2	/* extent marked unwritten */
+
+/*
+ * Called for each run of mapped blocks: logical start lblk (for META
+ * blocks, the first logical block the block maps), physical start pblk,
+ * count blocks.
+ * Returning non-zero stops the walk; a positive value is returned
+ * unchanged from extkit_block_walk, a negative one as an error.
+ */
+typedef int (*extkit_block_fn)(struct extkit_fs *fs, uint64_t lblk,
+			       uint64_t pblk, uint32_t count, int flags,
+			       void *arg);
+
+/*
+ * Visits every mapped block of inode in logical order (META blocks before
+ * the data they map). Holes are skipped. Returns 0, the callback's positive
+ * stop value, or a negative error: EFSCORRUPTED for a block number out of
+ * range or a bad extent header; EXTKIT_ELOOP for an extent tree that does
+ * not descend, or a map with more references than the filesystem has
+ * blocks (indirect blocks pointing at each other).
+ */
+int extkit_block_walk(struct extkit_fs *fs, const struct extkit_inode *inode,
+		      extkit_block_fn fn, void *arg);
+
+/* Physical block of logical block lblk; *pblk = 0 for a hole (unwritten
+ * extents read as holes, as FIBMAP reports them). */
+int extkit_bmap(struct extkit_fs *fs, const struct extkit_inode *inode,
+		uint64_t lblk, uint64_t *pblk);
+
+/*
+ * Collects the physical blocks for logical blocks 0 .. nblocks-1 into
+ * pblks (0 for holes). One walk, for directory scans.
+ */
+int extkit_bmap_all(struct extkit_fs *fs, const struct extkit_inode *inode,
+		    uint64_t nblocks, uint64_t *pblks);
+
+#endif /* EXTKIT_BMAP_H */

@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Directories: the rec_len codec, the record validator (after the kernel's
+ * ext2_check_page), the cursor iterator over every record of every block,
+ * lookup and path resolution.
+ *
+ * The iterator maps the directory once (extkit_bmap_all), reads each block
+ * once into one buffer and hands out records pointing into it: no per-entry
+ * allocation, no per-entry reads.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bmap.h"
+#include "dir.h"
+#include "endian.h"
+#include "error.h"
+#include "fs.h"
+#include "inode.h"
+#include "ondisk.h"
+#include "super.h"
+
+#define EXT4_MAX_REC_LEN	((1u << 16) - 1)
+#define BIG_BLOCK_SIZE		65536u
+#define DIRENT_MIN_REC_LEN	12u
+#define DIR_TAIL_LEN		12u
+#define DX_ROOT_LIMIT_OFF	32u	/* count/limit in a dx_root */
+#define DX_NODE_LIMIT_OFF	8u	/* count/limit in a dx_node */
+#define DX_ENTRY_SIZE		8u
+#define DX_MAX_LEVELS		2u
+#define DX_MAX_LEVELS_LARGEDIR	3u
+#define PATH_MAX_LEN		4096u
+#define PATH_MAX_FOLLOWS	40
+#define FAST_LINK_MAX		(EXT2_N_BLOCKS * 4u)
+
+uint32_t extkit_rec_len_from_disk(__le16 dlen, uint32_t block_size)
+{
+	uint32_t len = le16(dlen);
+
+	if (block_size < BIG_BLOCK_SIZE)
+		return len;
+	if (len == EXT4_MAX_REC_LEN || len == 0)
+		return block_size;
+	return (len & 65532u) | ((len & 3u) << 16);
+}
+
+int extkit_rec_len_to_disk(uint32_t len, uint32_t block_size, __le16 *out)
+{
+	uint32_t d;
+
+	if (len == 0 || (len & 3u) || len > block_size)
+		return -EINVAL;
+	if (block_size < BIG_BLOCK_SIZE)
+		d = len;
+	else if (len == BIG_BLOCK_SIZE)
+		d = EXT4_MAX_REC_LEN;
+	else
+		d = (len & 65532u) | ((len >> 16) & 3u);
+	*out = cpu_to_le16((uint16_t)d);
+	return 0;
+}
+
+const char *extkit_dirent_problem_str(enum extkit_dirent_problem p)
+{
+	switch (p) {
+	case EXTKIT_DIRENT_OK:
+		return "ok";
+	case EXTKIT_DIRENT_TOO_SHORT:
+		return "rec_len is smaller than minimal";
+	case EXTKIT_DIRENT_UNALIGNED:
+		return "rec_len is not a multiple of 4";
+	case EXTKIT_DIRENT_NAME_TOO_LONG:
+		return "name_len is too large for rec_len";
+	case EXTKIT_DIRENT_CROSSES_BLOCK:
+		return "directory entry crosses the block end";
+	case EXTKIT_DIRENT_BAD_INODE:
+		return "inode number out of bounds";
+	case EXTKIT_DIRENT_CHAIN_SHORT:
+		return "no room for a directory entry header";
+	}
+	return "unknown directory entry problem";
+}
+
+void extkit_dir_format_init(const struct extkit_fs *fs,
+			    struct extkit_dir_format *fmt)
+{
+	fmt->block_size = fs->g.block_size;
+	fmt->inodes_count = fs->sb.inodes_count;
+	fmt->tail_len = 0;
+	if (extkit_has_ro_compat(&fs->sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
+		fmt->tail_len = DIR_TAIL_LEN;
+	fmt->has_filetype = extkit_has_incompat(&fs->sb,
+						EXT2_FEATURE_INCOMPAT_FILETYPE);
+}
+
+/* name_len of the raw record at p: byte 7 is its high byte without the
+ * filetype feature. */
+static uint32_t raw_name_len(const struct extkit_dir_format *fmt,
+			     const uint8_t *p)
+{
+	if (fmt->has_filetype)
+		return p[6];
+	return p[6] | ((uint32_t)p[7] << 8);
+}
+
+uint32_t extkit_dirent_name_len(const struct extkit_dir_format *fmt,
+				const struct ext2_dir_entry_2 *de)
+{
+	return raw_name_len(fmt, (const uint8_t *)de);
+}
+
+uint8_t extkit_dirent_file_type(const struct extkit_dir_format *fmt,
+				const struct ext2_dir_entry_2 *de)
+{
+	return fmt->has_filetype ? de->file_type : 0;
+}
+
+enum extkit_dirent_problem
+extkit_dirent_check(const struct extkit_dir_format *fmt, const uint8_t *buf,
+		    uint32_t off, uint32_t limit, uint32_t *rec_len)
+{
+	const uint8_t *p = buf + off;
+	uint32_t len;
+	__le16 dlen;
+
+	*rec_len = 0;
+	if ((uint64_t)off + EXT2_DIR_ENTRY_HEADER_LEN > limit)
+		return EXTKIT_DIRENT_CHAIN_SHORT;
+	memcpy(&dlen, p + 4, sizeof(dlen));
+	len = extkit_rec_len_from_disk(dlen, fmt->block_size);
+	*rec_len = len;
+	if (len < DIRENT_MIN_REC_LEN)
+		return EXTKIT_DIRENT_TOO_SHORT;
+	if (len & 3u)
+		return EXTKIT_DIRENT_UNALIGNED;
+	if (len < extkit_dirent_min_len(raw_name_len(fmt, p)))
+		return EXTKIT_DIRENT_NAME_TOO_LONG;
+	if ((uint64_t)off + len > limit)
+		return EXTKIT_DIRENT_CROSSES_BLOCK;
+	if (get_le32(p) > fmt->inodes_count)
+		return EXTKIT_DIRENT_BAD_INODE;
+	return EXTKIT_DIRENT_OK;
+}
+
+/* ---- htree: which logical blocks are interior index nodes ---- */
+
+/* Index node blocks found so far, at most max (the directory's blocks). */
+struct dx_list {
+	uint64_t *blk;
+	uint32_t n;
+	uint32_t cap;
+	uint64_t max;
+};
+
+static int dx_list_push(struct dx_list *l, uint64_t lblk)
+{
+	uint64_t *nb;
+	uint32_t cap;
+
+	if (l->n >= l->max || l->n >= UINT32_MAX / 2)
+		return 0;
+	if (l->n == l->cap) {
+		cap = l->cap ? l->cap * 2 : 16;
+		nb = realloc(l->blk, (size_t)cap * sizeof(*nb));
+		if (!nb)
+			return -ENOMEM;
+		l->blk = nb;
+		l->cap = cap;
+	}
+	l->blk[l->n++] = lblk;
+	return 1;
+}
+
+/* count <= limit, and limit entries fit the block from byte base on. */
+static int dx_countlimit_ok(const struct extkit_dir_iter *it,
+			    const uint8_t *b, uint32_t base)
+{
+	uint32_t limit = get_le16(b + base);
+	uint32_t count = get_le16(b + base + 2);
+
+	return count <= limit &&
+	       limit <= (it->fmt.block_size - base) / DX_ENTRY_SIZE;
+}
+
+/*
+ * Appends the child blocks of the index entries whose count/limit pair is
+ * at byte base of block b. Returns 1, 0 for a malformed index, or -ENOMEM.
+ */
+static int dx_collect(const struct extkit_dir_iter *it, struct dx_list *l,
+		      const uint8_t *b, uint32_t base)
+{
+	uint32_t count = get_le16(b + base + 2);
+	uint64_t child;
+	uint32_t i;
+	int rc;
+
+	if (!dx_countlimit_ok(it, b, base))
+		return 0;
+	for (i = 0; i < count; i++) {
+		child = get_le32(b + base + i * DX_ENTRY_SIZE + 4);
+		if (child == 0 || child >= it->nblocks)
+			return 0;
+		rc = dx_list_push(l, child);
+		if (rc <= 0)
+			return rc;
+	}
+	return 1;
+}
+
+/* Reads index node lblk into the iterator's buffer and collects its
+ * children. Returns 1, 0 for a malformed index, or a negative error. */
+static int dx_node_children(struct extkit_dir_iter *it, struct dx_list *l,
+			    uint64_t lblk)
+{
+	uint64_t pblk = it->pblks[lblk];
+	int rc;
+
+	if (!pblk)
+		return 0;
+	rc = extkit_fs_read_block(it->fs, pblk, it->buf);
+	if (rc)
+		return rc;
+	return dx_collect(it, l, it->buf, DX_NODE_LIMIT_OFF);
+}
+
+/* Whether b holds a dx_root this iterator can use; *levels gets its depth. */
+static int dx_root_usable(const struct extkit_dir_iter *it, const uint8_t *b,
+			  uint32_t *levels)
+{
+	const struct dx_root *root = (const struct dx_root *)b;
+	uint32_t bs = it->fmt.block_size;
+	uint32_t max = DX_MAX_LEVELS;
+
+	if (extkit_has_incompat(&it->fs->sb, EXT4_FEATURE_INCOMPAT_LARGEDIR))
+		max = DX_MAX_LEVELS_LARGEDIR;
+	if (extkit_rec_len_from_disk(root->dot_rec_len, bs) != 12 ||
+	    extkit_rec_len_from_disk(root->dotdot_rec_len, bs) != bs - 12)
+		return 0;
+	if (root->info.info_length != sizeof(struct dx_root_info) ||
+	    root->info.indirect_levels > max)
+		return 0;
+	if (!dx_countlimit_ok(it, b, DX_ROOT_LIMIT_OFF))
+		return 0;
+	*levels = root->info.indirect_levels;
+	return 1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorts the node list, drops duplicates and hands it to the iterator. */
+static void dx_adopt(struct extkit_dir_iter *it, struct dx_list *l)
+{
+	uint32_t i, n = 0;
+
+	if (l->n)
+		qsort(l->blk, l->n, sizeof(*l->blk), cmp_u64);
+	for (i = 0; i < l->n; i++)
+		if (n == 0 || l->blk[n - 1] != l->blk[i])
+			l->blk[n++] = l->blk[i];
+	it->dx_nodes = l->blk;
+	it->dx_node_count = n;
+	it->indexed = 1;
+	l->blk = NULL;
+}
+
+/*
+ * Parses block 0 as a dx_root and walks the index levels to find the
+ * interior node blocks. A malformed index leaves the directory linear
+ * (fsck judges it); only read errors and lack of memory fail.
+ */
+static int dx_load(struct extkit_dir_iter *it)
+{
+	struct dx_list l = { .max = it->nblocks };
+	uint32_t levels, lvl, i, start = 0, end;
+	int rc;
+
+	if (it->nblocks == 0 || !it->pblks[0])
+		return 0;
+	rc = extkit_fs_read_block(it->fs, it->pblks[0], it->buf);
+	if (rc)
+		return rc;
+	if (!dx_root_usable(it, it->buf, &levels))
+		return 0;
+	rc = 1;
+	if (levels > 0)
+		rc = dx_collect(it, &l, it->buf, DX_ROOT_LIMIT_OFF);
+	for (lvl = 1; rc > 0 && lvl < levels; lvl++) {
+		end = l.n;
+		for (i = start; rc > 0 && i < end; i++)
+			rc = dx_node_children(it, &l, l.blk[i]);
+		start = end;
+	}
+	if (rc > 0)
+		dx_adopt(it, &l);
+	free(l.blk);
+	return rc < 0 ? rc : 0;
+}
+
+static int dx_is_node(const struct extkit_dir_iter *it, uint64_t lblk)
+{
+	if (!it->indexed || !it->dx_node_count)
+		return 0;
+	return bsearch(&lblk, it->dx_nodes, it->dx_node_count,
+		       sizeof(*it->dx_nodes), cmp_u64) != NULL;
+}
+
+/* ---- the iterator ---- */
+
+static void dir_iter_release(struct extkit_dir_iter *it)
+{
+	free(it->pblks);
+	free(it->dx_nodes);
+	free(it->buf);
+	it->pblks = NULL;
+	it->dx_nodes = NULL;
+	it->buf = NULL;
+	it->dx_node_count = 0;
+	it->nblocks = 0;
+	it->loaded = 0;
+	it->dirty = 0;
+}
+
+/* Maps logical blocks 0 .. ceil(i_size / block size) - 1 once. */
+static int dir_map_blocks(struct extkit_dir_iter *it)
+{
+	uint32_t bs = it->fmt.block_size;
+	uint64_t n = it->inode.size / bs + (it->inode.size % bs != 0);
+
+	if (n > it->fs->sb.blocks_count)
+		return -EFSCORRUPTED;
+	it->nblocks = n;
+	if (n == 0)
+		return 0;
+	it->pblks = calloc((size_t)n, sizeof(*it->pblks));
+	if (!it->pblks)
+		return -ENOMEM;
+	return extkit_bmap_all(it->fs, &it->inode, n, it->pblks);
+}
+
+int extkit_dir_iter_init(struct extkit_dir_iter *it, struct extkit_fs *fs,
+			 uint32_t ino, int flags)
+{
+	int rc;
+
+	memset(it, 0, sizeof(*it));
+	it->fs = fs;
+	it->ino = ino;
+	it->flags = flags;
+	extkit_dir_format_init(fs, &it->fmt);
+	rc = extkit_inode_read(fs, ino, &it->inode);
+	if (rc)
+		return rc;
+	if (!extkit_inode_is_dir(&it->inode))
+		return -ENOTDIR;
+	if (it->inode.flags & EXT4_INLINE_DATA_FL)
+		return -EXTKIT_EUNSUPP;
+	rc = dir_map_blocks(it);
+	if (rc)
+		goto fail;
+	it->buf = malloc(it->fmt.block_size);
+	if (!it->buf) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	if ((it->inode.flags & EXT2_INDEX_FL) &&
+	    extkit_has_compat(&fs->sb, EXT2_FEATURE_COMPAT_DIR_INDEX)) {
+		rc = dx_load(it);
+		if (rc)
+			goto fail;
+	}
+	return 0;
+fail:
+	dir_iter_release(it);
+	return rc;
+}
+
+/*
+ * End of the records of the loaded block: block size, or the offset of
+ * the metadata_csum tail when the block ends in one (never in the htree
+ * root, whose index runs to the block end).
+ */
+static uint32_t dir_block_limit(const struct extkit_dir_iter *it)
+{
+	uint32_t bs = it->fmt.block_size;
+	const uint8_t *t = it->buf + bs - DIR_TAIL_LEN;
+
+	if (!it->fmt.tail_len || (it->indexed && it->lblk == 0))
+		return bs;
+	if (get_le32(t) == 0 && get_le16(t + 4) == DIR_TAIL_LEN &&
+	    t[6] == 0 && t[7] == EXT4_DIR_TAIL_FT)
+		return bs - DIR_TAIL_LEN;
+	return bs;
+}
+
+/* Writes the loaded block back if dirty and moves past it. */
+static int dir_leave_block(struct extkit_dir_iter *it)
+{
+	int rc = 0;
+
+	if (it->dirty)
+		rc = extkit_fs_write_block(it->fs, it->pblks[it->lblk],
+					   it->buf);
+	it->dirty = 0;
+	it->loaded = 0;
+	it->lblk++;
+	return rc;
+}
+
+/*
+ * Loads the next mapped block. Returns 0 with a block loaded, 1 with a
+ * HOLE entry in *ent, 2 at the end of the directory, or a negative error
+ * (the iterator has then moved past the failing block).
+ */
+static int dir_load_next(struct extkit_dir_iter *it, struct extkit_dirent *ent)
+{
+	uint64_t pblk;
+	int rc;
+
+	for (;;) {
+		if (it->loaded) {
+			rc = dir_leave_block(it);
+			if (rc)
+				return rc;
+		}
+		if (it->lblk >= it->nblocks)
+			return 2;
+		pblk = it->pblks[it->lblk];
+		if (pblk)
+			break;
+		if (it->flags & EXTKIT_DIR_ITER_HOLES) {
+			memset(ent, 0, sizeof(*ent));
+			ent->lblk = it->lblk++;
+			ent->rec_len = it->fmt.block_size;
+			ent->kind = EXTKIT_DE_HOLE;
+			return 1;
+		}
+		it->lblk++;
+	}
+	rc = extkit_fs_read_block(it->fs, pblk, it->buf);
+	if (rc) {
+		it->lblk++;
+		return rc;
+	}
+	it->loaded = 1;
+	it->off = 0;
+	return 0;
+}
+
+/* Hands out the record at it->off as one of the fixed-size kinds. */
+static int dir_emit_whole(struct extkit_dir_iter *it,
+			  struct extkit_dirent *ent,
+			  enum extkit_dirent_kind kind, uint32_t len)
+{
+	ent->kind = kind;
+	ent->rec_len = len;
+	ent->inode = get_le32(it->buf + it->off);
+	if (kind == EXTKIT_DE_DX_NODE)
+		ent->dx_overhead = len;
+	it->off += len;
+	return 1;
+}
+
+static int dir_emit_corrupt(struct extkit_dir_iter *it,
+			    struct extkit_dirent *ent,
+			    enum extkit_dirent_problem problem)
+{
+	uint32_t bs = it->fmt.block_size;
+
+	ent->kind = EXTKIT_DE_CORRUPT;
+	ent->problem = problem;
+	ent->rec_len = bs - it->off;
+	if (it->off + 4 <= bs)
+		ent->inode = get_le32(it->buf + it->off);
+	it->off = bs;
+	return 1;
+}
+
+static int dir_emit_record(struct extkit_dir_iter *it,
+			   struct extkit_dirent *ent, uint32_t len)
+{
+	const uint8_t *p = it->buf + it->off;
+
+	ent->inode = get_le32(p);
+	ent->rec_len = len;
+	ent->name_len = raw_name_len(&it->fmt, p);
+	ent->file_type = it->fmt.has_filetype ? p[7] : 0;
+	ent->name = (const char *)p + EXT2_DIR_ENTRY_HEADER_LEN;
+	ent->kind = ent->inode ? EXTKIT_DE_LIVE : EXTKIT_DE_EMPTY;
+	if (it->indexed && it->lblk == 0 && it->off == 12)
+		ent->dx_overhead = len - extkit_dirent_min_len(2);
+	else if (ent->inode)
+		ent->slack = len - extkit_dirent_min_len(ent->name_len);
+	else
+		ent->slack = len;
+	it->off += len;
+	return 1;
+}
+
+/* Decodes the record at it->off of the loaded block. */
+static int dir_next_record(struct extkit_dir_iter *it,
+			   struct extkit_dirent *ent)
+{
+	enum extkit_dirent_problem problem;
+	uint32_t limit, len;
+
+	memset(ent, 0, sizeof(*ent));
+	ent->lblk = it->lblk;
+	ent->pblk = it->pblks[it->lblk];
+	ent->offset = it->off;
+	ent->name = (const char *)it->buf + it->off;
+	if (it->off == 0 && dx_is_node(it, it->lblk))
+		return dir_emit_whole(it, ent, EXTKIT_DE_DX_NODE,
+				      it->fmt.block_size);
+	limit = dir_block_limit(it);
+	if (it->off == limit)
+		return dir_emit_whole(it, ent, EXTKIT_DE_TAIL, DIR_TAIL_LEN);
+	problem = extkit_dirent_check(&it->fmt, it->buf, it->off, limit, &len);
+	if (problem != EXTKIT_DIRENT_OK)
+		return dir_emit_corrupt(it, ent, problem);
+	return dir_emit_record(it, ent, len);
+}
+
+int extkit_dir_iter_next(struct extkit_dir_iter *it,
+			 struct extkit_dirent *ent)
+{
+	int rc;
+
+	if (!it->buf)
+		return -EINVAL;
+	if (!it->loaded || it->off >= it->fmt.block_size) {
+		rc = dir_load_next(it, ent);
+		if (rc == 2)
+			return 0;
+		if (rc)
+			return rc;
+	}
+	return dir_next_record(it, ent);
+}
+
+void extkit_dir_iter_mark_dirty(struct extkit_dir_iter *it)
+{
+	if (it->loaded)
+		it->dirty = 1;
+}
+
+uint8_t *extkit_dir_iter_block(struct extkit_dir_iter *it)
+{
+	return it->loaded ? it->buf : NULL;
+}
+
+int extkit_dir_iter_end(struct extkit_dir_iter *it)
+{
+	int rc = 0;
+
+	if (it->loaded && it->dirty && it->pblks)
+		rc = extkit_fs_write_block(it->fs, it->pblks[it->lblk],
+					   it->buf);
+	dir_iter_release(it);
+	return rc;
+}
+
+/* ---- lookup and path resolution ---- */
+
+int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
+		      uint32_t name_len, uint32_t *ino)
+{
+	struct extkit_dir_iter it;
+	struct extkit_dirent ent;
+	int rc;
+
+	if (name_len == 0)
+		return -EINVAL;
+	if (name_len > EXT2_NAME_LEN)
+		return -ENAMETOOLONG;
+	rc = extkit_dir_iter_init(&it, fs, dir, 0);
+	if (rc)
+		return rc;
+	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0) {
+		if (ent.kind == EXTKIT_DE_LIVE && ent.name_len == name_len &&
+		    memcmp(ent.name, name, name_len) == 0) {
+			*ino = ent.inode;
+			break;
+		}
+	}
+	extkit_dir_iter_end(&it);
+	if (rc < 0)
+		return rc;
+	return rc ? 0 : -ENOENT;
+}
+
+/* A walk in progress: path holds what is left to resolve from pos on. */
+struct path_walk {
+	struct extkit_fs *fs;
+	char *path;		/* PATH_MAX_LEN + 1 bytes */
+	char *tmp;		/* scratch of the same size */
+	size_t pos;
+	uint32_t cur;		/* directory the next component is in */
+	int follows;
+};
+
+/*
+ * A first component "<N>" (N in 1 .. inodes_count) names inode N, as in
+ * debugfs. Anything else, or "/<N>", is an ordinary name.
+ */
+static void path_inode_prefix(struct path_walk *w)
+{
+	const char *p = w->path;
+	size_t clen = strcspn(p, "/"), i;
+	uint64_t n = 0;
+
+	if (clen < 3 || p[0] != '<' || p[clen - 1] != '>')
+		return;
+	for (i = 1; i < clen - 1; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return;
+		n = n * 10 + (uint64_t)(p[i] - '0');
+		if (n > w->fs->sb.inodes_count)
+			return;
+	}
+	if (n == 0)
+		return;
+	w->cur = (uint32_t)n;
+	w->pos = clen;
+}
+
+/* Reads a symlink's target into out (PATH_MAX_LEN + 1 bytes). */
+static int path_read_link(struct extkit_fs *fs,
+			  const struct extkit_inode *inode, char *out,
+			  size_t *len)
+{
+	uint64_t size = inode->size, pblk;
+	uint8_t *blk;
+	uint32_t i;
+	int rc;
+
+	if (size == 0)
+		return -ENOENT;
+	if (size >= PATH_MAX_LEN)
+		return -ENAMETOOLONG;
+	if (inode->flags & EXT4_INLINE_DATA_FL)
+		return -EXTKIT_EUNSUPP;
+	if (size < FAST_LINK_MAX && !(inode->flags & EXT4_EXTENTS_FL)) {
+		for (i = 0; i < EXT2_N_BLOCKS; i++)
+			put_le32(out + 4 * i, inode->block[i]);
+	} else {
+		if (size > fs->g.block_size)
+			return -EFSCORRUPTED;
+		rc = extkit_bmap(fs, inode, 0, &pblk);
+		if (rc)
+			return rc;
+		if (!pblk)
+			return -EFSCORRUPTED;
+		blk = malloc(fs->g.block_size);
+		if (!blk)
+			return -ENOMEM;
+		rc = extkit_fs_read_block(fs, pblk, blk);
+		if (!rc)
+			memcpy(out, blk, (size_t)size);
+		free(blk);
+		if (rc)
+			return rc;
+	}
+	*len = strnlen(out, (size_t)size);
+	return *len ? 0 : -ENOENT;
+}
+
+/*
+ * Steps into inode ino, met in the middle of the path. A symlink's target
+ * replaces it: relative to the current directory, or from the root.
+ */
+static int path_step(struct path_walk *w, uint32_t ino)
+{
+	struct extkit_inode inode;
+	size_t tlen, rest;
+	char *swap;
+	int rc;
+
+	rc = extkit_inode_read(w->fs, ino, &inode);
+	if (rc)
+		return rc;
+	if (!S_ISLNK(inode.mode)) {
+		w->cur = ino;
+		return 0;
+	}
+	if (++w->follows > PATH_MAX_FOLLOWS)
+		return -ELOOP;
+	rc = path_read_link(w->fs, &inode, w->tmp, &tlen);
+	if (rc)
+		return rc;
+	rest = strlen(w->path + w->pos);
+	if (tlen + rest > PATH_MAX_LEN)
+		return -ENAMETOOLONG;
+	memcpy(w->tmp + tlen, w->path + w->pos, rest + 1);
+	if (w->tmp[0] == '/')
+		w->cur = EXT2_ROOT_INO;
+	swap = w->path;
+	w->path = w->tmp;
+	w->tmp = swap;
+	w->pos = 0;
+	return 0;
+}
+
+static int path_walk_run(struct path_walk *w, uint32_t *ino)
+{
+	const char *p, *comp;
+	size_t clen;
+	uint32_t next;
+	int rc;
+
+	for (;;) {
+		p = w->path + w->pos;
+		while (*p == '/')
+			p++;
+		if (!*p) {
+			*ino = w->cur;
+			return 0;
+		}
+		comp = p;
+		clen = strcspn(p, "/");
+		if (clen > EXT2_NAME_LEN)
+			return -ENAMETOOLONG;
+		p += clen;
+		w->pos = (size_t)(p - w->path);
+		rc = extkit_dir_lookup(w->fs, w->cur, comp, (uint32_t)clen,
+				       &next);
+		if (rc)
+			return rc;
+		while (*p == '/')
+			p++;
+		if (!*p) {
+			*ino = next;
+			return 0;
+		}
+		rc = path_step(w, next);
+		if (rc)
+			return rc;
+	}
+}
+
+int extkit_path_resolve(struct extkit_fs *fs, const char *path,
+			uint32_t *ino)
+{
+	struct path_walk w = { .fs = fs, .cur = EXT2_ROOT_INO };
+	size_t len;
+	char *mem;
+	int rc;
+
+	if (!path)
+		return -EINVAL;
+	len = strlen(path);
+	if (len == 0)
+		return -ENOENT;
+	if (len > PATH_MAX_LEN)
+		return -ENAMETOOLONG;
+	mem = malloc(2 * (PATH_MAX_LEN + 1));
+	if (!mem)
+		return -ENOMEM;
+	w.path = mem;
+	w.tmp = mem + PATH_MAX_LEN + 1;
+	memcpy(w.path, path, len + 1);
+	if (path[0] != '/')
+		path_inode_prefix(&w);
+	rc = path_walk_run(&w, ino);
+	free(mem);
+	return rc;
+}

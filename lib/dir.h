@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Directories: the rec_len codec, the record validator, the cursor
+ * iterator over every record of every block, lookup and path resolution.
+ */
+#ifndef EXTKIT_DIR_H
+#define EXTKIT_DIR_H
+
+#include <stdint.h>
+
+#include "fs.h"
+#include "inode.h"
+#include "ondisk.h"
+
+/*
+ * rec_len codec. Below 64 KiB blocks the stored value is the length. With
+ * 64 KiB blocks (and larger) a stored 65535 or 0 means the whole block, and
+ * bits 0-1 carry bits 16-17 of the length.
+ */
+uint32_t extkit_rec_len_from_disk(__le16 dlen, uint32_t block_size);
+/* Returns -EINVAL for a length unaligned, zero or beyond the block. */
+int extkit_rec_len_to_disk(uint32_t len, uint32_t block_size, __le16 *out);
+
+/* Minimal record size for a name of name_len bytes. */
+static inline uint32_t extkit_dirent_min_len(uint32_t name_len)
+{
+	return (EXT2_DIR_ENTRY_HEADER_LEN + name_len + 3) & ~3u;
+}
+
+/* Why a record is invalid (after the kernel's ext2_check_page). */
+enum extkit_dirent_problem {
+	EXTKIT_DIRENT_OK = 0,
+	EXTKIT_DIRENT_TOO_SHORT,	/* rec_len < 12 (or past the header) */
+	EXTKIT_DIRENT_UNALIGNED,	/* rec_len not a multiple of 4 */
+	EXTKIT_DIRENT_NAME_TOO_LONG,	/* name_len does not fit rec_len */
+	EXTKIT_DIRENT_CROSSES_BLOCK,	/* record runs past the block end */
+	EXTKIT_DIRENT_BAD_INODE,	/* inode number out of range */
+	EXTKIT_DIRENT_CHAIN_SHORT,	/* no room left for a record header */
+};
+
+const char *extkit_dirent_problem_str(enum extkit_dirent_problem p);
+
+/*
+ * Per-filesystem facts the validator needs, decided once: block size,
+ * rec_len encoding, whether byte 7 is a file type, inode count, and the
+ * space reserved for the checksum tail.
+ */
+struct extkit_dir_format {
+	uint32_t block_size;
+	uint32_t inodes_count;
+	uint32_t tail_len;	/* 12 with metadata_csum, else 0 */
+	int has_filetype;
+};
+
+void extkit_dir_format_init(const struct extkit_fs *fs,
+			    struct extkit_dir_format *fmt);
+
+/*
+ * Checks the record at offset off of block buf whose usable part ends at
+ * limit (block size less the checksum tail). Stores the decoded rec_len.
+ */
+enum extkit_dirent_problem
+extkit_dirent_check(const struct extkit_dir_format *fmt, const uint8_t *buf,
+		    uint32_t off, uint32_t limit, uint32_t *rec_len);
+
+/* Name length and type of a raw record under this format. */
+uint32_t extkit_dirent_name_len(const struct extkit_dir_format *fmt,
+				const struct ext2_dir_entry_2 *de);
+uint8_t extkit_dirent_file_type(const struct extkit_dir_format *fmt,
+				const struct ext2_dir_entry_2 *de);
+
+/* What a record handed out by the iterator is. */
+enum extkit_dirent_kind {
+	EXTKIT_DE_LIVE,		/* inode != 0 */
+	EXTKIT_DE_EMPTY,	/* inode 0: free space (or block placeholder) */
+	EXTKIT_DE_TAIL,		/* metadata_csum tail: overhead */
+	EXTKIT_DE_DX_NODE,	/* htree interior block: overhead */
+	EXTKIT_DE_CORRUPT,	/* invalid record; rest of block skipped */
+	EXTKIT_DE_HOLE,		/* an unmapped logical block */
+};
+
+struct extkit_dirent {
+	uint64_t lblk;		/* logical block in the directory */
+	uint64_t pblk;		/* physical block (0 for a hole) */
+	uint32_t offset;	/* byte offset within the block */
+	uint32_t inode;
+	uint32_t rec_len;	/* decoded; for CORRUPT: bytes skipped */
+	uint32_t name_len;
+	uint8_t file_type;	/* EXT2_FT_*; 0 without the filetype feature */
+	enum extkit_dirent_kind kind;
+	enum extkit_dirent_problem problem;	/* for CORRUPT */
+	/*
+	 * Free bytes of the record. LIVE: rec_len past the minimal record.
+	 * EMPTY: the whole rec_len (the record holds nothing). For the '..'
+	 * record of an htree root block the index behind it is overhead:
+	 * dx_overhead is rec_len - 12 and slack is 0. DX_NODE: rec_len and
+	 * dx_overhead are the block size, slack 0. TAIL, CORRUPT, HOLE:
+	 * slack and dx_overhead are 0.
+	 */
+	uint32_t slack;
+	uint32_t dx_overhead;
+	/* Points into the iterator's block buffer (valid until the next
+	 * call), not NUL-terminated; NULL for a HOLE. */
+	const char *name;
+};
+
+#define EXTKIT_DIR_ITER_HOLES	0x1	/* also hand out unmapped blocks */
+
+struct extkit_dir_iter {
+	struct extkit_fs *fs;
+	uint32_t ino;
+	struct extkit_inode inode;
+	struct extkit_dir_format fmt;
+	uint64_t nblocks;	/* logical blocks covered by i_size */
+	uint64_t *pblks;	/* physical block of each logical block */
+	uint64_t *dx_nodes;	/* sorted logical blocks of htree nodes */
+	uint32_t dx_node_count;
+	int indexed;		/* EXT2_INDEX_FL set and dx_root parsed */
+	uint64_t lblk;		/* block in buf */
+	uint32_t off;		/* next record offset in buf */
+	int loaded;
+	int dirty;
+	int flags;
+	uint8_t *buf;
+};
+
+int extkit_dir_iter_init(struct extkit_dir_iter *it, struct extkit_fs *fs,
+			 uint32_t ino, int flags);
+/*
+ * 1: *ent filled; 0: end; negative: error (I/O). After a read or
+ * write-back error the iterator has moved past that block, so a caller
+ * may go on. No allocation and one block read per block.
+ */
+int extkit_dir_iter_next(struct extkit_dir_iter *it,
+			 struct extkit_dirent *ent);
+/* The block buffer of the last entry may be modified; written back before
+ * the iterator moves on or in extkit_dir_iter_end(). */
+void extkit_dir_iter_mark_dirty(struct extkit_dir_iter *it);
+uint8_t *extkit_dir_iter_block(struct extkit_dir_iter *it);
+int extkit_dir_iter_end(struct extkit_dir_iter *it);
+
+/* Looks name up in directory dir; -ENOENT if absent, -ENOTDIR. */
+int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
+		      uint32_t name_len, uint32_t *ino);
+
+/*
+ * Resolves an absolute (or root-relative) path; "<N>" names inode N as
+ * debugfs does (as the first component of a path not starting with '/';
+ * "/<N>" is an ordinary name). Symlinks in the middle are followed, at
+ * most 40 (-ELOOP), relative to the directory holding the link; the last
+ * component is not. Paths over 4096 bytes: -ENAMETOOLONG; "": -ENOENT.
+ */
+int extkit_path_resolve(struct extkit_fs *fs, const char *path,
+			uint32_t *ino);
+
+#endif /* EXTKIT_DIR_H */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Compacting a directory in place: the live entries are rewritten densely
+ * into the first blocks of the directory, the blocks past them are freed
+ * (as ranges), i_size and i_blocks follow. Without dir_index, or when the
+ * entries fit one block, the result is linear and keeps the entries'
+ * order; with dir_index and more than one block, the leaves are sorted by
+ * hash and an htree index is built (root in block 0, leaves from block 1,
+ * index nodes after the leaves). The packing is the one dirspace.c counts
+ * blocks_needed with, so a compacted directory has no reclaimable block.
+ */
+#ifndef EXTKIT_DIRCOMPACT_H
+#define EXTKIT_DIRCOMPACT_H
+
+#include <stdint.h>
+
+#include "dirspace.h"
+#include "fs.h"
+
+struct extkit_compact_result {
+	uint64_t blocks_before;
+	uint64_t blocks_after;
+	uint64_t entries;	/* live entries moved ('.' and '..' too) */
+	int indexed;		/* an htree was built */
+};
+
+/*
+ * Compacts directory ino. -EFSCORRUPTED when the iterator finds a corrupt
+ * record (fsck repairs first), -EXTKIT_EUNSUPP with metadata_csum or a
+ * block map the library cannot edit.
+ */
+int extkit_dir_compact(struct extkit_fs *fs, uint32_t ino,
+		       struct extkit_compact_result *res);
+
+/*
+ * Whether a directory is worth compacting: it has reclaimable blocks and
+ * at least threshold percent of its leaf bytes are free (threshold 0:
+ * any reclaimable block).
+ */
+int extkit_dir_compact_wanted(const struct extkit_dirspace_stats *st,
+			      unsigned int threshold);
+
+#endif /* EXTKIT_DIRCOMPACT_H */

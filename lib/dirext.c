@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Directory block maps: append and truncate (see dirext.h). Block-mapped
+ * inodes up to the double indirect level on append (a directory that
+ * large would hold millions of entries) and every level on truncate;
+ * extent-mapped inodes whose extents all fit in the inode.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "dirext.h"
+#include "endian.h"
+#include "error.h"
+#include "ondisk.h"
+
+#define NDIR		12u
+#define IND_LEVELS	3u
+#define EXT_MAX_LEN	32768u
+
+/* Blocks to free, collected and then freed as sorted ranges. */
+struct free_list {
+	uint64_t *blk;
+	uint64_t n;
+	uint64_t cap;
+};
+
+static int fl_push(struct free_list *fl, uint64_t blk)
+{
+	uint64_t *nb, cap;
+
+	if (fl->n == fl->cap) {
+		cap = fl->cap ? fl->cap * 2 : 64;
+		nb = realloc(fl->blk, cap * sizeof(*nb));
+		if (!nb)
+			return -ENOMEM;
+		fl->blk = nb;
+		fl->cap = cap;
+	}
+	fl->blk[fl->n++] = blk;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int fl_release(struct extkit_fs *fs, struct free_list *fl)
+{
+	uint64_t i = 0, j;
+	int rc = 0;
+
+	qsort(fl->blk, fl->n, sizeof(*fl->blk), cmp_u64);
+	while (!rc && i < fl->n) {
+		for (j = i + 1; j < fl->n && fl->blk[j] == fl->blk[j - 1] + 1;
+		     j++)
+			;
+		rc = extkit_free_blocks(fs, fl->blk[i], j - i);
+		i = j;
+	}
+	free(fl->blk);
+	fl->blk = NULL;
+	return rc;
+}
+
+/* ---- block-mapped ---- */
+
+static int new_zero_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk,
+			  uint64_t *added)
+{
+	void *z;
+	int rc = extkit_alloc_block(fs, goal, blk);
+
+	if (rc)
+		return rc;
+	(*added)++;
+	z = calloc(1, fs->g.block_size);
+	if (!z)
+		return -ENOMEM;
+	rc = extkit_fs_write_block(fs, *blk, z);
+	free(z);
+	return rc;
+}
+
+/* Sets slot idx of indirect block *ptr (allocated if 0) to *val (set),
+ * or reads it into *val. */
+static int ind_slot(struct extkit_fs *fs, uint32_t *ptr, uint32_t idx,
+		    uint32_t *val, int set, uint64_t goal, uint64_t *added)
+{
+	uint8_t *b;
+	uint64_t nb;
+	int rc = 0;
+
+	if (!*ptr) {
+		rc = new_zero_block(fs, goal, &nb, added);
+		if (rc)
+			return rc;
+		*ptr = (uint32_t)nb;
+	}
+	b = malloc(fs->g.block_size);
+	if (!b)
+		return -ENOMEM;
+	rc = extkit_fs_read_block(fs, *ptr, b);
+	if (!rc && set) {
+		put_le32(b + 4 * idx, *val);
+		rc = extkit_fs_write_block(fs, *ptr, b);
+	} else if (!rc) {
+		*val = get_le32(b + 4 * idx);
+	}
+	free(b);
+	return rc;
+}
+
+static int map_append(struct extkit_fs *fs, struct extkit_inode *inode,
+		      uint64_t lblk, uint32_t pblk, uint64_t goal,
+		      uint64_t *added)
+{
+	uint64_t apb = fs->g.addr_per_block, l = lblk, nb;
+	uint32_t ind = 0;
+	int rc;
+
+	if (l < NDIR) {
+		inode->block[l] = pblk;
+		return 0;
+	}
+	l -= NDIR;
+	if (l < apb)
+		return ind_slot(fs, &inode->block[NDIR], (uint32_t)l, &pblk, 1,
+				goal, added);
+	l -= apb;
+	if (l >= apb * apb)
+		return -EFBIG;
+	/* double indirect: slot l / apb holds the indirect block */
+	rc = ind_slot(fs, &inode->block[NDIR + 1], (uint32_t)(l / apb), &ind,
+		      0, goal, added);
+	if (!rc && !ind) {
+		rc = new_zero_block(fs, goal, &nb, added);
+		ind = (uint32_t)nb;
+		if (!rc)
+			rc = ind_slot(fs, &inode->block[NDIR + 1],
+				      (uint32_t)(l / apb), &ind, 1, goal,
+				      added);
+	}
+	if (rc)
+		return rc;
+	return ind_slot(fs, &ind, (uint32_t)(l % apb), &pblk, 1, goal, added);
+}
+
+/* Frees what indirect block *ptr (level 1..3, first logical block base)
+ * maps at or past n, and *ptr itself when nothing below it stays. */
+static int ind_trim(struct extkit_fs *fs, uint32_t *ptr, unsigned int level,
+		    uint64_t base, uint64_t n, struct free_list *fl)
+{
+	uint64_t apb = fs->g.addr_per_block, child = 1, i;
+	uint32_t v;
+	uint8_t *b;
+	int rc;
+
+	for (i = 1; i < level; i++)
+		child *= apb;
+	if (!*ptr || base + child * apb <= n)
+		return 0;
+	if (!extkit_fs_valid_block(fs, *ptr))
+		return -EFSCORRUPTED;
+	b = malloc(fs->g.block_size);
+	if (!b)
+		return -ENOMEM;
+	rc = extkit_fs_read_block(fs, *ptr, b);
+	for (i = 0; !rc && i < apb; i++) {
+		v = get_le32(b + 4 * i);
+		if (!v)
+			continue;
+		if (level > 1)
+			rc = ind_trim(fs, &v, level - 1, base + i * child, n,
+				      fl);
+		else if (base + i >= n && !(rc = fl_push(fl, v)))
+			v = 0;
+		put_le32(b + 4 * i, v);
+	}
+	if (!rc && base >= n) {
+		rc = fl_push(fl, *ptr);
+		*ptr = 0;
+	} else if (!rc) {
+		rc = extkit_fs_write_block(fs, *ptr, b);
+	}
+	free(b);
+	return rc;
+}
+
+static int map_trim(struct extkit_fs *fs, struct extkit_inode *inode,
+		    uint64_t n, struct free_list *fl)
+{
+	uint64_t apb = fs->g.addr_per_block, base = NDIR, span = apb;
+	unsigned int level;
+	uint32_t i;
+	int rc = 0;
+
+	for (i = (uint32_t)(n < NDIR ? n : NDIR); !rc && i < NDIR; i++) {
+		if (inode->block[i])
+			rc = fl_push(fl, inode->block[i]);
+		inode->block[i] = 0;
+	}
+	for (level = 1; !rc && level <= IND_LEVELS; level++) {
+		rc = ind_trim(fs, &inode->block[NDIR + level - 1], level, base,
+			      n, fl);
+		base += span;
+		span *= apb;
+	}
+	return rc;
+}
+
+/* ---- extents in the inode ---- */
+
+struct ext_view {
+	uint8_t raw[EXT2_N_BLOCKS * 4];
+	uint16_t entries;
+	uint16_t max;
+};
+
+static int ext_load(const struct extkit_inode *inode, struct ext_view *v)
+{
+	uint32_t i;
+
+	for (i = 0; i < EXT2_N_BLOCKS; i++)
+		put_le32(v->raw + 4 * i, inode->block[i]);
+	if (get_le16(v->raw) != EXT4_EXT_MAGIC || get_le16(v->raw + 6) != 0)
+		return -EXTKIT_EUNSUPP;
+	v->entries = get_le16(v->raw + 2);
+	v->max = get_le16(v->raw + 4);
+	if (v->max > 4 || v->entries > v->max)
+		return -EFSCORRUPTED;
+	return 0;
+}
+
+static void ext_store(struct extkit_inode *inode, struct ext_view *v)
+{
+	uint32_t i;
+
+	put_le16(v->raw + 2, v->entries);
+	for (i = 0; i < EXT2_N_BLOCKS; i++)
+		inode->block[i] = get_le32(v->raw + 4 * i);
+}
+
+static uint8_t *ext_at(struct ext_view *v, uint32_t i)
+{
+	return v->raw + 12 + 12 * i;
+}
+
+static uint64_t ext_start(const uint8_t *e)
+{
+	return get_le32(e + 8) | ((uint64_t)get_le16(e + 6) << 32);
+}
+
+static void ext_set(uint8_t *e, uint32_t lblk, uint32_t len, uint64_t pblk)
+{
+	put_le32(e, lblk);
+	put_le16(e + 4, (uint16_t)len);
+	put_le16(e + 6, (uint16_t)(pblk >> 32));
+	put_le32(e + 8, (uint32_t)pblk);
+}
+
+static int ext_append(struct extkit_inode *inode, uint64_t lblk,
+		      uint64_t pblk)
+{
+	struct ext_view v;
+	uint8_t *e;
+	uint32_t len;
+	int rc = ext_load(inode, &v);
+
+	if (rc)
+		return rc;
+	if (v.entries) {
+		e = ext_at(&v, v.entries - 1u);
+		len = get_le16(e + 4);
+		if (len < EXT_MAX_LEN && get_le32(e) + len == lblk &&
+		    ext_start(e) + len == pblk) {
+			put_le16(e + 4, (uint16_t)(len + 1));
+			ext_store(inode, &v);
+			return 0;
+		}
+	}
+	if (v.entries >= v.max)
+		return -EXTKIT_EUNSUPP;
+	ext_set(ext_at(&v, v.entries), (uint32_t)lblk, 1, pblk);
+	v.entries++;
+	ext_store(inode, &v);
+	return 0;
+}
+
+static int ext_trim(struct extkit_fs *fs, struct extkit_inode *inode,
+		    uint64_t n, uint64_t *freed)
+{
+	struct ext_view v;
+	uint32_t i, len, keep, flag, kept = 0;
+	uint64_t lb;
+	uint8_t *e;
+	int rc = ext_load(inode, &v);
+
+	for (i = 0; !rc && i < v.entries; i++) {
+		e = ext_at(&v, i);
+		lb = get_le32(e);
+		len = get_le16(e + 4);
+		flag = len > EXT_MAX_LEN ? EXT_MAX_LEN : 0;
+		len -= flag;
+		keep = lb >= n ? 0 : (uint32_t)(n - lb < len ? n - lb : len);
+		if (keep < len) {
+			rc = extkit_free_blocks(fs, ext_start(e) + keep,
+						len - keep);
+			*freed += len - keep;
+		}
+		if (keep) {
+			ext_set(ext_at(&v, kept), (uint32_t)lb, keep + flag,
+				ext_start(e));
+			kept++;
+		}
+	}
+	if (rc)
+		return rc;
+	v.entries = (uint16_t)kept;
+	memset(ext_at(&v, kept), 0, 12u * (4u - kept));
+	ext_store(inode, &v);
+	return 0;
+}
+
+/* ---- the entry points ---- */
+
+static uint64_t fs_blocks_of(const struct extkit_fs *fs,
+			     const struct extkit_inode *inode)
+{
+	return extkit_inode_blocks_bytes(fs, inode) / fs->g.block_size;
+}
+
+int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
+			    uint64_t lblk, uint64_t goal, uint64_t *pblk)
+{
+	uint64_t added = 0, blk;
+	int rc;
+
+	rc = extkit_alloc_block(fs, goal, &blk);
+	if (rc)
+		return rc;
+	if (inode->flags & EXT4_EXTENTS_FL)
+		rc = ext_append(inode, lblk, blk);
+	else if (blk > UINT32_MAX)
+		rc = -EFBIG;
+	else
+		rc = map_append(fs, inode, lblk, (uint32_t)blk, blk, &added);
+	if (rc) {
+		extkit_free_blocks(fs, blk, 1);
+		return rc;
+	}
+	extkit_inode_set_fs_blocks(fs, inode,
+				   fs_blocks_of(fs, inode) + 1 + added);
+	*pblk = blk;
+	return 0;
+}
+
+int extkit_dir_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
+			uint64_t nblocks)
+{
+	struct free_list fl = { 0 };
+	uint64_t freed = 0, have = fs_blocks_of(fs, inode);
+	int rc;
+
+	if (inode->flags & EXT4_EXTENTS_FL) {
+		rc = ext_trim(fs, inode, nblocks, &freed);
+	} else {
+		rc = map_trim(fs, inode, nblocks, &fl);
+		freed = fl.n;
+		if (!rc)
+			rc = fl_release(fs, &fl);
+		free(fl.blk);
+	}
+	if (rc)
+		return rc;
+	extkit_inode_set_fs_blocks(fs, inode, have > freed ? have - freed : 0);
+	inode->size = nblocks * fs->g.block_size;
+	return 0;
+}

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Filesystem handle: reads and validates the superblock, reads the group
+ * descriptor table (classic or meta_bg placement), and writes both back to
+ * the primary location and every backup.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "csum.h"
+#include "endian.h"
+#include "error.h"
+#include "feature.h"
+#include "fs.h"
+
+static int read_super(struct extkit_fs *fs, uint64_t sb_block,
+		      uint32_t block_size)
+{
+	uint64_t off = EXT2_SUPERBLOCK_OFFSET;
+
+	if (sb_block) {
+		off = sb_block * block_size;
+		if (block_size == 1024 && sb_block == 0)
+			off = EXT2_SUPERBLOCK_OFFSET;
+	}
+	return extkit_io_read_bytes(fs->io, off, &fs->raw_sb,
+				    sizeof(fs->raw_sb));
+}
+
+static int check_features(struct extkit_fs *fs, const char **why)
+{
+	uint32_t unsupp = fs->sb.feature_incompat & ~EXTKIT_INCOMPAT_READ_SUPP;
+
+	if (!unsupp || (fs->flags & EXTKIT_FS_FORCE))
+		return 0;
+	*why = "filesystem has an incompatible feature extkit does not support";
+	for (uint32_t bit = 1; bit; bit <<= 1) {
+		if ((unsupp & bit) && extkit_feature_name(EXTKIT_INCOMPAT, bit)) {
+			/* Name it when we can: the static strings below. */
+			if (bit == EXT4_FEATURE_INCOMPAT_INLINE_DATA)
+				*why = "the inline_data feature is not supported";
+			else if (bit == EXT3_FEATURE_INCOMPAT_JOURNAL_DEV)
+				*why = "this is an external journal device, not a filesystem";
+			else if (bit == EXT2_FEATURE_INCOMPAT_COMPRESSION)
+				*why = "the compression feature is not supported";
+			else if (bit == EXT4_FEATURE_INCOMPAT_DIRDATA)
+				*why = "the dirdata feature is not supported";
+			break;
+		}
+	}
+	return -EXTKIT_EUNSUPP;
+}
+
+uint64_t extkit_fs_desc_block(const struct extkit_fs *fs, uint32_t i)
+{
+	const struct extkit_super *sb = &fs->sb;
+	uint64_t base = fs->sb_block ? fs->sb_block : sb->first_data_block;
+
+	if ((sb->feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG) &&
+	    i >= sb->first_meta_bg) {
+		uint32_t g = i * fs->g.descs_per_block;
+
+		return extkit_group_first_block(sb, g) +
+		       (uint64_t)extkit_super_group_has_backup(sb, g);
+	}
+	return base + 1 + i;
+}
+
+static int check_group(struct extkit_fs *fs, uint32_t g, const char **why)
+{
+	const struct extkit_group *gd = &fs->groups[g];
+	uint64_t itable_end = gd->inode_table + fs->g.itable_blocks;
+
+	if (!extkit_fs_valid_block(fs, gd->block_bitmap) ||
+	    !extkit_fs_valid_block(fs, gd->inode_bitmap) ||
+	    !extkit_fs_valid_block(fs, gd->inode_table) ||
+	    itable_end > fs->sb.blocks_count || itable_end < gd->inode_table) {
+		*why = "a group descriptor points outside the filesystem";
+		return -EFSCORRUPTED;
+	}
+	return 0;
+}
+
+static int read_groups(struct extkit_fs *fs, const char **why)
+{
+	uint32_t bs = fs->g.block_size;
+	uint32_t n = fs->g.gdt_blocks;
+	int rc;
+
+	fs->gdt_raw = malloc((size_t)n * bs);
+	fs->groups = calloc(fs->g.group_count, sizeof(*fs->groups));
+	if (!fs->gdt_raw || !fs->groups)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t blk = extkit_fs_desc_block(fs, i);
+
+		rc = extkit_io_read_blocks(fs->io, blk, 1,
+					   fs->gdt_raw + (size_t)i * bs);
+		if (rc)
+			return rc;
+	}
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		extkit_group_decode(fs->gdt_raw + (size_t)g * fs->g.desc_size,
+				    fs->g.desc_size, &fs->groups[g]);
+		if (fs->flags & EXTKIT_FS_NO_GDT_CHECK)
+			continue;
+		rc = check_group(fs, g, why);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int extkit_fs_open_io(struct extkit_io *io, int flags, uint64_t sb_block,
+		      uint32_t block_size, struct extkit_fs **out,
+		      const char **why)
+{
+	struct extkit_fs *fs = calloc(1, sizeof(*fs));
+	const char *dummy;
+	int rc;
+
+	if (!why)
+		why = &dummy;
+	*why = NULL;
+	if (!fs)
+		return -ENOMEM;
+	fs->io = io;
+	fs->flags = flags;
+	fs->sb_block = sb_block;
+	rc = read_super(fs, sb_block, block_size);
+	if (rc == -EXTKIT_ETRUNC) {
+		*why = "the image is too small to hold a superblock";
+		rc = -EXTKIT_ENOTEXT;
+	}
+	if (rc)
+		goto fail;
+	extkit_super_decode(&fs->raw_sb, &fs->sb);
+	rc = extkit_super_validate(&fs->sb, io->size, &fs->g, why);
+	if (!rc)
+		rc = check_features(fs, why);
+	if (rc)
+		goto fail;
+	io->block_size = fs->g.block_size;
+	rc = read_groups(fs, why);
+	if (rc)
+		goto fail;
+	*out = fs;
+	return 0;
+fail:
+	fs->io = NULL;
+	extkit_fs_close(fs);
+	return rc;
+}
+
+int extkit_fs_open(const char *path, int flags, struct extkit_fs **out,
+		   const char **why)
+{
+	struct extkit_io *io;
+	int ioflags = 0;
+	int rc;
+
+	if (flags & EXTKIT_FS_WRITE)
+		ioflags |= EXTKIT_IO_WRITE;
+	if (flags & EXTKIT_FS_EXCL)
+		ioflags |= EXTKIT_IO_EXCL;
+	rc = extkit_io_open_unix(path, ioflags, &io);
+	if (rc)
+		return rc;
+	rc = extkit_fs_open_io(io, flags, 0, 0, out, why);
+	if (rc) {
+		extkit_io_close(io);
+		return rc;
+	}
+	(*out)->owns_io = 1;
+	(*out)->device_name = strdup(path);
+	return 0;
+}
+
+void extkit_fs_close(struct extkit_fs *fs)
+{
+	if (!fs)
+		return;
+	if (fs->owns_io)
+		extkit_io_close(fs->io);
+	free(fs->groups);
+	free(fs->gdt_raw);
+	free(fs->device_name);
+	free(fs);
+}
+
+int extkit_fs_read_block(struct extkit_fs *fs, uint64_t blk, void *buf)
+{
+	if (blk >= fs->sb.blocks_count)
+		return -EFSCORRUPTED;
+	return extkit_io_read_blocks(fs->io, blk, 1, buf);
+}
+
+int extkit_fs_write_block(struct extkit_fs *fs, uint64_t blk,
+			  const void *buf)
+{
+	if (blk >= fs->sb.blocks_count)
+		return -EFSCORRUPTED;
+	return extkit_io_write_blocks(fs->io, blk, 1, buf);
+}
+
+static void encode_descriptors(struct extkit_fs *fs)
+{
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		uint8_t *raw = fs->gdt_raw + (size_t)g * fs->g.desc_size;
+
+		extkit_group_encode(&fs->groups[g], fs->g.desc_size, raw);
+		if (extkit_has_group_csum(&fs->sb)) {
+			fs->groups[g].checksum = extkit_group_csum(fs, g, raw);
+			extkit_group_encode(&fs->groups[g], fs->g.desc_size,
+					    raw);
+		}
+	}
+}
+
+static void encode_super(struct extkit_fs *fs, uint32_t group,
+			 struct ext2_super_block *out)
+{
+	*out = fs->raw_sb;
+	if (fs->sb.rev_level != EXT2_GOOD_OLD_REV)
+		out->s_block_group_nr = cpu_to_le16((uint16_t)group);
+	if (fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		out->s_checksum = cpu_to_le32(extkit_super_csum(out));
+}
+
+int extkit_fs_write_primary_super(struct extkit_fs *fs)
+{
+	struct ext2_super_block sb;
+
+	extkit_super_encode(&fs->sb, &fs->raw_sb);
+	encode_super(fs, 0, &sb);
+	return extkit_io_write_bytes(fs->io, EXT2_SUPERBLOCK_OFFSET, &sb,
+				     sizeof(sb));
+}
+
+static int write_backup(struct extkit_fs *fs, uint32_t g)
+{
+	struct ext2_super_block sb;
+	uint64_t start = extkit_group_first_block(&fs->sb, g);
+	int meta = (fs->sb.feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG);
+	uint32_t ndesc = fs->g.gdt_blocks;
+	int rc;
+
+	encode_super(fs, g, &sb);
+	rc = extkit_io_write_bytes(fs->io, start * fs->g.block_size, &sb,
+				   sizeof(sb));
+	if (rc)
+		return rc;
+	if (meta && fs->sb.first_meta_bg < ndesc)
+		ndesc = fs->sb.first_meta_bg;
+	return extkit_io_write_blocks(fs->io, start + 1, ndesc, fs->gdt_raw);
+}
+
+/* meta_bg: each descriptor block lives in groups 0, 1 and last of its
+ * meta group. */
+static int write_meta_bg_descs(struct extkit_fs *fs)
+{
+	uint32_t dpb = fs->g.descs_per_block;
+	int rc;
+
+	for (uint32_t i = fs->sb.first_meta_bg; i < fs->g.gdt_blocks; i++) {
+		uint32_t first = i * dpb;
+		uint32_t groups[3] = { first, first + 1, first + dpb - 1 };
+
+		for (int k = 0; k < 3; k++) {
+			uint32_t g = groups[k];
+			uint64_t blk;
+
+			if (g >= fs->g.group_count)
+				continue;
+			blk = extkit_group_first_block(&fs->sb, g) +
+			      (uint64_t)extkit_super_group_has_backup(&fs->sb, g);
+			rc = extkit_io_write_blocks(fs->io, blk, 1, fs->gdt_raw +
+					(size_t)i * fs->g.block_size);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int extkit_fs_write_super(struct extkit_fs *fs)
+{
+	int meta = (fs->sb.feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG);
+	uint32_t ndesc = fs->g.gdt_blocks;
+	int rc;
+
+	encode_descriptors(fs);
+	rc = extkit_fs_write_primary_super(fs);
+	if (rc)
+		return rc;
+	if (meta && fs->sb.first_meta_bg < ndesc)
+		ndesc = fs->sb.first_meta_bg;
+	rc = extkit_io_write_blocks(fs->io, fs->sb.first_data_block + 1, ndesc,
+				    fs->gdt_raw);
+	for (uint32_t g = 1; !rc && g < fs->g.group_count; g++)
+		if (extkit_super_group_has_backup(&fs->sb, g))
+			rc = write_backup(fs, g);
+	if (!rc && meta)
+		rc = write_meta_bg_descs(fs);
+	return rc;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A filesystem handle: ties the io, the superblock and the groups together. */
+#ifndef EXTKIT_FS_H
+#define EXTKIT_FS_H
+
+#include <stdint.h>
+
+#include "group.h"
+#include "io.h"
+#include "ondisk.h"
+#include "super.h"
+
+#define EXTKIT_FS_WRITE		0x1	/* open read-write */
+#define EXTKIT_FS_EXCL		0x2	/* exclusive open of block devices */
+#define EXTKIT_FS_FORCE		0x4	/* open despite unsupported features */
+#define EXTKIT_FS_NO_GDT_CHECK	0x8	/* keep descriptors that point outside */
+
+struct extkit_fs {
+	struct extkit_io *io;
+	struct ext2_super_block raw_sb;	/* as read; encode() writes into it */
+	struct extkit_super sb;
+	struct extkit_geom g;
+	struct extkit_group *groups;	/* g.group_count descriptors */
+	uint8_t *gdt_raw;		/* descriptor blocks as read */
+	uint64_t sb_block;		/* 0: primary; else a backup's block */
+	int flags;
+	int owns_io;
+	char *device_name;
+};
+
+/*
+ * Opens path. On failure *why (if non-NULL) gets a one-line reason for a
+ * malformed superblock or descriptor table; the return code says the rest.
+ */
+int extkit_fs_open(const char *path, int flags, struct extkit_fs **out,
+		   const char **why);
+/*
+ * Opens over an existing io. sb_block 0 reads the primary superblock;
+ * otherwise block sb_block of size block_size holds a backup superblock.
+ */
+int extkit_fs_open_io(struct extkit_io *io, int flags, uint64_t sb_block,
+		      uint32_t block_size, struct extkit_fs **out,
+		      const char **why);
+void extkit_fs_close(struct extkit_fs *fs);
+
+/* Block reads/writes that refuse block numbers outside the filesystem. */
+int extkit_fs_read_block(struct extkit_fs *fs, uint64_t blk, void *buf);
+int extkit_fs_write_block(struct extkit_fs *fs, uint64_t blk,
+			  const void *buf);
+
+/* Writes the superblock and descriptors, primary and every backup. */
+int extkit_fs_write_super(struct extkit_fs *fs);
+/* Writes the primary superblock only (descriptors untouched). */
+int extkit_fs_write_primary_super(struct extkit_fs *fs);
+/* Block holding descriptor block i (primary copy). */
+uint64_t extkit_fs_desc_block(const struct extkit_fs *fs, uint32_t i);
+
+static inline int extkit_fs_valid_block(const struct extkit_fs *fs,
+					uint64_t blk)
+{
+	return blk >= fs->sb.first_data_block && blk < fs->sb.blocks_count;
+}
+
+#endif /* EXTKIT_FS_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Inodes: read/write for any inode size, size and i_blocks helpers. */
+#ifndef EXTKIT_INODE_H
+#define EXTKIT_INODE_H
+
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "fs.h"
+#include "ondisk.h"
+
+/* Host-endian inode; lo/hi halves combined. */
+struct extkit_inode {
+	uint16_t mode;
+	uint32_t uid;
+	uint32_t gid;
+	uint64_t size;
+	uint32_t atime;
+	uint32_t ctime;
+	uint32_t mtime;
+	uint32_t dtime;
+	uint16_t links_count;
+	uint64_t blocks;	/* raw i_blocks (512-byte units unless huge) */
+	uint32_t flags;
+	uint32_t version;
+	uint32_t block[EXT2_N_BLOCKS];	/* host order; extent root if EXTENTS */
+	uint32_t generation;
+	uint64_t file_acl;
+	uint16_t extra_isize;	/* 0 for 128-byte inodes */
+	uint32_t crtime;
+	uint32_t projid;
+	uint32_t checksum;
+};
+
+/* raw_size is the on-disk inode size (128 .. block size). */
+void extkit_inode_decode(const void *raw, uint32_t raw_size,
+			 struct extkit_inode *mem);
+/* Writes the fields of mem into raw; bytes it does not know are kept. */
+void extkit_inode_encode(const struct extkit_inode *mem, uint32_t raw_size,
+			 void *raw);
+
+/* Byte offset of inode ino in the image, or a negative error. */
+int extkit_inode_locate(struct extkit_fs *fs, uint32_t ino, uint64_t *blk,
+			uint32_t *off_in_block);
+int extkit_inode_read_raw(struct extkit_fs *fs, uint32_t ino, void *raw);
+int extkit_inode_write_raw(struct extkit_fs *fs, uint32_t ino,
+			   const void *raw);
+int extkit_inode_read(struct extkit_fs *fs, uint32_t ino,
+		      struct extkit_inode *inode);
+int extkit_inode_write(struct extkit_fs *fs, uint32_t ino,
+		       const struct extkit_inode *inode);
+
+/* Bytes of storage i_blocks accounts for (HUGE_FILE_FL aware). */
+uint64_t extkit_inode_blocks_bytes(const struct extkit_fs *fs,
+				   const struct extkit_inode *inode);
+/* Sets i_blocks from a number of fs blocks. */
+void extkit_inode_set_fs_blocks(const struct extkit_fs *fs,
+				struct extkit_inode *inode, uint64_t nblocks);
+
+/* Whether i_block holds block numbers (not a fast symlink, device number
+ * or inline data). */
+int extkit_inode_has_block_map(const struct extkit_inode *inode);
+
+/* EXT2_FT_* for a mode, EXT2_FT_UNKNOWN for an invalid one. */
+uint8_t extkit_mode_to_ftype(uint16_t mode);
+/* One letter name for a file type, as ls -l shows it. */
+char extkit_ftype_char(uint8_t ftype);
+
+static inline int extkit_inode_is_dir(const struct extkit_inode *inode)
+{
+	return S_ISDIR(inode->mode);
+}
+
+#endif /* EXTKIT_INODE_H */

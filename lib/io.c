@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Backend-independent io calls: bounds checks and block-to-byte mapping. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "error.h"
+#include "io.h"
+
+static int check_range(struct extkit_io *io, uint64_t off, uint64_t len)
+{
+	if (off > io->size || len > io->size - off)
+		return -EXTKIT_ETRUNC;
+	return 0;
+}
+
+int extkit_io_read_bytes(struct extkit_io *io, uint64_t off, void *buf,
+			 size_t len)
+{
+	int rc = check_range(io, off, len);
+
+	if (rc)
+		return rc;
+	return io->ops->read_bytes(io, off, buf, len);
+}
+
+int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
+			  size_t len)
+{
+	int rc;
+
+	if (!(io->flags & EXTKIT_IO_WRITE))
+		return -EROFS;
+	rc = check_range(io, off, len);
+	if (rc)
+		return rc;
+	return io->ops->write_bytes(io, off, buf, len);
+}
+
+int extkit_io_zero_bytes(struct extkit_io *io, uint64_t off, uint64_t len)
+{
+	int rc;
+
+	if (!(io->flags & EXTKIT_IO_WRITE))
+		return -EROFS;
+	rc = check_range(io, off, len);
+	if (rc)
+		return rc;
+	return io->ops->zero_bytes(io, off, len);
+}
+
+int extkit_io_set_size(struct extkit_io *io, uint64_t size)
+{
+	if (!(io->flags & EXTKIT_IO_WRITE))
+		return -EROFS;
+	if (!io->ops->set_size)
+		return -EOPNOTSUPP;
+	return io->ops->set_size(io, size);
+}
+
+int extkit_io_flush(struct extkit_io *io)
+{
+	if (!io->ops->flush)
+		return 0;
+	return io->ops->flush(io);
+}
+
+static int block_span(struct extkit_io *io, uint64_t blk, uint32_t count,
+		      uint64_t *off, size_t *len)
+{
+	uint64_t bs = io->block_size;
+
+	if (!bs)
+		return -EINVAL;
+	if (blk > UINT64_MAX / bs || (uint64_t)count > SIZE_MAX / bs)
+		return -EXTKIT_ETRUNC;
+	*off = blk * bs;
+	*len = (size_t)count * bs;
+	return 0;
+}
+
+int extkit_io_read_blocks(struct extkit_io *io, uint64_t blk, uint32_t count,
+			  void *buf)
+{
+	uint64_t off;
+	size_t len;
+	int rc = block_span(io, blk, count, &off, &len);
+
+	return rc ? rc : extkit_io_read_bytes(io, off, buf, len);
+}
+
+int extkit_io_write_blocks(struct extkit_io *io, uint64_t blk, uint32_t count,
+			   const void *buf)
+{
+	uint64_t off;
+	size_t len;
+	int rc = block_span(io, blk, count, &off, &len);
+
+	return rc ? rc : extkit_io_write_bytes(io, off, buf, len);
+}
+
+void extkit_io_close(struct extkit_io *io)
+{
+	if (io)
+		io->ops->close(io);
+}

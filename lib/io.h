@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Block and byte access to an image or device behind an ops table.
+ * Backends: io_unix.c (files and block devices), io_mem.c (a buffer).
+ */
+#ifndef EXTKIT_IO_H
+#define EXTKIT_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct extkit_io;
+
+struct extkit_io_ops {
+	int (*read_bytes)(struct extkit_io *io, uint64_t off, void *buf,
+			  size_t len);
+	int (*write_bytes)(struct extkit_io *io, uint64_t off, const void *buf,
+			   size_t len);
+	/* Make a byte range read back as zeros (holes where possible). */
+	int (*zero_bytes)(struct extkit_io *io, uint64_t off, uint64_t len);
+	/* Grow or shrink the backing store (files and buffers only). */
+	int (*set_size)(struct extkit_io *io, uint64_t size);
+	int (*flush)(struct extkit_io *io);
+	void (*close)(struct extkit_io *io);
+};
+
+#define EXTKIT_IO_WRITE		0x1	/* open for writing */
+#define EXTKIT_IO_EXCL		0x2	/* O_EXCL on block devices */
+#define EXTKIT_IO_CREATE	0x4	/* create a missing image file */
+
+struct extkit_io {
+	const struct extkit_io_ops *ops;
+	uint64_t size;		/* bytes in the image or device */
+	unsigned int block_size;/* unit of the block calls, set by the user */
+	int flags;
+	int is_blockdev;
+	void *priv;
+};
+
+int extkit_io_open_unix(const char *path, int flags, struct extkit_io **out);
+int extkit_io_open_mem(void *buf, size_t size, int flags,
+		       struct extkit_io **out);
+/* A growable buffer owned by the io (for tests that build images). */
+int extkit_io_open_mem_owned(size_t size, struct extkit_io **out);
+void *extkit_io_mem_buffer(struct extkit_io *io);
+void extkit_io_close(struct extkit_io *io);
+/*
+ * 1 if path (a block device, or an image file behind a loop device) is
+ * mounted, with the mount point copied to where; 0 if not; -errno.
+ */
+int extkit_io_check_mounted(const char *path, char *where, size_t wlen);
+
+int extkit_io_read_bytes(struct extkit_io *io, uint64_t off, void *buf,
+			 size_t len);
+int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
+			  size_t len);
+int extkit_io_zero_bytes(struct extkit_io *io, uint64_t off, uint64_t len);
+int extkit_io_set_size(struct extkit_io *io, uint64_t size);
+int extkit_io_flush(struct extkit_io *io);
+
+/* Block-unit calls, in io->block_size units. Reads past the end fail with
+ * EXTKIT_ETRUNC; block numbers are never trusted to fit in memory. */
+int extkit_io_read_blocks(struct extkit_io *io, uint64_t blk, uint32_t count,
+			  void *buf);
+int extkit_io_write_blocks(struct extkit_io *io, uint64_t blk, uint32_t count,
+			   const void *buf);
+
+#endif /* EXTKIT_IO_H */

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Geometry and layout of a new ext2 filesystem, computed the way mke2fs
+ * (misc/mke2fs.c PRS() and lib/ext2fs/initialize.c) computes them, so the
+ * same options give the same geometry:
+ *   size class -> block size and inode ratio -> blocks per group ->
+ *   inodes per group (filling whole inode table blocks, a multiple of 8)
+ *   -> reserved GDT blocks -> drop a last group too small for its metadata.
+ * Then the in-memory superblock and group descriptors (mkfs_fs_init).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "endian.h"
+#include "error.h"
+#include "group.h"
+#include "ondisk.h"
+#include "super.h"
+
+#include "mkfs.h"
+
+#define KIB		1024ULL
+#define MIB		(KIB * KIB)
+#define TIB		(MIB * MIB)
+#define MAX_BPG		65528u	/* (1 << 16) - 8: free counts are 16-bit */
+#define MIN_IPG		16u	/* group 0 holds inodes 1..11 */
+#define DEFAULT_ISIZE	256u
+#define LPF_MIN_BYTES	(16 * KIB)
+#define DEFM_XATTR_USER	0x0004	/* default mount options: user_xattr */
+#define DEFM_ACL	0x0008	/* and acl, as mke2fs.conf sets them */
+
+/* The size classes of /etc/mke2fs.conf (e2fsprogs 1.47 defaults). */
+struct size_class {
+	const char *name;
+	uint64_t below;		/* bytes */
+	uint32_t block_size;
+	uint32_t inode_ratio;
+};
+
+static const struct size_class size_classes[] = {
+	{ "floppy", 3 * MIB, 1024, 8192 },
+	{ "small", 512 * MIB, 1024, 4096 },
+	{ "default", 4 * TIB, 4096, 16384 },
+	{ "big", 16 * TIB, 4096, 32768 },
+	{ "huge", UINT64_MAX, 4096, 65536 },
+};
+
+static const struct size_class *size_class_of(uint64_t bytes)
+{
+	unsigned int i = 0;
+
+	while (bytes >= size_classes[i].below)
+		i++;
+	return &size_classes[i];
+}
+
+static uint64_t div_ceil(uint64_t a, uint64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+/* Bytes to format: SIZE, else the size of the file or device. */
+static int pick_size(const struct mkfs_opts *o, const struct mkfs_target *t,
+		     struct mkfs_layout *l)
+{
+	uint64_t unit = o->block_size ? o->block_size : 1024;
+
+	if (o->size_arg) {
+		if (mkfs_parse_scaled(o->size_arg, unit, &l->size_bytes)) {
+			mkfs_error("invalid size '%s': a number with an optional K, M, G or T suffix",
+				   o->size_arg);
+			return -EINVAL;
+		}
+		if (t->is_blockdev && l->size_bytes > t->size) {
+			mkfs_error("%s: size %s is larger than the device (%llu bytes)",
+				   t->path, o->size_arg,
+				   (unsigned long long)t->size);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!t->exists) {
+		mkfs_error("%s does not exist; give a SIZE to create it",
+			   t->path);
+		return -ENOENT;
+	}
+	if (!t->size) {
+		mkfs_error("%s is empty; give a SIZE", t->path);
+		return -EINVAL;
+	}
+	l->size_bytes = t->size;
+	l->size_from_target = 1;
+	return 0;
+}
+
+static int pick_sizes(const struct mkfs_opts *o, struct mkfs_layout *l)
+{
+	const struct size_class *c = size_class_of(l->size_bytes);
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	l->size_class = c->name;
+	l->block_size = o->block_size ? o->block_size : c->block_size;
+	l->inode_size = o->inode_size ? o->inode_size : DEFAULT_ISIZE;
+	if (l->inode_size > l->block_size) {
+		mkfs_error("inode size %u is larger than the block size %u",
+			   l->inode_size, l->block_size);
+		return -EINVAL;
+	}
+	l->inode_ratio = o->inode_ratio;
+	if (!l->inode_ratio)
+		l->inode_ratio = c->inode_ratio < l->block_size ?
+				 l->block_size : c->inode_ratio;
+	l->blocks = l->size_bytes / l->block_size;
+	/* mke2fs rounds a device's (not a given) size down to whole pages. */
+	if (l->size_from_target && page > l->block_size)
+		l->blocks &= ~(page / l->block_size - 1);
+	if (l->blocks > UINT32_MAX) {
+		mkfs_error("%llu blocks of %u bytes do not fit in 32 bits; use a larger block size (-b)",
+			   (unsigned long long)l->blocks, l->block_size);
+		return -EFBIG;
+	}
+	l->first_data_block = l->block_size == 1024;
+	l->blocks_per_group = 8 * l->block_size;
+	if (l->blocks_per_group > MAX_BPG)
+		l->blocks_per_group = MAX_BPG;
+	return 0;
+}
+
+static int pick_inodes(const struct mkfs_opts *o, const struct mkfs_layout *l,
+		       uint64_t *inodes)
+{
+	uint64_t bytes = l->blocks * l->block_size;
+
+	*inodes = o->inode_count ? o->inode_count : bytes / l->inode_ratio;
+	if (*inodes > UINT32_MAX) {
+		mkfs_error("too many inodes (%llu); raise the bytes per inode (-i)",
+			   (unsigned long long)*inodes);
+		return -EINVAL;
+	}
+	if (*inodes * l->inode_size >= bytes) {
+		mkfs_error("%llu inodes of %u bytes do not fit in %llu bytes; raise -i or lower -N",
+			   (unsigned long long)*inodes, l->inode_size,
+			   (unsigned long long)bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Inodes per group: whole inode table blocks, a multiple of 8, and a
+ * total that fits in 32 bits (initialize.c, label ipg_retry). */
+static void fit_ipg(struct mkfs_layout *l, uint32_t ipg)
+{
+	uint32_t bs = l->block_size, isz = l->inode_size;
+
+	for (;;) {
+		uint32_t itb = (uint32_t)div_ceil((uint64_t)ipg * isz, bs);
+
+		ipg = (uint32_t)((uint64_t)itb * bs / isz) & ~7u;
+		if (ipg < MIN_IPG)
+			ipg = MIN_IPG;
+		l->inodes_per_group = ipg;
+		l->itable_blocks = (uint32_t)div_ceil((uint64_t)ipg * isz, bs);
+		if ((uint64_t)ipg * l->groups <= UINT32_MAX)
+			return;
+		ipg--;
+	}
+}
+
+/* Reserved GDT blocks: room to grow 1024 times, or to 2^32 blocks. */
+static uint32_t reserved_gdt(const struct mkfs_layout *l)
+{
+	uint64_t max_blocks = UINT32_MAX;
+	uint32_t dpb = l->block_size / EXT2_MIN_DESC_SIZE;
+	uint64_t rsv_groups, rsv;
+
+	if (l->blocks < max_blocks / 1024)
+		max_blocks = l->blocks * 1024;
+	rsv_groups = div_ceil(max_blocks - l->first_data_block,
+			      l->blocks_per_group);
+	rsv = div_ceil(rsv_groups, dpb) - l->desc_blocks;
+	return rsv > l->block_size / 4 ? l->block_size / 4 : (uint32_t)rsv;
+}
+
+static int has_backup(const struct mkfs_opts *o, uint32_t g)
+{
+	struct extkit_super sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.feature_ro_compat = o->ro_compat;
+	return extkit_super_group_has_backup(&sb, g);
+}
+
+static int too_small(const struct mkfs_layout *l)
+{
+	mkfs_error("%llu bytes are too small for a filesystem with %u-byte blocks",
+		   (unsigned long long)l->size_bytes, l->block_size);
+	return -ENOSPC;
+}
+
+/* Groups, inodes per group and reserved GDT blocks for l->blocks.
+ * Returns 1 when l->blocks was cut (retry), 0 when done, or an error. */
+static int fit_groups(const struct mkfs_opts *o, struct mkfs_layout *l,
+		      uint64_t inodes)
+{
+	uint32_t bs = l->block_size;
+	uint64_t groups, ipg, rem, last;
+
+	groups = div_ceil(l->blocks - l->first_data_block,
+			  l->blocks_per_group);
+	l->groups = (uint32_t)groups;
+	l->desc_blocks = (uint32_t)div_ceil(groups, bs / EXT2_MIN_DESC_SIZE);
+	if (inodes < EXT2_GOOD_OLD_FIRST_INO + 1)
+		inodes = EXT2_GOOD_OLD_FIRST_INO + 1;
+	ipg = div_ceil(inodes, groups);
+	if (ipg > 8ULL * bs) {
+		if (l->blocks_per_group < 256) {
+			mkfs_error("too many inodes for the filesystem size");
+			return -EINVAL;
+		}
+		l->blocks_per_group -= 8;
+		return 2;
+	}
+	if (ipg > 65536 - bs / l->inode_size)
+		ipg = 65536 - bs / l->inode_size;
+	fit_ipg(l, (uint32_t)ipg);
+	l->rsv_gdt = (o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) ?
+		     reserved_gdt(l) : 0;
+	if (l->rsv_gdt + l->desc_blocks > l->blocks_per_group * 3 / 4) {
+		mkfs_error("%u groups need meta_bg, which ext2 here does not offer; use a larger block size (-b)",
+			   l->groups);
+		return -EFBIG;
+	}
+	if (3 + l->itable_blocks + l->rsv_gdt + l->desc_blocks >
+	    l->blocks_per_group) {
+		mkfs_error("too many inodes per group; raise -i or lower -N");
+		return -EINVAL;
+	}
+	last = 2 + l->itable_blocks;
+	if (has_backup(o, l->groups - 1))
+		last += 1 + l->desc_blocks + l->rsv_gdt;
+	rem = (l->blocks - l->first_data_block) % l->blocks_per_group;
+	if (l->groups == 1 && rem && rem < last)
+		return too_small(l);
+	if (rem && rem < last + 50) {
+		l->blocks -= rem;
+		return 1;
+	}
+	return 0;
+}
+
+static int fit_geometry(const struct mkfs_opts *o, struct mkfs_layout *l,
+			uint64_t inodes)
+{
+	uint64_t orig_blocks = l->blocks;
+	uint64_t r0 = (uint64_t)(o->reserved_pct * (double)l->blocks / 100.0);
+	int rc;
+
+	do {
+		if (l->blocks <= l->first_data_block)
+			return too_small(l);
+		rc = fit_groups(o, l, inodes);
+		if (rc == 2)
+			l->blocks = orig_blocks;
+	} while (rc > 0);
+	if (rc)
+		return rc;
+	l->r_blocks = r0;
+	if (l->blocks != orig_blocks) {
+		double ratio = 100.0 * (double)r0 / (double)orig_blocks;
+
+		l->r_blocks = (uint64_t)(ratio * (double)l->blocks / 100.0);
+	}
+	return 0;
+}
+
+/* lost+found as mke2fs makes it: 16 KiB and at least 2 blocks, within
+ * the 12 direct blocks. */
+static uint32_t lpf_blocks(uint32_t bs)
+{
+	uint32_t n = (uint32_t)(LPF_MIN_BYTES / bs);
+
+	if (n < 2)
+		n = 2;
+	return n > EXT2_NDIR_BLOCKS ? EXT2_NDIR_BLOCKS : n;
+}
+
+/* Root, lost+found and the resize inode's block follow group 0's inode
+ * table, in the order mke2fs allocates them. */
+static int place_data(const struct mkfs_opts *o, struct mkfs_layout *l)
+{
+	uint64_t g0_end = (uint64_t)l->first_data_block + l->blocks_per_group;
+	uint64_t end;
+
+	if (g0_end > l->blocks)
+		g0_end = l->blocks;
+	l->root_block = l->first_data_block + 1 + l->desc_blocks +
+			l->rsv_gdt + 2 + l->itable_blocks;
+	l->lpf_blocks = lpf_blocks(l->block_size);
+	l->lpf_block = l->root_block + 1;
+	end = l->lpf_block + l->lpf_blocks;
+	if (o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE)
+		l->dind_block = end++;
+	if (end > g0_end)
+		return too_small(l);
+	return 0;
+}
+
+int mkfs_layout_compute(const struct mkfs_opts *o,
+			const struct mkfs_target *t, struct mkfs_layout *l)
+{
+	uint64_t inodes;
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	rc = pick_size(o, t, l);
+	if (!rc)
+		rc = pick_sizes(o, l);
+	if (!rc)
+		rc = pick_inodes(o, l, &inodes);
+	if (!rc)
+		rc = fit_geometry(o, l, inodes);
+	if (!rc)
+		rc = place_data(o, l);
+	return rc;
+}
+
+static uint32_t log2u(uint32_t v)
+{
+	uint32_t n = 0;
+
+	while ((1u << n) < v)
+		n++;
+	return n;
+}
+
+static void fill_ids(const struct mkfs_opts *o, struct extkit_super *sb)
+{
+	memcpy(sb->uuid, o->uuid, sizeof(sb->uuid));
+	memcpy(sb->volume_name, o->label, sizeof(o->label));
+	for (int i = 0; i < 4; i++)
+		sb->hash_seed[i] = get_le32(o->hash_seed + 4 * i);
+	sb->def_hash_version = DX_HASH_HALF_MD4;
+	/* Name bytes hash as the C char of this machine, as mke2fs does. */
+#ifdef __CHAR_UNSIGNED__
+	sb->flags = EXT2_FLAGS_UNSIGNED_HASH;
+#else
+	sb->flags = EXT2_FLAGS_SIGNED_HASH;
+#endif
+}
+
+static void fill_super(const struct mkfs_opts *o, const struct mkfs_layout *l,
+		       struct extkit_super *sb)
+{
+	memset(sb, 0, sizeof(*sb));
+	sb->inodes_count = l->inodes_per_group * l->groups;
+	sb->blocks_count = l->blocks;
+	sb->r_blocks_count = l->r_blocks;
+	sb->first_data_block = l->first_data_block;
+	sb->log_block_size = log2u(l->block_size) - EXT2_MIN_BLOCK_LOG_SIZE;
+	sb->log_cluster_size = sb->log_block_size;
+	sb->blocks_per_group = l->blocks_per_group;
+	sb->clusters_per_group = l->blocks_per_group;
+	sb->inodes_per_group = l->inodes_per_group;
+	sb->wtime = sb->lastcheck = sb->mkfs_time = o->now;
+	sb->max_mnt_count = 0xffff;	/* -1: no mount-count checks */
+	sb->magic = EXT2_SUPER_MAGIC;
+	sb->state = EXT2_VALID_FS;
+	sb->errors = 1;			/* continue */
+	sb->creator_os = EXT2_OS_LINUX;
+	sb->rev_level = EXT2_DYNAMIC_REV;
+	sb->first_ino = EXT2_GOOD_OLD_FIRST_INO;
+	sb->inode_size = (uint16_t)l->inode_size;
+	sb->feature_compat = o->compat;
+	sb->feature_incompat = o->incompat;
+	sb->feature_ro_compat = o->ro_compat;
+	sb->reserved_gdt_blocks = (uint16_t)l->rsv_gdt;
+	sb->default_mount_opts = DEFM_XATTR_USER | DEFM_ACL;
+	if (l->inode_size > EXT2_GOOD_OLD_INODE_SIZE)
+		sb->min_extra_isize = sb->want_extra_isize = 32;
+	fill_ids(o, sb);
+}
+
+/* Descriptors and free counts; group 0 also holds root, lost+found, the
+ * resize inode's block and inodes 1 .. 11. */
+static void fill_groups(const struct mkfs_layout *l, struct extkit_fs *fs)
+{
+	uint64_t free_blocks = 0, free_inodes = 0;
+
+	for (uint32_t g = 0; g < l->groups; g++) {
+		struct extkit_group *gd = &fs->groups[g];
+		uint64_t start = extkit_group_first_block(&fs->sb, g);
+		uint32_t meta = extkit_group_sb_overhead(&fs->sb, &fs->g, g);
+
+		gd->block_bitmap = start + meta;
+		gd->inode_bitmap = start + meta + 1;
+		gd->inode_table = start + meta + 2;
+		gd->free_blocks = extkit_group_block_count(&fs->sb, g) - meta -
+				  2 - l->itable_blocks;
+		gd->free_inodes = l->inodes_per_group;
+		if (g == 0) {
+			gd->free_blocks -= 1 + l->lpf_blocks +
+					   (l->dind_block ? 1 : 0);
+			gd->free_inodes -= EXT2_GOOD_OLD_FIRST_INO;
+			gd->used_dirs = 2;
+		}
+		free_blocks += gd->free_blocks;
+		free_inodes += gd->free_inodes;
+	}
+	fs->sb.free_blocks_count = free_blocks;
+	fs->sb.free_inodes_count = (uint32_t)free_inodes;
+}
+
+/*
+ * s_overhead_clusters as mke2fs 1.47 sets it: the blocks before the first
+ * group plus every group's superblock, descriptors, bitmaps and inode
+ * table. struct extkit_super has no field for it, so it goes straight
+ * into the raw superblock, whose other bytes the encoder keeps.
+ */
+static void set_overhead(const struct mkfs_layout *l, struct extkit_fs *fs)
+{
+	uint64_t n = l->first_data_block;
+
+	for (uint32_t g = 0; g < l->groups; g++)
+		n += extkit_group_sb_overhead(&fs->sb, &fs->g, g) + 2 +
+		     l->itable_blocks;
+	fs->raw_sb.s_overhead_clusters = cpu_to_le32((uint32_t)n);
+}
+
+uint32_t mkfs_backup_count(const struct extkit_fs *fs)
+{
+	uint32_t n = 0;
+
+	for (uint32_t g = 1; g < fs->g.group_count; g++)
+		n += (uint32_t)extkit_super_group_has_backup(&fs->sb, g);
+	return n;
+}
+
+int mkfs_fs_init(const struct mkfs_opts *o, const struct mkfs_layout *l,
+		 struct extkit_fs *fs)
+{
+	const char *why = NULL;
+	int rc;
+
+	memset(fs, 0, sizeof(*fs));
+	fill_super(o, l, &fs->sb);
+	/* The resize inode of 4 KiB and larger blocks is over 2 GiB. */
+	if (l->dind_block && mkfs_resize_inode_size(l) >= (1ULL << 31))
+		fs->sb.feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+	rc = extkit_super_validate(&fs->sb, 0, &fs->g, &why);
+	if (rc) {
+		mkfs_error("internal error: the new superblock is invalid: %s",
+			   why ? why : extkit_strerror(rc));
+		return rc;
+	}
+	fs->groups = calloc(l->groups, sizeof(*fs->groups));
+	fs->gdt_raw = calloc(fs->g.gdt_blocks, fs->g.block_size);
+	if (!fs->groups || !fs->gdt_raw) {
+		mkfs_fs_release(fs);
+		mkfs_error("out of memory");
+		return -ENOMEM;
+	}
+	fill_groups(l, fs);
+	extkit_super_encode(&fs->sb, &fs->raw_sb);
+	set_overhead(l, fs);
+	return 0;
+}
+
+void mkfs_fs_release(struct extkit_fs *fs)
+{
+	free(fs->groups);
+	free(fs->gdt_raw);
+	fs->groups = NULL;
+	fs->gdt_raw = NULL;
+}

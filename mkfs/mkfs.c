@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * extkit-mkfs: formats an image file or a block device as ext2 (revision
+ * 1). The run: options -> target (what it is, is it safe) -> layout (the
+ * mke2fs geometry) -> report -> prepare the target -> write. Nothing is
+ * written before every check has passed, and nothing at all with -n.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "error.h"
+#include "io.h"
+
+#include "mkfs.h"
+
+static int format(const struct mkfs_opts *o, struct mkfs_target *t,
+		  const struct mkfs_layout *l, struct extkit_fs *fs)
+{
+	uint64_t fs_bytes = l->blocks * l->block_size;
+	struct extkit_io *io;
+	int rc;
+
+	rc = mkfs_target_prepare(o, t, fs_bytes);
+	if (rc)
+		return rc;
+	rc = extkit_io_open_unix(t->path, EXTKIT_IO_WRITE | EXTKIT_IO_EXCL,
+				 &io);
+	if (rc) {
+		mkfs_error("%s: %s", t->path, rc == -EBUSY ?
+			   "the device is in use" : extkit_strerror(rc));
+		return rc;
+	}
+	if (io->size < fs_bytes) {
+		mkfs_error("%s: only %llu bytes, %llu needed", t->path,
+			   (unsigned long long)io->size,
+			   (unsigned long long)fs_bytes);
+		extkit_io_close(io);
+		return -ENOSPC;
+	}
+	fs->io = io;
+	rc = mkfs_write(o, t, l, fs);
+	if (rc)
+		mkfs_error("%s: writing failed: %s", t->path,
+			   extkit_strerror(rc));
+	fs->io = NULL;
+	extkit_io_close(io);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct mkfs_opts o;
+	struct mkfs_target t;
+	struct mkfs_layout l;
+	struct extkit_fs fs;
+	int rc;
+
+	rc = mkfs_parse_args(argc, (const char **)argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (mkfs_target_inspect(o.target, &t) || mkfs_target_check(&o, &t) ||
+	    mkfs_layout_compute(&o, &t, &l) || mkfs_fs_init(&o, &l, &fs)) {
+		mkfs_opts_free(&o);
+		return MKFS_EXIT_FAIL;
+	}
+	mkfs_report(&o, &t, &l, &fs);
+	rc = 0;
+	if (!o.dry_run)
+		rc = format(&o, &t, &l, &fs);
+	mkfs_fs_release(&fs);
+	mkfs_opts_free(&o);
+	if (fflush(stdout) == EOF && !rc) {
+		mkfs_error("writing the report failed");
+		rc = -EIO;
+	}
+	return rc ? MKFS_EXIT_FAIL : MKFS_EXIT_OK;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * extkit-mkfs internals: the parsed options, the target, the computed
+ * layout, and one function per step of a run (options.c, probe.c,
+ * layout.c, report.c, write.c, resize.c).
+ */
+#ifndef EXTKIT_MKFS_H
+#define EXTKIT_MKFS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "fs.h"
+
+#define PROG	"extkit-mkfs"
+
+/* Exit codes: 0 done, 1 for anything else (bad argument, refusal, error). */
+#define MKFS_EXIT_OK	0
+#define MKFS_EXIT_FAIL	1
+
+struct mkfs_opts {
+	char *target;
+	char *size_arg;			/* SIZE, NULL when absent */
+	uint32_t block_size;		/* -b; 0: from the size class */
+	uint32_t inode_size;		/* -I; 0: 256 */
+	uint32_t inode_ratio;		/* -i; 0: from the size class */
+	uint64_t inode_count;		/* -N; 0: from the inode ratio */
+	double reserved_pct;		/* -m */
+	char label[17];			/* -L, NUL-terminated */
+	int force;			/* -F */
+	int dry_run;			/* -n */
+	int quiet;			/* -q */
+	int verbose;			/* -v */
+	/* Resolved from -O, -U, -E and the environment. */
+	uint32_t compat;
+	uint32_t incompat;
+	uint32_t ro_compat;
+	uint8_t uuid[16];
+	uint8_t hash_seed[16];
+	int hash_seed_given;		/* -E hash_seed= */
+	int nodiscard;			/* -E nodiscard */
+	uint32_t now;
+	int fixed_time;			/* the time came from the environment */
+};
+
+struct mkfs_target {
+	const char *path;
+	int exists;
+	int is_blockdev;
+	uint64_t size;			/* bytes now; 0 when missing */
+	dev_t rdev;			/* block devices */
+	dev_t dev;			/* regular files: st_dev and st_ino */
+	ino_t ino;
+	int known_zero;			/* every byte of the fs reads zero */
+};
+
+struct mkfs_layout {
+	const char *size_class;		/* floppy small default big huge */
+	uint64_t size_bytes;		/* size the geometry was taken from */
+	int size_from_target;		/* no SIZE: the file or device size */
+	uint32_t block_size;
+	uint32_t inode_size;
+	uint32_t inode_ratio;
+	uint64_t blocks;
+	uint64_t r_blocks;
+	uint32_t first_data_block;
+	uint32_t blocks_per_group;
+	uint32_t groups;
+	uint32_t desc_blocks;
+	uint32_t rsv_gdt;		/* reserved GDT blocks (resize_inode) */
+	uint32_t inodes_per_group;
+	uint32_t itable_blocks;
+	uint32_t lpf_blocks;		/* blocks of lost+found */
+	uint64_t root_block;
+	uint64_t lpf_block;		/* first of lpf_blocks */
+	uint64_t dind_block;		/* resize inode; 0 without */
+};
+
+/* options.c: returns -1 to go on, else the exit code (help, bad usage). */
+int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o);
+void mkfs_opts_free(struct mkfs_opts *o);
+/* A decimal number with an optional K, M, G, T (binary) or s (512-byte
+ * sectors) suffix; a bare number counts units of unit bytes. */
+int mkfs_parse_scaled(const char *s, uint64_t unit, uint64_t *out);
+
+/* probe.c */
+int mkfs_target_inspect(const char *path, struct mkfs_target *t);
+int mkfs_target_check(const struct mkfs_opts *o,
+		      const struct mkfs_target *t);
+int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
+			uint64_t fs_bytes);
+
+/* layout.c: fills the layout, then the superblock and geometry of fs. */
+int mkfs_layout_compute(const struct mkfs_opts *o,
+			const struct mkfs_target *t, struct mkfs_layout *l);
+int mkfs_fs_init(const struct mkfs_opts *o, const struct mkfs_layout *l,
+		 struct extkit_fs *fs);
+void mkfs_fs_release(struct extkit_fs *fs);
+/* Number of groups other than 0 holding a superblock backup. */
+uint32_t mkfs_backup_count(const struct extkit_fs *fs);
+
+/* report.c */
+void mkfs_report(const struct mkfs_opts *o, const struct mkfs_target *t,
+		 const struct mkfs_layout *l, const struct extkit_fs *fs);
+void mkfs_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* write.c */
+int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
+	       const struct mkfs_layout *l, struct extkit_fs *fs);
+
+/* resize.c: the resize inode's blocks (dind and primary reserved GDT). */
+int mkfs_resize_write(const struct mkfs_layout *l, struct extkit_fs *fs);
+uint64_t mkfs_resize_inode_blocks(const struct mkfs_layout *l,
+				  const struct extkit_fs *fs);
+uint64_t mkfs_resize_inode_size(const struct mkfs_layout *l);
+
+#endif /* EXTKIT_MKFS_H */

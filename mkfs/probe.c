@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The target: what it is, whether it is safe to format, and getting it
+ * ready. Refused even with -F: a mounted device (or one with a mounted
+ * partition or a holder such as device-mapper), an active swap device or
+ * file, and an image file behind a mounted loop device. Refused without
+ * -F: anything libblkid recognises (a filesystem, RAID member, swap area
+ * or partition table), named with its type, label and UUID.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <blkid.h>
+
+#include "mkfs.h"
+
+#define PATH_LEN	4096
+
+int mkfs_target_inspect(const char *path, struct mkfs_target *t)
+{
+	struct stat st;
+
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	if (stat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		mkfs_error("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	t->exists = 1;
+	if (S_ISBLK(st.st_mode)) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		off_t end = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
+
+		if (fd >= 0)
+			close(fd);
+		if (end < 0) {
+			mkfs_error("%s: %s", path, strerror(errno));
+			return -errno;
+		}
+		t->is_blockdev = 1;
+		t->rdev = st.st_rdev;
+		t->size = (uint64_t)end;
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		mkfs_error("%s is neither a block device nor a regular file",
+			   path);
+		return -ENOTBLK;
+	}
+	t->dev = st.st_dev;
+	t->ino = st.st_ino;
+	t->size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* Undoes the octal escapes of /proc mount tables (\040 for a space). */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+/* Whether one mountinfo line mounts device dev; fills where. */
+static int line_mounts(const char *line, dev_t dev, char *where)
+{
+	unsigned int maj, min;
+	char source[PATH_LEN];
+	const char *sep = strstr(line, " - ");
+	struct stat st;
+
+	if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &maj, &min, where) != 3)
+		return 0;
+	unescape(where);
+	if (makedev(maj, min) == dev)
+		return 1;
+	if (!sep || sscanf(sep, " - %*s %4095s", source) != 1)
+		return 0;
+	unescape(source);
+	return source[0] == '/' && stat(source, &st) == 0 &&
+	       S_ISBLK(st.st_mode) && st.st_rdev == dev;
+}
+
+/* Whether block device dev is mounted; where gets the mount point. */
+static int dev_mounted(dev_t dev, char *where)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && getline(&line, &cap, f) > 0)
+		found = line_mounts(line, dev, where);
+	free(line);
+	fclose(f);
+	return found;
+}
+
+static int read_dev_file(const char *path, dev_t *dev)
+{
+	FILE *f = fopen(path, "re");
+	unsigned int maj, min;
+	int ok;
+
+	if (!f)
+		return 0;
+	ok = fscanf(f, "%u:%u", &maj, &min) == 2;
+	fclose(f);
+	if (ok)
+		*dev = makedev(maj, min);
+	return ok;
+}
+
+/* Whether /sys/dev/block/M:m/<sub> has an entry (holders, partitions). */
+static int has_holder(const char *sysdir)
+{
+	char path[PATH_LEN + 16];
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "%s/holders", sysdir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d)))
+		found = de->d_name[0] != '.';
+	closedir(d);
+	return found;
+}
+
+/*
+ * Whether device dev, or one of its partitions, is mounted or held. Fills
+ * why with the reason.
+ */
+static int dev_busy(dev_t dev, char *why, size_t len)
+{
+	char sysdir[PATH_LEN], where[PATH_LEN], path[PATH_LEN + 300];
+	struct dirent *de;
+	DIR *d;
+	int busy = 0;
+
+	if (dev_mounted(dev, where)) {
+		snprintf(why, len, "is mounted on %s", where);
+		return 1;
+	}
+	snprintf(sysdir, sizeof(sysdir), "/sys/dev/block/%u:%u", major(dev),
+		 minor(dev));
+	if (has_holder(sysdir)) {
+		snprintf(why, len, "is in use (see %s/holders)", sysdir);
+		return 1;
+	}
+	d = opendir(sysdir);
+	while (d && !busy && (de = readdir(d))) {
+		dev_t part;
+
+		snprintf(path, sizeof(path), "%s/%s/partition", sysdir,
+			 de->d_name);
+		if (de->d_name[0] == '.' || access(path, F_OK))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/dev", sysdir, de->d_name);
+		if (!read_dev_file(path, &part))
+			continue;
+		if (dev_mounted(part, where)) {
+			snprintf(why, len, "has partition %s mounted on %s",
+				 de->d_name, where);
+			busy = 1;
+		}
+	}
+	if (d)
+		closedir(d);
+	return busy;
+}
+
+/* Whether the target is an active swap device or file. */
+static int is_swap(const struct mkfs_target *t)
+{
+	FILE *f = fopen("/proc/swaps", "re");
+	char name[PATH_LEN];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fscanf(f, "%4095s %*[^\n]", name) == 1) {
+		struct stat st;
+
+		unescape(name);
+		if (name[0] != '/' || stat(name, &st))
+			continue;
+		found = t->is_blockdev ?
+			S_ISBLK(st.st_mode) && st.st_rdev == t->rdev :
+			st.st_dev == t->dev && st.st_ino == t->ino;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Whether a loop device is backed by the image file t. */
+static int loop_backs(const char *loopdir, const struct mkfs_target *t)
+{
+	char path[PATH_LEN + 300], file[PATH_LEN];
+	struct stat st;
+	FILE *f;
+	char *nl;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/loop/backing_file", loopdir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	ok = fgets(file, sizeof(file), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return 0;
+	nl = strchr(file, '\n');
+	if (nl)
+		*nl = '\0';
+	return stat(file, &st) == 0 && st.st_dev == t->dev &&
+	       st.st_ino == t->ino;
+}
+
+/* An image file behind a loop device that is mounted (or held). */
+static int file_loop_busy(const struct mkfs_target *t, char *why,
+			  size_t len)
+{
+	char dir[PATH_LEN], reason[PATH_LEN + 64];
+	struct dirent *de;
+	DIR *d = opendir("/sys/block");
+	int busy = 0;
+
+	while (d && !busy && (de = readdir(d))) {
+		dev_t dev;
+
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		snprintf(dir, sizeof(dir), "/sys/block/%s", de->d_name);
+		if (!loop_backs(dir, t))
+			continue;
+		snprintf(reason, sizeof(reason), "%s/dev", dir);
+		if (!read_dev_file(reason, &dev))
+			continue;
+		if (dev_busy(dev, reason, sizeof(reason))) {
+			snprintf(why, len, "is the backing file of /dev/%s, which %s",
+				 de->d_name, reason);
+			busy = 1;
+		}
+	}
+	if (d)
+		closedir(d);
+	return busy;
+}
+
+static void describe(blkid_probe pr, const char *path, char *msg, size_t len)
+{
+	const char *type = NULL, *label = NULL, *uuid = NULL, *usage = NULL;
+
+	if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL)) {
+		blkid_probe_lookup_value(pr, "LABEL", &label, NULL);
+		blkid_probe_lookup_value(pr, "UUID", &uuid, NULL);
+		blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+		snprintf(msg, len, "%s contains a%s %s %s%s%s%s%s%s", path,
+			 strchr("aeiou", type[0]) ? "n" : "", type,
+			 usage && !strcmp(usage, "filesystem") ? "filesystem" :
+								 "signature",
+			 label ? " labelled '" : "", label ? label : "",
+			 label ? "'" : "", uuid ? ", UUID " : "",
+			 uuid ? uuid : "");
+		return;
+	}
+	if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL)) {
+		blkid_probe_lookup_value(pr, "PTUUID", &uuid, NULL);
+		snprintf(msg, len, "%s contains a %s partition table%s%s",
+			 path, type, uuid ? ", UUID " : "", uuid ? uuid : "");
+		return;
+	}
+	snprintf(msg, len, "%s contains data libblkid recognises", path);
+}
+
+/* libblkid: 1 if something was found (msg says what), 0 if not. */
+static int blkid_finds(const struct mkfs_target *t, char *msg, size_t len)
+{
+	blkid_probe pr = blkid_new_probe_from_filename(t->path);
+	int rc;
+
+	if (!pr) {
+		snprintf(msg, len, "%s: cannot probe: %s", t->path,
+			 strerror(errno ? errno : EIO));
+		return 1;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
+					  BLKID_SUBLKS_LABEL |
+					  BLKID_SUBLKS_UUID |
+					  BLKID_SUBLKS_USAGE);
+	blkid_probe_enable_partitions(pr, 1);
+	rc = blkid_do_safeprobe(pr);
+	if (rc == 0)
+		describe(pr, t->path, msg, len);
+	else if (rc == -2)
+		snprintf(msg, len, "%s contains several conflicting signatures",
+			 t->path);
+	else if (rc < 0)
+		snprintf(msg, len, "%s: libblkid cannot probe it", t->path);
+	blkid_free_probe(pr);
+	return rc != 1;
+}
+
+int mkfs_target_check(const struct mkfs_opts *o, const struct mkfs_target *t)
+{
+	char why[2 * PATH_LEN];
+
+	if (!t->exists)
+		return 0;
+	if (t->is_blockdev && dev_busy(t->rdev, why, sizeof(why))) {
+		mkfs_error("%s %s; will not make a filesystem here", t->path,
+			   why);
+		return -EBUSY;
+	}
+	if (!t->is_blockdev && file_loop_busy(t, why, sizeof(why))) {
+		mkfs_error("%s %s; will not make a filesystem here", t->path,
+			   why);
+		return -EBUSY;
+	}
+	if (is_swap(t)) {
+		mkfs_error("%s is an active swap area; will not make a filesystem here",
+			   t->path);
+		return -EBUSY;
+	}
+	if (o->force || !t->size)
+		return 0;
+	if (blkid_finds(t, why, sizeof(why))) {
+		mkfs_error("%s; use -F to overwrite it", why);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/*
+ * Discards the device's blocks as mke2fs does (unless -E nodiscard): good
+ * for SSDs and thin volumes, but no promise of zeros, so the writer still
+ * zeroes what must read as zeros. Errors (no discard support) are ignored.
+ */
+static int discard_device(const struct mkfs_opts *o,
+			  const struct mkfs_target *t, uint64_t fs_bytes)
+{
+	uint64_t range[2] = { 0, fs_bytes };
+	int fd;
+
+	if (o->nodiscard)
+		return 0;
+	fd = open(t->path, O_RDWR | O_EXCL | O_CLOEXEC);
+	if (fd < 0) {
+		mkfs_error("%s: %s", t->path, errno == EBUSY ?
+			   "the device is in use" : strerror(errno));
+		return -errno;
+	}
+	ioctl(fd, BLKDISCARD, range);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Creates or resizes an image file, and punches out its old contents so
+ * that everything reads as zeros (t->known_zero). A block device is only
+ * discarded: the writer zeroes what must read as zeros.
+ */
+int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
+			uint64_t fs_bytes)
+{
+	int fd, err = 0;
+	uint64_t old = t->size;
+
+	if (t->is_blockdev)
+		return discard_device(o, t, fs_bytes);
+	fd = open(t->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		err = errno;
+		goto fail;
+	}
+	if (o->size_arg && ftruncate(fd, (off_t)fs_bytes) < 0) {
+		err = errno;
+		goto fail;
+	}
+	t->known_zero = old == 0;
+	if (old && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+			     (off_t)(old < fs_bytes ? old : fs_bytes)) == 0)
+		t->known_zero = 1;
+	if (close(fd) < 0) {
+		fd = -1;
+		err = errno;
+		goto fail;
+	}
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	mkfs_error("%s: %s", t->path, strerror(err));
+	return -err;
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Runs the mutation fuzzer (tests/fuzz/fuzz_image.c) over small ext2 and
+# ext4 images made by mke2fs: every mutated image must be read or refused
+# by the library without a sanitizer report, crash or hang.
+. "${top_srcdir:-.}/tests/lib.sh"
+need_tools mke2fs
+FUZZ=$top_builddir/tests/fuzz/fuzz_image
+ITER=${FUZZ_ITERATIONS:-400}
+
+mkdir -p "$tmpdir/tree/d1/d2" "$tmpdir/tree/big"
+i=0
+while [ $i -lt 300 ]; do
+	: >"$tmpdir/tree/big/file-with-a-longish-name-$i"
+	i=$((i + 1))
+done
+echo data >"$tmpdir/tree/d1/d2/f"
+ln -s d1/d2/f "$tmpdir/tree/link"
+ln -s "$(printf 'x%.0s' $(seq 1 80))" "$tmpdir/tree/slowlink"
+head -c 300000 /dev/zero | tr '\0' 'a' >"$tmpdir/tree/d1/blob"
+
+n=0
+for spec in "ext2 -b 1024 -O ^dir_index" "ext2 -b 1024" "ext4 -b 1024" \
+	    "ext4 -b 4096"; do
+	set -- $spec
+	fstype=$1
+	shift
+	n=$((n + 1))
+	img=$tmpdir/seed$n.img
+	"$MKE2FS" -q -F -t "$fstype" "$@" -N 512 -d "$tmpdir/tree" \
+		-U 0bd7d0b8-3d54-4a5c-9d2b-27fb5fe1a1d1 "$img" 2M 2>/dev/null || exit 99
+	for seed in 1 2; do
+		if timeout -k 5 300 "$FUZZ" "$img" "$ITER" "$seed" \
+				>"$tmpdir/log" 2>&1; then
+			ok "$spec seed $seed: $(tail -n 1 "$tmpdir/log")"
+		else
+			fail "$spec seed $seed"
+			head -n 30 "$tmpdir/log"
+		fi
+	done
+done
+finish

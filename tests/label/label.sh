@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# extkit-label against e2label, blkid and dumpe2fs: labels it sets are seen
+# by e2fsprogs and libblkid, in the primary and the backup superblocks;
+# labels e2label sets are read back; bad input is refused; UUIDs.
+. "${top_srcdir:-.}/tests/lib.sh"
+need_tools mke2fs e2label dumpe2fs e2fsck blkid
+LABEL=$top_builddir/extkit-label
+img=$tmpdir/l.img
+
+label() { timeout -k 5 "$TIMEOUT" "$LABEL" "$@"; }
+
+"$MKE2FS" -q -F -t ext2 -b 1024 "$img" 20M || exit 99
+[ "$(label "$img")" = "" ] && ok "empty label prints an empty line" ||
+	fail "empty label"
+
+label "$img" data-disk || fail "setting a label failed"
+[ "$("$E2LABEL" "$img")" = "data-disk" ] && ok "e2label sees the label" ||
+	fail "e2label sees: $("$E2LABEL" "$img")"
+[ "$("$BLKID" -o value -s LABEL "$img")" = "data-disk" ] &&
+	ok "blkid sees the label" || fail "blkid"
+bk=$("$DUMPE2FS" -o superblock=8193 -o blocksize=1024 -h "$img" 2>/dev/null |
+	sed -n 's/^Filesystem volume name: *//p')
+[ "$bk" = "data-disk" ] && ok "backup superblock at 8193 carries it" ||
+	fail "backup carries '$bk'"
+"$E2FSCK" -fn "$img" >/dev/null 2>&1 && ok "e2fsck -fn clean" ||
+	fail "e2fsck after label"
+
+"$E2LABEL" "$img" from-e2label
+[ "$(label "$img")" = "from-e2label" ] && ok "reads e2label's label" ||
+	fail "reads $(label "$img")"
+
+label "$img" 0123456789abcdef && [ "$(label "$img")" = 0123456789abcdef ] &&
+	ok "16-byte label" || fail "16-byte label"
+before=$(sha256sum <"$img")
+if label "$img" 0123456789abcdefg 2>"$tmpdir/err"; then
+	fail "17-byte label accepted"
+else
+	[ "$(wc -l <"$tmpdir/err")" -eq 1 ] && ok "17-byte label refused: $(cat "$tmpdir/err")" ||
+		fail "17-byte label message"
+fi
+[ "$(sha256sum <"$img")" = "$before" ] && ok "refused label wrote nothing" ||
+	fail "refused label changed the image"
+
+u=01234567-89ab-cdef-0123-456789abcdef
+label --uuid "$u" "$img" && [ "$(label --uuid "$img")" = "$u" ] &&
+	[ "$("$BLKID" -o value -s UUID "$img")" = "$u" ] &&
+	ok "UUID set and seen by blkid" || fail "UUID set"
+"$E2FSCK" -fn "$img" >/dev/null 2>&1 && ok "e2fsck clean after UUID" ||
+	fail "e2fsck after UUID"
+label --uuid random "$img" && [ "$(label --uuid "$img")" != "$u" ] &&
+	ok "random UUID" || fail "random UUID"
+label --uuid not-a-uuid "$img" 2>/dev/null && fail "bad UUID accepted" ||
+	ok "bad UUID refused"
+
+# ext4 with metadata_csum: label fine (checksum rewritten), UUID refused
+"$MKE2FS" -q -F -t ext4 -O metadata_csum,^metadata_csum_seed "$img" 32M ||
+	exit 99
+label "$img" ext4label && "$E2FSCK" -fn "$img" >/dev/null 2>&1 &&
+	[ "$("$E2LABEL" "$img")" = ext4label ] &&
+	ok "metadata_csum label, e2fsck clean" || fail "metadata_csum label"
+label --uuid random "$img" 2>"$tmpdir/err" &&
+	fail "UUID change allowed without csum seed" ||
+	ok "UUID refused on metadata_csum: $(cat "$tmpdir/err")"
+"$MKE2FS" -q -F -t ext4 -O metadata_csum_seed "$img" 32M || exit 99
+label --uuid random "$img" && "$E2FSCK" -fn "$img" >/dev/null 2>&1 &&
+	ok "UUID change with metadata_csum_seed, e2fsck clean" ||
+	fail "UUID with csum seed"
+
+label 2>/dev/null && fail "no target accepted" || ok "no target refused"
+label "$tmpdir/missing" 2>/dev/null && fail "missing file" ||
+	ok "missing file refused"
+head -c 65536 /dev/zero >"$tmpdir/zero"
+label "$tmpdir/zero" 2>"$tmpdir/err" && fail "zero image accepted" ||
+	ok "not ext2: $(cat "$tmpdir/err")"
+finish

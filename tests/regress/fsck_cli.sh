@@ -1,0 +1,136 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# extkit-fsck outside the f_ cases: clean images from mke2fs (ext2, block
+# sizes 1 KiB to 64 KiB, htree directories made by e2fsck -fD) give exit 0
+# and no complaint on -fn; -n never writes a byte (checksums before and
+# after, on a damaged image too); the option rules (-n/-y/-p exclusive:
+# exit 16 with one line; no terminal: exit 8; a clean filesystem without
+# -f: "clean" and exit 0; preen stops on an unsafe problem with exit 4).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+need_tools mke2fs debugfs e2fsck dumpe2fs
+FSCK=$top_builddir/extkit-fsck
+REGRESS_DIR=$top_srcdir/tests/regress
+MKE2FS_CONFIG=$REGRESS_DIR/mke2fs.conf
+export MKE2FS DEBUGFS DUMPE2FS REGRESS_DIR MKE2FS_CONFIG
+[ -x "$FSCK" ] || { echo "ERROR: $FSCK not built"; exit 99; }
+cd "$tmpdir" || exit 99
+. "$REGRESS_DIR/helpers.sh"
+
+# fsck_rc OUT ARGS...: runs extkit-fsck, output in OUT; prints the status.
+fsck_rc() {
+	_o=$1
+	shift
+	timeout -k 5 "$TIMEOUT" "$FSCK" "$@" >"$_o" 2>&1 </dev/null
+	echo $?
+}
+
+# clean_ok DESC: extkit-fsck -fn exits 0, prints only the pass headers
+# and the summary, and does not write.
+clean_ok() {
+	_sum=$(sha256sum image)
+	_rc=$(fsck_rc out -fn image)
+	_extra=$(grep -v -e '^Pass [1-5]: ' -e '^image: [0-9]*/[0-9]* files' out)
+	if sanitizer_report out; then
+		fail "$1: sanitizer report"
+		sed 's/^/    /' out | head -20
+	elif [ "$_rc" -ne 0 ] || [ -n "$_extra" ]; then
+		fail "$1: exit $_rc"
+		sed 's/^/    /' out | head -20
+	elif [ "$(sha256sum image)" != "$_sum" ]; then
+		fail "$1: -n changed the image"
+	else
+		ok "$1: clean"
+	fi
+}
+
+for bs in 1024 2048 4096 8192 16384 32768 65536; do
+	size=16M
+	[ "$bs" -ge 16384 ] && size=128M
+	mkimg "$bs" "$size"
+	populate
+	many d1/many 300
+	clean_ok "mke2fs ext2 -b $bs"
+	$E2FSCK -fyD image >/dev/null 2>&1
+	clean_ok "mke2fs ext2 -b $bs after e2fsck -fD (htree)"
+done
+mkimg 1024 8M -O ^dir_index,^filetype,^resize_inode,^sparse_super
+populate
+clean_ok "mke2fs ext2 without filetype, sparse_super, resize_inode"
+mkimg 4096 64M -r 0
+populate
+clean_ok "mke2fs revision 0"
+mkimg 1024 9000K
+populate
+clean_ok "mke2fs ext2 with a short last group"
+
+# -n on damage: reports, exit 4, not a byte written.
+mkimg 1024 8M
+populate
+dbg "clri d1/file1" "set_inode_field top links_count 7" "freeb 100 20"
+sum=$(sha256sum image)
+rc=$(fsck_rc out -fn image)
+if [ "$rc" -ne 4 ] || [ "$(sha256sum image)" != "$sum" ]; then
+	fail "-n on a damaged image: exit $rc, or the image changed"
+else
+	ok "-n on a damaged image: exit 4, image unchanged"
+fi
+
+# preen: a safe problem is fixed (exit 1), an unsafe one stops (exit 4).
+mkimg 1024 8M
+populate
+dbg "set_inode_field top links_count 7"
+rc=$(fsck_rc out -fp image)
+[ "$rc" -eq 1 ] && ok "-p fixes a link count (exit 1)" ||
+	{ fail "-p on a link count: exit $rc"; cat out; }
+dbg "clri <12>"
+rc=$(fsck_rc out -fp image)
+if [ "$rc" -eq 4 ] && grep -q 'UNEXPECTED INCONSISTENCY; RUN fsck MANUALLY' out
+then
+	ok "-p stops on an unsafe problem (exit 4)"
+else
+	fail "-p on an unsafe problem: exit $rc"
+	cat out
+fi
+
+# Option rules.
+mkimg 1024 8M
+for opts in "-n -y" "-y -p" "-p -n" "-a -n"; do
+	# shellcheck disable=SC2086
+	rc=$(fsck_rc out $opts image)
+	lines=$(wc -l <out)
+	if [ "$rc" -eq 16 ] && [ "$lines" -eq 1 ]; then
+		ok "$opts: exit 16, one line"
+	else
+		fail "$opts: exit $rc, $lines lines"
+	fi
+done
+rc=$(fsck_rc out image)
+if [ "$rc" -eq 8 ] && grep -q 'need terminal for interactive repairs' out
+then
+	ok "no option without a terminal: exit 8"
+else
+	fail "no option without a terminal: exit $rc"
+fi
+rc=$(fsck_rc out -n image)
+if [ "$rc" -eq 0 ] && grep -q '^image: clean, [0-9]*/[0-9]* files, [0-9]*/[0-9]* blocks$' out
+then
+	ok "clean filesystem without -f: skipped"
+else
+	fail "clean filesystem without -f: exit $rc"
+	cat out
+fi
+rc=$(fsck_rc out -b 99999999 -n image)
+[ "$rc" -eq 8 ] && ok "-b past the end: exit 8" || fail "-b past the end: exit $rc"
+for args in "-b 0 -n image" "-B 1000 -n image" "-x image" \
+	    "-n" "-n image image2"; do
+	# shellcheck disable=SC2086
+	rc=$(fsck_rc out $args)
+	[ "$rc" -eq 16 ] && ok "$args: exit 16" ||
+		{ fail "$args: exit $rc"; cat out; }
+done
+rc=$(fsck_rc out -V)
+[ "$rc" -eq 0 ] && ok "-V: exit 0" || fail "-V: exit $rc"
+rc=$(fsck_rc out -fn /nonexistent/image)
+[ "$rc" -eq 8 ] && ok "missing image: exit 8" || fail "missing image: exit $rc"
+finish

@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers for the f_ case scripts; run.sh sources this before a script.
+# A script builds ./image with mke2fs and damages it with debugfs -w or
+# byte edits (dirent.py). Everything is deterministic: fixed UUID, hash
+# seed and time, and our own mke2fs.conf.
+
+UUID=6b33f586-a183-4383-921d-30da3fef2e1c
+SEED=0f8e6f9d-1c2b-4b5a-9e8d-7c6b5a4f3e2d
+
+# mkimg BLOCKSIZE SIZE [mke2fs options...]: a fresh ext2 image.
+mkimg() {
+	_bs=$1
+	_size=$2
+	shift 2
+	rm -f image
+	$MKE2FS -q -F -o Linux -t ext2 -b "$_bs" -U "$UUID" \
+		-E hash_seed=$SEED "$@" image "$_size" >/dev/null 2>&1 ||
+		{ echo "mke2fs failed" >&2; exit 99; }
+}
+
+# dbg COMMANDS...: runs debugfs -w commands (one per argument).
+dbg() {
+	for _c in "$@"; do
+		printf '%s\n' "$_c"
+	done | $DEBUGFS -w image -f - >/dev/null 2>&1
+}
+
+# populate: a small standard tree.
+#   /d1 (dir) /d1/d2 (dir) /d1/file1 /d1/file2 /d1/d2/big /top
+populate() {
+	printf 'hello\n' >f1
+	awk 'BEGIN { for (i = 0; i < 3000; i++) printf "line %05d\n", i }' \
+		>big
+	dbg "mkdir d1" "mkdir d1/d2" "write f1 d1/file1" "write f1 d1/file2" \
+	    "write big d1/d2/big" "write f1 top"
+	rm -f f1 big
+}
+
+# many DIR N [CONTENT]: creates DIR with N files f0000 .. (N-1), empty
+# or holding the text CONTENT.
+many() {
+	_d=$1
+	_n=$2
+	printf '%s' "${3:-}" >content
+	{
+		echo "mkdir $_d"
+		_i=0
+		while [ "$_i" -lt "$_n" ]; do
+			printf 'write content %s/f%04d\n' "$_d" "$_i"
+			_i=$((_i + 1))
+		done
+	} | $DEBUGFS -w image -f - >/dev/null 2>&1
+	rm -f content
+}
+
+# unlink_many DIR N: removes the names f0000 .. (N-1) from DIR (the
+# inodes stay, unattached).
+unlink_many() {
+	_i=0
+	while [ "$_i" -lt "$2" ]; do
+		printf 'unlink %s/f%04d\n' "$1" "$_i"
+		_i=$((_i + 1))
+	done | $DEBUGFS -w image -f - >/dev/null 2>&1
+}
+
+# blk PATH [N]: physical block N (default 0) of PATH.
+blk() {
+	$DEBUGFS -R "blocks $1" image 2>/dev/null |
+		awk -v n="${2:-0}" '{ print $(n + 1) }'
+}
+
+# ino PATH: inode number of PATH.
+ino() {
+	$DEBUGFS -R "stat $1" image 2>/dev/null |
+		sed -n 's/^Inode: \([0-9]*\).*/\1/p'
+}
+
+# bsize: the block size of image.
+bsize() {
+	$DUMPE2FS -h image 2>/dev/null | sed -n 's/^Block size: *//p'
+}
+
+# dirent BLOCK OFFSET FIELD VALUE: edits a directory record (ino,
+# rec_len, name_len, ft, name, u32 at +N: u32@N).
+dirent() {
+	python3 "$REGRESS_DIR/dirent.py" image "$(bsize)" "$@"
+}

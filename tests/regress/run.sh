@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The f_ regression cases of extkit-fsck. Each tests/regress/f_*/ holds
+# `name` (one line), `script` (builds ./image and damages it, with the
+# helpers of helpers.sh), `expect.1` and `expect.2`. For each case:
+#   - `extkit-fsck -fn` must leave the image byte for byte unchanged;
+#   - `extkit-fsck -fy` runs twice; each log gets "Exit status is N" and
+#     must equal expect.1 / expect.2 (the second run: clean, exit 0);
+#   - `e2fsck -fn` must then find the image clean (exit 0).
+# Usage: run.sh [CASE...] (names or directories; default: every f_*).
+# REGEN=1 rewrites the expect files from the output (review the diff).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+need_tools mke2fs debugfs e2fsck dumpe2fs
+FSCK=$top_builddir/extkit-fsck
+REGRESS_DIR=$top_srcdir/tests/regress
+MKE2FS_CONFIG=$REGRESS_DIR/mke2fs.conf
+export MKE2FS DEBUGFS DUMPE2FS REGRESS_DIR MKE2FS_CONFIG
+[ -x "$FSCK" ] || { echo "ERROR: $FSCK not built"; exit 99; }
+
+# run_fsck LOG ARGS...: extkit-fsck with output and exit status in LOG.
+run_fsck() {
+	_log=$1
+	shift
+	timeout -k 5 "$TIMEOUT" "$FSCK" "$@" >"$_log" 2>&1
+	echo "Exit status is $?" >>"$_log"
+}
+
+# check_run CASE N: compares run N of CASE with its expect.N.
+check_run() {
+	_c=$1
+	_n=$2
+	if sanitizer_report "out.$_n"; then
+		fail "$(basename "$_c"): run $_n: sanitizer report"
+		sed 's/^/    /' "out.$_n" | head -20
+		return 1
+	fi
+	if [ -n "$REGEN" ]; then
+		cp "out.$_n" "$_c/expect.$_n"
+		return 0
+	fi
+	if ! diff -u "$_c/expect.$_n" "out.$_n" >"diff.$_n" 2>&1; then
+		fail "$(basename "$_c"): run $_n differs from expect.$_n"
+		sed 's/^/    /' "diff.$_n" | head -40
+		return 1
+	fi
+	return 0
+}
+
+run_case() {
+	_c=$1
+	_name=$(basename "$_c")
+	_w=$tmpdir/$_name
+	mkdir -p "$_w" && cd "$_w" || exit 99
+	if ! (. "$REGRESS_DIR/helpers.sh" && . "$_c/script") \
+		>script.log 2>&1; then
+		fail "$_name: script failed"
+		sed 's/^/    /' script.log | head -10
+		return
+	fi
+	_sum=$(sha256sum image)
+	run_fsck out.n -fn image
+	if [ "$(sha256sum image)" != "$_sum" ]; then
+		fail "$_name: extkit-fsck -fn changed the image"
+		return
+	fi
+	run_fsck out.1 -fy image
+	check_run "$_c" 1 || return
+	run_fsck out.2 -fy image
+	check_run "$_c" 2 || return
+	if ! timeout -k 5 "$TIMEOUT" "$E2FSCK" -fn image >e2fsck.log 2>&1; then
+		fail "$_name: e2fsck -fn finds errors after the repair"
+		sed 's/^/    /' e2fsck.log | head -20
+		return
+	fi
+	ok "$_name: $(cat "$_c/name")"
+	cd "$tmpdir" && rm -rf "$_w"
+}
+
+if [ $# -eq 0 ]; then
+	set -- "$REGRESS_DIR"/f_*
+fi
+for c in "$@"; do
+	case $c in
+	*/*) ;;
+	*) c=$REGRESS_DIR/$c ;;
+	esac
+	[ -d "$c" ] || { fail "$c: no such case"; continue; }
+	run_case "$(cd "$c" && pwd)"
+done
+finish

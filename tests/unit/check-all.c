@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Runs every unit suite (one per lib module) in one check runner. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "suites.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(io_suite());
+	int failed;
+
+	srunner_add_suite(sr, super_suite());
+	srunner_add_suite(sr, group_suite());
+	srunner_add_suite(sr, inode_suite());
+	srunner_add_suite(sr, bmap_suite());
+	srunner_add_suite(sr, dir_suite());
+	srunner_add_suite(sr, dirspace_suite());
+	srunner_add_suite(sr, htree_suite());
+	srunner_add_suite(sr, bitmap_suite());
+	srunner_add_suite(sr, problem_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

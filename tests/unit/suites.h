@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The unit suites, one per lib module, registered in check-all.c. */
+#ifndef EXTKIT_TEST_SUITES_H
+#define EXTKIT_TEST_SUITES_H
+
+#include <check.h>
+
+Suite *io_suite(void);
+Suite *super_suite(void);
+Suite *group_suite(void);
+Suite *inode_suite(void);
+Suite *bmap_suite(void);
+Suite *dir_suite(void);
+Suite *dirspace_suite(void);
+Suite *htree_suite(void);
+Suite *bitmap_suite(void);
+Suite *problem_suite(void);
+
+#endif /* EXTKIT_TEST_SUITES_H */

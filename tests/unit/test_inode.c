@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Inodes: codec for 128..block-size inodes, location, helpers. */
+#include "config.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "endian.h"
+#include "error.h"
+#include "image.h"
+#include "inode.h"
+#include "suites.h"
+
+START_TEST(test_codec_golden)
+{
+	uint8_t raw[256];
+	struct extkit_inode m;
+
+	memset(raw, 0, sizeof(raw));
+	put_le16(raw + 0x0, S_IFREG | 0644);
+	put_le32(raw + 0x4, 0x1000);		/* i_size_lo */
+	put_le32(raw + 0x6C, 0x2);		/* i_size_high */
+	put_le16(raw + 0x78, 0x7);		/* l_i_uid_high */
+	put_le16(raw + 0x2, 0x8);		/* i_uid */
+	put_le32(raw + 0x28, 1234);		/* i_block[0] */
+	put_le16(raw + 0x80, 32);		/* i_extra_isize */
+	put_le32(raw + 0x90, 0xcafe);		/* i_crtime */
+	extkit_inode_decode(raw, 256, &m);
+	ck_assert_uint_eq(m.size, 0x200001000ull);
+	ck_assert_uint_eq(m.uid, 0x70008);
+	ck_assert_uint_eq(m.block[0], 1234);
+	ck_assert_uint_eq(m.crtime, 0xcafe);
+	/* a 128-byte inode has no extra fields even if bytes follow */
+	extkit_inode_decode(raw, 128, &m);
+	ck_assert_uint_eq(m.crtime, 0);
+	ck_assert_uint_eq(m.extra_isize, 0);
+	/* i_extra_isize too small to hold crtime */
+	put_le16(raw + 0x80, 4);
+	extkit_inode_decode(raw, 256, &m);
+	ck_assert_uint_eq(m.crtime, 0);
+	/* encode keeps unknown bytes */
+	raw[200] = 0x42;
+	m.links_count = 3;
+	extkit_inode_encode(&m, 256, raw);
+	ck_assert_uint_eq(get_le16(raw + 0x1A), 3);
+	ck_assert_uint_eq(raw[200], 0x42);
+}
+END_TEST
+
+static void roundtrip_size(uint32_t block_size, uint32_t inode_size)
+{
+	struct test_image_opts o;
+	struct extkit_io *io;
+	struct extkit_fs *fs;
+	struct extkit_inode in, out;
+
+	test_image_defaults(&o);
+	o.block_size = block_size;
+	o.inode_size = inode_size;
+	o.blocks = block_size >= 16384 ? 64 : 2048;
+	o.inodes_per_group = 64;
+	io = test_image_make(&o);
+	fs = test_image_open(io);
+	memset(&in, 0, sizeof(in));
+	in.mode = S_IFREG | 0600;
+	in.size = 5;
+	in.links_count = 1;
+	in.extra_isize = inode_size > 128 ? 32 : 0;
+	in.crtime = 77;
+	for (uint32_t ino = 12; ino <= 64; ino += 13) {
+		in.generation = ino;
+		ck_assert_int_eq(extkit_inode_write(fs, ino, &in), 0);
+	}
+	for (uint32_t ino = 12; ino <= 64; ino += 13) {
+		ck_assert_int_eq(extkit_inode_read(fs, ino, &out), 0);
+		ck_assert_uint_eq(out.generation, ino);
+		ck_assert_uint_eq(out.crtime, inode_size > 128 ? 77 : 0);
+	}
+	ck_assert_int_eq(extkit_inode_read(fs, 0, &out), -EINVAL);
+	ck_assert_int_eq(extkit_inode_read(fs, 65, &out), -EINVAL);
+	ck_assert_int_eq(extkit_inode_read(fs, EXT2_ROOT_INO, &out), 0);
+	ck_assert(extkit_inode_is_dir(&out));
+	extkit_fs_close(fs);
+	extkit_io_close(io);
+}
+
+START_TEST(test_sizes)
+{
+	roundtrip_size(1024, 128);
+	roundtrip_size(1024, 256);
+	roundtrip_size(1024, 1024);
+	roundtrip_size(4096, 512);
+	roundtrip_size(65536, 256);
+	roundtrip_size(65536, 32768);	/* s_inode_size is 16 bits */
+}
+END_TEST
+
+START_TEST(test_helpers)
+{
+	struct extkit_inode in;
+
+	memset(&in, 0, sizeof(in));
+	in.mode = S_IFLNK | 0777;
+	in.size = 10;
+	ck_assert(!extkit_inode_has_block_map(&in));
+	in.size = 100;
+	ck_assert(extkit_inode_has_block_map(&in));
+	in.mode = S_IFCHR;
+	ck_assert(!extkit_inode_has_block_map(&in));
+	ck_assert_uint_eq(extkit_mode_to_ftype(S_IFSOCK), EXT2_FT_SOCK);
+	ck_assert_uint_eq(extkit_mode_to_ftype(0170000), EXT2_FT_UNKNOWN);
+	ck_assert_int_eq(extkit_ftype_char(EXT2_FT_DIR), 'd');
+}
+END_TEST
+
+Suite *inode_suite(void)
+{
+	Suite *s = suite_create("inode");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_codec_golden);
+	tcase_add_test(tc, test_sizes);
+	tcase_add_test(tc, test_helpers);
+	suite_add_tcase(s, tc);
+	return s;
+}

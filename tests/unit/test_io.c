@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* io: bounds, block mapping, read-only refusal, growth of owned buffers. */
+#include "config.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "error.h"
+#include "io.h"
+#include "suites.h"
+
+START_TEST(test_mem_bounds)
+{
+	unsigned char buf[4096], out[16];
+	struct extkit_io *io;
+
+	memset(buf, 0xab, sizeof(buf));
+	ck_assert_int_eq(extkit_io_open_mem(buf, sizeof(buf), 0, &io), 0);
+	ck_assert_int_eq(extkit_io_read_bytes(io, 4080, out, 16), 0);
+	ck_assert_int_eq(out[15], 0xab);
+	ck_assert_int_eq(extkit_io_read_bytes(io, 4081, out, 16),
+			 -EXTKIT_ETRUNC);
+	ck_assert_int_eq(extkit_io_read_bytes(io, UINT64_MAX - 4, out, 16),
+			 -EXTKIT_ETRUNC);
+	ck_assert_int_eq(extkit_io_write_bytes(io, 0, out, 16), -EROFS);
+	io->block_size = 1024;
+	ck_assert_int_eq(extkit_io_read_blocks(io, 3, 1, buf), 0);
+	ck_assert_int_eq(extkit_io_read_blocks(io, 4, 1, buf),
+			 -EXTKIT_ETRUNC);
+	ck_assert_int_eq(extkit_io_read_blocks(io, UINT64_MAX / 2, 1, buf),
+			 -EXTKIT_ETRUNC);
+	extkit_io_close(io);
+}
+END_TEST
+
+START_TEST(test_mem_owned_grow)
+{
+	struct extkit_io *io;
+	unsigned char b[8] = "abcdefg";
+
+	ck_assert_int_eq(extkit_io_open_mem_owned(16, &io), 0);
+	ck_assert_int_eq(extkit_io_write_bytes(io, 8, b, 8), 0);
+	ck_assert_int_eq(extkit_io_set_size(io, 64), 0);
+	ck_assert_int_eq(extkit_io_write_bytes(io, 56, b, 8), 0);
+	ck_assert_int_eq(extkit_io_zero_bytes(io, 8, 4), 0);
+	ck_assert_int_eq(((unsigned char *)extkit_io_mem_buffer(io))[12], 'e');
+	ck_assert_int_eq(((unsigned char *)extkit_io_mem_buffer(io))[8], 0);
+	extkit_io_close(io);
+}
+END_TEST
+
+START_TEST(test_strerror)
+{
+	ck_assert_str_eq(extkit_strerror(-EXTKIT_ENOTEXT),
+			 "not an ext2/ext3/ext4 filesystem (bad magic number)");
+	ck_assert_str_eq(extkit_strerror(-EFSCORRUPTED),
+			 "filesystem metadata is corrupted");
+}
+END_TEST
+
+Suite *io_suite(void)
+{
+	Suite *s = suite_create("io");
+	TCase *tc = tcase_create("mem");
+
+	tcase_add_test(tc, test_mem_bounds);
+	tcase_add_test(tc, test_mem_owned_grow);
+	tcase_add_test(tc, test_strerror);
+	suite_add_tcase(s, tc);
+	return s;
+}
