@@ -45,13 +45,14 @@ summary() {
 demo() {
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	mkdir -p "$tmp/tree/docs"
-	echo "hello from extkit" > "$tmp/tree/docs/hello.txt"
-	mke2fs -q -F -t ext2 -d "$tmp/tree" "$tmp/demo.img" 8M
-	echo "== extkit-dump super"
+	echo "== extkit-mkfs -L demo demo.img 64M"
+	./extkit-mkfs -L demo "$tmp/demo.img" 64M
+	echo "== extkit-dump demo.img super"
 	./extkit-dump "$tmp/demo.img" super
-	echo "== extkit-dump ls -l /docs"
-	./extkit-dump "$tmp/demo.img" ls -l /docs
+	echo "== extkit-dump demo.img ls -l /"
+	./extkit-dump "$tmp/demo.img" ls -l /
+	echo "== extkit-fsck -fn demo.img"
+	./extkit-fsck -fn "$tmp/demo.img"
 }
 
 case "${1:-}" in

@@ -9,6 +9,9 @@
  *   dirbench scan IMAGE PATH REPS
  *	iterates directory PATH REPS times; prints entries, records,
  *	seconds and entries per second.
+ *   dirbench fill IMAGE PATH N
+ *	adds N names n000000_abcd.. to PATH, hard links to the regular
+ *	files PATH already holds (their link counts raised to match).
  *   dirbench thin IMAGE PATH EVERY
  *	removes every entry of PATH but one in EVERY (scattered deletions,
  *	each merged into the previous record) and lowers the link counts of
@@ -139,8 +142,8 @@ static int thin_list(struct extkit_fs *fs, uint32_t dir, unsigned int every,
 	*n = 0;
 	while (!rc && (rc = extkit_dir_iter_next(&it, &e)) > 0) {
 		rc = 0;
-		if (e.kind != EXTKIT_DE_LIVE || (e.lblk == 0 && e.offset < 24) ||
-		    k++ % every == 0)
+		if (e.kind != EXTKIT_DE_LIVE ||
+		    (e.lblk == 0 && e.offset < 24) || k++ % every == 0)
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 1024;
@@ -177,7 +180,7 @@ static int drop_links(struct extkit_fs *fs, const struct victim *v,
 			continue;
 		rc = extkit_inode_read(fs, (uint32_t)i, &inode);
 		if (!rc && inode.links_count <= drops[i])
-			rc = -EMLINK;	/* would free it: not what we bench */
+			rc = -EMLINK;	/* would free it: not benched */
 		if (!rc) {
 			inode.links_count -= drops[i];
 			rc = extkit_inode_write(fs, (uint32_t)i, &inode);
@@ -216,8 +219,61 @@ static int thin(const char *img, const char *path, unsigned int every)
 	return rc ? 1 : 0;
 }
 
+/* Hard-link targets: the live non-dot entries of dir (at most max). */
+static int fill_targets(struct extkit_fs *fs, uint32_t dir, uint32_t *t,
+			unsigned int max, unsigned int *n)
+{
+	struct extkit_dir_iter it;
+	struct extkit_dirent e;
+	int rc = extkit_dir_iter_init(&it, fs, dir, 0);
+
+	*n = 0;
+	while (!rc && *n < max && (rc = extkit_dir_iter_next(&it, &e)) > 0) {
+		rc = 0;
+		if (e.kind == EXTKIT_DE_LIVE && e.file_type == 1)
+			t[(*n)++] = e.inode;
+	}
+	extkit_dir_iter_end(&it);
+	return rc ? rc : (*n ? 0 : -ENOENT);
+}
+
+static int fill(const char *img, const char *path, unsigned int count)
+{
+	struct extkit_dirspace ds = { 0 };
+	struct extkit_inode inode;
+	struct extkit_fs *fs;
+	uint32_t ino, t[64];
+	unsigned int nt = 0, i;
+	char name[32];
+	int rc;
+
+	rc = open_dir(img, path, EXTKIT_FS_WRITE, &fs, &ino);
+	if (!rc)
+		rc = fill_targets(fs, ino, t, 64, &nt);
+	if (!rc)
+		rc = extkit_dirspace_build(&ds, fs, ino, 0);
+	for (i = 0; !rc && i < count; i++) {
+		snprintf(name, sizeof(name), "n%06u_abcd", i + nt);
+		rc = extkit_dir_add(&ds, name, (uint32_t)strlen(name),
+				    t[i % nt], 1, NULL);
+	}
+	for (i = 0; !rc && i < nt; i++) {
+		rc = extkit_inode_read(fs, t[i], &inode);
+		inode.links_count += (uint16_t)(count / nt + (i < count % nt));
+		if (!rc)
+			rc = extkit_inode_write(fs, t[i], &inode);
+	}
+	if (rc)
+		fprintf(stderr, "dirbench: %s\n", extkit_strerror(rc));
+	extkit_dirspace_free(&ds);
+	extkit_fs_close(fs);
+	return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "fill"))
+		return fill(argv[2], argv[3], (unsigned int)atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "thin"))
 		return thin(argv[2], argv[3], (unsigned int)atoi(argv[4]));
 	if (argc >= 6 && !strcmp(argv[1], "batches"))

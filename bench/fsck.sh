@@ -25,7 +25,7 @@ FILES=${FILES:-50000}
 [ -x "$FSCK" ] || { echo "$FSCK not built" >&2; exit 1; }
 [ -x "$TIME" ] || { echo "GNU time ($TIME) not found" >&2; exit 1; }
 dir=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/extkit-bench.XXXXXX")} || exit 1
-trap 'rm -rf "$dir/tree" "$dir/bench.img"; [ -n "${BENCH_DIR:-}" ] || rmdir "$dir"' EXIT
+trap 'rm -rf "$dir/tree" "$dir/bench.img" "$dir/time.out" "$dir"/*.log; [ -n "${BENCH_DIR:-}" ] || rmdir "$dir"' EXIT
 export SOURCE_DATE_EPOCH=1700000000 E2FSPROGS_FAKE_TIME=1700000000
 export E2FSCK_CONFIG=/dev/null
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}

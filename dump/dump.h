@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * extkit-dump: read-only views of an ext2/ext4 image, as text or JSON.
- * The options parsed from the command line, and the context every
- * command runs in.
+ * The options parsed from the command line, the context every command
+ * runs in, the commands (super.c, dirs.c, files.c, frag.c) and the output
+ * helpers they share (dump.c).
  */
 #ifndef EXTKIT_DUMP_H
 #define EXTKIT_DUMP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fs.h"
 #include "json.h"
+
+#define DUMP_PROG	"extkit-dump"
 
 #define DUMP_EXIT_OK	0
 #define DUMP_EXIT_FAIL	1	/* bad argument, bad image, failed command */
@@ -45,5 +49,28 @@ struct dump_cmd {
 	int opts;		/* DUMP_OPT_* accepted */
 	const char *args_help;
 };
+
+#define N_ELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* dump.c: messages and text output shared by the commands */
+void dump_report(const char *what, const char *reason);
+void dump_report_err(const char *what, int err);
+void dump_put_blk(const struct dump_ctx *ctx, uint64_t blk);
+void dump_put_time(uint32_t t);
+void dump_put_name(const char *s, size_t len);
+const char *dump_lookup_name(const char *const *names, unsigned int n,
+			     unsigned int v, const char *dflt);
+int dump_resolve(struct dump_ctx *ctx, const char *path, uint32_t *ino);
+
+/*
+ * The commands. Each prints its view of ctx->fs (text, or JSON through
+ * ctx->jw) and returns 0 or a negative error, already reported.
+ */
+int dump_super(struct dump_ctx *ctx);	/* super.c */
+int dump_groups(struct dump_ctx *ctx);
+int dump_ls(struct dump_ctx *ctx);	/* dirs.c */
+int dump_dirblock(struct dump_ctx *ctx);
+int dump_stat(struct dump_ctx *ctx);	/* files.c */
+int dump_blocks(struct dump_ctx *ctx);
 
 #endif /* EXTKIT_DUMP_H */

@@ -327,12 +327,14 @@ static int alloc_maps(struct fsck_ctx *ctx)
 	int rc;
 
 	ctx->istate = calloc(ninodes + 1, 1);
-	ctx->link_count = calloc(ninodes + 1, sizeof(uint16_t));
-	ctx->link_counted = calloc(ninodes + 1, sizeof(uint16_t));
 	ctx->blkbuf = malloc(fs->g.block_size);
-	if (!ctx->istate || !ctx->link_count || !ctx->link_counted ||
-	    !ctx->blkbuf)
+	if (!ctx->istate || !ctx->blkbuf)
 		return -ENOMEM;
+	rc = fsck_count_init(&ctx->link_count, (uint32_t)ninodes);
+	if (!rc)
+		rc = fsck_count_init(&ctx->link_counted, (uint32_t)ninodes);
+	if (rc)
+		return rc;
 	rc = extkit_bitmap_init(&ctx->inode_used, ninodes);
 	if (!rc)
 		rc = extkit_bitmap_init(&ctx->block_found, nblocks);
@@ -344,8 +346,8 @@ static int alloc_maps(struct fsck_ctx *ctx)
 static void free_ctx(struct fsck_ctx *ctx)
 {
 	free(ctx->istate);
-	free(ctx->link_count);
-	free(ctx->link_counted);
+	fsck_count_free(&ctx->link_count);
+	fsck_count_free(&ctx->link_counted);
 	free(ctx->blkbuf);
 	free(ctx->dirs);
 	free(ctx->alloc_blocks.v);

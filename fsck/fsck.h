@@ -14,6 +14,7 @@
 #include "fs.h"
 #include "inode.h"
 
+#include "count.h"
 #include "problem.h"
 
 /* fsck(8) exit codes. */
@@ -113,8 +114,8 @@ struct fsck_ctx {
 
 	/* pass 1 results */
 	uint8_t *istate;		/* inodes_count + 1 bytes */
-	uint16_t *link_count;		/* i_links_count as found */
-	uint16_t *link_counted;		/* names found in pass 2/3 */
+	struct fsck_count link_count;	/* i_links_count as found */
+	struct fsck_count link_counted;	/* names found in pass 2/3 */
 	struct extkit_bitmap inode_used;	/* bit ino - 1 */
 	struct extkit_bitmap block_found;	/* bit blk - first_data */
 	struct extkit_bitmap block_dup;		/* claimed more than once */
@@ -195,6 +196,9 @@ typedef uint64_t (*fsck_remap_fn)(struct fsck_ctx *ctx, uint64_t blk,
 				  int level, void *arg);
 int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
 		      fsck_remap_fn fn, void *arg);
+/* Checks (and rewrites) the resize inode's map (resize.c). */
+int fsck_check_resize_inode(struct fsck_ctx *ctx,
+			    const struct extkit_inode *inode);
 /* Claims an extended attribute block; a block already named by another
  * inode is shared, not a duplicate. */
 int fsck_ea_claim(struct fsck_ctx *ctx, uint64_t blk);
@@ -215,6 +219,9 @@ int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 		  uint16_t mode);
 int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);
+/* Removes the first entry of dir naming ino (named name, when given). */
+int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
+		      const char *name);
 /* Maps a new empty directory block at logical block lblk of dir. */
 int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk);
 /* Changes inode ino's i_links_count on disk and in link_count by adj. */
@@ -226,14 +233,16 @@ void fsck_dir_path(struct fsck_ctx *ctx, uint32_t ino, char *out,
 
 static inline void fsck_count_link(struct fsck_ctx *ctx, uint32_t ino)
 {
-	if (ctx->link_counted[ino] < UINT16_MAX)
-		ctx->link_counted[ino]++;
+	fsck_count_set(&ctx->link_counted, ino,
+		       fsck_count_get(&ctx->link_counted, ino) + 1);
 }
 
 static inline void fsck_uncount_link(struct fsck_ctx *ctx, uint32_t ino)
 {
-	if (ctx->link_counted[ino] > 0)
-		ctx->link_counted[ino]--;
+	uint32_t v = fsck_count_get(&ctx->link_counted, ino);
+
+	if (v)
+		fsck_count_set(&ctx->link_counted, ino, v - 1);
 }
 
 static inline uint8_t fsck_ftype(const struct fsck_ctx *ctx, uint32_t ino)

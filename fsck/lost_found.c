@@ -138,7 +138,7 @@ int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj)
 		inode.links_count++;
 	else if (adj < 0 && inode.links_count > 0)
 		inode.links_count--;
-	ctx->link_count[ino] = inode.links_count;
+	fsck_count_set(&ctx->link_count, ino, inode.links_count);
 	return fsck_write_inode(ctx, ino, &inode);
 }
 
@@ -356,7 +356,7 @@ int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 	if (rc)
 		return rc;
 	ctx->istate[ino] = IST_USED | EXT2_FT_DIR;
-	ctx->link_count[ino] = 2;
+	fsck_count_set(&ctx->link_count, ino, 2);
 	fsck_count_link(ctx, ino);		/* its '.' */
 	if (parent != ino)
 		fsck_count_link(ctx, parent);	/* its '..' */
@@ -419,28 +419,39 @@ static int create_lost_found(struct fsck_ctx *ctx)
 	return fsck_adjust_links(ctx, EXT2_ROOT_INO, 1);
 }
 
-/* An entry "lost+found" that is no directory: its name goes away. */
-static int unlink_lf(struct fsck_ctx *ctx, uint32_t ino)
+static int is_dot_or_dotdot(const struct extkit_dirent *ent)
+{
+	return (ent->name_len == 1 && ent->name[0] == '.') ||
+	       (ent->name_len == 2 && !memcmp(ent->name, "..", 2));
+}
+
+int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
+		      const char *name)
 {
 	struct extkit_dir_iter it;
 	struct extkit_dirent ent;
-	int rc;
+	int rc, done = 0;
 
-	rc = extkit_dir_iter_init(&it, ctx->fs, EXT2_ROOT_INO, 0);
+	if (ctx->readonly)
+		return -EROFS;
+	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
 	if (rc)
 		return rc;
-	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0) {
-		if (ent.kind == EXTKIT_DE_LIVE && ent.inode == ino &&
-		    ent.name_len == strlen(LF_NAME) &&
-		    !memcmp(ent.name, LF_NAME, ent.name_len)) {
-			put_le32(extkit_dir_iter_block(&it) + ent.offset, 0);
-			extkit_dir_iter_mark_dirty(&it);
-			fsck_uncount_link(ctx, ino);
-			break;
-		}
+	while (!done && (rc = extkit_dir_iter_next(&it, &ent)) > 0) {
+		if (ent.kind != EXTKIT_DE_LIVE || ent.inode != ino ||
+		    is_dot_or_dotdot(&ent))
+			continue;
+		if (name && (ent.name_len != strlen(name) ||
+			     memcmp(ent.name, name, ent.name_len)))
+			continue;
+		put_le32(extkit_dir_iter_block(&it) + ent.offset, 0);
+		extkit_dir_iter_mark_dirty(&it);
+		fsck_uncount_link(ctx, ino);
+		done = 1;
 	}
-	extkit_dir_iter_end(&it);
-	return rc < 0 ? rc : 0;
+	if (extkit_dir_iter_end(&it) && rc >= 0)
+		rc = -EIO;
+	return rc < 0 ? rc : (done ? 0 : -ENOENT);
 }
 
 int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
@@ -463,7 +474,7 @@ int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
 		pctx.ino = ino;
 		if (!fix_problem(ctx, PR_3_LF_NOT_DIR, &pctx))
 			return -ENOTDIR;
-		rc = unlink_lf(ctx, ino);
+		rc = fsck_unlink_entry(ctx, EXT2_ROOT_INO, ino, LF_NAME);
 		if (rc)
 			return rc;
 	} else if (rc != -ENOENT) {

@@ -41,13 +41,16 @@ static size_t first_slot(const struct nameset *set, uint32_t hash)
 	return (size_t)(hash * 0x9E3779B1u) & (set->cap - 1);
 }
 
-static void put(struct nameset *set, uint64_t v)
+static void put(struct nameset *set, uint32_t hash)
 {
-	size_t i = first_slot(set, (uint32_t)(v >> 32));
+	size_t i = first_slot(set, hash);
 
-	while (set->slot[i])
+	while (set->slot[i]) {
+		if (set->slot[i] == hash)
+			return;
 		i = (i + 1) & (set->cap - 1);
-	set->slot[i] = v;
+	}
+	set->slot[i] = hash;
 	set->n++;
 }
 
@@ -66,7 +69,7 @@ static int grow(struct nameset *set)
 	return 0;
 }
 
-int nameset_add(struct nameset *set, uint32_t hash, uint32_t loc)
+int nameset_add(struct nameset *set, uint32_t hash)
 {
 	int rc;
 
@@ -75,25 +78,19 @@ int nameset_add(struct nameset *set, uint32_t hash, uint32_t loc)
 		if (rc)
 			return rc;
 	}
-	put(set, (uint64_t)hash << 32 | loc);
+	put(set, hash);
 	return 0;
 }
 
-int nameset_next(const struct nameset *set, uint32_t hash, size_t *pos,
-		 uint32_t *loc)
+int nameset_has(const struct nameset *set, uint32_t hash)
 {
 	size_t i;
 
 	if (!set->cap)
 		return 0;
-	i = *pos ? *pos & (set->cap - 1) : first_slot(set, hash);
-	while (set->slot[i]) {
-		if ((uint32_t)(set->slot[i] >> 32) == hash) {
-			*loc = (uint32_t)set->slot[i];
-			*pos = i + 1;
+	for (i = first_slot(set, hash); set->slot[i];
+	     i = (i + 1) & (set->cap - 1))
+		if (set->slot[i] == hash)
 			return 1;
-		}
-		i = (i + 1) & (set->cap - 1);
-	}
 	return 0;
 }

@@ -221,8 +221,8 @@ static void check_super_fields(struct fsck_ctx *ctx)
 	}
 	/* As e2fsck: a missing hash signedness flag is set silently. */
 	if (extkit_has_compat(sb, EXT2_FEATURE_COMPAT_DIR_INDEX) &&
-	    !(sb->flags & (EXT2_FLAGS_SIGNED_HASH | EXT2_FLAGS_UNSIGNED_HASH)) &&
-	    !ctx->readonly) {
+	    !(sb->flags & (EXT2_FLAGS_SIGNED_HASH |
+			   EXT2_FLAGS_UNSIGNED_HASH)) && !ctx->readonly) {
 		sb->flags |= ((char)-1 < 0) ? EXT2_FLAGS_SIGNED_HASH :
 					      EXT2_FLAGS_UNSIGNED_HASH;
 		ctx->flags |= FSCK_FL_SB_DIRTY;
@@ -264,6 +264,15 @@ int fsck_open(struct fsck_ctx *ctx)
 	}
 	if (rc)
 		return rc;
+	/* The library does not yet write inode, directory block and bitmap
+	 * checksums: a repair would leave them wrong. */
+	if (!ctx->readonly && extkit_has_ro_compat(&ctx->fs->sb,
+			EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)) {
+		fprintf(stderr, PROG ": %s: repairing metadata_csum filesystems "
+			"is not supported yet (use -n to check)\n",
+			ctx->opts->target);
+		return -EXTKIT_EUNSUPP;
+	}
 	check_super_fields(ctx);
 	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;
 }

@@ -20,6 +20,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,7 @@
 #include "fsck.h"
 #include "problem.h"
 
-#define CHUNK_BYTES	(1u << 20)	/* inode table read size */
+#define CHUNK_BYTES	(1u << 18)	/* inode table read size */
 
 /* The superblock copies, descriptors, bitmaps and inode tables. */
 static void mark_group_metadata(struct fsck_ctx *ctx)
@@ -61,7 +62,7 @@ static void clear_inode(struct fsck_ctx *ctx, uint32_t ino,
 	inode->dtime = ctx->now;
 	fsck_write_inode(ctx, ino, inode);
 	ctx->istate[ino] = 0;
-	ctx->link_count[ino] = 0;
+	fsck_count_set(&ctx->link_count, ino, 0);
 }
 
 static int report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
@@ -185,7 +186,7 @@ static int record_inode(struct fsck_ctx *ctx, uint32_t ino,
 		ctx->istate[ino] |= IST_ZERO_LINK;
 	if (!res->nblocks && !inode->size)
 		ctx->istate[ino] |= IST_EMPTY;
-	ctx->link_count[ino] = inode->links_count;
+	fsck_count_set(&ctx->link_count, ino, inode->links_count);
 	extkit_bitmap_set(&ctx->inode_used, ino - 1);
 	if (ft == EXT2_FT_DIR && ino != EXT2_RESIZE_INO)
 		return fsck_dir_add(ctx, ino);
@@ -294,6 +295,11 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		inode->mode = 0;
 		fsck_write_inode(ctx, ino, inode);
 	}
+	if (ino == EXT2_RESIZE_INO) {
+		rc = fsck_check_resize_inode(ctx, inode);
+		if (rc)
+			return rc;
+	}
 	rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
 		return rc;
@@ -305,7 +311,40 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 	return 0;
 }
 
-static int check_one(struct fsck_ctx *ctx, uint32_t ino, const uint8_t *raw)
+/*
+ * Raw fields the decoded inode does not carry: a dtime that looks like an
+ * orphan list link (below the inode count; the list was cleared in pass
+ * 0) and the obsolete fragment address, which must be zero.
+ */
+static void check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+{
+	size_t dtime_off = offsetof(struct ext2_inode, i_dtime);
+	size_t faddr_off = offsetof(struct ext2_inode, i_obso_faddr);
+	uint32_t dtime = get_le32(raw + dtime_off);
+	uint32_t faddr = get_le32(raw + faddr_off);
+	struct extkit_inode inode;
+	uint8_t *copy;
+
+	if ((!dtime || dtime >= ctx->fs->sb.inodes_count) && !faddr)
+		return;
+	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
+	copy = malloc(ctx->fs->g.inode_size);
+	if (!copy)
+		return;
+	memcpy(copy, raw, ctx->fs->g.inode_size);
+	if (dtime && dtime < ctx->fs->sb.inodes_count &&
+	    report(ctx, PR_1_LOW_DTIME, ino, &inode, dtime))
+		put_le32(copy + dtime_off, inode.links_count ? 0 : ctx->now);
+	if (faddr && report(ctx, PR_1_FADDR, ino, &inode, faddr))
+		put_le32(copy + faddr_off, 0);
+	if (memcmp(copy, raw, ctx->fs->g.inode_size) && fsck_fixing(ctx)) {
+		extkit_inode_write_raw(ctx->fs, ino, copy);
+		memcpy(raw, copy, ctx->fs->g.inode_size);
+	}
+	free(copy);
+}
+
+static int check_one(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	struct extkit_inode inode;
 
@@ -313,6 +352,7 @@ static int check_one(struct fsck_ctx *ctx, uint32_t ino, const uint8_t *raw)
 		extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
 		return check_reserved(ctx, ino, &inode);
 	}
+	check_raw(ctx, ino, raw);
 	/* Fast path: a never used inode (no mode, no links). */
 	if (get_le16(raw) == 0 && get_le16(raw + 26) == 0)
 		return 0;

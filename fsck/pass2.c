@@ -30,6 +30,7 @@
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
+#include "htree.h"
 #include "ondisk.h"
 
 #include "fsck.h"
@@ -408,30 +409,46 @@ static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 		extkit_dir_iter_mark_dirty(it);
 }
 
-/* The htree flag is set but the library could not use the index. */
-static void check_index(struct dir_state *ds, struct extkit_dir_iter *it)
+/* Why the htree index of the directory cannot stand, or NULL. */
+static const char *index_problem(struct dir_state *ds, int indexed)
+{
+	struct extkit_htree_report rep;
+
+	if (!indexed)
+		return "the index root is not valid";
+	if (ds->index_broken)
+		return "entries were changed";
+	if (extkit_htree_verify(ds->ctx->fs, ds->ino, &rep))
+		return NULL;
+	if (rep.bad_index)
+		return "the index entries are not sorted or out of range";
+	if (rep.bad_hash)
+		return "entries lie outside the hash range of their block";
+	return NULL;
+}
+
+/*
+ * The htree flag is set: the index must be usable and agree with the
+ * entries (checked once the records are written back). Clearing the flag
+ * leaves a valid linear directory.
+ */
+static void check_index(struct dir_state *ds, int indexed)
 {
 	struct problem_context pctx;
+	struct extkit_inode inode;
 
-	if (!(it->inode.flags & EXT2_INDEX_FL) ||
+	if (extkit_inode_read(ds->ctx->fs, ds->ino, &inode) ||
+	    !(inode.flags & EXT2_INDEX_FL) ||
 	    !extkit_has_compat(&ds->ctx->fs->sb,
 			       EXT2_FEATURE_COMPAT_DIR_INDEX))
 		return;
-	if (it->indexed && !ds->index_broken)
-		return;
 	clear_problem_context(&pctx);
 	pctx.ino = ds->ino;
-	pctx.str = it->indexed ? "entries were changed" :
-				 "the index root is not valid";
-	if (fix_problem(ds->ctx, PR_2_HTREE_BAD, &pctx)) {
-		struct extkit_inode inode;
-
-		/* Re-read: a hole fill may have changed the block map. */
-		if (extkit_inode_read(ds->ctx->fs, ds->ino, &inode))
-			return;
-		inode.flags &= ~EXT2_INDEX_FL;
-		fsck_write_inode(ds->ctx, ds->ino, &inode);
-	}
+	pctx.str = index_problem(ds, indexed);
+	if (!pctx.str || !fix_problem(ds->ctx, PR_2_HTREE_BAD, &pctx))
+		return;
+	inode.flags &= ~EXT2_INDEX_FL;
+	fsck_write_inode(ds->ctx, ds->ino, &inode);
 }
 
 static void report_dir_error(struct dir_state *ds, uint32_t code, int rc)
@@ -449,7 +466,7 @@ static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 {
 	struct extkit_dir_iter it;
 	struct extkit_dirent ent;
-	int rc;
+	int rc, indexed;
 
 	ds->ino = dir->ino;
 	ds->dir = dir;
@@ -473,11 +490,12 @@ static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 		if (ds->ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
-	check_index(ds, &it);
+	indexed = it.indexed;
 	rc = extkit_dir_iter_end(&it);
 	ds->it = NULL;
 	if (rc)
 		report_dir_error(ds, PR_2_DIR_READ, rc);
+	check_index(ds, indexed);
 	return 0;
 }
 

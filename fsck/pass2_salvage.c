@@ -202,60 +202,49 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 
 /* ---- duplicate names ---- */
 
-/* Entry location: logical block and offset / 4; 0 when it does not fit
- * in 32 bits (the entry is then not checked for duplicates). */
-static uint32_t make_loc(const struct dir_state *ds, uint64_t lblk,
-			 uint32_t off)
+/* The live entry named name among the records of buf before offset end
+ * (the whole block when end is past it); its inode in *ino. */
+static int name_in_block(const struct dir_state *ds, const uint8_t *buf,
+			 uint32_t end, const uint8_t *name, uint32_t nl,
+			 uint32_t *ino)
 {
-	uint32_t shift = 0;
+	uint32_t off = 0, len;
 
-	while ((4u << shift) < ds->fmt.block_size)
-		shift++;
-	if (lblk >= (1ull << (32 - shift)) - 1)
-		return 0;
-	return (uint32_t)((lblk + 1) << shift) | (off >> 2);
-}
-
-/* Whether the entry stored at loc has this name; *ino gets its inode. */
-static int same_name(struct dir_state *ds, uint32_t loc, const uint8_t *buf,
-		     const uint8_t *name, uint32_t nl, uint32_t *ino)
-{
-	uint32_t shift = 0;
-	uint64_t lblk;
-	uint32_t off;
-	const uint8_t *b = buf;
-
-	while ((4u << shift) < ds->fmt.block_size)
-		shift++;
-	lblk = (loc >> shift) - 1;
-	off = (loc & ((1u << shift) - 1)) << 2;
-	if (lblk != ds->lblk) {
-		if (!ds->it || lblk >= ds->it->nblocks ||
-		    !ds->it->pblks[lblk] ||
-		    extkit_fs_read_block(ds->ctx->fs, ds->it->pblks[lblk],
-					 ds->cmp_buf))
-			return 0;
-		b = ds->cmp_buf;
-	}
-	if (off + EXT2_DIR_ENTRY_HEADER_LEN + nl > ds->fmt.block_size ||
-	    name_len_at(ds, b + off) != nl || !get_le32(b + off) ||
-	    memcmp(b + off + EXT2_DIR_ENTRY_HEADER_LEN, name, nl) != 0)
-		return 0;
-	*ino = get_le32(b + off);
-	return 1;
-}
-
-static int find_dup(struct dir_state *ds, const uint8_t *buf,
-		    const uint8_t *name, uint32_t nl, uint32_t h,
-		    uint32_t *other)
-{
-	size_t pos = 0;
-	uint32_t loc;
-
-	while (nameset_next(&ds->names, h, &pos, &loc))
-		if (same_name(ds, loc, buf, name, nl, other))
+	while (off < end && off < ds->fmt.block_size &&
+	       extkit_dirent_check(&ds->fmt, buf, off, ds->fmt.block_size,
+				   &len) == EXTKIT_DIRENT_OK) {
+		if (get_le32(buf + off) && name_len_at(ds, buf + off) == nl &&
+		    !memcmp(buf + off + EXT2_DIR_ENTRY_HEADER_LEN, name, nl)) {
+			*ino = get_le32(buf + off);
 			return 1;
+		}
+		off += len;
+	}
 	return 0;
+}
+
+/*
+ * Whether an entry before offset off of the current block has this name
+ * (its inode in *other). Only called when the name's hash is in the set:
+ * the earlier blocks are read back (a duplicate or a hash collision).
+ */
+static int find_dup(struct dir_state *ds, const uint8_t *buf, uint32_t off,
+		    const uint8_t *name, uint32_t nl, uint32_t *other)
+{
+	struct extkit_dir_iter *it = ds->it;
+
+	if (!nameset_has(&ds->names, nameset_hash((const char *)name, nl)))
+		return 0;
+	for (uint64_t l = 0; it && l < ds->lblk && l < it->nblocks; l++) {
+		if (!it->pblks[l] ||
+		    extkit_fs_read_block(ds->ctx->fs, it->pblks[l],
+					 ds->cmp_buf))
+			continue;
+		if (name_in_block(ds, ds->cmp_buf, ds->fmt.block_size, name,
+				  nl, other))
+			return 1;
+	}
+	return name_in_block(ds, buf, off, name, nl, other);
 }
 
 /* A free new name "name~N" (or the name's end replaced) that fits. */
@@ -281,8 +270,9 @@ static int new_name(struct dir_state *ds, const uint8_t *buf, uint32_t off,
 		memcpy(out, name, base);
 		memcpy(out + base, suffix, sl);
 		*out_len = base + sl;
-		if (!find_dup(ds, buf, (const uint8_t *)out, *out_len,
-			      nameset_hash(out, *out_len), &other))
+		if (!find_dup(ds, buf, off, (const uint8_t *)out, *out_len,
+			      &other) &&
+		    !nameset_has(&ds->names, nameset_hash(out, *out_len)))
 			return 0;
 	}
 	return -EEXIST;
@@ -312,8 +302,7 @@ static int rename_dup(struct dir_state *ds, uint8_t *buf, uint32_t off)
 		p[7] = (uint8_t)(nl >> 8);
 	ds->dirty = 1;
 	ds->index_broken = 1;
-	nameset_add(&ds->names, nameset_hash(name, nl),
-		    make_loc(ds, ds->lblk, off));
+	nameset_add(&ds->names, nameset_hash(name, nl));
 	return 0;
 }
 
@@ -321,13 +310,9 @@ int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	const uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
 	uint32_t nl = name_len_at(ds, buf + off), other;
-	uint32_t h = nameset_hash((const char *)name, nl);
-	uint32_t loc = make_loc(ds, ds->lblk, off);
 
-	if (!loc)
-		return 0;
-	if (!find_dup(ds, buf, name, nl, h, &other)) {
-		nameset_add(&ds->names, h, loc);
+	if (!find_dup(ds, buf, off, name, nl, &other)) {
+		nameset_add(&ds->names, nameset_hash((const char *)name, nl));
 		return 0;
 	}
 	if (other != get_le32(buf + off))

@@ -108,6 +108,10 @@ static int connect_dir(struct fsck_ctx *ctx, uint32_t ino)
 	pctx.ino2 = d->dotdot;
 	if (!fix_problem(ctx, PR_3_UNCONNECTED_DIR, &pctx))
 		return -ECANCELED;
+	/* In a loop: the name its parent gives it goes, or the directory
+	 * would have two. */
+	if (d->parent)
+		fsck_unlink_entry(ctx, d->parent, ino, NULL);
 	rc = fsck_reconnect(ctx, ino);
 	if (rc)
 		return rc;

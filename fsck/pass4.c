@@ -38,7 +38,7 @@ static void release_inode(struct fsck_ctx *ctx, uint32_t ino, int set_dtime)
 		inode.dtime = ctx->now;
 	fsck_write_inode(ctx, ino, &inode);
 	ctx->istate[ino] = 0;
-	ctx->link_count[ino] = 0;
+	fsck_count_set(&ctx->link_count, ino, 0);
 	extkit_bitmap_clear(&ctx->inode_used, ino - 1);
 }
 
@@ -79,8 +79,8 @@ static void unattached(struct fsck_ctx *ctx, uint32_t ino)
 
 static void check_count(struct fsck_ctx *ctx, uint32_t ino)
 {
-	uint16_t counted = ctx->link_counted[ino];
-	uint16_t link = ctx->link_count[ino];
+	uint32_t counted = fsck_count_get(&ctx->link_counted, ino);
+	uint32_t link = fsck_count_get(&ctx->link_count, ino);
 	struct extkit_inode inode;
 
 	if (counted == link)
@@ -92,11 +92,11 @@ static void check_count(struct fsck_ctx *ctx, uint32_t ino)
 		return;
 	if (extkit_inode_read(ctx->fs, ino, &inode))
 		return;
-	inode.links_count = counted;
+	inode.links_count = (uint16_t)counted;
 	if (counted && inode.dtime)
 		inode.dtime = 0;
 	if (!fsck_write_inode(ctx, ino, &inode))
-		ctx->link_count[ino] = counted;
+		fsck_count_set(&ctx->link_count, ino, counted);
 }
 
 int fsck_pass4(struct fsck_ctx *ctx)
@@ -111,10 +111,10 @@ int fsck_pass4(struct fsck_ctx *ctx)
 			continue;
 		if ((ino & 0xffff) == 0)
 			fsck_progress(ctx, ino, n);
-		if (!ctx->link_counted[ino]) {
+		if (!fsck_count_get(&ctx->link_counted, ino)) {
 			unattached(ctx, ino);
 			if (!(ctx->istate[ino] & IST_USED) ||
-			    !ctx->link_counted[ino])
+			    !fsck_count_get(&ctx->link_counted, ino))
 				continue;
 		}
 		check_count(ctx, ino);

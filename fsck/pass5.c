@@ -146,7 +146,8 @@ static void list_diffs(const struct bm_kind *k, uint32_t g,
 
 			if (!(x & (1u << b)) || bit >= nbits)
 				continue;
-			diff_add(d, lo + bit, (comp[byte] >> b) & 1 ? '+' : '-');
+			diff_add(d, lo + bit,
+				 (comp[byte] >> b) & 1 ? '+' : '-');
 		}
 	}
 }
@@ -317,9 +318,9 @@ static void check_group_counts(struct fsck_ctx *ctx, uint64_t *free_blocks,
 	for (uint32_t g = 0; g < fs->g.group_count; g++) {
 		struct extkit_group *gd = &fs->groups[g];
 		uint32_t nb = extkit_group_block_count(&fs->sb, g);
+		uint64_t first = (uint64_t)g * fs->sb.blocks_per_group;
 		uint32_t fb = nb - (uint32_t)extkit_bitmap_count_range(
-			&ctx->block_found, (uint64_t)g * fs->sb.blocks_per_group,
-			nb);
+			&ctx->block_found, first, nb);
 		uint32_t fi = ipg - (uint32_t)extkit_bitmap_count_range(
 			&ctx->inode_used, (uint64_t)g * ipg, ipg);
 

@@ -103,6 +103,16 @@ const struct problem problem_table[] = {
 	{ PR_1_BAD_SYMLINK,
 	  "Symlink inode %i is invalid (%s).",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_RESIZE_INODE,
+	  "The resize inode's map of the reserved GDT blocks (block %b) is "
+	  "not valid.",
+	  PROMPT_FIX, 0 },
+	{ PR_1_LOW_DTIME,
+	  "Inode %i was part of the orphaned inode list (dtime %N).",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_FADDR,
+	  "i_faddr for inode %i is %N, should be zero.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
@@ -521,6 +531,7 @@ static int ask_terminal(struct fsck_ctx *ctx, const char *prompt, int def)
 			ctx->flags |= FSCK_FL_ABORT;
 			return 0;
 		}
+		putchar('\n');
 		if (line[0] == '\n')
 			return def;
 		if (line[0] == 'y' || line[0] == 'Y')

@@ -91,6 +91,9 @@ enum problem_prompt {
 #define PR_1_INDEX_NO_FEATURE	0x01000F
 #define PR_1_RESERVED_MODE	0x010010
 #define PR_1_BAD_SYMLINK	0x010011
+#define PR_1_RESIZE_INODE	0x010012
+#define PR_1_LOW_DTIME		0x010013
+#define PR_1_FADDR		0x010014
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001

@@ -295,10 +295,10 @@ static int fill_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	struct fill_arg *fa = arg;
 	uint32_t i;
 
-	if (flags & EXTKIT_BLOCK_META)
+	/* Blocks past nblocks are ignored but the walk goes on: a corrupt
+	 * map further on must fail, not turn into silent holes. */
+	if ((flags & EXTKIT_BLOCK_META) || lblk >= fa->nblocks)
 		return 0;
-	if (lblk >= fa->nblocks)
-		return 1;
 	if (flags & EXTKIT_BLOCK_UNWRITTEN)
 		return 0;
 	for (i = 0; i < count && lblk + i < fa->nblocks; i++)

@@ -574,6 +574,7 @@ int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
 {
 	struct extkit_dir_iter it;
 	struct extkit_dirent ent;
+	int corrupt = 0;
 	int rc;
 
 	if (name_len == 0)
@@ -589,11 +590,15 @@ int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
 			*ino = ent.inode;
 			break;
 		}
+		corrupt |= ent.kind == EXTKIT_DE_CORRUPT;
 	}
 	extkit_dir_iter_end(&it);
 	if (rc < 0)
 		return rc;
-	return rc ? 0 : -ENOENT;
+	if (rc)
+		return 0;
+	/* Not found, but part of the directory could not be read. */
+	return corrupt ? -EFSCORRUPTED : -ENOENT;
 }
 
 /* A walk in progress: path holds what is left to resolve from pos on. */

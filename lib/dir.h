@@ -139,7 +139,8 @@ void extkit_dir_iter_mark_dirty(struct extkit_dir_iter *it);
 uint8_t *extkit_dir_iter_block(struct extkit_dir_iter *it);
 int extkit_dir_iter_end(struct extkit_dir_iter *it);
 
-/* Looks name up in directory dir; -ENOENT if absent, -ENOTDIR. */
+/* Looks name up in directory dir: -ENOENT if absent, -EFSCORRUPTED if
+ * absent but corrupt records were skipped, -ENOTDIR. */
 int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
 		      uint32_t name_len, uint32_t *ino);
 

@@ -36,7 +36,7 @@ struct extkit_dir_hole {
 };
 
 struct extkit_dirspace_stats {
-	uint64_t blocks;		/* mapped blocks, index blocks included */
+	uint64_t blocks;		/* mapped blocks, index ones too */
 	uint64_t entries;		/* live records ('.' and '..' too) */
 	uint64_t live_bytes;		/* their minimal record sizes */
 	uint64_t free_bytes;
@@ -66,8 +66,8 @@ struct extkit_maxtree {
 };
 
 #define EXTKIT_DIRSPACE_HOLES	0x1	/* keep the list of holes */
-#define EXTKIT_DIRSPACE_WALK	0x2	/* insert by a first-fit walk from
-					 * block 0, ignoring the hints */
+/* insert by a first-fit walk from block 0, ignoring the hints */
+#define EXTKIT_DIRSPACE_WALK	0x2
 
 struct extkit_dirspace {
 	struct extkit_fs *fs;

@@ -23,6 +23,8 @@ const char *extkit_strerror(int err)
 		return "filesystem uses a feature extkit does not support";
 	case EXTKIT_ELOOP:
 		return "loop or excessive depth in block map or path";
+	case ENOTBLK:
+		return "not an image file or block device";
 	case EXTKIT_ETRUNC:
 		return "image is shorter than the filesystem says (truncated)";
 	default:

@@ -223,6 +223,16 @@ static void encode_super(struct extkit_fs *fs, uint32_t group,
 			 struct ext2_super_block *out)
 {
 	*out = fs->raw_sb;
+	if (group) {
+		/*
+		 * Backups are written as e2fsprogs' ext2fs_flush writes them:
+		 * not marked valid, no recovery pending, so a fallback to a
+		 * backup always leads to a full check.
+		 */
+		out->s_state = cpu_to_le16(fs->sb.state & ~EXT2_VALID_FS);
+		out->s_feature_incompat = cpu_to_le32(fs->sb.feature_incompat &
+					~EXT3_FEATURE_INCOMPAT_RECOVER);
+	}
 	if (fs->sb.rev_level != EXT2_GOOD_OLD_REV)
 		out->s_block_group_nr = cpu_to_le16((uint16_t)group);
 	if (fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)

@@ -394,7 +394,7 @@ struct dx_verify {
 	struct extkit_fs *fs;
 	struct extkit_dir_iter *it;
 	struct extkit_htree_report *rep;
-	uint32_t *lo;		/* per logical block: hash range of a leaf */
+	uint32_t *lo;		/* per logical block: a leaf's hash range */
 	uint32_t *hi;
 	uint8_t *seen;
 };

@@ -153,6 +153,10 @@ static int open_fd(const char *path, int flags, int *fd_out, struct stat *st)
 	int oflags = (flags & EXTKIT_IO_WRITE) ? O_RDWR : O_RDONLY;
 	int fd;
 
+	/* Never open a FIFO or a tty: that can block forever. */
+	if (stat(path, st) == 0 && !S_ISREG(st->st_mode) &&
+	    !S_ISBLK(st->st_mode))
+		return -ENOTBLK;
 	oflags |= O_CLOEXEC;
 	if (flags & EXTKIT_IO_CREATE)
 		oflags |= O_CREAT;

@@ -96,13 +96,32 @@ static int pick_size(const struct mkfs_opts *o, const struct mkfs_target *t,
 	return 0;
 }
 
-static int pick_sizes(const struct mkfs_opts *o, struct mkfs_layout *l)
+/* The block size: -b, else the size class's, but not below a sector. */
+static int pick_block_size(const struct mkfs_opts *o,
+			   const struct mkfs_target *t,
+			   const struct size_class *c, struct mkfs_layout *l)
+{
+	l->block_size = o->block_size ? o->block_size : c->block_size;
+	if (t->sector_size <= l->block_size)
+		return 0;
+	if (o->block_size || t->sector_size > EXT2_MAX_BLOCK_SIZE) {
+		mkfs_error("block size %u is smaller than the sector size %u of %s",
+			   l->block_size, t->sector_size, t->path);
+		return -EINVAL;
+	}
+	l->block_size = t->sector_size;
+	return 0;
+}
+
+static int pick_sizes(const struct mkfs_opts *o, const struct mkfs_target *t,
+		      struct mkfs_layout *l)
 {
 	const struct size_class *c = size_class_of(l->size_bytes);
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 
 	l->size_class = c->name;
-	l->block_size = o->block_size ? o->block_size : c->block_size;
+	if (pick_block_size(o, t, c, l))
+		return -EINVAL;
 	l->inode_size = o->inode_size ? o->inode_size : DEFAULT_ISIZE;
 	if (l->inode_size > l->block_size) {
 		mkfs_error("inode size %u is larger than the block size %u",
@@ -317,7 +336,7 @@ int mkfs_layout_compute(const struct mkfs_opts *o,
 	memset(l, 0, sizeof(*l));
 	rc = pick_size(o, t, l);
 	if (!rc)
-		rc = pick_sizes(o, l);
+		rc = pick_sizes(o, t, l);
 	if (!rc)
 		rc = pick_inodes(o, l, &inodes);
 	if (!rc)

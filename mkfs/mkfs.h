@@ -49,6 +49,7 @@ struct mkfs_target {
 	int is_blockdev;
 	uint64_t size;			/* bytes now; 0 when missing */
 	dev_t rdev;			/* block devices */
+	uint32_t sector_size;		/* logical sector size; 0 unknown */
 	dev_t dev;			/* regular files: st_dev and st_ino */
 	ino_t ino;
 	int known_zero;			/* every byte of the fs reads zero */

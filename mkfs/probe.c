@@ -28,12 +28,29 @@
 
 #define PATH_LEN	4096
 
+/*
+ * The logical sector size: EXTKIT_DEVICE_SECTSIZE if set (for tests, as
+ * e2fsprogs' MKE2FS_DEVICE_SECTSIZE), else the device's, else 0.
+ */
+static uint32_t sector_size(int fd)
+{
+	const char *env = getenv("EXTKIT_DEVICE_SECTSIZE");
+	int ssz = 0;
+
+	if (env && *env)
+		return (uint32_t)strtoul(env, NULL, 10);
+	if (fd >= 0 && ioctl(fd, BLKSSZGET, &ssz) == 0 && ssz > 0)
+		return (uint32_t)ssz;
+	return 0;
+}
+
 int mkfs_target_inspect(const char *path, struct mkfs_target *t)
 {
 	struct stat st;
 
 	memset(t, 0, sizeof(*t));
 	t->path = path;
+	t->sector_size = sector_size(-1);
 	if (stat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return 0;
@@ -45,6 +62,7 @@ int mkfs_target_inspect(const char *path, struct mkfs_target *t)
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
 		off_t end = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
 
+		t->sector_size = sector_size(fd);
 		if (fd >= 0)
 			close(fd);
 		if (end < 0) {

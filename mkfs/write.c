@@ -23,33 +23,68 @@
 
 #include "mkfs.h"
 
-/* Writes a group's block and inode bitmaps (adjacent: one write). */
-static int write_bitmaps(const struct mkfs_layout *l, struct extkit_fs *fs,
-			 uint32_t g, struct extkit_bitmap *bm, uint8_t *buf)
-{
-	const struct extkit_group *gd = &fs->groups[g];
-	uint32_t bs = l->block_size, bits = 8 * bs;
-	uint64_t start = extkit_group_first_block(&fs->sb, g);
-	uint32_t count = extkit_group_block_count(&fs->sb, g);
-	uint32_t used = (uint32_t)(gd->inode_table - start) + l->itable_blocks;
+/*
+ * The bitmaps being written and what they were built for: groups past 0
+ * differ only in whether they hold a backup and in the last group's
+ * size, so most groups reuse the previous group's bitmaps as they are.
+ */
+struct bitmap_buf {
+	struct extkit_bitmap bm;
+	uint8_t *buf;		/* block bitmap, then inode bitmap */
+	uint32_t used;		/* metadata blocks at the group's start */
+	uint32_t count;		/* blocks in the group */
+	int for_group0;		/* 1: built for group 0; -1: not built */
+};
 
-	extkit_bitmap_clear_all(bm);
-	extkit_bitmap_set_range(bm, 0, used);
+static void build_block_bitmap(const struct mkfs_layout *l,
+			       struct bitmap_buf *b, uint32_t g,
+			       uint64_t start)
+{
+	uint32_t bits = 8 * l->block_size;
+
+	extkit_bitmap_clear_all(&b->bm);
+	extkit_bitmap_set_range(&b->bm, 0, b->used);
 	if (g == 0)
-		extkit_bitmap_set_range(bm, l->root_block - start,
+		extkit_bitmap_set_range(&b->bm, l->root_block - start,
 					1 + l->lpf_blocks +
 					(l->dind_block ? 1 : 0));
 	/* Padding: past the group's last block up to the bitmap's end. */
-	extkit_bitmap_set_range(bm, count, bits - count);
-	extkit_bitmap_to_disk(bm, 0, bits, buf);
+	extkit_bitmap_set_range(&b->bm, b->count, bits - b->count);
+	extkit_bitmap_to_disk(&b->bm, 0, bits, b->buf);
+}
 
-	extkit_bitmap_clear_all(bm);
+static void build_inode_bitmap(const struct mkfs_layout *l,
+			       struct bitmap_buf *b, uint32_t g)
+{
+	uint32_t bits = 8 * l->block_size;
+
+	extkit_bitmap_clear_all(&b->bm);
 	if (g == 0)
-		extkit_bitmap_set_range(bm, 0, EXT2_GOOD_OLD_FIRST_INO);
-	extkit_bitmap_set_range(bm, l->inodes_per_group,
+		extkit_bitmap_set_range(&b->bm, 0, EXT2_GOOD_OLD_FIRST_INO);
+	extkit_bitmap_set_range(&b->bm, l->inodes_per_group,
 				bits - l->inodes_per_group);
-	extkit_bitmap_to_disk(bm, 0, bits, buf + bs);
-	return extkit_io_write_blocks(fs->io, gd->block_bitmap, 2, buf);
+	extkit_bitmap_to_disk(&b->bm, 0, bits, b->buf + l->block_size);
+}
+
+/* Writes a group's block and inode bitmaps (adjacent: one write). */
+static int write_bitmaps(const struct mkfs_layout *l, struct extkit_fs *fs,
+			 uint32_t g, struct bitmap_buf *b)
+{
+	const struct extkit_group *gd = &fs->groups[g];
+	uint64_t start = extkit_group_first_block(&fs->sb, g);
+	uint32_t count = extkit_group_block_count(&fs->sb, g);
+	uint32_t used = (uint32_t)(gd->inode_table - start) + l->itable_blocks;
+	int same = b->for_group0 == 0 && g != 0;
+
+	if (!same || used != b->used || count != b->count) {
+		b->used = used;
+		b->count = count;
+		build_block_bitmap(l, b, g, start);
+	}
+	if (!same)
+		build_inode_bitmap(l, b, g);
+	b->for_group0 = g == 0;
+	return extkit_io_write_blocks(fs->io, gd->block_bitmap, 2, b->buf);
 }
 
 /* Blocks at the start of group 0's inode table holding inodes 1 .. 11. */
@@ -69,22 +104,22 @@ static int zero_blocks(struct extkit_fs *fs, uint64_t blk, uint64_t count)
 static int write_groups(const struct mkfs_target *t,
 			const struct mkfs_layout *l, struct extkit_fs *fs)
 {
-	struct extkit_bitmap bm;
-	uint8_t *buf = malloc(2 * (size_t)l->block_size);
-	int rc = extkit_bitmap_init(&bm, 8ULL * l->block_size);
+	struct bitmap_buf b = { .for_group0 = -1 };
+	int rc = extkit_bitmap_init(&b.bm, 8ULL * l->block_size);
 
-	if (!buf && !rc)
+	b.buf = malloc(2 * (size_t)l->block_size);
+	if (!b.buf && !rc)
 		rc = -ENOMEM;
 	for (uint32_t g = 0; !rc && g < l->groups; g++) {
 		uint64_t it = fs->groups[g].inode_table;
 		uint32_t skip = g ? 0 : reserved_itable_blocks(l);
 
-		rc = write_bitmaps(l, fs, g, &bm, buf);
+		rc = write_bitmaps(l, fs, g, &b);
 		if (!rc && !t->known_zero)
 			rc = zero_blocks(fs, it + skip, l->itable_blocks - skip);
 	}
-	extkit_bitmap_free(&bm);
-	free(buf);
+	extkit_bitmap_free(&b.bm);
+	free(b.buf);
 	return rc;
 }
 

@@ -72,6 +72,7 @@ find_tool() {
 # skips the test when one is missing.
 need_tools() {
 	for t in "$@"; do
+		# shellcheck disable=SC2034 # read by the eval below
 		p=$(find_tool "$t") || skip "$t not found"
 		v=$(echo "$t" | tr 'a-z0-9.-' 'A-Z0-9__')
 		eval "$v=\$p"

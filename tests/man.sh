@@ -5,14 +5,22 @@
 # The pages render without groff warnings.
 . "${top_srcdir:-.}/tests/lib.sh"
 
+# Options in --help: long names, and short letters at a line's start
+# (popt prints "  -x, --long" or "  -x ARG").
 help_opts() {
 	"$1" --help 2>&1 | grep -o -e '--[a-z][a-z0-9-]*' | sort -u
+	"$1" --help 2>&1 | sed -n 's/^  *-\([A-Za-z?]\)[, =].*/-\1/p;
+		s/^  *-\([A-Za-z?]\)$/-\1/p' | sort -u
 }
 
-# Long options in the OPTIONS section, as written in roff (\-\-name).
+# Options in the OPTIONS section, as written in roff (\-\-name, \-x) at the
+# start of a .B/.BR/.BI tag line.
 man_opts() {
 	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$1" |
 		grep -o -e '\\-\\-[a-z][a-z0-9-]*' | sed 's/\\//g' | sort -u
+	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$1" | grep -E '^\.B[RI]? ' |
+		grep -o -E '(^|[ "])\\-[A-Za-z?]([^A-Za-z-]|$)' |
+		sed -E 's/^[ "]?\\(-.).*/\1/' | sort -u
 }
 
 tested=0

@@ -52,6 +52,16 @@ make_small_tree() {
 		put_block "$t/sub/frag" $((i * 64 + 1))
 		i=$((i + 1))
 	done
+	# A directory whose blocks alternate with its files' data blocks:
+	# one extent per directory block, so an extent tree of depth 1.
+	mkdir "$t/fragdir" || exit 99
+	i=100
+	while [ $i -lt 220 ]; do
+		cp "$out/xblock" \
+			"$t/fragdir/file-$i-padding-padding-padding-padding-padding" ||
+			exit 99
+		i=$((i + 1))
+	done
 	ln -s hello.txt "$t/link" || exit 99
 	# Names JSON must escape: quote, backslash, tab, newline, bytes that
 	# are not UTF-8, and UTF-8 that must pass through.
@@ -94,8 +104,9 @@ make_full_tree() {
 	printf 'bottom\n' >"$d/leaf.txt"
 	# Symlinks: fast (target in the inode) and slow (> 60 bytes).
 	ln -s ../hello.txt "$t/links/fast" || exit 99
-	ln -s "../deep/level01/level02/level03/level04/level05/level06/level07/level08/level09" \
-		"$t/links/slow" || exit 99
+	slow=../deep/level01/level02/level03/level04/level05
+	ln -s "$slow/level06/level07/level08/level09" "$t/links/slow" ||
+		exit 99
 	# Hard links across directories.
 	printf 'shared\n' >"$t/hard1"
 	ln "$t/hard1" "$t/links/hard2" || exit 99
@@ -141,10 +152,10 @@ mkfs() {
 build() {
 	case $1 in
 	small)
-		mkfs small "$out/tree-small" 4M -t ext2 -b 1024 -N 256 \
+		mkfs small "$out/tree-small" 4M -t ext2 -b 1024 -N 512 \
 			-U 5a11e000-0000-4000-8000-000000000001 ;;
 	ext4-small)
-		mkfs ext4-small "$out/tree-small" 4M -t ext4 -b 1024 -N 256 \
+		mkfs ext4-small "$out/tree-small" 4M -t ext4 -b 1024 -N 512 \
 			-O ^metadata_csum \
 			-U 5a11e000-0000-4000-8000-000000000002 ;;
 	ext2-1k)

@@ -62,6 +62,13 @@ SB=1024		# the primary superblock's byte offset
 expect_fail_one_line "empty file" "$tmpdir/empty"
 head -c 1024 /dev/zero >"$tmpdir/1k"
 expect_fail_one_line "1 KiB file" "$tmpdir/1k"
+expect_fail_one_line "a directory" "$tmpdir"
+# open(2) of a FIFO waits for a writer: the tool must not.
+mkfifo "$tmpdir/fifo" || exit 99
+saved_timeout=$TIMEOUT
+TIMEOUT=5
+expect_fail_one_line "a FIFO" "$tmpdir/fifo"
+TIMEOUT=$saved_timeout
 random_bytes "$tmpdir/random" 1048576 1
 expect_fail_one_line "1 MiB of random bytes" "$tmpdir/random"
 expect_fail_one_line "1 MiB of random bytes: ls /" "$tmpdir/random" ls /
@@ -130,6 +137,15 @@ expect_fail_one_line "garbage root directory block: ls /" "$img" ls /
 expect_fail_one_line "garbage root directory block: stat /hello.txt" \
 	"$img" stat /hello.txt
 
+# -- a directory size no filesystem of this size can hold (2^56 bytes) --
+img=$(copy dir-size)
+off=$(inode_offset "$img" 2) || { fail "cannot locate the root inode"; finish; }
+poke "$img" $((off + 4)) 4 0		# i_size_lo
+poke "$img" $((off + 108)) 4 0x01000000	# i_size_high
+expect_fail_one_line "root directory of 2^56 bytes: ls /" "$img" ls /
+expect_fail_one_line "root directory of 2^56 bytes: dirblock / 2^40" \
+	"$img" dirblock / 1099511627776
+
 # -- block maps that loop --
 # ext4: the leaf of /sub/frag's depth-1 extent tree claims depth 1 and
 # holds one index entry pointing at itself.
@@ -146,6 +162,17 @@ expect_fail_one_line "extent tree pointing at itself: blocks" "$img" \
 	blocks /sub/frag
 expect_fail_one_line "extent tree pointing at itself: blocks -m" "$img" \
 	blocks -m /sub/frag
+# ext4: the third extent of /fragdir (one extent per directory block) moved
+# to logical block 10^6, out of order and past the directory's end. The
+# blocks after it must not silently become holes.
+img=$(copy dir-extent "$ext4")
+leaf=$(dfs "$img" "stat /fragdir" | sed -n 's/.*(ETB0):\([0-9]*\).*/\1/p')
+[ -n "$leaf" ] || { fail "no extent tree block in /fragdir"; finish; }
+poke "$img" $((leaf * 1024 + 12 + 2 * 12)) 4 1000000	# ee_block
+echo "extent 2 of /fragdir (leaf block $leaf) moved to logical 10^6"
+expect_fail_one_line "directory extent out of order: ls" "$img" ls /fragdir
+expect_fail_one_line "directory extent out of order: blocks" "$img" \
+	blocks /fragdir
 # ext2: /sub/twenty's indirect block filled with its own number and hung
 # as the triple indirect block too: 16M references to itself.
 img=$(copy ind-loop)

@@ -42,12 +42,13 @@ check_version_help() {
 		fail "--help output lacks --json or -x"
 	fi
 	expect_success "ls --help" "$img" ls --help &&
-		grep -q -- '--long' "$out" && ok "ls --help lists -l"
+		grep -q -- '--long' "$out" && ok "ls --help lists -l" ||
+		fail "ls --help lacks -l"
 }
 
 check_super() {
 	expect_success "super (default command, text)" "$img" || return
-	for pat in 'Block count: *4096$' 'Inode count: *256$' \
+	for pat in 'Block count: *4096$' 'Inode count: *512$' \
 		'Block size: *1024$' 'Filesystem volume name: *small$' \
 		'Filesystem UUID: *5a11e000-0000-4000-8000-000000000001$' \
 		'Filesystem features:.* filetype' 'Free blocks: *[0-9]' \
@@ -61,7 +62,7 @@ check_super() {
 	expect_success "super --json" --json "$img" super || return
 	py 'import json, sys
 d = json.load(open(sys.argv[1]))
-want = {"blocks_count": 4096, "inodes_count": 256, "block_size": 1024,
+want = {"blocks_count": 4096, "inodes_count": 512, "block_size": 1024,
         "volume_name": "small", "log_block_size": 0, "magic": 0xEF53,
         "uuid": "5a11e000-0000-4000-8000-000000000001", "group_count": 1,
         "inode_size": 256}
@@ -297,6 +298,7 @@ check_groups
 check_ls_dir /
 check_ls_dir /dir
 check_ls_dir /sub/inner
+check_ls_dir /fragdir
 check_names
 check_stat
 check_blocks

@@ -45,6 +45,11 @@ expect_dry "-n on a missing file" "$new" -n "$new" 1G
 	ok "the label is still 'before'" ||
 	fail "the label changed: $(sb_field "$img" 'Filesystem volume name')"
 
+EXTKIT_DEVICE_SECTSIZE=4096 run_mkfs "$tmpdir/out" "$tmpdir/err" -n "$new" 8M
+grep -q '^block size: *4096$' "$tmpdir/out" &&
+	ok "4 KiB sectors raise the default block size of 8 MiB to 4096" ||
+	fail "4 KiB sectors: $(grep '^block size' "$tmpdir/out")"
+
 # The dry-run report matches what a real run writes.
 run_mkfs "$tmpdir/dry" "$tmpdir/err" -n -U "$TEST_UUID" "$new" 100M
 run_mkfs "$tmpdir/real" "$tmpdir/err" -U "$TEST_UUID" "$new" 100M ||

@@ -80,6 +80,8 @@ refuse "too big for 32-bit block numbers" "$new" "do not fit in 32 bits" \
 	-b 1024 "$new" 5T
 SOURCE_DATE_EPOCH=yesterday refuse "bad SOURCE_DATE_EPOCH" "$new" \
 	"SOURCE_DATE_EPOCH" "$new" 8M
+EXTKIT_DEVICE_SECTSIZE=4096 refuse "block size below the sector size" \
+	"$new" "smaller than the sector size 4096" -b 2048 "$new" 8M
 refuse "a directory" "$tmpdir" "neither a block device nor a regular file" \
 	-F "$tmpdir"
 

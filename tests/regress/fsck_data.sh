@@ -9,7 +9,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_tools mke2fs debugfs e2fsck dumpe2fs
-FSCK=$top_builddir/extkit-fsck
+FSCK=${EXTKIT_FSCK:-$top_builddir/extkit-fsck}
 REGRESS_DIR=$top_srcdir/tests/regress
 MKE2FS_CONFIG=$REGRESS_DIR/mke2fs.conf
 export MKE2FS DEBUGFS DUMPE2FS REGRESS_DIR MKE2FS_CONFIG

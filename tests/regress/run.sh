@@ -8,11 +8,12 @@
 #     must equal expect.1 / expect.2 (the second run: clean, exit 0);
 #   - `e2fsck -fn` must then find the image clean (exit 0).
 # Usage: run.sh [CASE...] (names or directories; default: every f_*).
-# REGEN=1 rewrites the expect files from the output (review the diff).
+# REGEN=1 rewrites the expect files from the output (review the diff);
+# EXTKIT_FSCK runs another build of the binary.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 need_tools mke2fs debugfs e2fsck dumpe2fs
-FSCK=$top_builddir/extkit-fsck
+FSCK=${EXTKIT_FSCK:-$top_builddir/extkit-fsck}
 REGRESS_DIR=$top_srcdir/tests/regress
 MKE2FS_CONFIG=$REGRESS_DIR/mke2fs.conf
 export MKE2FS DEBUGFS DUMPE2FS REGRESS_DIR MKE2FS_CONFIG

@@ -815,13 +815,18 @@ START_TEST(test_lookup)
 	ck_assert_uint_eq(ino, 16);
 	ck_assert_int_eq(extkit_dir_lookup(t.fs, DIR_INO, "..", 2, &ino), 0);
 	ck_assert_uint_eq(ino, EXT2_ROOT_INO);
-	/* deleted records and prefixes do not match */
+	/*
+	 * Deleted records and prefixes do not match; as the directory has a
+	 * corrupt block, "not found" is reported as corruption.
+	 */
 	ck_assert_int_eq(extkit_dir_lookup(t.fs, DIR_INO, "gone", 4, &ino),
-			 -ENOENT);
+			 -EFSCORRUPTED);
 	ck_assert_int_eq(extkit_dir_lookup(t.fs, DIR_INO, "alph", 4, &ino),
-			 -ENOENT);
+			 -EFSCORRUPTED);
 	ck_assert_int_eq(extkit_dir_lookup(t.fs, DIR_INO, "alphax", 6, &ino),
-			 -ENOENT);
+			 -EFSCORRUPTED);
+	ck_assert_int_eq(extkit_dir_lookup(t.fs, EXT2_ROOT_INO, "nope", 4,
+					   &ino), -ENOENT);
 	ck_assert_int_eq(extkit_dir_lookup(t.fs, DIR_INO, "", 0, &ino),
 			 -EINVAL);
 	tctx_close(&t);

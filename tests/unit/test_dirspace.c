@@ -108,7 +108,7 @@ START_TEST(test_add_remove_figures)
 	ck_assert_uint_eq(w.lblk, 0);
 	ck_assert_uint_eq(w.offset, 24);	/* after '..' shrunk to 12 */
 	add_name(&ds, "efghefgh", 21);		/* at 40 */
-	add_name(&ds, "ijklijkl", 22);		/* at 56, takes the rest */
+	add_name(&ds, "ijklijkl", 22);		/* at 56, the rest */
 	ck_assert_uint_eq(extkit_dirspace_room(&ds, 0), 1024 - 72);
 	/* removing efgh leaves a 16-byte hole behind abcd */
 	ck_assert_int_eq(extkit_dir_remove(&ds, "efghefgh", 8, &ino), 0);

@@ -137,8 +137,8 @@ START_TEST(test_golden_expansion)
 	pctx.blkcount = -2;
 	problem_expand(NULL, find_problem(PR_1_ILLEGAL_BLOCK)->message, &pctx,
 		       out, sizeof(out));
-	ck_assert_str_eq(out,
-			 "Illegal double indirect block (9999999) in inode 14.");
+	ck_assert_str_eq(out, "Illegal double indirect block (9999999) "
+			 "in inode 14.");
 	pctx.de_name = "a\nb";
 	pctx.de_name_len = 3;
 	pctx.de_inode = 15;

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * extkit-dump stat and blocks: the fields of one inode, and the blocks a
+ * file maps (with -m its indirect and extent tree blocks too).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bmap.h"
+#include "dir.h"
+#include "endian.h"
+#include "error.h"
+#include "fs.h"
+#include "inode.h"
+
+#include "dump.h"
+#include "json.h"
+
+/* ---- stat ---- */
+
+static const char *type_name(uint16_t mode)
+{
+	static const char *const names[] = {
+		[EXT2_FT_UNKNOWN] = "unknown", [EXT2_FT_REG_FILE] = "regular",
+		[EXT2_FT_DIR] = "directory", [EXT2_FT_CHRDEV] = "chardev",
+		[EXT2_FT_BLKDEV] = "blockdev", [EXT2_FT_FIFO] = "fifo",
+		[EXT2_FT_SOCK] = "socket", [EXT2_FT_SYMLINK] = "symlink",
+	};
+
+	return dump_lookup_name(names, N_ELEM(names),
+				extkit_mode_to_ftype(mode), "unknown");
+}
+
+static const char *map_kind(const struct extkit_inode *in)
+{
+	if (in->flags & EXT4_INLINE_DATA_FL)
+		return "inline";
+	if (extkit_inode_has_block_map(in))
+		return in->flags & EXT4_EXTENTS_FL ? "extents" : "indirect";
+	if (S_ISLNK(in->mode))
+		return "fast_symlink";
+	if (S_ISCHR(in->mode) || S_ISBLK(in->mode))
+		return "device";
+	return "none";
+}
+
+enum stat_fmt { FMT_DEC, FMT_OCT, FMT_HEX, FMT_TIME };
+
+struct stat_num {
+	const char *key;
+	const char *label;
+	uint64_t v;
+	enum stat_fmt fmt;
+};
+
+static void stat_num_text(const struct stat_num *n)
+{
+	printf("%s:%*s", n->label, 12 - (int)strlen(n->label), "");
+	if (n->fmt == FMT_OCT)
+		printf("0%06" PRIo64, n->v);
+	else if (n->fmt == FMT_HEX)
+		printf("0x%08" PRIx64, n->v);
+	else
+		printf("%" PRIu64, n->v);
+	if (n->fmt == FMT_TIME && n->v) {
+		fputs(" -- ", stdout);
+		dump_put_time((uint32_t)n->v);
+	}
+	putchar('\n');
+}
+
+static void stat_print(struct dump_ctx *ctx, uint32_t ino,
+		       const struct extkit_inode *in)
+{
+	const struct stat_num nums[] = {
+		{ "mode", "Mode", in->mode, FMT_OCT },
+		{ "uid", "User", in->uid, FMT_DEC },
+		{ "gid", "Group", in->gid, FMT_DEC },
+		{ "size", "Size", in->size, FMT_DEC },
+		{ "links_count", "Links", in->links_count, FMT_DEC },
+		{ "blocks", "Blockcount", in->blocks, FMT_DEC },
+		{ "flags", "Flags", in->flags, FMT_HEX },
+		{ "generation", "Generation", in->generation, FMT_DEC },
+		{ "version", "Version", in->version, FMT_DEC },
+		{ "file_acl", "File ACL", in->file_acl, FMT_DEC },
+		{ "extra_isize", "Extra isize", in->extra_isize, FMT_DEC },
+		{ "projid", "Project", in->projid, FMT_DEC },
+		{ "atime", "atime", in->atime, FMT_TIME },
+		{ "ctime", "ctime", in->ctime, FMT_TIME },
+		{ "mtime", "mtime", in->mtime, FMT_TIME },
+		{ "dtime", "dtime", in->dtime, FMT_TIME },
+		{ "crtime", "crtime", in->crtime, FMT_TIME },
+	};
+	struct json_writer *w = &ctx->jw;
+	unsigned int i;
+
+	if (!ctx->o->json) {
+		printf("%-12s %" PRIu32 "\n%-12s %s\n", "Inode:", ino,
+		       "Type:", type_name(in->mode));
+		for (i = 0; i < N_ELEM(nums); i++)
+			stat_num_text(&nums[i]);
+		printf("%-12s %s\n", "Block map:", map_kind(in));
+		return;
+	}
+	json_u64(w, "inode", ino);
+	json_string(w, "type", type_name(in->mode));
+	for (i = 0; i < N_ELEM(nums); i++)
+		json_u64(w, nums[i].key, nums[i].v);
+	json_string(w, "block_map", map_kind(in));
+}
+
+/* i_block as numbers, or a fast symlink's target as text. */
+static void stat_iblock(struct dump_ctx *ctx, const struct extkit_inode *in)
+{
+	char target[sizeof(in->block) + 1];
+	unsigned int i;
+
+	if (!strcmp(map_kind(in), "fast_symlink")) {
+		for (i = 0; i < EXT2_N_BLOCKS; i++)
+			put_le32(target + 4 * i, in->block[i]);
+		target[sizeof(in->block)] = 0;
+		i = (unsigned int)strnlen(target, in->size < sizeof(in->block)
+					  ? in->size : sizeof(in->block));
+		if (ctx->o->json) {
+			json_string_n(&ctx->jw, "fast_link_target", target, i);
+			return;
+		}
+		printf("%-12s ", "Fast link:");
+		dump_put_name(target, i);
+		putchar('\n');
+		return;
+	}
+	if (ctx->o->json)
+		json_begin_array(&ctx->jw, "block");
+	else
+		printf("%-12s", "i_block:");
+	for (i = 0; i < EXT2_N_BLOCKS; i++) {
+		if (ctx->o->json) {
+			json_u64(&ctx->jw, NULL, in->block[i]);
+			continue;
+		}
+		putchar(' ');
+		dump_put_blk(ctx, in->block[i]);
+	}
+	if (ctx->o->json)
+		json_end_array(&ctx->jw);
+	else
+		putchar('\n');
+}
+
+int dump_stat(struct dump_ctx *ctx)
+{
+	const char *path = ctx->o->args[0];
+	struct extkit_inode in;
+	uint32_t ino;
+	int rc;
+
+	if (dump_resolve(ctx, path, &ino))
+		return -1;
+	rc = extkit_inode_read(ctx->fs, ino, &in);
+	if (rc < 0) {
+		dump_report_err(path, rc);
+		return rc;
+	}
+	if (ctx->o->json)
+		json_begin_object(&ctx->jw, NULL);
+	stat_print(ctx, ino, &in);
+	stat_iblock(ctx, &in);
+	if (ctx->o->json)
+		json_end_object(&ctx->jw);
+	return 0;
+}
+
+/* ---- blocks ---- */
+
+struct blocks_walk {
+	struct dump_ctx *ctx;
+	uint64_t emitted;
+};
+
+static int blocks_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+		     uint32_t count, int flags, void *arg)
+{
+	struct blocks_walk *bw = arg;
+	struct dump_ctx *ctx = bw->ctx;
+	uint32_t i;
+
+	if ((flags & EXTKIT_BLOCK_META) && !ctx->o->meta)
+		return 0;
+	/* A file cannot map more blocks than the filesystem holds. */
+	if (count > fs->sb.blocks_count - bw->emitted)
+		return -EFSCORRUPTED;
+	bw->emitted += count;
+	for (i = 0; i < count; i++) {
+		if (ctx->o->json) {
+			json_u64(&ctx->jw, NULL, pblk + i);
+			continue;
+		}
+		dump_put_blk(ctx, pblk + i);
+		putchar(' ');
+	}
+	return 0;
+}
+
+/*
+ * One line (or object) per path: the data blocks in logical order. With -m
+ * the indirect and extent tree blocks come too, each before the blocks it
+ * maps: that is what debugfs' "blocks" prints.
+ */
+static int blocks_one(struct dump_ctx *ctx, const char *path)
+{
+	struct blocks_walk bw = { .ctx = ctx };
+	struct extkit_inode in;
+	uint32_t ino;
+	int rc;
+
+	rc = extkit_path_resolve(ctx->fs, path, &ino);
+	if (!rc)
+		rc = extkit_inode_read(ctx->fs, ino, &in);
+	if (ctx->o->json) {
+		if (ctx->o->nargs > 1) {
+			json_begin_object(&ctx->jw, NULL);
+			json_string(&ctx->jw, "path", path);
+		}
+		json_begin_array(&ctx->jw, "blocks");
+	}
+	if (!rc)
+		rc = extkit_block_walk(ctx->fs, &in, blocks_fn, &bw);
+	/* A failed path still gets its (empty or partial) line or object,
+	 * so that the output stays aligned with the arguments. */
+	if (ctx->o->json) {
+		json_end_array(&ctx->jw);
+		if (rc < 0)
+			json_string(&ctx->jw, "error", extkit_strerror(rc));
+		if (ctx->o->nargs > 1)
+			json_end_object(&ctx->jw);
+	} else {
+		putchar('\n');
+	}
+	if (rc < 0)
+		dump_report_err(path, rc);
+	return rc < 0 ? rc : 0;
+}
+
+int dump_blocks(struct dump_ctx *ctx)
+{
+	int i, rc = 0;
+
+	if (ctx->o->json) {
+		json_begin_object(&ctx->jw, NULL);
+		if (ctx->o->nargs > 1)
+			json_begin_array(&ctx->jw, "files");
+		else
+			json_string(&ctx->jw, "path", ctx->o->args[0]);
+	}
+	for (i = 0; i < ctx->o->nargs; i++)
+		if (blocks_one(ctx, ctx->o->args[i]) < 0)
+			rc = -1;
+	if (ctx->o->json) {
+		if (ctx->o->nargs > 1)
+			json_end_array(&ctx->jw);
+		json_end_object(&ctx->jw);
+	}
+	return rc;
+}
