@@ -268,8 +268,8 @@ int fsck_open(struct fsck_ctx *ctx)
 	 * checksums: a repair would leave them wrong. */
 	if (!ctx->readonly && extkit_has_ro_compat(&ctx->fs->sb,
 			EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)) {
-		fprintf(stderr, PROG ": %s: repairing metadata_csum filesystems "
-			"is not supported yet (use -n to check)\n",
+		fprintf(stderr, PROG ": %s: repairing metadata_csum "
+			"filesystems is not supported yet (use -n to check)\n",
 			ctx->opts->target);
 		return -EXTKIT_EUNSUPP;
 	}

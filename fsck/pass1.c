@@ -114,11 +114,62 @@ static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
 	return 0;
 }
 
+/* Flags that need a feature the filesystem does not have. */
+#define CASEFOLD_FL	0x40000000u
+
+static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
+			struct extkit_inode *inode, int *dirty)
+{
+	const struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+	uint32_t bad = 0;
+
+	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
+	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA))
+		bad |= EXT4_INLINE_DATA_FL;
+	if ((inode->flags & EXT4_EXTENTS_FL) &&
+	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
+		bad |= EXT4_EXTENTS_FL;
+	if ((inode->flags & CASEFOLD_FL) &&
+	    (!S_ISDIR(inode->mode) ||
+	     !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CASEFOLD)))
+		bad |= CASEFOLD_FL;
+	if (!bad)
+		return;
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.str = bad & EXT4_INLINE_DATA_FL ? "inline data" :
+		   bad & EXT4_EXTENTS_FL ? "extents" : "casefold";
+	if (fix_problem(ctx, PR_1_BAD_FLAGS, &pctx)) {
+		inode->flags &= ~bad;
+		*dirty = 1;
+	}
+}
+
+/* Why the EA block is not one (e2fsck's rules), or NULL. */
+static const char *ea_problem(struct fsck_ctx *ctx, uint64_t blk)
+{
+	if (!extkit_has_compat(&ctx->fs->sb, EXT2_FEATURE_COMPAT_EXT_ATTR))
+		return "the filesystem has no ext_attr feature";
+	if (extkit_fs_read_block(ctx->fs, blk, ctx->blkbuf))
+		return "it cannot be read";
+	if (get_le32(ctx->blkbuf) != 0xEA020000u)
+		return "bad magic number";
+	if (get_le32(ctx->blkbuf + 8) != 1)
+		return "it does not span one block";
+	return NULL;
+}
+
 static int check_ea_block(struct fsck_ctx *ctx, uint32_t ino,
 			  struct extkit_inode *inode, int *dirty)
 {
+	struct problem_context pctx;
+
 	if (!inode->file_acl)
 		return 0;
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.blk = inode->file_acl;
 	if (!extkit_fs_valid_block(ctx->fs, inode->file_acl)) {
 		if (report(ctx, PR_1_BAD_EA_BLOCK, ino, inode, 0)) {
 			inode->file_acl = 0;
@@ -126,7 +177,14 @@ static int check_ea_block(struct fsck_ctx *ctx, uint32_t ino,
 		}
 		return 0;
 	}
-	return fsck_ea_claim(ctx, inode->file_acl);
+	pctx.str = ea_problem(ctx, inode->file_acl);
+	if (!pctx.str)
+		return fsck_ea_claim(ctx, inode->file_acl);
+	if (fix_problem(ctx, PR_1_EA_NOT_VALID, &pctx)) {
+		inode->file_acl = 0;
+		*dirty = 1;
+	}
+	return 0;
 }
 
 /* i_size and i_blocks against what the block scan found. */
@@ -252,8 +310,10 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	struct fsck_blk_result res;
 	int dirty = 0, rc;
 
-	if (check_inode_fields(ctx, ino, inode, &dirty) ||
-	    check_symlink(ctx, ino, inode))
+	if (check_inode_fields(ctx, ino, inode, &dirty))
+		return 0;
+	check_flags(ctx, ino, inode, &dirty);
+	if (check_symlink(ctx, ino, inode))
 		return 0;
 	rc = check_ea_block(ctx, ino, inode, &dirty);
 	if (!rc)

@@ -113,6 +113,13 @@ const struct problem problem_table[] = {
 	{ PR_1_FADDR,
 	  "i_faddr for inode %i is %N, should be zero.",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_BAD_FLAGS,
+	  "Inode %i has flags the filesystem's features do not allow (%s).",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_1_EA_NOT_VALID,
+	  "Inode %i has an extended attribute block %b that is not valid "
+	  "(%s).",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

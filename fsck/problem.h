@@ -94,6 +94,8 @@ enum problem_prompt {
 #define PR_1_RESIZE_INODE	0x010012
 #define PR_1_LOW_DTIME		0x010013
 #define PR_1_FADDR		0x010014
+#define PR_1_BAD_FLAGS		0x010015
+#define PR_1_EA_NOT_VALID	0x010016
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001

@@ -77,7 +77,9 @@ int fsck_rehash(struct fsck_ctx *ctx)
 		printf("Pass 3A: Optimizing directories\n");
 	for (i = 0; i < ctx->dir_count; i++) {
 		ino = ctx->dirs[i].ino;
-		if (!rehash_wanted(ctx, ino, threshold, given))
+		/* Earlier passes may have cleared this directory. */
+		if (!fsck_inode_used(ctx, ino) ||
+		    !rehash_wanted(ctx, ino, threshold, given))
 			continue;
 		rc = extkit_dir_compact(ctx->fs, ino, &res);
 		if (rc) {

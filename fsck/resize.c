@@ -95,7 +95,8 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx,
 
 	if (!extkit_has_compat(&fs->sb, EXT2_FEATURE_COMPAT_RESIZE_INODE) ||
 	    !dind || !extkit_fs_valid_block(fs, dind) ||
-	    fs->g.gdt_blocks + fs->sb.reserved_gdt_blocks > fs->g.addr_per_block)
+	    fs->g.gdt_blocks + fs->sb.reserved_gdt_blocks >
+	    fs->g.addr_per_block)
 		return 0;
 	buf = malloc(4 * (size_t)fs->g.block_size);
 	if (!buf)
@@ -110,7 +111,8 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx,
 		if (fix_problem(ctx, PR_1_RESIZE_INODE, &pctx)) {
 			rc = extkit_fs_write_block(fs, dind, buf);
 			if (!rc)
-				rc = write_lists(ctx, buf + 2 * fs->g.block_size);
+				rc = write_lists(ctx, buf +
+						 2 * fs->g.block_size);
 		}
 	}
 	free(buf);

@@ -10,7 +10,8 @@ command -v "$CC" >/dev/null 2>&1 || skip "no C compiler ($CC)"
 config=$top_builddir/config.h
 [ -f "$config" ] || { echo "ERROR: $config missing (run configure)"; exit 99; }
 
-for h in "$top_srcdir"/lib/*.h "$top_srcdir"/dump/*.h; do
+for h in "$top_srcdir"/lib/*.h "$top_srcdir"/dump/*.h "$top_srcdir"/mkfs/*.h \
+	 "$top_srcdir"/fsck/*.h; do
 	[ -f "$h" ] || continue
 	rel=${h#"$top_srcdir"/}
 	dir=$(dirname "$h")

@@ -39,4 +39,28 @@ for spec in "ext2 -b 1024 -O ^dir_index" "ext2 -b 1024" "ext4 -b 1024" \
 		fi
 	done
 done
+
+# The libFuzzer build, with the README's command, where clang can do it.
+if command -v clang >/dev/null 2>&1; then
+	cmd=$(sed -n '/-DEXTKIT_LIBFUZZER/,/-o fuzz_image/p' \
+		"$top_srcdir/README.md" | tr -d '\\\n' | sed 's/-o fuzz_image//')
+	mkdir -p "$tmpdir/lf/corpus"
+	cp "$tmpdir/seed1.img" "$tmpdir/lf/corpus/"
+	if (cd "$top_srcdir" &&
+	    eval "$cmd -I'$top_builddir' -o '$tmpdir/lf/fuzz_image'") \
+			>"$tmpdir/lf/build" 2>&1 &&
+	   [ -x "$tmpdir/lf/fuzz_image" ]; then
+		if timeout -k 5 120 "$tmpdir/lf/fuzz_image" -max_total_time=10 \
+			-rss_limit_mb=2048 "$tmpdir/lf/corpus" \
+			>"$tmpdir/lf/log" 2>&1; then
+			ok "libFuzzer target (README command): 10 s clean"
+		else
+			fail "libFuzzer target found a problem"
+			tail -n 40 "$tmpdir/lf/log"
+		fi
+	else
+		echo "libFuzzer build not possible here (skipped):"
+		tail -n 3 "$tmpdir/lf/build"
+	fi
+fi
 finish
