@@ -8,9 +8,10 @@
  * An allocation updates the group descriptor and superblock counters at
  * once, and pass 5 takes the allocation as already on disk, so a repair
  * does not show up later as bitmap differences (e2fsck does the same).
- * Entries are added where a record has room; when no block has room the
- * directory grows by one block (direct or single indirect map; extent
- * mapped directories are not grown yet).
+ * Entries are added by the library's add-entry (lib/diradd.c), which
+ * grows the directory by a block when none has room, the block taken from
+ * fsck's maps through its allocator hook. A hole is filled with a block
+ * mapped in place (direct or single indirect map).
  */
 #include "config.h"
 
@@ -20,6 +21,8 @@
 #include <string.h>
 
 #include "dir.h"
+#include "diradd.h"
+#include "dirspace.h"
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
@@ -213,8 +216,8 @@ static int map_block(struct fsck_ctx *ctx, struct extkit_inode *inode,
 	return extkit_fs_write_block(ctx->fs, ind, ctx->blkbuf);
 }
 
-/* Adds a new empty block to directory dir at logical block lblk. */
-static int dir_add_block(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
+/* Maps a new empty block into the hole at logical block lblk of dir. */
+int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
 {
 	struct extkit_inode inode;
 	uint32_t bs = ctx->fs->g.block_size;
@@ -239,90 +242,73 @@ static int dir_add_block(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
 	return fsck_write_inode(ctx, dir, &inode);
 }
 
-int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
-{
-	return dir_add_block(ctx, dir, lblk);
-}
-
 /* ---- entries ---- */
 
-/* Puts the entry into the record ent points at, if it has room. */
-static int try_insert(struct fsck_ctx *ctx, struct extkit_dir_iter *it,
-		      const struct extkit_dirent *ent, const char *name,
-		      uint32_t nl, uint32_t ino, uint8_t ft)
+/*
+ * The library's add-entry grows a directory with blocks from fsck's maps,
+ * not the on-disk bitmaps pass 5 is about to rewrite.
+ */
+static int lf_alloc(void *arg, uint64_t goal, uint64_t *blk)
 {
-	uint32_t need = extkit_dirent_min_len(nl);
-	uint8_t *buf = extkit_dir_iter_block(it);
-	uint32_t own, off = ent->offset;
-
-	if (!buf)
-		return 0;
-	if (ent->kind == EXTKIT_DE_EMPTY && ent->rec_len >= need &&
-	    !(ent->lblk == 0 && ent->offset < 24)) {
-		put_dirent(ctx, buf + off, ino, ent->rec_len, name, nl, ft);
-	} else if (ent->kind == EXTKIT_DE_LIVE && ent->slack >= need) {
-		own = ent->rec_len - ent->slack;
-		put_dirent(ctx, buf + off, ent->inode, own, ent->name,
-			   ent->name_len, ent->file_type);
-		put_dirent(ctx, buf + off + own, ino, ent->rec_len - own,
-			   name, nl, ft);
-	} else {
-		return 0;
-	}
-	extkit_dir_iter_mark_dirty(it);
-	return 1;
+	return fsck_new_block(arg, goal, blk);
 }
 
-/* Inserts into an existing record; 1 done, 0 no room, or an error. */
-static int insert_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
-			uint32_t nl, uint32_t ino, uint8_t ft,
-			uint64_t *nblocks)
+/* Undoes fsck_new_block (the library's error path). */
+static void lf_release(void *arg, uint64_t blk)
 {
-	struct extkit_dir_iter it;
-	struct extkit_dirent ent;
-	int rc, done = 0;
+	struct fsck_ctx *ctx = arg;
+	struct extkit_fs *fs = ctx->fs;
+	struct fsck_alloc_list *l = &ctx->alloc_blocks;
+	uint64_t bit = blk - fs->sb.first_data_block;
+	uint32_t g = block_group(fs, blk);
+	size_t i;
 
-	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
-	if (rc)
-		return rc;
-	*nblocks = it.nblocks;
-	while (!done && (rc = extkit_dir_iter_next(&it, &ent)) > 0)
-		done = try_insert(ctx, &it, &ent, name, nl, ino, ft);
-	if (done && (it.inode.flags & EXT2_INDEX_FL)) {
-		/* A linear insertion breaks the hash order: drop the index
-		 * (the directory stays valid as a linear one). */
-		it.inode.flags &= ~EXT2_INDEX_FL;
-		fsck_write_inode(ctx, dir, &it.inode);
+	extkit_bitmap_clear(&ctx->block_found, bit);
+	for (i = l->n; i-- > 0;) {
+		if (l->v[i] == blk) {
+			memmove(l->v + i, l->v + i + 1,
+				(l->n - i - 1) * sizeof(*l->v));
+			l->n--;
+			break;
+		}
 	}
-	if (extkit_dir_iter_end(&it) && !rc)
-		rc = -EIO;
-	return rc < 0 ? rc : done;
+	if (!fsck_disk_bit_free(ctx, fs->groups[g].block_bitmap,
+				(uint32_t)(bit % fs->sb.blocks_per_group)))
+		return;
+	fs->groups[g].free_blocks++;
+	fs->sb.free_blocks_count++;
 }
 
 int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 		   uint32_t name_len, uint32_t ino, uint8_t ftype)
 {
-	uint64_t nblocks;
+	struct extkit_dirspace ds;
+	struct problem_context pctx;
+	uint64_t lblk;
 	int rc;
 
 	if (ctx->readonly)
 		return -EROFS;
-	rc = insert_entry(ctx, dir, name, name_len, ino, ftype, &nblocks);
+	rc = extkit_dirspace_build(&ds, ctx->fs, dir, 0);
 	if (rc)
-		return rc < 0 ? rc : 0;
-	if (dir == ctx->lost_found) {
-		struct problem_context pctx;
-
+		return rc;
+	ds.alloc.alloc = lf_alloc;
+	ds.alloc.release = lf_release;
+	ds.alloc.arg = ctx;
+	/* Growing lost+found is asked first (an index dropped by the
+	 * insertion may give it room: not asked then). */
+	if (dir == ctx->lost_found && !ds.st.indexed &&
+	    extkit_dirspace_find(&ds, extkit_dirent_min_len(name_len),
+				 &lblk) == -ENOSPC) {
 		clear_problem_context(&pctx);
 		pctx.ino = dir;
 		if (!fix_problem(ctx, PR_3_EXPAND_LF, &pctx))
-			return -ENOSPC;
+			rc = -ENOSPC;
 	}
-	rc = dir_add_block(ctx, dir, nblocks);
-	if (rc)
-		return rc;
-	rc = insert_entry(ctx, dir, name, name_len, ino, ftype, &nblocks);
-	return rc == 1 ? 0 : (rc < 0 ? rc : -ENOSPC);
+	if (!rc)
+		rc = extkit_dir_add(&ds, name, name_len, ino, ftype, NULL);
+	extkit_dirspace_free(&ds);
+	return rc;
 }
 
 /* ---- directories ---- */

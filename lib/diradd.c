@@ -55,7 +55,8 @@ static int grow(struct extkit_dirspace *ds, uint64_t *lblk)
 		return rc;
 	if (n && ds->pblks[n - 1])
 		goal = ds->pblks[n - 1] + 1;
-	rc = extkit_dir_append_block(ds->fs, &inode, n, goal, &pblk);
+	rc = extkit_dir_append_block(ds->fs, &inode, n, goal, &pblk,
+				     &ds->alloc);
 	if (rc)
 		return rc;
 	usable = extkit_dirspace_usable(&ds->fmt);
@@ -66,7 +67,7 @@ static int grow(struct extkit_dirspace *ds, uint64_t *lblk)
 	inode.size = (n + 1) * bs;
 	if (!rc)
 		rc = extkit_inode_write(ds->fs, ds->ino, &inode);
-	if (!rc)
+	if (!rc && !ds->alloc.alloc)	/* else the allocator's to write */
 		rc = extkit_alloc_commit(ds->fs);
 	if (!rc)
 		rc = extkit_dirspace_set_room(ds, n, pblk, usable);

@@ -5,8 +5,10 @@
  * block 0) with room takes the name, a free record by reuse, a live one by
  * splitting its rec_len; the map's hints find that block without reading
  * the blocks before it, and when no block has room a fresh block is
- * appended. Removal follows ext2_delete_entry: the record merges into the
- * previous one of its block (the first record of a block becomes free).
+ * appended (taken through ds->alloc: the on-disk bitmaps unless the
+ * caller set an allocator). Removal follows ext2_delete_entry: the record
+ * merges into the previous one of its block (the first record of a block
+ * becomes free).
  * Adding N entries visits O(N) blocks in total.
  *
  * Adding to an htree directory drops its index (EXT2_INDEX_FL is cleared,

@@ -261,7 +261,7 @@ static int ensure_blocks(struct compact *c, uint64_t n)
 	c->pblks = np;
 	for (i = c->nblocks; i < n; i++) {
 		rc = extkit_dir_append_block(c->fs, &c->inode, i,
-					     c->pblks[i - 1] + 1, &pblk);
+					     c->pblks[i - 1] + 1, &pblk, NULL);
 		if (rc)
 			return rc;
 		c->pblks[i] = pblk;

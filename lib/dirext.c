@@ -68,13 +68,33 @@ static int fl_release(struct extkit_fs *fs, struct free_list *fl)
 	return rc;
 }
 
+/* ---- allocation ---- */
+
+static int blk_take(struct extkit_fs *fs, const struct extkit_blk_alloc *ba,
+		    uint64_t goal, uint64_t *blk)
+{
+	if (ba && ba->alloc)
+		return ba->alloc(ba->arg, goal, blk);
+	return extkit_alloc_block(fs, goal, blk);
+}
+
+static void blk_give_back(struct extkit_fs *fs,
+			  const struct extkit_blk_alloc *ba, uint64_t blk)
+{
+	if (!ba || !ba->alloc)
+		extkit_free_blocks(fs, blk, 1);
+	else if (ba->release)
+		ba->release(ba->arg, blk);
+}
+
 /* ---- block-mapped ---- */
 
-static int new_zero_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk,
-			  uint64_t *added)
+static int new_zero_block(struct extkit_fs *fs,
+			  const struct extkit_blk_alloc *ba, uint64_t goal,
+			  uint64_t *blk, uint64_t *added)
 {
 	void *z;
-	int rc = extkit_alloc_block(fs, goal, blk);
+	int rc = blk_take(fs, ba, goal, blk);
 
 	if (rc)
 		return rc;
@@ -89,15 +109,16 @@ static int new_zero_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk,
 
 /* Sets slot idx of indirect block *ptr (allocated if 0) to *val (set),
  * or reads it into *val. */
-static int ind_slot(struct extkit_fs *fs, uint32_t *ptr, uint32_t idx,
-		    uint32_t *val, int set, uint64_t goal, uint64_t *added)
+static int ind_slot(struct extkit_fs *fs, const struct extkit_blk_alloc *ba,
+		    uint32_t *ptr, uint32_t idx, uint32_t *val, int set,
+		    uint64_t goal, uint64_t *added)
 {
 	uint8_t *b;
 	uint64_t nb;
 	int rc = 0;
 
 	if (!*ptr) {
-		rc = new_zero_block(fs, goal, &nb, added);
+		rc = new_zero_block(fs, ba, goal, &nb, added);
 		if (rc)
 			return rc;
 		*ptr = (uint32_t)nb;
@@ -116,9 +137,9 @@ static int ind_slot(struct extkit_fs *fs, uint32_t *ptr, uint32_t idx,
 	return rc;
 }
 
-static int map_append(struct extkit_fs *fs, struct extkit_inode *inode,
-		      uint64_t lblk, uint32_t pblk, uint64_t goal,
-		      uint64_t *added)
+static int map_append(struct extkit_fs *fs, const struct extkit_blk_alloc *ba,
+		      struct extkit_inode *inode, uint64_t lblk, uint32_t pblk,
+		      uint64_t goal, uint64_t *added)
 {
 	uint64_t apb = fs->g.addr_per_block, l = lblk, nb;
 	uint32_t ind = 0;
@@ -130,25 +151,26 @@ static int map_append(struct extkit_fs *fs, struct extkit_inode *inode,
 	}
 	l -= NDIR;
 	if (l < apb)
-		return ind_slot(fs, &inode->block[NDIR], (uint32_t)l, &pblk, 1,
-				goal, added);
+		return ind_slot(fs, ba, &inode->block[NDIR], (uint32_t)l,
+				&pblk, 1, goal, added);
 	l -= apb;
 	if (l >= apb * apb)
 		return -EFBIG;
 	/* double indirect: slot l / apb holds the indirect block */
-	rc = ind_slot(fs, &inode->block[NDIR + 1], (uint32_t)(l / apb), &ind,
-		      0, goal, added);
+	rc = ind_slot(fs, ba, &inode->block[NDIR + 1], (uint32_t)(l / apb),
+		      &ind, 0, goal, added);
 	if (!rc && !ind) {
-		rc = new_zero_block(fs, goal, &nb, added);
+		rc = new_zero_block(fs, ba, goal, &nb, added);
 		ind = (uint32_t)nb;
 		if (!rc)
-			rc = ind_slot(fs, &inode->block[NDIR + 1],
+			rc = ind_slot(fs, ba, &inode->block[NDIR + 1],
 				      (uint32_t)(l / apb), &ind, 1, goal,
 				      added);
 	}
 	if (rc)
 		return rc;
-	return ind_slot(fs, &ind, (uint32_t)(l % apb), &pblk, 1, goal, added);
+	return ind_slot(fs, ba, &ind, (uint32_t)(l % apb), &pblk, 1, goal,
+			added);
 }
 
 /* Frees what indirect block *ptr (level 1..3, first logical block base)
@@ -336,12 +358,13 @@ static uint64_t fs_blocks_of(const struct extkit_fs *fs,
 }
 
 int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
-			    uint64_t lblk, uint64_t goal, uint64_t *pblk)
+			    uint64_t lblk, uint64_t goal, uint64_t *pblk,
+			    const struct extkit_blk_alloc *ba)
 {
 	uint64_t added = 0, blk;
 	int rc;
 
-	rc = extkit_alloc_block(fs, goal, &blk);
+	rc = blk_take(fs, ba, goal, &blk);
 	if (rc)
 		return rc;
 	if (inode->flags & EXT4_EXTENTS_FL)
@@ -349,9 +372,10 @@ int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
 	else if (blk > UINT32_MAX)
 		rc = -EFBIG;
 	else
-		rc = map_append(fs, inode, lblk, (uint32_t)blk, blk, &added);
+		rc = map_append(fs, ba, inode, lblk, (uint32_t)blk, blk,
+				&added);
 	if (rc) {
-		extkit_free_blocks(fs, blk, 1);
+		blk_give_back(fs, ba, blk);
 		return rc;
 	}
 	extkit_inode_set_fs_blocks(fs, inode,

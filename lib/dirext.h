@@ -15,13 +15,30 @@
 #include "inode.h"
 
 /*
- * Maps a newly allocated block (near goal) at logical block lblk, which
- * must be the first past the end. *pblk gets it; its contents are the
- * caller's to write. -EXTKIT_EUNSUPP for extent trees deeper than the
- * inode or a full in-inode extent list; -EFBIG past double indirect.
+ * Who hands out the blocks a directory grows by. NULL (or alloc NULL)
+ * means the on-disk block bitmaps: extkit_alloc_block, undone by
+ * extkit_free_blocks, the counts written by extkit_alloc_commit. A caller
+ * keeping its own view of the free blocks supplies alloc (one free block
+ * near goal, taken and counted by it) and release (gives back a block
+ * alloc returned, on an error path; may be NULL); it then writes the
+ * counts itself.
+ */
+struct extkit_blk_alloc {
+	int (*alloc)(void *arg, uint64_t goal, uint64_t *blk);
+	void (*release)(void *arg, uint64_t blk);
+	void *arg;
+};
+
+/*
+ * Maps a newly allocated block (near goal, from ba) at logical block
+ * lblk, which must be the first past the end; indirect blocks come from
+ * ba too. *pblk gets it; its contents are the caller's to write.
+ * -EXTKIT_EUNSUPP for extent trees deeper than the inode or a full
+ * in-inode extent list; -EFBIG past double indirect.
  */
 int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
-			    uint64_t lblk, uint64_t goal, uint64_t *pblk);
+			    uint64_t lblk, uint64_t goal, uint64_t *pblk,
+			    const struct extkit_blk_alloc *ba);
 
 /* Frees every block mapped at or past logical block nblocks, and the
  * index blocks left without a child; sets i_size to nblocks blocks. */

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "dir.h"
+#include "dirext.h"
 #include "fs.h"
 
 /*
@@ -85,6 +86,9 @@ struct extkit_dirspace {
 	uint64_t holes_cap;
 	uint64_t visits;	/* blocks read by insertions and removals */
 	uint8_t *buf;		/* one block of scratch */
+	/* Where a growing directory gets its blocks: zeroed by
+	 * extkit_dirspace_build (the on-disk bitmaps); set it after. */
+	struct extkit_blk_alloc alloc;
 };
 
 /*
