@@ -34,44 +34,82 @@ uint64_t mkfs_resize_inode_blocks(const struct mkfs_layout *l,
 	return 1 + (uint64_t)l->rsv_gdt * (1 + mkfs_backup_count(fs));
 }
 
-/* Fills primary reserved block r: its copy in each backup group. */
-static void fill_reserved(const struct mkfs_layout *l,
-			  const struct extkit_fs *fs, uint64_t blk,
-			  uint8_t *buf)
+/*
+ * Fills primary reserved block blk: its copy in each backup group, whose
+ * first blocks (group * blocks_per_group) are in groups[0 .. n).
+ */
+static void fill_reserved(const struct mkfs_layout *l, const uint32_t *groups,
+			  uint32_t n, uint64_t blk, uint8_t *buf)
 {
-	uint32_t n = 0;
+	for (uint32_t i = 0; i < n; i++)
+		put_le32(buf + 4 * i,
+			 (uint32_t)(blk + (uint64_t)groups[i] *
+				    l->blocks_per_group));
+}
 
-	for (uint32_t g = 1; g < fs->g.group_count; g++) {
-		if (!extkit_super_group_has_backup(&fs->sb, g))
-			continue;
-		put_le32(buf + 4 * n++,
-			 (uint32_t)(blk + (uint64_t)g * l->blocks_per_group));
+/* The groups past 0 holding a backup, found once for every block. */
+static uint32_t *backup_groups(const struct extkit_fs *fs, uint32_t *n)
+{
+	uint32_t *groups = calloc(mkfs_backup_count(fs) + 1, sizeof(*groups));
+
+	*n = 0;
+	for (uint32_t g = 1; groups && g < fs->g.group_count; g++)
+		if (extkit_super_group_has_backup(&fs->sb, g))
+			groups[(*n)++] = g;
+	return groups;
+}
+
+/* Reserved blocks built per write: one small buffer stays in cache
+ * instead of faulting in megabytes of fresh pages. */
+#define RSV_CHUNK	32u
+
+/* Writes primary reserved blocks first .. first + count, RSV_CHUNK at a
+ * time, each listing its backup copies. */
+static int write_reserved(const struct mkfs_layout *l, struct extkit_fs *fs,
+			  uint64_t first, const uint32_t *groups,
+			  uint32_t ngroups)
+{
+	uint32_t bs = l->block_size;
+	uint8_t *buf = calloc(RSV_CHUNK, bs);
+	int rc = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (uint32_t r = 0; !rc && r < l->rsv_gdt; r += RSV_CHUNK) {
+		uint32_t n = l->rsv_gdt - r < RSV_CHUNK ? l->rsv_gdt - r :
+							  RSV_CHUNK;
+
+		for (uint32_t i = 0; i < n; i++)
+			fill_reserved(l, groups, ngroups, first + r + i,
+				      buf + (size_t)i * bs);
+		rc = extkit_io_write_blocks(fs->io, first + r, n, buf);
 	}
+	free(buf);
+	return rc;
 }
 
 int mkfs_resize_write(const struct mkfs_layout *l, struct extkit_fs *fs)
 {
 	uint32_t bs = l->block_size, apb = bs / 4;
 	uint64_t first = l->first_data_block + 1 + l->desc_blocks;
-	uint8_t *dind, *rsv;
+	uint32_t *groups, ngroups;
+	uint8_t *dind;
 	int rc = -ENOMEM;
 
 	if (mkfs_backup_count(fs) > apb)
 		return -EFBIG;	/* not reachable with sparse_super */
 	dind = calloc(1, bs);
-	rsv = calloc(l->rsv_gdt ? l->rsv_gdt : 1, bs);
-	if (!dind || !rsv)
+	groups = backup_groups(fs, &ngroups);
+	if (!dind || !groups)
 		goto out;
-	for (uint32_t r = 0; r < l->rsv_gdt; r++) {
+	for (uint32_t r = 0; r < l->rsv_gdt; r++)
 		put_le32(dind + 4 * ((l->desc_blocks + r) % apb),
 			 (uint32_t)(first + r));
-		fill_reserved(l, fs, first + r, rsv + (size_t)r * bs);
-	}
 	rc = extkit_io_write_blocks(fs->io, l->dind_block, 1, dind);
-	if (!rc && l->rsv_gdt)
-		rc = extkit_io_write_blocks(fs->io, first, l->rsv_gdt, rsv);
+	if (!rc)
+		rc = write_reserved(l, fs, first, groups, ngroups);
 out:
+	free(groups);
 	free(dind);
-	free(rsv);
 	return rc;
 }
