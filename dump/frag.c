@@ -25,7 +25,6 @@
 #include "frag.h"
 #include "json.h"
 
-#define PROG		"extkit-dump"
 #define FRAG_TOP	10
 
 static const char *const hist_keys[EXTKIT_HOLE_BUCKETS] = {
@@ -37,11 +36,6 @@ struct frag_dir {
 	uint32_t ino;
 	struct extkit_dirspace_stats st;
 };
-
-static void frag_err(const char *what, int err)
-{
-	fprintf(stderr, PROG ": %s: %s\n", what, extkit_strerror(err));
-}
 
 static void stats_add(struct extkit_dirspace_stats *t,
 		      const struct extkit_dirspace_stats *s)
@@ -119,7 +113,7 @@ static int frag_one(struct dump_ctx *ctx, const char *path)
 	if (!rc)
 		rc = extkit_dirspace_scan(ctx->fs, ino, &st);
 	if (rc) {
-		frag_err(path, rc);
+		dump_report_err(path, rc);
 		return rc;
 	}
 	if (ctx->o->json) {
@@ -163,7 +157,7 @@ static int frag_note(struct frag_walk *w, uint32_t ino)
 		return rc;
 	if (rc) {
 		snprintf(what, sizeof(what), "<%" PRIu32 ">", ino);
-		frag_err(what, rc);
+		dump_report_err(what, rc);
 		w->failed++;
 		return 0;
 	}
@@ -308,7 +302,7 @@ static int frag_all(struct dump_ctx *ctx)
 	for (g = 0; !rc && g < ctx->fs->g.group_count; g++)
 		rc = frag_group(&w, g);
 	if (rc) {
-		frag_err(ctx->o->target, rc);
+		dump_report_err(ctx->o->target, rc);
 		goto out;
 	}
 	if (w.ntop)

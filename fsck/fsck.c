@@ -345,6 +345,7 @@ static int alloc_maps(struct fsck_ctx *ctx)
 
 static void free_ctx(struct fsck_ctx *ctx)
 {
+	fsck_drop_add_space(ctx, 0);
 	free(ctx->istate);
 	fsck_count_free(&ctx->link_count);
 	fsck_count_free(&ctx->link_counted);
@@ -505,6 +506,7 @@ static int run(struct fsck_ctx *ctx)
 		printf("%s: ***** check aborted *****\n", ctx->device);
 		return FSCK_ERROR;
 	}
+	fsck_drop_add_space(ctx, 0);	/* -D rewrites directories */
 	if (ctx->opts->compress_dirs && fsck_rehash(ctx))
 		return FSCK_ERROR;
 	if (finish_fs(ctx))

@@ -99,6 +99,8 @@ struct fsck_blk_result {
 	int failed;		/* a map could not be read or is corrupt */
 };
 
+struct extkit_dirspace;
+
 struct fsck_ctx {
 	struct fsck_opts *opts;
 	struct extkit_fs *fs;
@@ -131,7 +133,13 @@ struct fsck_ctx {
 
 	/* pass 3 */
 	uint32_t lost_found;		/* 0 when none */
-	uint64_t lf_hint;		/* logical block of lost+found to try */
+	/*
+	 * Free-entry map of the directory entries were last added to
+	 * (lost+found, as a rule), kept so that reconnecting N files walks
+	 * it once, not N times. NULL when none; dropped by any other edit
+	 * of that directory's blocks.
+	 */
+	struct extkit_dirspace *add_space;
 
 	/* statistics for the summary line */
 	uint32_t files_used;
@@ -216,6 +224,9 @@ int fsck_get_lost_found(struct fsck_ctx *ctx, int create);
 int fsck_reconnect(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 		   uint32_t name_len, uint32_t ino, uint8_t ftype);
+/* Forgets the cached free-entry map (of dir, or of any directory when
+ * dir is 0) after an edit that did not go through fsck_add_entry. */
+void fsck_drop_add_space(struct fsck_ctx *ctx, uint32_t dir);
 int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 		  uint16_t mode);
 int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);

@@ -224,6 +224,7 @@ int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
 	uint64_t blk, extra, goal;
 	int rc;
 
+	fsck_drop_add_space(ctx, dir);
 	rc = extkit_inode_read(ctx->fs, dir, &inode);
 	if (rc)
 		return rc;
@@ -279,26 +280,59 @@ static void lf_release(void *arg, uint64_t blk)
 	fs->sb.free_blocks_count++;
 }
 
+void fsck_drop_add_space(struct fsck_ctx *ctx, uint32_t dir)
+{
+	if (!ctx->add_space || (dir && ctx->add_space->ino != dir))
+		return;
+	extkit_dirspace_free(ctx->add_space);
+	free(ctx->add_space);
+	ctx->add_space = NULL;
+}
+
+/* The free-entry map of dir: the cached one, or a new walk. */
+static int add_space(struct fsck_ctx *ctx, uint32_t dir,
+		     struct extkit_dirspace **out)
+{
+	struct extkit_dirspace *ds;
+	int rc;
+
+	if (ctx->add_space && ctx->add_space->ino == dir) {
+		*out = ctx->add_space;
+		return 0;
+	}
+	fsck_drop_add_space(ctx, 0);
+	ds = calloc(1, sizeof(*ds));
+	if (!ds)
+		return -ENOMEM;
+	rc = extkit_dirspace_build(ds, ctx->fs, dir, 0);
+	if (rc) {
+		free(ds);
+		return rc;
+	}
+	ds->alloc.alloc = lf_alloc;
+	ds->alloc.release = lf_release;
+	ds->alloc.arg = ctx;
+	ctx->add_space = *out = ds;
+	return 0;
+}
+
 int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 		   uint32_t name_len, uint32_t ino, uint8_t ftype)
 {
-	struct extkit_dirspace ds;
+	struct extkit_dirspace *ds;
 	struct problem_context pctx;
 	uint64_t lblk;
 	int rc;
 
 	if (ctx->readonly)
 		return -EROFS;
-	rc = extkit_dirspace_build(&ds, ctx->fs, dir, 0);
+	rc = add_space(ctx, dir, &ds);
 	if (rc)
 		return rc;
-	ds.alloc.alloc = lf_alloc;
-	ds.alloc.release = lf_release;
-	ds.alloc.arg = ctx;
 	/* Growing lost+found is asked first (an index dropped by the
 	 * insertion may give it room: not asked then). */
-	if (dir == ctx->lost_found && !ds.st.indexed &&
-	    extkit_dirspace_find(&ds, extkit_dirent_min_len(name_len),
+	if (dir == ctx->lost_found && !ds->st.indexed &&
+	    extkit_dirspace_find(ds, extkit_dirent_min_len(name_len),
 				 &lblk) == -ENOSPC) {
 		clear_problem_context(&pctx);
 		pctx.ino = dir;
@@ -306,8 +340,9 @@ int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 			rc = -ENOSPC;
 	}
 	if (!rc)
-		rc = extkit_dir_add(&ds, name, name_len, ino, ftype, NULL);
-	extkit_dirspace_free(&ds);
+		rc = extkit_dir_add(ds, name, name_len, ino, ftype, NULL);
+	if (rc)
+		fsck_drop_add_space(ctx, dir);
 	return rc;
 }
 
@@ -322,6 +357,7 @@ int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 	struct fsck_dir *d;
 	int rc;
 
+	fsck_drop_add_space(ctx, ino);	/* ino gets a new block map */
 	goal = extkit_group_first_block(&fs->sb, (ino - 1) /
 					fs->sb.inodes_per_group);
 	rc = fsck_new_block(ctx, goal, &blk);
@@ -365,6 +401,7 @@ int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
 
 	if (ctx->readonly)
 		return -EROFS;
+	fsck_drop_add_space(ctx, dir);
 	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
 	if (rc)
 		return rc;
@@ -420,6 +457,7 @@ int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 
 	if (ctx->readonly)
 		return -EROFS;
+	fsck_drop_add_space(ctx, dir);
 	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
 	if (rc)
 		return rc;

@@ -6,14 +6,7 @@
 # after, on a damaged image too); the option rules (-n/-y/-p exclusive:
 # exit 16 with one line; no terminal: exit 8; a clean filesystem without
 # -f: "clean" and exit 0; preen stops on an unsafe problem with exit 4).
-. "${top_srcdir:-.}/tests/lib.sh"
-
-need_tools mke2fs debugfs e2fsck dumpe2fs
-FSCK=${EXTKIT_FSCK:-$top_builddir/extkit-fsck}
-REGRESS_DIR=$top_srcdir/tests/regress
-MKE2FS_CONFIG=$REGRESS_DIR/mke2fs.conf
-export MKE2FS DEBUGFS DUMPE2FS REGRESS_DIR MKE2FS_CONFIG
-[ -x "$FSCK" ] || { echo "ERROR: $FSCK not built"; exit 99; }
+. "${top_srcdir:-.}/tests/regress/env.sh"
 cd "$tmpdir" || exit 99
 . "$REGRESS_DIR/helpers.sh"
 

@@ -6,14 +6,7 @@
 # zeroed, a block claimed by two files); after extkit-fsck -fy every file
 # the damage did not destroy is still reachable by some path (ncheck) and
 # reads back (debugfs dump) byte for byte as it was written.
-. "${top_srcdir:-.}/tests/lib.sh"
-
-need_tools mke2fs debugfs e2fsck dumpe2fs
-FSCK=${EXTKIT_FSCK:-$top_builddir/extkit-fsck}
-REGRESS_DIR=$top_srcdir/tests/regress
-MKE2FS_CONFIG=$REGRESS_DIR/mke2fs.conf
-export MKE2FS DEBUGFS DUMPE2FS REGRESS_DIR MKE2FS_CONFIG
-[ -x "$FSCK" ] || { echo "ERROR: $FSCK not built"; exit 99; }
+. "${top_srcdir:-.}/tests/regress/env.sh"
 cd "$tmpdir" || exit 99
 . "$REGRESS_DIR/helpers.sh"
 

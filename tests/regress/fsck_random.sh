@@ -5,14 +5,7 @@
 # pseudo-random sequence per seed). extkit-fsck -fy must not crash or
 # hang, its second run must find the image clean (exit 0) and e2fsck -fn
 # must agree.
-. "${top_srcdir:-.}/tests/lib.sh"
-
-need_tools mke2fs debugfs e2fsck dumpe2fs
-FSCK=${EXTKIT_FSCK:-$top_builddir/extkit-fsck}
-REGRESS_DIR=$top_srcdir/tests/regress
-MKE2FS_CONFIG=$REGRESS_DIR/mke2fs.conf
-export MKE2FS DEBUGFS DUMPE2FS REGRESS_DIR MKE2FS_CONFIG
-[ -x "$FSCK" ] || { echo "ERROR: $FSCK not built"; exit 99; }
+. "${top_srcdir:-.}/tests/regress/env.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not found"
 cd "$tmpdir" || exit 99
 . "$REGRESS_DIR/helpers.sh"

@@ -10,14 +10,7 @@
 # Usage: run.sh [CASE...] (names or directories; default: every f_*).
 # REGEN=1 rewrites the expect files from the output (review the diff);
 # EXTKIT_FSCK runs another build of the binary.
-. "${top_srcdir:-.}/tests/lib.sh"
-
-need_tools mke2fs debugfs e2fsck dumpe2fs
-FSCK=${EXTKIT_FSCK:-$top_builddir/extkit-fsck}
-REGRESS_DIR=$top_srcdir/tests/regress
-MKE2FS_CONFIG=$REGRESS_DIR/mke2fs.conf
-export MKE2FS DEBUGFS DUMPE2FS REGRESS_DIR MKE2FS_CONFIG
-[ -x "$FSCK" ] || { echo "ERROR: $FSCK not built"; exit 99; }
+. "${top_srcdir:-.}/tests/regress/env.sh"
 
 # run_fsck LOG ARGS...: extkit-fsck with output and exit status in LOG.
 run_fsck() {
