@@ -347,6 +347,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 {
 	fsck_drop_add_space(ctx, 0);
 	free(ctx->istate);
+	free(ctx->relocate);
 	fsck_count_free(&ctx->link_count);
 	fsck_count_free(&ctx->link_counted);
 	free(ctx->blkbuf);

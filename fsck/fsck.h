@@ -127,6 +127,11 @@ struct fsck_ctx {
 	uint64_t dup_blocks;
 	struct fsck_ea_set ea;
 
+	/* pass 0: per group, the places (bit 0 block bitmap, 1 inode
+	 * bitmap, 2 inode table) that were out of place; NULL when none */
+	uint8_t *relocate;
+#define FSCK_RELOC_ITABLE	0x4
+
 	/* allocations by fsck itself (blocks, inodes) */
 	struct fsck_alloc_list alloc_blocks;
 	struct fsck_alloc_list alloc_inodes;
@@ -204,6 +209,13 @@ typedef uint64_t (*fsck_remap_fn)(struct fsck_ctx *ctx, uint64_t blk,
 				  int level, void *arg);
 int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
 		      fsck_remap_fn fn, void *arg);
+/*
+ * Group places out of place with no backup descriptor (relocate.c): pass 0
+ * predicts or marks them (0) for relocation; the end of pass 1 gives the
+ * marked ones new zeroed blocks.
+ */
+int fsck_check_group_places(struct fsck_ctx *ctx);
+int fsck_relocate_group_places(struct fsck_ctx *ctx);
 /* Checks (and rewrites) the resize inode's map (resize.c). */
 int fsck_check_resize_inode(struct fsck_ctx *ctx,
 			    const struct extkit_inode *inode);

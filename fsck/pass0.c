@@ -11,7 +11,9 @@
  * Fallback: when the primary superblock is unusable, or its descriptors
  * are, the backups in groups 1, 3, 5, 7, 9 (for every block size) are
  * tried, and the first usable one replaces the primary at the end of the
- * run (e2fsck gives up in this case unless given -b).
+ * run (e2fsck gives up in this case unless given -b). Descriptors with no
+ * usable backup have their wrong places predicted from the layout or
+ * relocated (relocate.c) instead of ending the check.
  *
  * Runs from fsck_open(), before the clean check: the other passes need a
  * filesystem handle. Produces: ctx->fs and ctx->io open (read-write
@@ -159,9 +161,11 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 	clear_problem_context(&pctx);
 	pctx.str = why;
 	if (find_backup(ctx, &fs, &blk)) {
-		pctx.group = group < 0 ? 0 : (uint32_t)group;
-		fix_problem(ctx, group < 0 ? PR_0_NO_SUPER :
-			    PR_0_GDT_UNFIXABLE, &pctx);
+		/* Descriptors without a backup: predict or relocate the
+		 * places they got wrong (relocate.c). */
+		if (group >= 0)
+			return fsck_check_group_places(ctx);
+		fix_problem(ctx, PR_0_NO_SUPER, &pctx);
 		return -EFSCORRUPTED;
 	}
 	pctx.blk = blk;

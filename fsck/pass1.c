@@ -48,9 +48,14 @@ static void mark_group_metadata(struct fsck_ctx *ctx)
 		if (meta)
 			fsck_block_mark(ctx, extkit_group_first_block(&fs->sb,
 								      g), meta);
-		fsck_block_mark(ctx, gd->block_bitmap, 1);
-		fsck_block_mark(ctx, gd->inode_bitmap, 1);
-		fsck_block_mark(ctx, gd->inode_table, fs->g.itable_blocks);
+		/* 0: out of place, relocated at the end of pass 1 */
+		if (gd->block_bitmap)
+			fsck_block_mark(ctx, gd->block_bitmap, 1);
+		if (gd->inode_bitmap)
+			fsck_block_mark(ctx, gd->inode_bitmap, 1);
+		if (gd->inode_table)
+			fsck_block_mark(ctx, gd->inode_table,
+					fs->g.itable_blocks);
 	}
 }
 
@@ -460,6 +465,17 @@ static int scan_group(struct fsck_ctx *ctx, uint32_t g, uint8_t *chunk,
 	uint32_t first = g * fs->sb.inodes_per_group + 1;
 	int rc;
 
+	if (!fs->groups[g].inode_table) {
+		/* Lost its table (relocated at the end of the pass): the
+		 * reserved inodes stay in use, the others read as free. */
+		for (uint32_t ino = first; ino < first + n &&
+		     ino < fs->g.first_ino; ino++) {
+			ctx->istate[ino] |= IST_USED;
+			extkit_bitmap_set(&ctx->inode_used, ino - 1);
+		}
+		return 0;
+	}
+
 	for (uint32_t b = 0; b < nblk; b += chunk_blocks) {
 		uint32_t cnt = nblk - b < chunk_blocks ? nblk - b :
 							 chunk_blocks;
@@ -504,6 +520,15 @@ int fsck_pass1(struct fsck_ctx *ctx)
 		if (ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
+	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
+		rc = fsck_relocate_group_places(ctx);
+	/* A relocated inode table is zeroes: scanned now, so that its
+	 * reserved inodes (resize inode, root) are checked and rebuilt. */
+	for (uint32_t g = 0; ctx->relocate && g < fs->g.group_count && !rc;
+	     g++)
+		if ((ctx->relocate[g] & FSCK_RELOC_ITABLE) &&
+		    fs->groups[g].inode_table)
+			rc = scan_group(ctx, g, chunk, chunk_blocks);
 	free(chunk);
 	return rc;
 }

@@ -200,8 +200,11 @@ static int compare_group(struct fsck_ctx *ctx, const struct bm_kind *k,
 
 	if (group_uninit(ctx, g, k->uninit_flag))
 		return 0;
-	rc = extkit_fs_read_block(ctx->fs, blk, disk);
-	if (rc) {
+	/* No place (out of place, check only): reads as all zeroes. */
+	rc = blk ? extkit_fs_read_block(ctx->fs, blk, disk) : 0;
+	if (!blk) {
+		memset(disk, 0, ctx->fs->g.block_size);
+	} else if (rc) {
 		clear_problem_context(&pctx);
 		pctx.group = g;
 		pctx.blk = blk;
@@ -232,6 +235,8 @@ static int write_group(struct fsck_ctx *ctx, const struct bm_kind *k,
 	extkit_bitmap_to_disk(k->map, (uint64_t)g * k->per_group, nbits, buf);
 	if (nbits % 8)
 		buf[nbits / 8] |= (uint8_t)(0xff << (nbits % 8));
+	if (!bitmap_block(ctx, k, g))
+		return 0;
 	return extkit_fs_write_block(ctx->fs, bitmap_block(ctx, k, g), buf);
 }
 

@@ -48,6 +48,13 @@ const struct problem problem_table[] = {
 	{ PR_0_FREE_COUNTS_BIG,
 	  "The superblock free %s count %N is larger than the total %O.",
 	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	{ PR_0_META_PREDICTED,
+	  "The %s of group %g is out of place (block %b); the layout puts "
+	  "it at block %N.",
+	  PROMPT_USE, 0 },
+	{ PR_0_META_RELOCATE,
+	  "The %s of group %g is out of place (block %b).",
+	  PROMPT_RELOCATE, 0 },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
@@ -120,6 +127,12 @@ const struct problem problem_table[] = {
 	  "Inode %i has an extended attribute block %b that is not valid "
 	  "(%s).",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_META_RELOCATED,
+	  "Relocated the %s of group %g to block %b.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1_META_NO_SPACE,
+	  "No free blocks in group %g for its %s.",
+	  PROMPT_NONE, PR_FATAL },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

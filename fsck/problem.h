@@ -72,6 +72,8 @@ enum problem_prompt {
 #define PR_0_ORPHAN_LIST	0x000006 /* unprocessed orphan list */
 #define PR_0_HASH_FLAGS		0x000007 /* dir_index, no signedness */
 #define PR_0_FREE_COUNTS_BIG	0x000008 /* free counts > totals */
+#define PR_0_META_PREDICTED	0x000010 /* group place found by layout */
+#define PR_0_META_RELOCATE	0x000011 /* group place to relocate */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
@@ -96,6 +98,8 @@ enum problem_prompt {
 #define PR_1_FADDR		0x010014
 #define PR_1_BAD_FLAGS		0x010015
 #define PR_1_EA_NOT_VALID	0x010016
+#define PR_1_META_RELOCATED	0x010040 /* relocate.c */
+#define PR_1_META_NO_SPACE	0x010041
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Group metadata out of place, when no backup descriptor is usable.
+ *
+ * A group descriptor names three places (bg_block_bitmap, bg_inode_bitmap,
+ * bg_inode_table). Pass 0 falls back to the backup descriptors when one of
+ * them is wrong; when no backup is usable (a one-group filesystem has
+ * none), this file takes over, one place at a time:
+ *
+ *   - it predicts where mkfs put the place: from another group's layout
+ *     (without flex_bg every group has its bitmaps and table at the same
+ *     offset past its superblock copy; with flex_bg the neighbour's place
+ *     plus one), or, with no usable group to learn from, mke2fs' own
+ *     order (block bitmap, inode bitmap, inode table right after the
+ *     superblock copy). A predicted inode table is taken only if most
+ *     of its blocks read as inodes. Using the prediction keeps every inode
+ *     the table holds, which relocating cannot (e2fsck relocates);
+ *   - otherwise the place is relocated: pass 0 marks it invalid (0) so
+ *     that pass 1 neither claims it nor reads inodes from it, and the end
+ *     of pass 1 gives it free blocks of its group, zeroed. Pass 5 then
+ *     rewrites the bitmaps; a zeroed table frees that group's inodes.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "endian.h"
+#include "error.h"
+#include "fs.h"
+#include "group.h"
+#include "io.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+enum meta_kind { META_BB, META_IB, META_IT, META_KINDS };
+
+static const char *const meta_name[META_KINDS] = {
+	"block bitmap", "inode bitmap", "inode table",
+};
+
+static uint64_t *meta_field(struct extkit_group *gd, int k)
+{
+	return k == META_BB ? &gd->block_bitmap :
+	       k == META_IB ? &gd->inode_bitmap : &gd->inode_table;
+}
+
+static uint64_t meta_len(const struct extkit_fs *fs, int k)
+{
+	return k == META_IT ? fs->g.itable_blocks : 1;
+}
+
+static int flex_bg(const struct extkit_fs *fs)
+{
+	return extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_FLEX_BG);
+}
+
+static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+/* Blocks group g's metadata may use: the group, or with flex_bg the fs. */
+static void meta_range(const struct extkit_fs *fs, uint32_t g, uint64_t *lo,
+		       uint64_t *hi)
+{
+	*lo = fs->sb.first_data_block;
+	*hi = fs->sb.blocks_count;
+	if (!flex_bg(fs)) {
+		*lo = extkit_group_first_block(&fs->sb, g);
+		*hi = *lo + extkit_group_block_count(&fs->sb, g);
+	}
+}
+
+/*
+ * Whether place blk of kind k fits group g: inside its range, clear of
+ * the group's superblock copy and descriptors, and clear of the kinds
+ * before k in the same group that are not in bad_mask.
+ */
+static int place_fits(const struct extkit_fs *fs, uint32_t g, int k,
+		      uint64_t blk, uint8_t bad_mask)
+{
+	const struct extkit_group *gd = &fs->groups[g];
+	uint64_t first = extkit_group_first_block(&fs->sb, g);
+	uint64_t meta = extkit_group_sb_overhead(&fs->sb, &fs->g, g);
+	uint64_t len = meta_len(fs, k), lo, hi;
+
+	meta_range(fs, g, &lo, &hi);
+	if (blk < lo || blk + len > hi || blk + len < blk)
+		return 0;
+	if (overlaps(blk, len, first, meta))
+		return 0;
+	for (int j = 0; j < k; j++) {
+		uint64_t other = *meta_field((struct extkit_group *)gd, j);
+
+		if (!(bad_mask & (1u << j)) && other &&
+		    overlaps(blk, len, other, meta_len(fs, j)))
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether blk..+len is clear of every other group's good places. */
+static int clear_of_others(const struct extkit_fs *fs, uint32_t g,
+			   uint64_t blk, uint64_t len, const uint8_t *bad)
+{
+	for (uint32_t o = 0; o < fs->g.group_count; o++) {
+		if (o == g)
+			continue;
+		for (int j = 0; j < META_KINDS; j++) {
+			uint64_t p = *meta_field(&fs->groups[o], j);
+
+			if (!(bad[o] & (1u << j)) && p &&
+			    overlaps(blk, len, p, meta_len(fs, j)))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* A group whose places are all good, other than g, or -1. */
+static int64_t model_group(const struct extkit_fs *fs, uint32_t g,
+			   const uint8_t *bad)
+{
+	for (uint32_t o = 0; o < fs->g.group_count; o++)
+		if (o != g && !bad[o])
+			return o;
+	return -1;
+}
+
+/* Where mkfs would have put place k of group g; 0 when unknown. */
+static uint64_t predict(const struct extkit_fs *fs, uint32_t g, int k,
+			const uint8_t *bad)
+{
+	uint64_t base = extkit_group_first_block(&fs->sb, g) +
+			extkit_group_sb_overhead(&fs->sb, &fs->g, g);
+	int64_t m = model_group(fs, g, bad);
+
+	if (flex_bg(fs)) {
+		/* mke2fs packs each kind of a flex group in a run. */
+		if (g > 0 && !(bad[g - 1] & (1u << k)))
+			return *meta_field(&fs->groups[g - 1], k) +
+			       meta_len(fs, k);
+		if (g + 1 < fs->g.group_count && !(bad[g + 1] & (1u << k)))
+			return *meta_field(&fs->groups[g + 1], k) -
+			       meta_len(fs, k);
+		return 0;
+	}
+	if (m >= 0) {
+		uint32_t o = (uint32_t)m;
+		uint64_t obase = extkit_group_first_block(&fs->sb, o) +
+				 extkit_group_sb_overhead(&fs->sb, &fs->g, o);
+
+		return base + (*meta_field(&fs->groups[o], k) - obase);
+	}
+	return base + (k == META_BB ? 0 : k == META_IB ? 1 : 2);
+}
+
+/* A plausible inode: unused, or a mode of a known file type. */
+static int inode_plausible(const uint8_t *raw)
+{
+	uint16_t mode = get_le16(raw);
+	uint16_t links = get_le16(raw + 26);
+
+	switch (mode & S_IFMT) {
+	case S_IFREG: case S_IFDIR: case S_IFLNK: case S_IFCHR:
+	case S_IFBLK: case S_IFIFO: case S_IFSOCK:
+		return 1;
+	case 0:
+		return mode == 0 && links == 0;
+	}
+	return 0;
+}
+
+/*
+ * Whether the table at blk reads as inodes: at least half of its blocks
+ * hold only plausible inodes. A first block that is garbage (the root's
+ * block overwritten, say) does not condemn the table: pass 1 clears what
+ * is bad and keeps the rest, where relocating would zero it all.
+ */
+static int looks_like_itable(struct fsck_ctx *ctx, uint64_t blk)
+{
+	const struct extkit_fs *fs = ctx->fs;
+	uint32_t isz = fs->g.inode_size, nblk = fs->g.itable_blocks;
+	uint8_t *buf = malloc(fs->g.block_size);
+	uint32_t good = 0;
+
+	for (uint32_t b = 0; buf && b < nblk; b++) {
+		int ok = !extkit_fs_read_block(ctx->fs, blk + b, buf);
+
+		for (uint32_t i = 0; ok && i < fs->g.inodes_per_block; i++)
+			ok = inode_plausible(buf + (size_t)i * isz);
+		good += ok;
+	}
+	free(buf);
+	return nblk && good * 2 >= nblk;
+}
+
+/* Decides place k of group g, which does not fit. */
+static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t *field = meta_field(&fs->groups[g], k);
+	uint64_t guess = predict(fs, g, k, bad);
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.group = g;
+	pctx.blk = *field;
+	pctx.str = meta_name[k];
+	if (guess && place_fits(fs, g, k, guess, bad[g]) &&
+	    clear_of_others(fs, g, guess, meta_len(fs, k), bad) &&
+	    (k != META_IT || looks_like_itable(ctx, guess))) {
+		pctx.num = guess;
+		if (fix_problem(ctx, PR_0_META_PREDICTED, &pctx)) {
+			*field = guess;
+			bad[g] &= (uint8_t)~(1u << k);
+			ctx->flags |= FSCK_FL_SB_DIRTY;
+			return;
+		}
+	} else if (fix_problem(ctx, PR_0_META_RELOCATE, &pctx)) {
+		*field = 0;
+		return;
+	}
+	/* Declined: a read-only check goes on without the place; a
+	 * repair cannot write descriptors that name nothing. */
+	*field = 0;
+	if (!ctx->readonly)
+		fix_problem(ctx, PR_0_GDT_UNFIXABLE, &pctx);
+}
+
+/*
+ * Marks group g's places that do not fit. Each is first checked alone;
+ * of two that overlap, the one away from its predicted place is blamed
+ * (the later one when neither or both are there).
+ */
+static void find_bad_places(const struct extkit_fs *fs, uint32_t g,
+			    uint8_t *bad)
+{
+	const uint8_t all = (1u << META_KINDS) - 1;
+	uint64_t at[META_KINDS];
+
+	for (int k = 0; k < META_KINDS; k++) {
+		at[k] = *meta_field(&fs->groups[g], k);
+		if (!place_fits(fs, g, k, at[k], all))
+			bad[g] |= (uint8_t)(1u << k);
+	}
+	for (int k = 1; k < META_KINDS; k++)
+		for (int j = 0; j < k; j++) {
+			int kj = 1 << j, kk = 1 << k;
+
+			if ((bad[g] & (kj | kk)) ||
+			    !overlaps(at[j], meta_len(fs, j), at[k],
+				      meta_len(fs, k)))
+				continue;
+			if (at[k] == predict(fs, g, k, bad) &&
+			    at[j] != predict(fs, g, j, bad))
+				bad[g] |= (uint8_t)kj;
+			else
+				bad[g] |= (uint8_t)kk;
+		}
+}
+
+int fsck_check_group_places(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint32_t ng = fs->g.group_count;
+
+	ctx->relocate = calloc(ng, 1);
+	if (!ctx->relocate)
+		return -ENOMEM;
+	for (uint32_t g = 0; g < ng; g++)
+		find_bad_places(fs, g, ctx->relocate);
+	for (uint32_t g = 0; g < ng && !(ctx->flags & FSCK_FL_ABORT); g++)
+		for (int k = 0; k < META_KINDS; k++)
+			if (ctx->relocate[g] & (1u << k))
+				fix_place(ctx, g, k, ctx->relocate);
+	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;
+}
+
+/* First run of len blocks free in block_found within [lo, hi). */
+static int find_free_run(struct fsck_ctx *ctx, uint64_t lo, uint64_t hi,
+			 uint64_t len, uint64_t *out)
+{
+	uint64_t first = ctx->fs->sb.first_data_block, at = lo, z, s;
+
+	while (at + len <= hi) {
+		if (extkit_bitmap_find_first_zero(&ctx->block_found,
+						  at - first, hi - at, &z))
+			return -ENOSPC;
+		z += first;
+		if (z + len > hi)
+			return -ENOSPC;
+		if (extkit_bitmap_find_first_set(&ctx->block_found, z - first,
+						 len, &s) == -ENOENT) {
+			*out = z;
+			return 0;
+		}
+		at = s + first + 1;
+	}
+	return -ENOSPC;
+}
+
+/* Gives place k of group g new zeroed blocks. */
+static int relocate_one(struct fsck_ctx *ctx, uint32_t g, int k,
+			uint8_t *zero)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t len = meta_len(fs, k), lo, hi, blk;
+	struct problem_context pctx;
+	int rc;
+
+	clear_problem_context(&pctx);
+	pctx.group = g;
+	pctx.str = meta_name[k];
+	meta_range(fs, g, &lo, &hi);
+	if (find_free_run(ctx, lo, hi, len, &blk)) {
+		fix_problem(ctx, PR_1_META_NO_SPACE, &pctx);
+		return -ENOSPC;
+	}
+	for (uint64_t i = 0; i < len; i++) {
+		rc = extkit_fs_write_block(fs, blk + i, zero);
+		if (rc)
+			return rc;
+	}
+	fsck_block_mark(ctx, blk, (uint32_t)len);
+	*meta_field(&fs->groups[g], k) = blk;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+	fsck_mark_changed(ctx);
+	pctx.blk = blk;
+	fix_problem(ctx, PR_1_META_RELOCATED, &pctx);
+	return 0;
+}
+
+int fsck_relocate_group_places(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint8_t *zero;
+	int rc = 0;
+
+	if (!ctx->relocate || ctx->readonly)
+		return 0;
+	zero = calloc(1, fs->g.block_size);
+	if (!zero)
+		return -ENOMEM;
+	for (uint32_t g = 0; g < fs->g.group_count && !rc; g++)
+		for (int k = 0; k < META_KINDS && !rc; k++)
+			if (ctx->relocate[g] & (1u << k) &&
+			    !*meta_field(&fs->groups[g], k))
+				rc = relocate_one(ctx, g, k, zero);
+	free(zero);
+	return rc;
+}
