@@ -54,6 +54,7 @@ struct fsck_opts {
 #define FSCK_FL_SB_DIRTY	0x08	/* write super + descriptors */
 #define FSCK_FL_BACKUP_SB	0x10	/* running on a backup superblock */
 #define FSCK_FL_DUPS		0x20	/* pass 1 found shared blocks */
+#define FSCK_FL_RESIZE_REBUILD	0x40	/* inode 7 cleared: build it anew */
 
 /* Per-inode state byte from pass 1. */
 #define IST_FTYPE_MASK	0x07	/* EXT2_FT_* of the mode */
@@ -216,9 +217,14 @@ int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
  */
 int fsck_check_group_places(struct fsck_ctx *ctx);
 int fsck_relocate_group_places(struct fsck_ctx *ctx);
-/* Checks (and rewrites) the resize inode's map (resize.c). */
+/*
+ * Checks the resize inode (resize.c): rewrites a wrong map of the reserved
+ * GDT blocks; clears an inode 7 that is no resize inode (and *inode),
+ * which fsck_rebuild_resize_inode() builds anew at the end of pass 1.
+ */
 int fsck_check_resize_inode(struct fsck_ctx *ctx,
-			    const struct extkit_inode *inode);
+			    struct extkit_inode *inode);
+int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
 /* Claims an extended attribute block; a block already named by another
  * inode is shared, not a duplicate. */
 int fsck_ea_claim(struct fsck_ctx *ctx, uint64_t blk);

@@ -522,6 +522,8 @@ int fsck_pass1(struct fsck_ctx *ctx)
 	}
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		rc = fsck_relocate_group_places(ctx);
+	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
+		rc = fsck_rebuild_resize_inode(ctx);
 	/* A relocated inode table is zeroes: scanned now, so that its
 	 * reserved inodes (resize inode, root) are checked and rebuilt. */
 	for (uint32_t g = 0; ctx->relocate && g < fs->g.group_count && !rc;

@@ -133,6 +133,16 @@ const struct problem problem_table[] = {
 	{ PR_1_META_NO_SPACE,
 	  "No free blocks in group %g for its %s.",
 	  PROMPT_NONE, PR_FATAL },
+	{ PR_1_RESIZE_INVALID,
+	  "The resize inode is not valid (%s); it will be built anew.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_1_RESIZE_NO_FEATURE,
+	  "The filesystem has no resize_inode feature, but inode %i is not "
+	  "empty.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_1_RESIZE_REBUILT,
+	  "Built the resize inode anew (double indirect block %b).",
+	  PROMPT_NONE, PR_MSG_ONLY | PR_PREEN_NOMSG },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

@@ -100,6 +100,9 @@ enum problem_prompt {
 #define PR_1_EA_NOT_VALID	0x010016
 #define PR_1_META_RELOCATED	0x010040 /* relocate.c */
 #define PR_1_META_NO_SPACE	0x010041
+#define PR_1_RESIZE_INVALID	0x010042 /* resize.c */
+#define PR_1_RESIZE_NO_FEATURE	0x010043
+#define PR_1_RESIZE_REBUILT	0x010044
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001

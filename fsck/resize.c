@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "endian.h"
 #include "error.h"
@@ -84,8 +85,32 @@ static int write_lists(struct fsck_ctx *ctx, uint8_t *ind)
 	return 0;
 }
 
-int fsck_check_resize_inode(struct fsck_ctx *ctx,
-			    const struct extkit_inode *inode)
+/* Why inode 7 is not a resize inode at all (e2fsck's rules), or NULL. */
+static const char *resize_inode_problem(const struct extkit_fs *fs,
+					const struct extkit_inode *inode)
+{
+	uint64_t dind = inode->block[EXT2_DIND_BLOCK];
+
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		if (i != EXT2_DIND_BLOCK && inode->block[i])
+			return "block numbers besides its double indirect "
+			       "block";
+	if (!dind || !extkit_fs_valid_block(fs, dind))
+		return "no usable double indirect block";
+	if (!S_ISREG(inode->mode) || !inode->links_count)
+		return "not a regular file in use";
+	return NULL;
+}
+
+/* Clears inode 7 on disk and in *inode. */
+static void clear_resize_inode(struct fsck_ctx *ctx,
+			       struct extkit_inode *inode)
+{
+	memset(inode, 0, sizeof(*inode));
+	fsck_write_inode(ctx, EXT2_RESIZE_INO, inode);
+}
+
+int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint64_t dind = inode->block[EXT2_DIND_BLOCK];
@@ -93,19 +118,32 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx,
 	uint8_t *buf;
 	int rc;
 
-	if (!extkit_has_compat(&fs->sb, EXT2_FEATURE_COMPAT_RESIZE_INODE) ||
-	    !dind || !extkit_fs_valid_block(fs, dind) ||
-	    fs->g.gdt_blocks + fs->sb.reserved_gdt_blocks >
-	    fs->g.addr_per_block)
+	clear_problem_context(&pctx);
+	pctx.ino = EXT2_RESIZE_INO;
+	if (!extkit_has_compat(&fs->sb, EXT2_FEATURE_COMPAT_RESIZE_INODE)) {
+		/* No feature: inode 7 must be empty. */
+		if ((inode->mode || inode->block[EXT2_DIND_BLOCK]) &&
+		    fix_problem(ctx, PR_1_RESIZE_NO_FEATURE, &pctx))
+			clear_resize_inode(ctx, inode);
 		return 0;
+	}
+	if (fs->g.gdt_blocks + fs->sb.reserved_gdt_blocks >
+	    fs->g.addr_per_block || !fs->sb.reserved_gdt_blocks)
+		return 0;
+	pctx.str = resize_inode_problem(fs, inode);
+	if (pctx.str) {
+		if (fix_problem(ctx, PR_1_RESIZE_INVALID, &pctx)) {
+			clear_resize_inode(ctx, inode);
+			ctx->flags |= FSCK_FL_RESIZE_REBUILD;
+		}
+		return 0;
+	}
 	buf = malloc(4 * (size_t)fs->g.block_size);
 	if (!buf)
 		return -ENOMEM;
 	rc = check_layout(ctx, dind, buf, buf + fs->g.block_size,
 			  buf + 2 * fs->g.block_size);
 	if (rc > 0) {
-		clear_problem_context(&pctx);
-		pctx.ino = EXT2_RESIZE_INO;
 		pctx.blk = dind;
 		rc = 0;
 		if (fix_problem(ctx, PR_1_RESIZE_INODE, &pctx)) {
@@ -117,4 +155,65 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx,
 	}
 	free(buf);
 	return rc < 0 && rc != -ENOMEM ? 0 : rc;
+}
+
+/* Backup groups: groups past 0 holding a superblock copy. */
+static uint64_t backup_count(const struct extkit_fs *fs)
+{
+	uint64_t n = 0;
+
+	for (uint32_t g = 1; g < fs->g.group_count; g++)
+		n += extkit_super_group_has_backup(&fs->sb, g) != 0;
+	return n;
+}
+
+/*
+ * Builds inode 7 anew, as mke2fs does (end of pass 1, when the maps tell
+ * which block is free): a new double indirect block listing the primary
+ * reserved GDT blocks, their lists of backups, i_size covering what a
+ * double indirect map reaches, i_blocks counting the reserved blocks.
+ */
+int fsck_rebuild_resize_inode(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint32_t bs = fs->g.block_size, apb = fs->g.addr_per_block;
+	uint64_t pblk = fs->sb.first_data_block + 1 + fs->g.gdt_blocks;
+	struct extkit_inode inode;
+	struct problem_context pctx;
+	uint64_t dind;
+	uint8_t *buf;
+	int rc;
+
+	if (!(ctx->flags & FSCK_FL_RESIZE_REBUILD) || ctx->readonly)
+		return 0;
+	ctx->flags &= ~FSCK_FL_RESIZE_REBUILD;
+	rc = fsck_new_block(ctx, pblk + fs->sb.reserved_gdt_blocks, &dind);
+	if (rc)
+		return rc;
+	buf = calloc(1, bs);
+	if (!buf)
+		return -ENOMEM;
+	for (uint32_t r = 0; r < fs->sb.reserved_gdt_blocks; r++)
+		put_le32(buf + 4 * ((fs->g.gdt_blocks + r) % apb),
+			 (uint32_t)(pblk + r));
+	rc = extkit_fs_write_block(fs, dind, buf);
+	if (!rc)
+		rc = write_lists(ctx, buf);
+	free(buf);
+	if (rc)
+		return rc;
+	memset(&inode, 0, sizeof(inode));
+	inode.mode = S_IFREG | 0600;
+	inode.links_count = 1;
+	inode.atime = inode.ctime = inode.mtime = ctx->now;
+	inode.size = ((uint64_t)apb * apb + apb + EXT2_NDIR_BLOCKS) * bs;
+	inode.block[EXT2_DIND_BLOCK] = (uint32_t)dind;
+	extkit_inode_set_fs_blocks(fs, &inode, 1 + fs->sb.reserved_gdt_blocks *
+				   (1 + backup_count(fs)));
+	rc = fsck_write_inode(ctx, EXT2_RESIZE_INO, &inode);
+	clear_problem_context(&pctx);
+	pctx.ino = EXT2_RESIZE_INO;
+	pctx.blk = dind;
+	fix_problem(ctx, PR_1_RESIZE_REBUILT, &pctx);
+	return rc;
 }
