@@ -120,6 +120,28 @@ const struct problem problem_table[] = {
 	  "Inode %i has an extended attribute block %b that is not valid "
 	  "(%s).",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_SPECIAL_ILLEGAL,
+	  "Inode %i is an illegal %s.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_SPECIAL_INLINE,
+	  "Special file inode %i (%s) has the inline data flag set.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_1_SPECIAL_IMMUTABLE,
+	  "Special file inode %i (%s) has the immutable or append-only "
+	  "flag set.",
+	  PROMPT_CLEAR, PR_PREEN_OK | PR_NO_OK | PR_NO_DEFAULT },
+	{ PR_1_SPECIAL_SIZE,
+	  "Special file inode %i (%s) has size %Is, should be 0.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_BB_INVALID,
+	  "The bad blocks inode looks invalid (%s).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_BB_ILLEGAL_BLOCK,
+	  "Illegal %B (%b) in the bad blocks inode.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_BB_META_BLOCK,
+	  "The bad blocks inode lists block %b (%B), which is %s.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
