@@ -14,10 +14,12 @@
  *   - an indirect block already claimed (metadata, or met twice): removed,
  *     so that the map is never written over metadata;
  *   - a data block in the primary superblock, group descriptors or
- *     reserved GDT blocks, or a bitmap: reported, removed (e2fsck moves a
- *     bitmap off a bad block; this fsck does not move metadata);
- *   - a data block in an inode table or in a backup superblock or
- *     descriptor copy: kept; the block is metadata and bad at once;
+ *     reserved GDT blocks, a bitmap or an inode table: reported, removed.
+ *     e2fsck moves a bitmap off a bad block and takes the inodes in a bad
+ *     inode table block as lost; this fsck moves no metadata and loses
+ *     no inode, so the block leaves the list instead;
+ *   - a data block in a backup superblock or descriptor copy: kept, as
+ *     e2fsck keeps it (it warns); the block is metadata and bad at once;
  *   - a data block listed twice: the second entry is removed;
  *   - any other block: claimed. A file that maps it later shares it with
  *     inode 1, and pass 1B gives that file its own copy: inode 1 never
@@ -92,8 +94,8 @@ static void zero_inode(struct extkit_inode *inode)
 
 /*
  * What metadata blk (already claimed) is, in why; returns 1 when a bad
- * block there is to be removed from the list, 0 when it is kept (an
- * inode table or a backup copy), -1 when blk is no metadata.
+ * block there is to be removed from the list, 0 when it is kept (a
+ * backup copy), -1 when blk is no metadata.
  */
 static int meta_block(struct fsck_ctx *ctx, uint64_t blk, char *why)
 {
@@ -118,8 +120,11 @@ static int meta_block(struct fsck_ctx *ctx, uint64_t blk, char *why)
 			return 1;
 		}
 		if (blk >= gd->inode_table &&
-		    blk < gd->inode_table + fs->g.itable_blocks)
-			return 0;
+		    blk < gd->inode_table + fs->g.itable_blocks) {
+			snprintf(why, WHY_MAX, "in the inode table of group "
+				 "%" PRIu32, g);
+			return 1;
+		}
 	}
 	return -1;
 }
