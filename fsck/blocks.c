@@ -388,6 +388,19 @@ static int scan_resize(struct scan *s)
 	return 0;
 }
 
+/*
+ * Only directories, regular files and symlinks have blocks (e2fsck's
+ * ext2fs_inode_has_valid_blocks2): the i_block of a device, FIFO or
+ * socket, or of a reserved inode with mode 0, is never a block map.
+ */
+static int owns_blocks(const struct extkit_inode *inode)
+{
+	if (!S_ISDIR(inode->mode) && !S_ISREG(inode->mode) &&
+	    !S_ISLNK(inode->mode))
+		return 0;
+	return extkit_inode_has_block_map(inode);
+}
+
 int fsck_scan_blocks(struct fsck_ctx *ctx, uint32_t ino,
 		     struct extkit_inode *inode, struct fsck_blk_result *res)
 {
@@ -399,7 +412,7 @@ int fsck_scan_blocks(struct fsck_ctx *ctx, uint32_t ino,
 	if (ino == EXT2_RESIZE_INO &&
 	    extkit_has_compat(&ctx->fs->sb, EXT2_FEATURE_COMPAT_RESIZE_INODE))
 		rc = scan_resize(&s);
-	else if (!extkit_inode_has_block_map(inode))
+	else if (!owns_blocks(inode))
 		rc = 0;
 	else if (inode->flags & EXT4_EXTENTS_FL)
 		rc = scan_extents(&s);

@@ -6,7 +6,9 @@
  * range (bad ones cleared), indirect blocks full of garbage, extended
  * attribute block numbers, i_size against the last mapped block and
  * i_blocks against the blocks counted; blocks claimed twice are noted for
- * pass 1B. The root must be a directory. An inode with i_links_count 0
+ * pass 1B. The root must be a directory. Device, FIFO, socket and
+ * symlink inodes get their own checks (pass1_types.c), the bad blocks
+ * inode too (badblocks.c). An inode with i_links_count 0
  * but no dtime and a valid mode is kept for now (pass 4 decides, from the
  * names pass 2 finds, whether it is live).
  *
@@ -32,6 +34,7 @@
 #include "ondisk.h"
 
 #include "fsck.h"
+#include "pass1.h"
 #include "problem.h"
 
 #define CHUNK_BYTES	(1u << 18)	/* inode table read size */
@@ -59,8 +62,7 @@ static void mark_group_metadata(struct fsck_ctx *ctx)
 	}
 }
 
-/* Marks an inode cleared: dtime set, no links, not in use. */
-static void clear_inode(struct fsck_ctx *ctx, uint32_t ino,
+void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode)
 {
 	inode->links_count = 0;
@@ -70,8 +72,8 @@ static void clear_inode(struct fsck_ctx *ctx, uint32_t ino,
 	fsck_count_set(&ctx->link_count, ino, 0);
 }
 
-static int report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
-		  struct extkit_inode *inode, uint64_t num)
+int pass1_report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
+		 struct extkit_inode *inode, uint64_t num)
 {
 	struct problem_context pctx;
 
@@ -83,40 +85,49 @@ static int report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
 	return fix_problem(ctx, code, &pctx);
 }
 
-/* Mode, dtime and flags of a live inode; 0 to go on, 1 if cleared. */
+/* Mode and dtime of a live inode; 0 to go on, 1 if cleared. */
 static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
 			      struct extkit_inode *inode, int *dirty)
 {
 	uint8_t ft = extkit_mode_to_ftype(inode->mode);
 
 	if (ino == EXT2_ROOT_INO && ft != EXT2_FT_DIR) {
-		if (report(ctx, PR_1_ROOT_NOT_DIR, ino, inode, 0)) {
-			clear_inode(ctx, ino, inode);
+		if (pass1_report(ctx, PR_1_ROOT_NOT_DIR, ino, inode, 0)) {
+			pass1_clear_inode(ctx, ino, inode);
 			return 1;
 		}
 	} else if (ft == EXT2_FT_UNKNOWN) {
-		if (report(ctx, PR_1_BAD_MODE, ino, inode, 0)) {
-			clear_inode(ctx, ino, inode);
+		if (pass1_report(ctx, PR_1_BAD_MODE, ino, inode, 0)) {
+			pass1_clear_inode(ctx, ino, inode);
 			return 1;
 		}
 	}
 	if (inode->dtime && inode->links_count &&
-	    report(ctx, PR_1_DTIME_LIVE, ino, inode, 0)) {
+	    pass1_report(ctx, PR_1_DTIME_LIVE, ino, inode, 0)) {
 		inode->dtime = 0;
 		*dirty = 1;
 	}
+	return 0;
+}
+
+/* The htree index flag: directories only, with dir_index. Checked after
+ * the file type checks, which clear a special file or symlink with it. */
+static void check_index_flag(struct fsck_ctx *ctx, uint32_t ino,
+			     struct extkit_inode *inode, int *dirty)
+{
+	uint8_t ft = extkit_mode_to_ftype(inode->mode);
+
 	if ((inode->flags & EXT2_INDEX_FL) && ft != EXT2_FT_DIR &&
-	    report(ctx, PR_1_INDEX_NOT_DIR, ino, inode, 0)) {
+	    pass1_report(ctx, PR_1_INDEX_NOT_DIR, ino, inode, 0)) {
 		inode->flags &= ~EXT2_INDEX_FL;
 		*dirty = 1;
 	} else if ((inode->flags & EXT2_INDEX_FL) &&
 		   !extkit_has_compat(&ctx->fs->sb,
 				      EXT2_FEATURE_COMPAT_DIR_INDEX) &&
-		   report(ctx, PR_1_INDEX_NO_FEATURE, ino, inode, 0)) {
+		   pass1_report(ctx, PR_1_INDEX_NO_FEATURE, ino, inode, 0)) {
 		inode->flags &= ~EXT2_INDEX_FL;
 		*dirty = 1;
 	}
-	return 0;
 }
 
 /* Flags that need a feature the filesystem does not have. */
@@ -176,7 +187,7 @@ static int check_ea_block(struct fsck_ctx *ctx, uint32_t ino,
 	pctx.ino = ino;
 	pctx.blk = inode->file_acl;
 	if (!extkit_fs_valid_block(ctx->fs, inode->file_acl)) {
-		if (report(ctx, PR_1_BAD_EA_BLOCK, ino, inode, 0)) {
+		if (pass1_report(ctx, PR_1_BAD_EA_BLOCK, ino, inode, 0)) {
 			inode->file_acl = 0;
 			*dirty = 1;
 		}
@@ -207,13 +218,13 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 		bad = inode->size != want;
 	else if (S_ISREG(inode->mode) && res->last_lblk >= 0)
 		bad = inode->size < (uint64_t)res->last_lblk * bs;
-	if (bad && report(ctx, PR_1_BAD_I_SIZE, ino, inode, want)) {
+	if (bad && pass1_report(ctx, PR_1_BAD_I_SIZE, ino, inode, want)) {
 		inode->size = want;
 		*dirty = 1;
 	}
 	nblk = res->nblocks + (inode->file_acl ? 1 : 0);
 	if (extkit_inode_blocks_bytes(ctx->fs, inode) != nblk * bs &&
-	    report(ctx, PR_1_BAD_I_BLOCKS, ino, inode,
+	    pass1_report(ctx, PR_1_BAD_I_BLOCKS, ino, inode,
 		   nblk * ctx->fs->g.sb_sectors_per_block)) {
 		extkit_inode_set_fs_blocks(ctx->fs, inode, nblk);
 		inode->flags &= ~EXT4_HUGE_FILE_FL;
@@ -256,58 +267,6 @@ static int record_inode(struct fsck_ctx *ctx, uint32_t ino,
 	return 0;
 }
 
-/* Why a symlink is invalid, or NULL (e2fsck's check_symlink rules). */
-static const char *symlink_problem(struct fsck_ctx *ctx,
-				   const struct extkit_inode *inode)
-{
-	uint32_t bs = ctx->fs->g.block_size;
-	uint8_t raw[EXT2_N_BLOCKS * 4];
-
-	if (inode->flags & (EXT4_INLINE_DATA_FL | EXT4_EXTENTS_FL))
-		return NULL;
-	if (!inode->size)
-		return "size is zero";
-	if (!extkit_inode_has_block_map(inode)) {
-		for (int i = 0; i < EXT2_N_BLOCKS; i++)
-			put_le32(raw + 4 * i, inode->block[i]);
-		if (strnlen((const char *)raw, sizeof(raw)) != inode->size)
-			return "size does not match the target";
-		return NULL;
-	}
-	if (inode->size >= bs)
-		return "size is too large";
-	if (!inode->block[0])
-		return "no block";
-	for (int i = 1; i < EXT2_N_BLOCKS; i++)
-		if (inode->block[i])
-			return "more than one block";
-	if (!extkit_fs_valid_block(ctx->fs, inode->block[0]) ||
-	    extkit_fs_read_block(ctx->fs, inode->block[0], ctx->blkbuf))
-		return "its block cannot be read";
-	if (strnlen((const char *)ctx->blkbuf, bs) != inode->size)
-		return "size does not match the target";
-	return NULL;
-}
-
-static int check_symlink(struct fsck_ctx *ctx, uint32_t ino,
-			 struct extkit_inode *inode)
-{
-	struct problem_context pctx;
-
-	if (!S_ISLNK(inode->mode))
-		return 0;
-	clear_problem_context(&pctx);
-	pctx.str = symlink_problem(ctx, inode);
-	if (!pctx.str)
-		return 0;
-	pctx.ino = ino;
-	pctx.inode = inode;
-	if (!fix_problem(ctx, PR_1_BAD_SYMLINK, &pctx))
-		return 0;
-	clear_inode(ctx, ino, inode);
-	return 1;
-}
-
 /* Checks one inode in use (or that might be); inode may be changed. */
 static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode)
@@ -318,8 +277,9 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	if (check_inode_fields(ctx, ino, inode, &dirty))
 		return 0;
 	check_flags(ctx, ino, inode, &dirty);
-	if (check_symlink(ctx, ino, inode))
+	if (pass1_check_type(ctx, ino, inode, &dirty))
 		return 0;
+	check_index_flag(ctx, ino, inode, &dirty);
 	rc = check_ea_block(ctx, ino, inode, &dirty);
 	if (!rc)
 		rc = fsck_scan_blocks(ctx, ino, inode, &res);
@@ -330,9 +290,9 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	note_dups(ctx, ino, &res);
 	if (S_ISDIR(inode->mode) && res.last_lblk < 0 && !res.failed &&
 	    ino != EXT2_RESIZE_INO) {
-		if (report(ctx, PR_1_ZERO_LENGTH_DIR, ino, inode, 0)) {
+		if (pass1_report(ctx, PR_1_ZERO_LENGTH_DIR, ino, inode, 0)) {
 			fsck_release_blocks(ctx, inode);
-			clear_inode(ctx, ino, inode);
+			pass1_clear_inode(ctx, ino, inode);
 			return 0;
 		}
 	}
@@ -342,21 +302,33 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	return record_inode(ctx, ino, inode, &res);
 }
 
-/* Reserved inodes below s_first_ino other than the root. */
+/*
+ * Reserved inodes below s_first_ino other than the root. The bad blocks
+ * inode has its own rules. The others keep the blocks their map names
+ * only with a mode of a file, directory or symlink (fsck_scan_blocks);
+ * inodes 6, 9, 10 and any other unnamed reserved inode must have mode 0,
+ * as e2fsck wants, so that their i_block claims nothing.
+ */
 static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 			  struct extkit_inode *inode)
 {
 	struct fsck_blk_result res;
 	int bad = 0, rc;
 
+	if (ino == EXT2_BAD_INO) {
+		rc = pass1_check_bad_inode(ctx, inode);
+		ctx->istate[ino] |= IST_USED;
+		extkit_bitmap_set(&ctx->inode_used, ino - 1);
+		return rc;
+	}
 	if (ino == EXT2_BOOT_LOADER_INO)
 		bad = S_ISDIR(inode->mode);
 	else if (ino == EXT2_RESIZE_INO || ino == EXT2_JOURNAL_INO ||
 		 ino == EXT4_USR_QUOTA_INO || ino == EXT4_GRP_QUOTA_INO)
 		bad = inode->mode && !S_ISREG(inode->mode);
-	else if (ino != EXT2_BAD_INO)
-		bad = inode->mode != 0 && !extkit_inode_has_block_map(inode);
-	if (bad && report(ctx, PR_1_RESERVED_MODE, ino, inode, 0)) {
+	else
+		bad = inode->mode != 0;
+	if (bad && pass1_report(ctx, PR_1_RESERVED_MODE, ino, inode, 0)) {
 		inode->mode = 0;
 		fsck_write_inode(ctx, ino, inode);
 	}
@@ -398,9 +370,9 @@ static void check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 		return;
 	memcpy(copy, raw, ctx->fs->g.inode_size);
 	if (dtime && dtime < ctx->fs->sb.inodes_count &&
-	    report(ctx, PR_1_LOW_DTIME, ino, &inode, dtime))
+	    pass1_report(ctx, PR_1_LOW_DTIME, ino, &inode, dtime))
 		put_le32(copy + dtime_off, inode.links_count ? 0 : ctx->now);
-	if (faddr && report(ctx, PR_1_FADDR, ino, &inode, faddr))
+	if (faddr && pass1_report(ctx, PR_1_FADDR, ino, &inode, faddr))
 		put_le32(copy + faddr_off, 0);
 	if (memcmp(copy, raw, ctx->fs->g.inode_size) && fsck_fixing(ctx)) {
 		extkit_inode_write_raw(ctx->fs, ino, copy);

@@ -98,6 +98,13 @@ enum problem_prompt {
 #define PR_1_FADDR		0x010014
 #define PR_1_BAD_FLAGS		0x010015
 #define PR_1_EA_NOT_VALID	0x010016
+#define PR_1_SPECIAL_ILLEGAL	0x010017 /* device/FIFO/socket: bad i_block */
+#define PR_1_SPECIAL_INLINE	0x010018 /* special file: inline data flag */
+#define PR_1_SPECIAL_IMMUTABLE	0x010019 /* special file or symlink */
+#define PR_1_SPECIAL_SIZE	0x01001A /* special file: nonzero i_size */
+#define PR_1_BB_INVALID		0x01001B /* bad blocks inode: mode, links.. */
+#define PR_1_BB_ILLEGAL_BLOCK	0x01001C /* bad block out of range */
+#define PR_1_BB_META_BLOCK	0x01001D /* bad block in the metadata */
 #define PR_1_META_RELOCATED	0x010040 /* relocate.c */
 #define PR_1_META_NO_SPACE	0x010041
 #define PR_1_RESIZE_INVALID	0x010042 /* resize.c */

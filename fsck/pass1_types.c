@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 1 checks that depend on the file type, as e2fsck's pass 1 makes
+ * them (e2fsck_pass1_check_device_inode, e2fsck_pass1_check_symlink,
+ * check_extents_inlinedata, check_immutable, check_size).
+ *
+ * Device, FIFO and socket inodes hold no blocks: i_block[0] and [1]
+ * carry the device number (the old 16-bit encoding in [0], the new
+ * 32-bit one in [1]) and the rest is unused. Such an inode is illegal,
+ * and is cleared, when it has the htree index or extents flag, or when
+ * it has the immutable or append-only flag and a word of i_block[4..14]
+ * is nonzero (the kernel does not always zero those words, so they only
+ * count together with a flag that cannot be set on a device). A legal
+ * one loses the inline data, immutable and append-only flags and any
+ * nonzero i_size.
+ *
+ * A symlink is fast when its target (shorter than the 60 bytes of
+ * i_block) sits in i_block, slow when it has one data block holding the
+ * target. Either way the target must end in a NUL inside its buffer and
+ * its length must equal i_size; a slow symlink's one block must be in
+ * range and readable. An invalid symlink is cleared; a valid one loses
+ * the immutable and append-only flags.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "endian.h"
+#include "fs.h"
+#include "inode.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "pass1.h"
+#include "problem.h"
+
+/* i_block words left alone: the device number is in [0] (old 16-bit
+ * encoding) or [1] (new 32-bit one), and e2fsck never looks at [0..3]. */
+#define DEV_BLOCK_WORDS		4
+#define SPECIAL_BAD_FLAGS	(EXT2_IMMUTABLE_FL | EXT2_APPEND_FL)
+
+static const char *special_name(uint16_t mode)
+{
+	if (S_ISCHR(mode))
+		return "character device";
+	if (S_ISBLK(mode))
+		return "block device";
+	if (S_ISFIFO(mode))
+		return "FIFO";
+	if (S_ISSOCK(mode))
+		return "socket";
+	if (S_ISLNK(mode))
+		return "symlink";
+	return NULL;
+}
+
+static int report_type(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
+		       struct extkit_inode *inode, const char *why)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.inode = inode;
+	pctx.str = why;
+	return fix_problem(ctx, code, &pctx);
+}
+
+/*
+ * e2fsck_pass1_check_device_inode: why the inode cannot be a device,
+ * FIFO or socket (into why, for the message), or NULL.
+ */
+static const char *device_problem(const struct extkit_inode *inode,
+				  char *why, size_t len)
+{
+	const char *name = special_name(inode->mode);
+
+	if (inode->flags & (EXT2_INDEX_FL | EXT4_EXTENTS_FL)) {
+		snprintf(why, len, "%s with the %s flag", name,
+			 inode->flags & EXT2_INDEX_FL ? "htree index" :
+			 "extents");
+		return why;
+	}
+	if (!(inode->flags & SPECIAL_BAD_FLAGS))
+		return NULL;
+	for (int i = DEV_BLOCK_WORDS; i < EXT2_N_BLOCKS; i++) {
+		if (inode->block[i]) {
+			snprintf(why, len, "%s with the %s flag and a nonzero "
+				 "i_block[%d]", name,
+				 inode->flags & EXT2_IMMUTABLE_FL ?
+				 "immutable" : "append-only", i);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* The immutable and append-only flags, which a special file cannot
+ * have (the kernel refuses to set or clear them there). */
+static void check_immutable(struct fsck_ctx *ctx, uint32_t ino,
+			    struct extkit_inode *inode, int *dirty)
+{
+	if (!(inode->flags & SPECIAL_BAD_FLAGS))
+		return;
+	if (report_type(ctx, PR_1_SPECIAL_IMMUTABLE, ino, inode,
+			special_name(inode->mode))) {
+		inode->flags &= ~SPECIAL_BAD_FLAGS;
+		*dirty = 1;
+	}
+}
+
+/* Device, FIFO or socket; 1 when cleared. */
+static int check_special(struct fsck_ctx *ctx, uint32_t ino,
+			 struct extkit_inode *inode, int *dirty)
+{
+	const char *name = special_name(inode->mode);
+	char why[96];
+
+	if (device_problem(inode, why, sizeof(why))) {
+		if (!report_type(ctx, PR_1_SPECIAL_ILLEGAL, ino, inode, why))
+			return 0;
+		pass1_clear_inode(ctx, ino, inode);
+		return 1;
+	}
+	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
+	    report_type(ctx, PR_1_SPECIAL_INLINE, ino, inode, name)) {
+		inode->flags &= ~EXT4_INLINE_DATA_FL;
+		*dirty = 1;
+	}
+	check_immutable(ctx, ino, inode, dirty);
+	if (inode->size &&
+	    report_type(ctx, PR_1_SPECIAL_SIZE, ino, inode, name)) {
+		inode->size = 0;
+		*dirty = 1;
+	}
+	return 0;
+}
+
+/* The target length in buf (at most buflen bytes) against i_size. */
+static const char *target_problem(const uint8_t *buf, size_t buflen,
+				  uint64_t size)
+{
+	size_t len = strnlen((const char *)buf, buflen);
+
+	if (len >= buflen)
+		return "the target is not NUL-terminated";
+	if (len != size)
+		return "size does not match the target";
+	return NULL;
+}
+
+/* The one block of a slow symlink: in range, readable, a valid target. */
+static const char *slow_symlink_problem(struct fsck_ctx *ctx,
+					const struct extkit_inode *inode)
+{
+	uint32_t bs = ctx->fs->g.block_size;
+
+	if (inode->size >= bs)
+		return "size is too large";
+	if (!inode->block[0])
+		return "no block";
+	for (int i = 1; i < EXT2_N_BLOCKS; i++)
+		if (inode->block[i])
+			return "more than one block";
+	if (!extkit_fs_valid_block(ctx->fs, inode->block[0]))
+		return "its block is out of range";
+	if (extkit_fs_read_block(ctx->fs, inode->block[0], ctx->blkbuf))
+		return "its block cannot be read";
+	return target_problem(ctx->blkbuf, bs, inode->size);
+}
+
+/* Why a symlink is invalid, or NULL (e2fsck's check_symlink rules). */
+static const char *symlink_problem(struct fsck_ctx *ctx,
+				   const struct extkit_inode *inode)
+{
+	uint8_t raw[EXT2_N_BLOCKS * 4];
+
+	if (!inode->size)
+		return "size is zero";
+	if (inode->size >> 32)
+		return "size is too large";
+	if (inode->flags & EXT2_INDEX_FL)
+		return "it has the htree index flag";
+	if (inode->flags & EXT4_INLINE_DATA_FL)
+		return NULL;
+	if (extkit_inode_has_block_map(inode)) {
+		/* Extent-mapped slow symlinks: left to the extent code. */
+		if (inode->flags & EXT4_EXTENTS_FL)
+			return NULL;
+		return slow_symlink_problem(ctx, inode);
+	}
+	if (inode->flags & EXT4_EXTENTS_FL)
+		return "a fast symlink has the extents flag";
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		put_le32(raw + 4 * i, inode->block[i]);
+	return target_problem(raw, sizeof(raw), inode->size);
+}
+
+/* 1 when the symlink was cleared. */
+static int check_symlink(struct fsck_ctx *ctx, uint32_t ino,
+			 struct extkit_inode *inode, int *dirty)
+{
+	const char *why = symlink_problem(ctx, inode);
+
+	if (!why) {
+		check_immutable(ctx, ino, inode, dirty);
+		return 0;
+	}
+	if (!report_type(ctx, PR_1_BAD_SYMLINK, ino, inode, why))
+		return 0;
+	pass1_clear_inode(ctx, ino, inode);
+	return 1;
+}
+
+int pass1_check_type(struct fsck_ctx *ctx, uint32_t ino,
+		     struct extkit_inode *inode, int *dirty)
+{
+	uint16_t mode = inode->mode;
+
+	if (S_ISLNK(mode))
+		return check_symlink(ctx, ino, inode, dirty);
+	if (S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) ||
+	    S_ISSOCK(mode))
+		return check_special(ctx, ino, inode, dirty);
+	return 0;
+}
