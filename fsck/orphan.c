@@ -446,6 +446,8 @@ static int no_op_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	return 0;
 }
 
+/* An extent tree is not cut: 0 when nothing lies past keep, else 2
+ * (reported; the tail is left as it is too). */
 static int truncate_extents(struct orphans *o, uint32_t ino,
 			    struct extkit_inode *inode, uint64_t keep)
 {
@@ -457,38 +459,55 @@ static int truncate_extents(struct orphans *o, uint32_t ino,
 	pctx.ino = ino;
 	fix_problem(o->ctx, PR_0_ORPHAN_EXTENTS, &pctx);
 	o->fs->sb.state &= (uint16_t)~EXT2_VALID_FS;
-	return 0;
+	return 2;
+}
+
+/* Cuts an indirect map after keep blocks: checked first (a dry run),
+ * then done; i_blocks follows. 0, 1 when refused, or -errno. */
+static int truncate_map(struct orphans *o, struct extkit_inode *inode,
+			uint64_t keep)
+{
+	uint64_t bs = o->fs->g.block_size, have;
+	struct extkit_inode dry = *inode;
+	int rc;
+
+	rc = extkit_bmap_truncate(o->fs, &dry, keep, 1, collect_fn, o);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc) {
+		walk_failed(o, rc);
+		return 1;
+	}
+	if (!o->nruns)
+		return 0;
+	rc = extkit_bmap_truncate(o->fs, inode, keep, 0, no_op_fn, NULL);
+	if (!rc)
+		rc = free_runs(o);
+	have = extkit_inode_blocks_bytes(o->fs, inode) / bs;
+	extkit_inode_set_fs_blocks(o->fs, inode, have > o->nblocks ?
+				   have - o->nblocks : 0);
+	return rc;
 }
 
 static int truncate_member(struct orphans *o, uint32_t ino,
 			   struct extkit_inode *inode)
 {
 	uint64_t bs = o->fs->g.block_size;
-	uint64_t keep = (inode->size + bs - 1) / bs, have;
-	struct extkit_inode dry = *inode;
-	int rc;
+	uint64_t keep = (inode->size + bs - 1) / bs;
+	int rc = 0;
 
 	if (!extkit_inode_has_block_map(inode))
 		rc = 0;
 	else if (inode->flags & EXT4_EXTENTS_FL)
 		rc = truncate_extents(o, ino, inode, keep);
-	else if ((rc = extkit_bmap_truncate(o->fs, &dry, keep, 1, collect_fn,
-					    o)) != 0) {
-		if (rc == -ENOMEM)
-			return rc;
-		walk_failed(o, rc);
-		return 1;
-	} else if (o->nruns) {
-		rc = extkit_bmap_truncate(o->fs, inode, keep, 0, no_op_fn,
-					  NULL);
-		if (!rc)
-			rc = free_runs(o);
-		have = extkit_inode_blocks_bytes(o->fs, inode) / bs;
-		extkit_inode_set_fs_blocks(o->fs, inode, have > o->nblocks ?
-					   have - o->nblocks : 0);
-	}
+	else
+		rc = truncate_map(o, inode, keep);
+	if (rc == 1 || rc < 0)
+		return rc;
 	if (!rc)
 		rc = zero_tail(o, inode);
+	else
+		rc = 0;
 	if (rc)
 		return rc;
 	inode->dtime = 0;
