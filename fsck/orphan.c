@@ -11,13 +11,15 @@
  * follow, and i_dtime becomes the deletion time. A member still linked is
  * truncated to i_size: block pointers past the last block i_size covers
  * are cleared, indirect blocks left empty are freed, i_blocks follows, the
- * tail of the last block is zeroed, and i_dtime is cleared.
+ * tail of the last block is zeroed (as the kernel's truncate does; e2fsck
+ * zeroes the tail of the first freed block instead), and i_dtime is
+ * cleared. The xattr block of a truncated file stays.
  *
  * Safety: the whole chain is walked first, without writing anything. An
  * inode number out of range or reserved, a member not in use (mode 0 or
  * invalid, its inode bitmap bit clear), a loop, or a read error means the
- * list cannot be trusted: it is reported and only cleared (as e2fsck -n
- * style fsck did before), the passes deal with its members. Each member's
+ * list cannot be trusted: it is reported and only its head is cleared
+ * (PR_0_ORPHAN_LIST); the passes deal with its members. Each member's
  * blocks are checked (in range, marked in use) before any of them is
  * freed; a bad one stops the processing there and the rest of the list is
  * left to the passes (e2fsck does the same). Either way the superblock is
@@ -442,7 +444,12 @@ static int past_keep_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 static int no_op_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 		    uint32_t count, int flags, void *arg)
 {
-	(void)fs, (void)lblk, (void)pblk, (void)count, (void)flags, (void)arg;
+	(void)fs;
+	(void)lblk;
+	(void)pblk;
+	(void)count;
+	(void)flags;
+	(void)arg;
 	return 0;
 }
 

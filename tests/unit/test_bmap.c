@@ -3,8 +3,9 @@
  * Unit tests for bmap.c and extent.c: direct, single, double and triple
  * indirect maps, holes, out-of-range block numbers, extent trees of depth
  * 0 and 1, unwritten extents, corrupt and self-referencing trees, 64 KiB
- * blocks, and truncation of indirect maps. Images are built in memory (image.c); the inode under
- * test is written with extkit_inode_write() and read back.
+ * blocks, and truncation of indirect maps. Images are built in memory
+ * (image.c); the inode under test is written with extkit_inode_write()
+ * and read back.
  */
 #include "config.h"
 
