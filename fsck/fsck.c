@@ -440,7 +440,7 @@ static int report_end(struct fsck_ctx *ctx)
 	if (ctx->flags & FSCK_FL_CHANGED)
 		exit_code = FSCK_NONDESTRUCT;
 	if (ctx->opts->mode != FSCK_MODE_PREEN) {
-		if (ctx->flags & FSCK_FL_CHANGED)
+		if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_RECOVERED))
 			printf("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n",
 			       ctx->device);
 		if (ctx->flags & FSCK_FL_UNCORRECTED)
@@ -492,6 +492,11 @@ static int run(struct fsck_ctx *ctx)
 	if (rc)
 		return FSCK_ERROR;
 	if (is_clean(ctx)) {
+		/* Released orphans (pass 0) still need their counts. */
+		if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
+		    (extkit_fs_write_super(ctx->fs) ||
+		     extkit_io_flush(ctx->io)))
+			return FSCK_ERROR;
 		print_usage_line(ctx, "clean, ");
 		return FSCK_OK;
 	}

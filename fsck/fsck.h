@@ -54,7 +54,9 @@ struct fsck_opts {
 #define FSCK_FL_SB_DIRTY	0x08	/* write super + descriptors */
 #define FSCK_FL_BACKUP_SB	0x10	/* running on a backup superblock */
 #define FSCK_FL_DUPS		0x20	/* pass 1 found shared blocks */
-#define FSCK_FL_RESIZE_REBUILD	0x40	/* inode 7 cleared: build it anew */
+#define FSCK_FL_RECOVERED	0x40	/* orphans released: written, but
+					 * not an error (e2fsck exits 0) */
+#define FSCK_FL_RESIZE_REBUILD	0x80	/* inode 7 cleared: build it anew */
 
 /* Per-inode state byte from pass 1. */
 #define IST_FTYPE_MASK	0x07	/* EXT2_FT_* of the mode */
@@ -166,6 +168,12 @@ int fsck_pass5(struct fsck_ctx *ctx);
 
 /* Opens the filesystem, falling back to a backup superblock (pass0.c). */
 int fsck_open(struct fsck_ctx *ctx);
+/*
+ * Deletes or truncates the members of the orphan inode list the kernel
+ * left (orphan.c); with -n, or a list that cannot be trusted, only offers
+ * to clear its head.
+ */
+void fsck_release_orphans(struct fsck_ctx *ctx);
 
 /* Progress line "pass current max device" on -C FD, or with -C 0 a bar
  * on the terminal (fsck.c); the bar is wiped before a message. */

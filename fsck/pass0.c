@@ -6,7 +6,8 @@
  * descriptor places its bitmaps and inode table inside the filesystem (and
  * inside its own group without flex_bg) without overlapping the superblock
  * and descriptor copies or each other; a few superblock fields the passes
- * rely on (reserved blocks, orphan list, hash signedness).
+ * rely on (reserved blocks, hash signedness). Then the orphan inode list
+ * the kernel left is released (orphan.c), before the clean check.
  *
  * Fallback: when the primary superblock is unusable, or its descriptors
  * are, the backups in groups 1, 3, 5, 7, 9 (for every block size) are
@@ -216,13 +217,7 @@ static void check_super_fields(struct fsck_ctx *ctx)
 			ctx->flags |= FSCK_FL_SB_DIRTY;
 		}
 	}
-	if (sb->last_orphan) {
-		pctx.ino = sb->last_orphan;
-		if (fix_problem(ctx, PR_0_ORPHAN_LIST, &pctx)) {
-			sb->last_orphan = 0;
-			ctx->flags |= FSCK_FL_SB_DIRTY;
-		}
-	}
+	fsck_release_orphans(ctx);
 	/* As e2fsck: a missing hash signedness flag is set silently. */
 	if (extkit_has_compat(sb, EXT2_FEATURE_COMPAT_DIR_INDEX) &&
 	    !(sb->flags & (EXT2_FLAGS_SIGNED_HASH |

@@ -48,6 +48,25 @@ const struct problem problem_table[] = {
 	{ PR_0_FREE_COUNTS_BIG,
 	  "The superblock free %s count %N is larger than the total %O.",
 	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	{ PR_0_ORPHAN_CLEAR,
+	  "Deleting orphaned inode %i (uid=%Iu, gid=%Ig, mode=%Im, "
+	  "size=%Is): it has no links.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_ORPHAN_TRUNCATE,
+	  "Truncating orphaned inode %i (uid=%Iu, gid=%Ig, mode=%Im, "
+	  "size=%Is) to its size.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_ORPHAN_BAD_LIST,
+	  "The orphan inode list is corrupt: entry %N, inode %i, %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_ORPHAN_BLOCKS,
+	  "Cannot release the blocks of orphaned inode %i (%s); the rest of "
+	  "the orphan list is left to the full check.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_ORPHAN_EXTENTS,
+	  "Orphaned inode %i maps blocks past its size in an extent tree, "
+	  "which cannot be truncated yet; they are left to the full check.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_0_META_PREDICTED,
 	  "The %s of group %g is out of place (block %b); the layout puts "
 	  "it at block %N.",
@@ -462,6 +481,12 @@ static void expand_inode(struct outbuf *o, char c,
 		break;
 	case 'l':
 		out_fmt(o, "%" PRIu64, inode->links_count);
+		break;
+	case 'u':
+		out_fmt(o, "%" PRIu64, inode->uid);
+		break;
+	case 'g':
+		out_fmt(o, "%" PRIu64, inode->gid);
 		break;
 	default:
 		out_str(o, "%I", 2);

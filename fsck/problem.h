@@ -23,7 +23,7 @@
  *	%N num		%O num2		%s str
  *	%Dn entry name	%Di entry inode	%Dt entry file type
  *	%Im inode mode (octal)	%Is i_size	%Ib i_blocks
- *	%Il i_links_count
+ *	%Il i_links_count	%Iu uid		%Ig gid
  *	%p path of directory %i		%q path of directory %d
  *	%% a percent sign
  */
@@ -72,6 +72,11 @@ enum problem_prompt {
 #define PR_0_ORPHAN_LIST	0x000006 /* unprocessed orphan list */
 #define PR_0_HASH_FLAGS		0x000007 /* dir_index, no signedness */
 #define PR_0_FREE_COUNTS_BIG	0x000008 /* free counts > totals */
+#define PR_0_ORPHAN_CLEAR	0x000009 /* orphan with no links: deleted */
+#define PR_0_ORPHAN_TRUNCATE	0x00000A /* linked orphan: truncated */
+#define PR_0_ORPHAN_BAD_LIST	0x00000B /* orphan chain unusable */
+#define PR_0_ORPHAN_BLOCKS	0x00000C /* an orphan's blocks: stop */
+#define PR_0_ORPHAN_EXTENTS	0x00000D /* extent orphan not truncated */
 #define PR_0_META_PREDICTED	0x000010 /* group place found by layout */
 #define PR_0_META_RELOCATE	0x000011 /* group place to relocate */
 

@@ -263,3 +263,49 @@ int extkit_bitmap_from_disk(struct extkit_bitmap *bm, uint64_t start,
 	}
 	return 0;
 }
+
+/* Counts (and with clear, clears) a run of on-disk bits. */
+static uint64_t disk_range(uint8_t *p, uint64_t start, uint64_t count,
+			   int clear)
+{
+	uint64_t n = 0;
+
+	while (count) {
+		uint64_t byte = start / 8;
+		unsigned int off = start % 8;
+		unsigned int len;
+		uint8_t mask;
+
+		if (!off && count >= 8) {
+			uint64_t full = count / 8;
+
+			for (uint64_t i = 0; i < full; i++)
+				n += (uint64_t)__builtin_popcount(p[byte + i]);
+			if (clear)
+				memset(p + byte, 0, full);
+			start += full * 8;
+			count -= full * 8;
+			continue;
+		}
+		len = count < 8 - off ? (unsigned int)count : 8 - off;
+		mask = (uint8_t)(((1u << len) - 1) << off);
+		n += (uint64_t)__builtin_popcount(p[byte] & mask);
+		if (clear)
+			p[byte] &= (uint8_t)~mask;
+		start += len;
+		count -= len;
+	}
+	return n;
+}
+
+uint64_t extkit_bitmap_disk_count(const void *disk, uint64_t start,
+				  uint64_t count)
+{
+	return disk_range((uint8_t *)(uintptr_t)disk, start, count, 0);
+}
+
+uint64_t extkit_bitmap_disk_clear(void *disk, uint64_t start,
+				  uint64_t count)
+{
+	return disk_range(disk, start, count, 1);
+}

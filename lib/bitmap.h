@@ -60,4 +60,14 @@ int extkit_bitmap_to_disk(const struct extkit_bitmap *bm, uint64_t start,
 int extkit_bitmap_from_disk(struct extkit_bitmap *bm, uint64_t start,
 			    uint64_t nbits, const void *in);
 
+/*
+ * Bits [start, start + count) of a bitmap in its on-disk layout (a block
+ * read from disk): how many are set, and clearing them (returning how
+ * many of them were set). Bytes at a time; the caller checks the range.
+ */
+uint64_t extkit_bitmap_disk_count(const void *disk, uint64_t start,
+				  uint64_t count);
+uint64_t extkit_bitmap_disk_clear(void *disk, uint64_t start,
+				  uint64_t count);
+
 #endif /* EXTKIT_BITMAP_H */

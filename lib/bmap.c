@@ -190,6 +190,143 @@ int extkit_block_walk(struct extkit_fs *fs, const struct extkit_inode *inode,
 	return walk_indirect(fs, inode, fn, arg);
 }
 
+/* ---- truncation ---- */
+
+struct trunc {
+	struct ind_walk w;	/* reports whole subtrees that go */
+	extkit_block_fn fn;	/* the caller's callback */
+	void *arg;
+	int stop;		/* its positive stop value */
+	uint64_t keep;		/* logical blocks kept */
+	int dry;
+};
+
+/* The walk's callback: a positive stop value of the caller's becomes an
+ * error inside the cut (positive values mean "slot cleared" there). */
+static int trunc_report(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+			uint32_t count, int flags, void *arg)
+{
+	struct trunc *t = arg;
+	int rc = t->fn(fs, lblk, pblk, count, flags, t->arg);
+
+	if (rc > 0) {
+		t->stop = rc;
+		return -ECANCELED;
+	}
+	return rc;
+}
+
+static int trunc_slot(struct trunc *t, uint32_t *slot, int level,
+		      uint64_t lblk, uint64_t span);
+
+/*
+ * Cuts indirect block *slot (level 1..3, mapping span blocks from lblk,
+ * with lblk < keep < lblk + span): its entries past keep are cleared, and
+ * the block itself goes when no entry is left. 1 when *slot was cleared.
+ */
+static int trunc_ind(struct trunc *t, uint32_t *slot, int level,
+		     uint64_t lblk, uint64_t span)
+{
+	uint32_t apb = t->w.fs->g.addr_per_block;
+	uint64_t child = span / apb;
+	int changed = 0, empty = 1, rc;
+	uint8_t *buf = t->w.bufs[level - 1];
+
+	rc = charge_block(&t->w, *slot);
+	if (rc)
+		return rc;
+	if (!buf) {
+		buf = malloc(t->w.fs->g.block_size);
+		if (!buf)
+			return -ENOMEM;
+		t->w.bufs[level - 1] = buf;
+	}
+	rc = extkit_fs_read_block(t->w.fs, *slot, buf);
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < apb; i++) {
+		uint32_t b = get_le32(buf + 4 * i);
+
+		rc = trunc_slot(t, &b, level - 1, lblk + i * child, child);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			put_le32(buf + 4 * i, b);
+			changed = 1;
+		}
+		if (b)
+			empty = 0;
+	}
+	if (empty) {
+		rc = run_flush(&t->w);
+		if (!rc)
+			rc = trunc_report(t->w.fs, lblk, *slot, 1,
+					  EXTKIT_BLOCK_META, t);
+		if (rc)
+			return rc;
+		*slot = 0;
+		return 1;
+	}
+	if (changed && !t->dry)
+		rc = extkit_fs_write_block(t->w.fs, *slot, buf);
+	return rc;
+}
+
+/* Cuts the map under *slot (level 0: a data block); 1 if *slot went. */
+static int trunc_slot(struct trunc *t, uint32_t *slot, int level,
+		      uint64_t lblk, uint64_t span)
+{
+	int rc;
+
+	if (!*slot)
+		return 0;
+	if (lblk >= t->keep) {
+		rc = level ? walk_ind(&t->w, *slot, level, lblk) :
+			     run_add(&t->w, lblk, *slot);
+		if (rc)
+			return rc;
+		*slot = 0;
+		return 1;
+	}
+	if (!level || lblk + span <= t->keep)
+		return 0;
+	return trunc_ind(t, slot, level, lblk, span);
+}
+
+int extkit_bmap_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
+			 uint64_t keep, int dry, extkit_block_fn fn,
+			 void *arg)
+{
+	struct trunc t = {
+		.w = { .fs = fs, .fn = trunc_report,
+		       .budget = fs->sb.blocks_count },
+		.fn = fn, .arg = arg, .keep = keep, .dry = dry,
+	};
+	uint64_t span = fs->g.addr_per_block, lblk = EXT2_NDIR_BLOCKS;
+	int rc = 0;
+
+	t.w.arg = &t;
+	if (!extkit_inode_has_block_map(inode))
+		return 0;
+	if (inode->flags & EXT4_EXTENTS_FL)
+		return -EXTKIT_EUNSUPP;
+	for (unsigned int i = 0; i < EXT2_NDIR_BLOCKS && rc >= 0; i++)
+		rc = trunc_slot(&t, &inode->block[i], 0, i, 1);
+	for (int level = 1; level <= IND_LEVELS && rc >= 0; level++) {
+		rc = trunc_slot(&t, &inode->block[EXT2_IND_BLOCK + level - 1],
+				level, lblk, span);
+		lblk += span;
+		span *= fs->g.addr_per_block;
+	}
+	if (rc >= 0)
+		rc = run_flush(&t.w);
+	for (int i = 0; i < IND_LEVELS; i++)
+		free(t.w.bufs[i]);
+	if (t.stop)
+		return t.stop;
+	return rc < 0 ? rc : 0;
+}
+
 /*
  * Follows the path of lblk through the indirect blocks: at most three
  * reads into one buffer. Logical blocks past the triple indirect range

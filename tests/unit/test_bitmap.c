@@ -2,7 +2,8 @@
 /*
  * Unit tests for bitmap.c: single bits, ranges inside one word, across
  * words and to the end, counts, first zero/set searches, the on-disk byte
- * layout (golden bytes, unaligned starts) and a randomised run against a
+ * layout (golden bytes, unaligned starts), runs counted and cleared in
+ * the on-disk layout, and a randomised run against a
  * bit-per-byte model.
  */
 #include "config.h"
@@ -220,6 +221,40 @@ START_TEST(test_random_model)
 }
 END_TEST
 
+/* Counting and clearing runs of an on-disk bitmap, against bit tests. */
+START_TEST(test_disk_ranges)
+{
+	uint8_t disk[16];
+	static const struct { uint64_t start, count; } runs[] = {
+		{ 0, 0 }, { 3, 1 }, { 5, 3 }, { 5, 12 }, { 8, 16 },
+		{ 1, 100 }, { 0, 128 }, { 127, 1 },
+	};
+
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		uint64_t start = runs[r].start, count = runs[r].count;
+		uint64_t want = 0;
+
+		for (int i = 0; i < 16; i++)
+			disk[i] = (uint8_t)(0x5A ^ (i * 37));
+		for (uint64_t b = start; b < start + count; b++)
+			want += (disk[b / 8] >> (b % 8)) & 1;
+		ck_assert_uint_eq(extkit_bitmap_disk_count(disk, start, count),
+				  want);
+		ck_assert_uint_eq(extkit_bitmap_disk_clear(disk, start, count),
+				  want);
+		ck_assert_uint_eq(extkit_bitmap_disk_count(disk, start, count),
+				  0);
+		for (uint64_t b = 0; b < 128; b++) {
+			uint8_t orig = (uint8_t)(0x5A ^ ((b / 8) * 37));
+			int inside = b >= start && b < start + count;
+
+			ck_assert_int_eq((disk[b / 8] >> (b % 8)) & 1,
+					 inside ? 0 : (orig >> (b % 8)) & 1);
+		}
+	}
+}
+END_TEST
+
 Suite *bitmap_suite(void)
 {
 	Suite *s = suite_create("bitmap");
@@ -230,6 +265,7 @@ Suite *bitmap_suite(void)
 	tcase_add_test(tc, test_ranges);
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_disk_golden);
+	tcase_add_test(tc, test_disk_ranges);
 	tcase_add_loop_test(tc, test_random_model, 0, 8);
 	suite_add_tcase(s, tc);
 	return s;

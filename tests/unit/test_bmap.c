@@ -2,9 +2,10 @@
 /*
  * Unit tests for bmap.c and extent.c: direct, single, double and triple
  * indirect maps, holes, out-of-range block numbers, extent trees of depth
- * 0 and 1, unwritten extents, corrupt and self-referencing trees, and
- * 64 KiB blocks. Images are built in memory (image.c); the inode under
- * test is written with extkit_inode_write() and read back.
+ * 0 and 1, unwritten extents, corrupt and self-referencing trees, 64 KiB
+ * blocks, and truncation of indirect maps. Images are built in memory
+ * (image.c); the inode under test is written with extkit_inode_write()
+ * and read back.
  */
 #include "config.h"
 
@@ -844,6 +845,129 @@ START_TEST(test_64k_blocks)
 }
 END_TEST
 
+/* Truncates the levels file to keep blocks; records what goes. */
+static int cut(struct tctx *t, struct recs *rs, uint64_t keep, int dry)
+{
+	memset(rs, 0, sizeof(*rs));
+	return extkit_bmap_truncate(t->fs, &t->inode, keep, dry, rec_fn, rs);
+}
+
+static uint32_t ind_entry(struct tctx *t, uint64_t blk, uint32_t idx)
+{
+	uint8_t *b = blk_new(t);
+	uint32_t v;
+
+	ck_assert_int_eq(extkit_fs_read_block(t->fs, blk, b), 0);
+	v = get_le32(b + 4 * idx);
+	free(b);
+	return v;
+}
+
+/*
+ * A cut inside the single indirect block: its later entries go, the
+ * double and triple indirect trees go whole (blocks before data).
+ */
+START_TEST(test_truncate_ind)
+{
+	struct tctx t;
+	struct recs rs;
+	struct levels v;
+	uint64_t f;
+
+	tctx_open(&t, 1024, 8192, 0);
+	levels_build(&t, &v);
+	f = v.f;
+	ck_assert_int_eq(cut(&t, &rs, 13, 0), 0);
+	ck_assert_int_eq(rs.n, 10);
+	expect_rec(&rs, 0, 13, f + 14, 2, 0);
+	expect_rec(&rs, 1, ANY_LBLK, v.dind, 1, EXTKIT_BLOCK_META);
+	expect_rec(&rs, 2, ANY_LBLK, v.dind_i0, 1, EXTKIT_BLOCK_META);
+	expect_rec(&rs, 3, L_DIND, f + 40, 1, 0);
+	expect_rec(&rs, 4, ANY_LBLK, v.dind_i1, 1, EXTKIT_BLOCK_META);
+	expect_rec(&rs, 5, L_DIND + 257, f + 41, 1, 0);
+	expect_rec(&rs, 6, ANY_LBLK, v.tind, 1, EXTKIT_BLOCK_META);
+	expect_rec(&rs, 9, L_TIND, f + 50, 1, 0);
+	ck_assert_uint_eq(t.inode.block[EXT2_IND_BLOCK], v.ind);
+	ck_assert_uint_eq(t.inode.block[EXT2_DIND_BLOCK], 0);
+	ck_assert_uint_eq(t.inode.block[EXT2_TIND_BLOCK], 0);
+	ck_assert_uint_eq(t.inode.block[11], f + 11);
+	ck_assert_uint_eq(ind_entry(&t, v.ind, 0), f + 13);
+	ck_assert_uint_eq(ind_entry(&t, v.ind, 1), 0);
+	ck_assert_uint_eq(ind_entry(&t, v.ind, 2), 0);
+	tctx_close(&t);
+}
+END_TEST
+
+/*
+ * A cut that empties an indirect block (dind_i1 maps only lblk 525):
+ * the block goes too and its parent loses the pointer. A dry run of the
+ * same cut reports the same and writes nothing.
+ */
+START_TEST(test_truncate_empties)
+{
+	struct tctx t;
+	struct recs rs;
+	struct levels v;
+	struct extkit_inode copy;
+
+	tctx_open(&t, 1024, 8192, 0);
+	levels_build(&t, &v);
+	copy = t.inode;
+	ck_assert_int_eq(cut(&t, &rs, L_DIND + 257, 1), 0);
+	ck_assert_int_eq(rs.n, 6);
+	expect_rec(&rs, 0, L_DIND + 257, v.f + 41, 1, 0);
+	expect_rec(&rs, 1, ANY_LBLK, v.dind_i1, 1, EXTKIT_BLOCK_META);
+	expect_rec(&rs, 2, ANY_LBLK, v.tind, 1, EXTKIT_BLOCK_META);
+	ck_assert_uint_eq(ind_entry(&t, v.dind, 1), v.dind_i1);
+	ck_assert_uint_eq(ind_entry(&t, v.dind_i1, 1), v.f + 41);
+
+	t.inode = copy;
+	ck_assert_int_eq(cut(&t, &rs, L_DIND + 257, 0), 0);
+	ck_assert_int_eq(rs.n, 6);
+	ck_assert_uint_eq(t.inode.block[EXT2_DIND_BLOCK], v.dind);
+	ck_assert_uint_eq(t.inode.block[EXT2_TIND_BLOCK], 0);
+	ck_assert_uint_eq(ind_entry(&t, v.dind, 0), v.dind_i0);
+	ck_assert_uint_eq(ind_entry(&t, v.dind, 1), 0);
+	ck_assert_uint_eq(ind_entry(&t, v.dind_i0, 0), v.f + 40);
+	tctx_close(&t);
+}
+END_TEST
+
+/* Everything (keep 0), a callback stop, a bad number, extent trees. */
+START_TEST(test_truncate_edges)
+{
+	struct tctx t;
+	struct recs rs;
+	struct levels v;
+	struct extkit_inode copy;
+
+	tctx_open(&t, 1024, 8192, 0);
+	levels_build(&t, &v);
+	copy = t.inode;
+	ck_assert_int_eq(cut(&t, &rs, 0, 1), 0);
+	ck_assert_int_eq(rs.n, 12);
+	expect_rec(&rs, 0, 0, v.f, 12, 0);
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		ck_assert_uint_eq(t.inode.block[i], 0);
+
+	t.inode = copy;
+	memset(&rs, 0, sizeof(rs));
+	rs.stop_at = 2;
+	rs.stop_rc = 7;
+	ck_assert_int_eq(extkit_bmap_truncate(t.fs, &t.inode, 0, 1, rec_fn,
+					      &rs), 7);
+
+	t.inode = copy;
+	t.inode.block[5] = 999999;
+	ck_assert_int_eq(cut(&t, &rs, 0, 1), -EFSCORRUPTED);
+
+	t.inode = copy;
+	t.inode.flags |= EXT4_EXTENTS_FL;
+	ck_assert_int_eq(cut(&t, &rs, 0, 1), -EXTKIT_EUNSUPP);
+	tctx_close(&t);
+}
+END_TEST
+
 Suite *bmap_suite(void)
 {
 	Suite *s = suite_create("bmap");
@@ -858,6 +982,9 @@ Suite *bmap_suite(void)
 	tcase_add_test(tc, test_callback_stop);
 	tcase_add_test(tc, test_no_block_map);
 	tcase_add_test(tc, test_64k_blocks);
+	tcase_add_test(tc, test_truncate_ind);
+	tcase_add_test(tc, test_truncate_empties);
+	tcase_add_test(tc, test_truncate_edges);
 	suite_add_tcase(s, tc);
 	tcase_add_test(te, test_extent_depth0);
 	tcase_add_test(te, test_extent_depth1);
