@@ -6,6 +6,8 @@
 # finds the repaired image clean. Bad inputs: an undo file in a missing
 # directory or one that already holds data is refused with exit 8 before
 # a byte of the image is written; -n writes no undo file.
+# UNDO_ALL_CASES=1 also repairs every f_ case through -z and replays it
+# (about two minutes, so not by default).
 . "${top_srcdir:-.}/tests/regress/env.sh"
 need_tools e2undo
 cd "$tmpdir" || exit 99
@@ -152,4 +154,29 @@ else
 fi
 : >undo
 undo_case "an existing empty undo file is used" 1
+
+# all_cases: every f_ case's damage, repaired through -z and replayed.
+all_cases() {
+	for _c in "$REGRESS_DIR"/f_*/; do
+		_n=$(basename "$_c")
+		mkdir "$tmpdir/$_n" && cd "$tmpdir/$_n" || exit 99
+		if (. "$REGRESS_DIR/helpers.sh" && . "$_c/script") \
+			>script.log 2>&1; then
+			_sum=$(sha256sum <image)
+			_rc=$(fsck_rc out -fy -z undo image)
+			if [ "$_rc" -ge 8 ] || sanitizer_report out; then
+				fail "$_n: extkit-fsck exit $_rc"
+			elif ! $E2UNDO undo image >uout 2>&1 || [ -s uout ] ||
+			     [ "$(sha256sum <image)" != "$_sum" ]; then
+				fail "$_n: e2undo did not restore the image"
+			else
+				ok "$_n: exit $_rc, e2undo restores the image"
+			fi
+		else
+			fail "$_n: script failed"
+		fi
+		cd "$tmpdir" && rm -rf "${tmpdir:?}/$_n"
+	done
+}
+[ -n "$UNDO_ALL_CASES" ] && all_cases
 finish
