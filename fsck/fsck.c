@@ -24,6 +24,7 @@
 #include "fs.h"
 #include "io.h"
 #include "ondisk.h"
+#include "undo.h"
 
 #include "fsck.h"
 #include "rehash.h"
@@ -473,11 +474,6 @@ static int check_target(struct fsck_ctx *ctx)
 		}
 		ctx->tty = stdin;
 	}
-	if (ctx->opts->undo_file) {
-		fprintf(stderr, PROG ": undo files (-z) are not supported "
-			"yet\n");
-		return FSCK_ERROR;
-	}
 	return 0;
 }
 
@@ -520,6 +516,30 @@ static int run(struct fsck_ctx *ctx)
 	return report_end(ctx);
 }
 
+/*
+ * Completes the undo file after the last write (the filesystem handle
+ * writes nothing when closed): e2undo checks that the superblock it holds
+ * is the filesystem's current one. Done on aborted runs too.
+ */
+static int finish_undo(struct fsck_ctx *ctx, int rc)
+{
+	int err;
+
+	if (!ctx->undo)
+		return rc;
+	if (ctx->fs) {
+		extkit_fs_close(ctx->fs);
+		ctx->fs = NULL;
+	}
+	err = extkit_undo_finish(ctx->io);
+	if (err) {
+		fprintf(stderr, PROG ": %s: writing the undo file: %s\n",
+			ctx->opts->undo_file, extkit_strerror(err));
+		return rc | FSCK_ERROR;
+	}
+	return rc;
+}
+
 int main(int argc, const char **argv)
 {
 	struct fsck_opts opts = { .progress_fd = -1 };
@@ -532,6 +552,7 @@ int main(int argc, const char **argv)
 	ctx.readonly = opts.mode == FSCK_MODE_NO;
 	ctx.now = fsck_clock();
 	rc = run(&ctx);
+	rc = finish_undo(&ctx, rc);
 	fflush(stdout);
 	free_ctx(&ctx);
 	free((char *)opts.target);

@@ -110,6 +110,7 @@ struct fsck_ctx {
 	struct extkit_io *io;
 	const char *device;	/* name used in messages */
 	int readonly;
+	int undo;		/* io is an undo log over the target (-z) */
 	unsigned int flags;
 	uint32_t now;		/* fsck's clock (EXTKIT_FAKE_TIME aware) */
 	FILE *tty;		/* interactive answers */

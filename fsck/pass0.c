@@ -31,6 +31,7 @@
 #include "group.h"
 #include "io.h"
 #include "ondisk.h"
+#include "undo.h"
 
 #include "fsck.h"
 #include "problem.h"
@@ -228,6 +229,46 @@ static void check_super_fields(struct fsck_ctx *ctx)
 	}
 }
 
+/*
+ * -z: every write goes through an undo log (lib/undo.c). Set up before
+ * the first write, so an undo file that cannot be created leaves the
+ * target untouched. -n writes nothing and needs no undo file.
+ */
+static int open_undo(struct fsck_ctx *ctx)
+{
+	const char *path = ctx->opts->undo_file;
+	struct extkit_io *file, *io;
+	int rc;
+
+	if (ctx->readonly) {
+		fprintf(stderr, PROG ": -n changes nothing: no undo file "
+			"written\n");
+		return 0;
+	}
+	rc = extkit_undo_create_file(path, &file);
+	if (rc == -EEXIST) {
+		fprintf(stderr, PROG ": %s: undo file exists and is not "
+			"empty; remove it or name another file\n", path);
+		return rc;
+	}
+	if (rc) {
+		fprintf(stderr, PROG ": %s: cannot create the undo file: %s\n",
+			path, extkit_strerror(rc));
+		return rc;
+	}
+	rc = extkit_undo_open(ctx->io, file, &io);
+	if (rc) {
+		extkit_io_close(file);
+		fprintf(stderr, PROG ": %s: %s\n", path, extkit_strerror(rc));
+		return rc;
+	}
+	ctx->io = io;
+	ctx->undo = 1;
+	printf("Saving overwritten blocks; to undo this run:\n"
+	       "    e2undo %s %s\n\n", path, ctx->opts->target);
+	return 0;
+}
+
 int fsck_open(struct fsck_ctx *ctx)
 {
 	const char *why = NULL;
@@ -241,6 +282,11 @@ int fsck_open(struct fsck_ctx *ctx)
 		fprintf(stderr, PROG ": %s: %s\n", ctx->opts->target,
 			extkit_strerror(rc));
 		return rc;
+	}
+	if (ctx->opts->undo_file) {
+		rc = open_undo(ctx);
+		if (rc)
+			return rc;
 	}
 	if (ctx->opts->sb_block)
 		rc = open_explicit(ctx);

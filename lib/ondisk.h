@@ -496,4 +496,58 @@ _Static_assert(sizeof(struct ext4_extent_idx) == 12, "extent index");
 _Static_assert(sizeof(struct ext4_extent) == 12, "extent");
 _Static_assert(offsetof(struct ext4_extent, ee_start_lo) == 8, "ee_start_lo");
 
+/*
+ * e2undo file (e2fsprogs lib/ext2fs/undo_io.c, misc/e2undo.c), cut into
+ * blocks of e2undo_header.block_size: block 0 the header, block 1 a copy
+ * of the filesystem superblock as it is when the file is finished (with
+ * s_magic bit-inverted), then from key_offset a key block followed by the
+ * data its keys describe, repeated. Every crc is crc32c seeded with ~0,
+ * without the final inversion (ext2fs_crc32c_le(~0, ...)).
+ */
+#define E2UNDO_MAGIC		"E2UNDO02"
+#define E2UNDO_KEYBLOCK_MAGIC	0xCADECADEu
+#define E2UNDO_STATE_FINISHED	0x1	/* written to the end: no fsck needed */
+#define E2UNDO_MIN_BLOCK_SIZE	1024
+#define E2UNDO_MAX_BLOCK_SIZE	1048576
+#define E2UNDO_MAX_EXTENT_BLOCKS 512	/* a key covers at most this many */
+
+struct e2undo_header {
+	char	magic[8];	/* E2UNDO_MAGIC, no NUL */
+	__le64	num_keys;	/* keys in all key blocks */
+	__le64	super_offset;	/* undo block holding the superblock copy */
+	__le64	key_offset;	/* undo block of the first key block */
+	__le32	block_size;	/* undo file block size */
+	__le32	fs_block_size;	/* unit of e2undo_key.fsblk */
+	__le32	sb_crc;		/* crc of the superblock copy (magic intact) */
+	__le32	state;		/* E2UNDO_STATE_* */
+	__le32	f_compat;	/* 0x1: fs_offset is meaningful */
+	__le32	f_incompat;	/* e2undo refuses any bit */
+	__le32	f_rocompat;	/* e2undo refuses any bit */
+	__le32	pad32;
+	__le64	fs_offset;	/* byte offset of the filesystem on the device */
+	__u8	padding[436];
+	__le32	header_crc;	/* crc of the 508 bytes before it */
+};
+
+struct e2undo_key {
+	__le64	fsblk;		/* where the data goes, in fs_block_size units */
+	__le32	blk_crc;	/* crc of the data (size bytes) */
+	__le32	size;		/* bytes; the data takes ceil(size/bs) blocks */
+};
+
+/* A key block: this head, then block_size / 16 - 1 keys. */
+struct e2undo_key_block {
+	__le32	magic;		/* E2UNDO_KEYBLOCK_MAGIC */
+	__le32	crc;		/* crc of the whole block with this field 0 */
+	__le64	reserved;
+};
+
+_Static_assert(sizeof(struct e2undo_header) == 512, "e2undo header");
+_Static_assert(offsetof(struct e2undo_header, block_size) == 32, "block_size");
+_Static_assert(offsetof(struct e2undo_header, fs_offset) == 64, "fs_offset");
+_Static_assert(offsetof(struct e2undo_header, header_crc) == 508,
+	       "header_crc");
+_Static_assert(sizeof(struct e2undo_key) == 16, "e2undo key");
+_Static_assert(sizeof(struct e2undo_key_block) == 16, "e2undo key block");
+
 #endif /* EXTKIT_ONDISK_H */
