@@ -120,6 +120,18 @@ const struct problem problem_table[] = {
 	  "Inode %i has an extended attribute block %b that is not valid "
 	  "(%s).",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_EA_REFCOUNT,
+	  "Extended attribute block %b has reference count %O, should be "
+	  "%N.",
+	  PROMPT_FIX, 0 },
+	{ PR_1_EA_NO_FEATURE,
+	  "Inode %i has extended attribute block %b, but the filesystem "
+	  "has no ext_attr feature.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EA_WRITE,
+	  "Cannot update the reference count of extended attribute block "
+	  "%b: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

@@ -96,6 +96,9 @@ enum problem_prompt {
 #define PR_1_FADDR		0x010014
 #define PR_1_BAD_FLAGS		0x010015
 #define PR_1_EA_NOT_VALID	0x010016
+#define PR_1_EA_REFCOUNT	0x010017 /* h_refcount != inodes naming it */
+#define PR_1_EA_NO_FEATURE	0x010018 /* i_file_acl without ext_attr */
+#define PR_1_EA_WRITE		0x010019 /* EA block refcount not written */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
