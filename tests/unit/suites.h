@@ -15,5 +15,6 @@ Suite *dirspace_suite(void);
 Suite *htree_suite(void);
 Suite *bitmap_suite(void);
 Suite *problem_suite(void);
+Suite *xattr_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
