@@ -7,9 +7,10 @@
  * attribute blocks (xattr.c: validated once each, shared ones counted,
  * h_refcount settled at the end of the pass), i_size against the last
  * mapped block and i_blocks against the blocks counted (the EA block
- * included); blocks claimed twice are noted for pass 1B. The root must be a directory. An inode with i_links_count 0
- * but no dtime and a valid mode is kept for now (pass 4 decides, from the
- * names pass 2 finds, whether it is live).
+ * included); blocks claimed twice are noted for pass 1B. The root must
+ * be a directory. An inode with i_links_count 0 but no dtime and a valid
+ * mode is kept for now (pass 4 decides, from the names pass 2 finds,
+ * whether it is live).
  *
  * Collects: ctx->istate (used, file type, zero-link), ctx->link_count,
  * the inode_used map, block_found (group metadata first, then every

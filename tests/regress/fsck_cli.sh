@@ -85,7 +85,7 @@ for bs in 1024 4096; do
 	many d1/many 60 x
 	share_eas 10 6
 	if ! $E2FSCK -fn image >/dev/null 2>&1; then
-		fail "shared EA blocks -b $bs: e2fsck -fn does not accept the setup"
+		fail "shared EA blocks -b $bs: e2fsck -fn rejects the setup"
 	else
 		clean_ok "mke2fs ext2 -b $bs, 10 EA blocks shared by 6 files each"
 	fi
