@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Block ownership for fsck: the found/duplicate maps, the shared extended
- * attribute blocks, and the pass 1 scan of one inode's block map.
+ * Block ownership for fsck: the found/duplicate maps and the pass 1 scan
+ * of one inode's block map (extended attribute blocks: xattr.c).
  *
  * The library's walker (bmap.c) stops at the first bad block number; fsck
  * must go on, report each bad number and clear it in place, so indirect
@@ -77,84 +77,6 @@ void fsck_block_unmark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count)
 	for (uint32_t i = 0; i < count; i++)
 		if (extkit_bitmap_test(&ctx->block_dup, bit + i) != 1)
 			extkit_bitmap_clear(&ctx->block_found, bit + i);
-}
-
-/* ---- extended attribute blocks ---- */
-
-static size_t ea_slot(const struct fsck_ea_set *set, uint64_t blk)
-{
-	size_t i = (size_t)(blk * 0x9E3779B97F4A7C15ull) & (set->cap - 1);
-
-	while (set->blk[i] && set->blk[i] != blk)
-		i = (i + 1) & (set->cap - 1);
-	return i;
-}
-
-static int ea_grow(struct fsck_ea_set *set)
-{
-	struct fsck_ea_set n = { .cap = set->cap ? set->cap * 2 : 64 };
-
-	n.blk = calloc(n.cap, sizeof(*n.blk));
-	n.refs = calloc(n.cap, sizeof(*n.refs));
-	if (!n.blk || !n.refs) {
-		free(n.blk);
-		free(n.refs);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < set->cap; i++) {
-		if (set->blk[i]) {
-			size_t s = ea_slot(&n, set->blk[i]);
-
-			n.blk[s] = set->blk[i];
-			n.refs[s] = set->refs[i];
-			n.n++;
-		}
-	}
-	fsck_ea_free(set);
-	*set = n;
-	return 0;
-}
-
-int fsck_ea_claim(struct fsck_ctx *ctx, uint64_t blk)
-{
-	struct fsck_ea_set *set = &ctx->ea;
-	size_t s;
-	int rc;
-
-	if ((set->n + 1) * 2 > set->cap) {
-		rc = ea_grow(set);
-		if (rc)
-			return rc;
-	}
-	s = ea_slot(set, blk);
-	if (set->blk[s]) {
-		set->refs[s]++;
-		return 0;
-	}
-	set->blk[s] = blk;
-	set->refs[s] = 1;
-	set->n++;
-	block_claim(ctx, blk, 1, NULL);
-	return 0;
-}
-
-void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk)
-{
-	struct fsck_ea_set *set = &ctx->ea;
-	size_t s;
-
-	if (!set->cap)
-		return;
-	s = ea_slot(set, blk);
-	if (set->blk[s] && set->refs[s] && --set->refs[s] == 0)
-		fsck_block_unmark(ctx, blk, 1);
-}
-
-void fsck_ea_free(struct fsck_ea_set *set)
-{
-	free(set->blk);
-	free(set->refs);
-	memset(set, 0, sizeof(*set));
 }
 
 /* ---- the pass 1 scan of an indirect map ---- */

@@ -358,6 +358,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	extkit_bitmap_free(&ctx->inode_used);
 	extkit_bitmap_free(&ctx->block_found);
 	extkit_bitmap_free(&ctx->block_dup);
+	fsck_ea_free(&ctx->ea);
 	if (ctx->fs)
 		extkit_fs_close(ctx->fs);
 	if (ctx->io)

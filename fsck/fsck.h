@@ -84,12 +84,20 @@ struct fsck_alloc_list {
 	size_t cap;
 };
 
-/* Extended attribute blocks seen, with how many inodes name each. */
+/* One extended attribute block named by some inode (xattr.c). */
+struct fsck_ea_rec {
+	uint64_t blk;		/* 0: empty slot */
+	uint32_t refs;		/* inodes that keep naming it */
+	uint32_t disk_refs;	/* its h_refcount as read */
+	uint8_t problem;	/* enum extkit_xattr_problem, 0: valid */
+};
+
+/* Extended attribute blocks seen: validated once, counted per inode. */
 struct fsck_ea_set {
-	uint64_t *blk;		/* open addressing, 0 = empty slot */
-	uint32_t *refs;
+	struct fsck_ea_rec *v;	/* open addressing */
 	size_t cap;		/* power of two */
 	size_t n;
+	int refs_checked;	/* end of pass 1: h_refcount is settled */
 };
 
 /* What a block map scan found (blocks.c). */
@@ -234,9 +242,18 @@ int fsck_relocate_group_places(struct fsck_ctx *ctx);
 int fsck_check_resize_inode(struct fsck_ctx *ctx,
 			    struct extkit_inode *inode);
 int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
-/* Claims an extended attribute block; a block already named by another
- * inode is shared, not a duplicate. */
-int fsck_ea_claim(struct fsck_ctx *ctx, uint64_t blk);
+/*
+ * Extended attribute blocks (xattr.c). Pass 1: checks inode ino's
+ * i_file_acl (feature, range, content; a bad block is cleared from the
+ * inode) and claims a valid block once however many inodes share it;
+ * *counted says whether the block counts in i_blocks. fsck_ea_refcounts
+ * (end of pass 1) sets each block's h_refcount to the inodes naming it.
+ * fsck_ea_release drops one inode's reference (a deleted inode); after
+ * pass 1 it also lowers h_refcount on disk, and frees the block at 0.
+ */
+int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
+			struct extkit_inode *inode, int *dirty, int *counted);
+int fsck_ea_refcounts(struct fsck_ctx *ctx);
 void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk);
 void fsck_ea_free(struct fsck_ea_set *set);
 

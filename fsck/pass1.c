@@ -4,18 +4,20 @@
  *
  * Checks: modes, dtime on live inodes, the htree flag, block numbers in
  * range (bad ones cleared), indirect blocks full of garbage, extended
- * attribute block numbers, i_size against the last mapped block and
- * i_blocks against the blocks counted; blocks claimed twice are noted for
- * pass 1B. The root must be a directory. Device, FIFO, socket and
- * symlink inodes get their own checks (pass1_types.c), the bad blocks
- * inode too (badblocks.c). An inode with i_links_count 0
- * but no dtime and a valid mode is kept for now (pass 4 decides, from the
- * names pass 2 finds, whether it is live).
+ * attribute blocks (xattr.c: validated once each, shared ones counted,
+ * h_refcount settled at the end of the pass), i_size against the last
+ * mapped block and i_blocks against the blocks counted (the EA block
+ * included); blocks claimed twice are noted for pass 1B. The root must
+ * be a directory. Device, FIFO, socket and symlink inodes get their own
+ * checks (pass1_types.c), the bad blocks inode too (badblocks.c). An
+ * inode with i_links_count 0 but no dtime and a valid mode is kept for
+ * now (pass 4 decides, from the names pass 2 finds, whether it is live).
  *
  * Collects: ctx->istate (used, file type, zero-link), ctx->link_count,
  * the inode_used map, block_found (group metadata first, then every
  * inode's blocks) and block_dup, and the directory list ctx->dirs in
- * inode order (for passes 2 and 3).
+ * inode order (for passes 2 and 3), ctx->ea (the EA blocks and how many
+ * inodes name each).
  *
  * Reads the inode tables in large chunks, one group at a time; cost is
  * O(inodes + blocks). Frees nothing: the maps live until the end.
@@ -162,51 +164,11 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	}
 }
 
-/* Why the EA block is not one (e2fsck's rules), or NULL. */
-static const char *ea_problem(struct fsck_ctx *ctx, uint64_t blk)
-{
-	if (!extkit_has_compat(&ctx->fs->sb, EXT2_FEATURE_COMPAT_EXT_ATTR))
-		return "the filesystem has no ext_attr feature";
-	if (extkit_fs_read_block(ctx->fs, blk, ctx->blkbuf))
-		return "it cannot be read";
-	if (get_le32(ctx->blkbuf) != 0xEA020000u)
-		return "bad magic number";
-	if (get_le32(ctx->blkbuf + 8) != 1)
-		return "it does not span one block";
-	return NULL;
-}
-
-static int check_ea_block(struct fsck_ctx *ctx, uint32_t ino,
-			  struct extkit_inode *inode, int *dirty)
-{
-	struct problem_context pctx;
-
-	if (!inode->file_acl)
-		return 0;
-	clear_problem_context(&pctx);
-	pctx.ino = ino;
-	pctx.blk = inode->file_acl;
-	if (!extkit_fs_valid_block(ctx->fs, inode->file_acl)) {
-		if (pass1_report(ctx, PR_1_BAD_EA_BLOCK, ino, inode, 0)) {
-			inode->file_acl = 0;
-			*dirty = 1;
-		}
-		return 0;
-	}
-	pctx.str = ea_problem(ctx, inode->file_acl);
-	if (!pctx.str)
-		return fsck_ea_claim(ctx, inode->file_acl);
-	if (fix_problem(ctx, PR_1_EA_NOT_VALID, &pctx)) {
-		inode->file_acl = 0;
-		*dirty = 1;
-	}
-	return 0;
-}
-
 /* i_size and i_blocks against what the block scan found. */
 static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode,
-			const struct fsck_blk_result *res, int *dirty)
+			const struct fsck_blk_result *res, int ea_counted,
+			int *dirty)
 {
 	uint64_t bs = ctx->fs->g.block_size, want, nblk;
 	int bad = 0;
@@ -222,7 +184,7 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 		inode->size = want;
 		*dirty = 1;
 	}
-	nblk = res->nblocks + (inode->file_acl ? 1 : 0);
+	nblk = res->nblocks + (ea_counted ? 1 : 0);
 	if (extkit_inode_blocks_bytes(ctx->fs, inode) != nblk * bs &&
 	    pass1_report(ctx, PR_1_BAD_I_BLOCKS, ino, inode,
 		   nblk * ctx->fs->g.sb_sectors_per_block)) {
@@ -258,7 +220,8 @@ static int record_inode(struct fsck_ctx *ctx, uint32_t ino,
 	ctx->istate[ino] = (ctx->istate[ino] & IST_DUP) | IST_USED | ft;
 	if (!inode->links_count && ino >= ctx->fs->g.first_ino)
 		ctx->istate[ino] |= IST_ZERO_LINK;
-	if (!res->nblocks && !inode->size)
+	/* As e2fsck's i_blocks == 0: an EA block is content too. */
+	if (!res->nblocks && !inode->size && !inode->file_acl)
 		ctx->istate[ino] |= IST_EMPTY;
 	fsck_count_set(&ctx->link_count, ino, inode->links_count);
 	extkit_bitmap_set(&ctx->inode_used, ino - 1);
@@ -272,7 +235,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode)
 {
 	struct fsck_blk_result res;
-	int dirty = 0, rc;
+	int dirty = 0, ea_counted, rc;
 
 	if (check_inode_fields(ctx, ino, inode, &dirty))
 		return 0;
@@ -280,7 +243,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	if (pass1_check_type(ctx, ino, inode, &dirty))
 		return 0;
 	check_index_flag(ctx, ino, inode, &dirty);
-	rc = check_ea_block(ctx, ino, inode, &dirty);
+	rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_counted);
 	if (!rc)
 		rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
@@ -296,7 +259,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 			return 0;
 		}
 	}
-	check_sizes(ctx, ino, inode, &res, &dirty);
+	check_sizes(ctx, ino, inode, &res, ea_counted, &dirty);
 	if (dirty)
 		fsck_write_inode(ctx, ino, inode);
 	return record_inode(ctx, ino, inode, &res);
@@ -504,5 +467,7 @@ int fsck_pass1(struct fsck_ctx *ctx)
 		    fs->groups[g].inode_table)
 			rc = scan_group(ctx, g, chunk, chunk_blocks);
 	free(chunk);
+	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
+		rc = fsck_ea_refcounts(ctx);
 	return rc;
 }

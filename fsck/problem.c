@@ -168,6 +168,18 @@ const struct problem problem_table[] = {
 	{ PR_1_BB_META_BLOCK,
 	  "The bad blocks inode lists block %b (%B), which is %s.",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_EA_REFCOUNT,
+	  "Extended attribute block %b has reference count %O, should be "
+	  "%N.",
+	  PROMPT_FIX, 0 },
+	{ PR_1_EA_NO_FEATURE,
+	  "Inode %i has extended attribute block %b, but the filesystem "
+	  "has no ext_attr feature.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EA_WRITE,
+	  "Cannot update the reference count of extended attribute block "
+	  "%b: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_1_META_RELOCATED,
 	  "Relocated the %s of group %g to block %b.",
 	  PROMPT_NONE, PR_MSG_ONLY },

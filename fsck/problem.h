@@ -110,6 +110,9 @@ enum problem_prompt {
 #define PR_1_BB_INVALID		0x01001B /* bad blocks inode: mode, links.. */
 #define PR_1_BB_ILLEGAL_BLOCK	0x01001C /* bad block out of range */
 #define PR_1_BB_META_BLOCK	0x01001D /* bad block in the metadata */
+#define PR_1_EA_REFCOUNT	0x01001E /* h_refcount != inodes naming it */
+#define PR_1_EA_NO_FEATURE	0x01001F /* i_file_acl without ext_attr */
+#define PR_1_EA_WRITE		0x010020 /* EA block refcount not written */
 #define PR_1_META_RELOCATED	0x010040 /* relocate.c */
 #define PR_1_META_NO_SPACE	0x010041
 #define PR_1_RESIZE_INVALID	0x010042 /* resize.c */

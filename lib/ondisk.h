@@ -550,4 +550,40 @@ _Static_assert(offsetof(struct e2undo_header, header_crc) == 508,
 _Static_assert(sizeof(struct e2undo_key) == 16, "e2undo key");
 _Static_assert(sizeof(struct e2undo_key_block) == 16, "e2undo key block");
 
+/*
+ * Extended attribute blocks (i_file_acl): a 32-byte header, then entries
+ * from offset 32 growing up, ended by four zero bytes; values are placed
+ * from the block end down. e_value_offs counts from the block start.
+ */
+#define EXT2_EXT_ATTR_MAGIC		0xEA020000u
+#define EXT2_EXT_ATTR_PAD		4
+#define EXT2_EXT_ATTR_NAME_HASH_SHIFT	5
+#define EXT2_EXT_ATTR_VALUE_HASH_SHIFT	16
+
+struct ext2_ext_attr_header {
+	__le32	h_magic;
+	__le32	h_refcount;	/* inodes naming this block */
+	__le32	h_blocks;	/* always 1 */
+	__le32	h_hash;		/* hash of the entries' hashes */
+	__le32	h_checksum;	/* metadata_csum */
+	__le32	h_reserved[3];
+};
+
+struct ext2_ext_attr_entry {
+	__u8	e_name_len;
+	__u8	e_name_index;	/* name prefix: 1 user., 2 acl, ... */
+	__le16	e_value_offs;
+	__le32	e_value_inum;	/* ea_inode: the inode holding the value */
+	__le32	e_value_size;
+	__le32	e_hash;
+	char	e_name[];	/* not NUL-terminated */
+};
+
+_Static_assert(sizeof(struct ext2_ext_attr_header) == 32, "EA header");
+_Static_assert(offsetof(struct ext2_ext_attr_header, h_refcount) == 4,
+	       "h_refcount");
+_Static_assert(offsetof(struct ext2_ext_attr_header, h_hash) == 12, "h_hash");
+_Static_assert(sizeof(struct ext2_ext_attr_entry) == 16, "EA entry");
+_Static_assert(offsetof(struct ext2_ext_attr_entry, e_hash) == 12, "e_hash");
+
 #endif /* EXTKIT_ONDISK_H */

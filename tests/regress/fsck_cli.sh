@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # extkit-fsck outside the f_ cases: clean images from mke2fs (ext2, block
-# sizes 1 KiB to 64 KiB, htree directories made by e2fsck -fD) give exit 0
+# sizes 1 KiB to 64 KiB, htree directories made by e2fsck -fD, shared
+# extended attribute blocks) give exit 0
 # and no complaint on -fn; -n never writes a byte (checksums before and
 # after, on a damaged image too); the option rules (-n/-y/-p exclusive:
 # exit 16 with one line; no terminal: exit 8; a clean filesystem without
@@ -56,6 +57,39 @@ clean_ok "mke2fs revision 0"
 mkimg 1024 9000K
 populate
 clean_ok "mke2fs ext2 with a short last group"
+
+# share_eas N K: N extended attribute blocks, each named by K files of
+# d1/many (made by many) with h_refcount K, as the kernel shares them.
+share_eas() {
+	_i=0
+	while [ "$_i" -lt "$1" ]; do
+		_f=$((_i * $2))
+		_src=$(printf 'd1/many/f%04d' "$_f")
+		dbg "ea_set $_src user.k$_i value-$_i" "ea_set $_src user.c same"
+		_b=$(file_acl "$_src")
+		_paths=
+		_j=1
+		while [ "$_j" -lt "$2" ]; do
+			_paths="$_paths $(printf 'd1/many/f%04d' $((_f + _j)))"
+			_j=$((_j + 1))
+		done
+		# shellcheck disable=SC2086
+		ea_share "$_b" $_paths
+		dirent "$_b" 0 u32@4 "$2"
+		_i=$((_i + 1))
+	done
+}
+for bs in 1024 4096; do
+	mkimg "$bs" 16M -I 128 -O ext_attr
+	populate
+	many d1/many 60 x
+	share_eas 10 6
+	if ! $E2FSCK -fn image >/dev/null 2>&1; then
+		fail "shared EA blocks -b $bs: e2fsck -fn rejects the setup"
+	else
+		clean_ok "mke2fs ext2 -b $bs, 10 EA blocks shared by 6 files each"
+	fi
+done
 
 # -n on damage: reports, exit 4, not a byte written.
 mkimg 1024 8M

@@ -85,3 +85,23 @@ bsize() {
 dirent() {
 	python3 "$REGRESS_DIR/dirent.py" image "$(bsize)" "$@"
 }
+
+# file_acl PATH: the extended attribute block of PATH (0: none).
+file_acl() {
+	$DEBUGFS -R "stat $1" image 2>/dev/null |
+		sed -n 's/^File ACL: \([0-9]*\).*/\1/p'
+}
+
+# ea_share BLK PATH...: makes each PATH (a file without an EA block) name
+# EA block BLK too: i_file_acl and i_blocks. h_refcount is left alone
+# (set it with: dirent BLK 0 u32@4 N).
+ea_share() {
+	_eb=$1
+	shift
+	_sec=$(($(bsize) / 512))
+	for _p in "$@"; do
+		_cnt=$($DEBUGFS -R "stat $_p" image 2>/dev/null |
+			sed -n 's/.*Blockcount: \([0-9]*\).*/\1/p')
+		dbg "sif $_p file_acl $_eb" "sif $_p blocks $((_cnt + _sec))"
+	done
+}

@@ -16,5 +16,6 @@ Suite *htree_suite(void);
 Suite *bitmap_suite(void);
 Suite *problem_suite(void);
 Suite *undo_suite(void);
+Suite *xattr_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Extended attribute blocks for fsck (e2fsck's check_ext_attr and the
+ * refcount adjustment at the end of its pass 1).
+ *
+ * Pass 1 hands every inode's i_file_acl here. The number must be in range
+ * and the filesystem must have ext_attr; the block is then read and
+ * validated once (lib/xattr.c), the verdict kept in a hash set with the
+ * block's h_refcount, so a block shared by many inodes costs one read. A
+ * bad block is reported for each inode naming it and cleared from the
+ * inode (the block itself is not touched: other data may live there). A
+ * valid block is claimed in block_found once, however many inodes share
+ * it (sharing is not duplication), and counts in each inode's i_blocks.
+ *
+ * At the end of pass 1 every block's h_refcount is compared with the
+ * inodes that still name it and rewritten when it differs. An inode
+ * deleted later (pass 4) drops its reference: h_refcount on disk goes
+ * down by one, and the block is released when nobody names it.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "fs.h"
+#include "ondisk.h"
+#include "xattr.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+/* rec->problem for a block that could not be read. */
+#define EA_UNREADABLE	0xFF
+
+/* ---- the set of blocks seen ---- */
+
+static size_t ea_slot(const struct fsck_ea_set *set, uint64_t blk)
+{
+	size_t i = (size_t)(blk * 0x9E3779B97F4A7C15ull) & (set->cap - 1);
+
+	while (set->v[i].blk && set->v[i].blk != blk)
+		i = (i + 1) & (set->cap - 1);
+	return i;
+}
+
+static int ea_grow(struct fsck_ea_set *set)
+{
+	size_t cap = set->cap ? set->cap * 2 : 64;
+	struct fsck_ea_rec *v = calloc(cap, sizeof(*v));
+	struct fsck_ea_set n = { .v = v, .cap = cap, .n = set->n,
+				 .refs_checked = set->refs_checked };
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < set->cap; i++)
+		if (set->v[i].blk)
+			v[ea_slot(&n, set->v[i].blk)] = set->v[i];
+	free(set->v);
+	*set = n;
+	return 0;
+}
+
+static struct fsck_ea_rec *ea_find(struct fsck_ea_set *set, uint64_t blk)
+{
+	struct fsck_ea_rec *r;
+
+	if (!set->cap)
+		return NULL;
+	r = &set->v[ea_slot(set, blk)];
+	return r->blk ? r : NULL;
+}
+
+/* Reads and validates blk, the first time an inode names it. */
+static int ea_add(struct fsck_ctx *ctx, uint64_t blk, struct fsck_ea_rec **out)
+{
+	struct fsck_ea_set *set = &ctx->ea;
+	struct extkit_xattr_format fmt;
+	struct fsck_ea_rec *r;
+	int rc;
+
+	if ((set->n + 1) * 2 > set->cap) {
+		rc = ea_grow(set);
+		if (rc)
+			return rc;
+	}
+	r = &set->v[ea_slot(set, blk)];
+	memset(r, 0, sizeof(*r));
+	r->blk = blk;
+	set->n++;
+	*out = r;
+	if (extkit_fs_read_block(ctx->fs, blk, ctx->blkbuf)) {
+		r->problem = EA_UNREADABLE;
+		return 0;
+	}
+	extkit_xattr_format_init(ctx->fs, &fmt);
+	r->problem = (uint8_t)extkit_xattr_block_check(&fmt, ctx->blkbuf);
+	r->disk_refs = extkit_xattr_refcount(ctx->blkbuf);
+	return 0;
+}
+
+/* One more inode names r's block; the first one claims the block. */
+static void ea_ref(struct fsck_ctx *ctx, struct fsck_ea_rec *r)
+{
+	if (r->refs++ == 0)
+		fsck_block_mark(ctx, r->blk, 1);
+}
+
+void fsck_ea_free(struct fsck_ea_set *set)
+{
+	free(set->v);
+	memset(set, 0, sizeof(*set));
+}
+
+/* ---- pass 1: one inode ---- */
+
+static int ea_report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
+		     uint64_t blk, const char *why)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.blk = blk;
+	pctx.str = why;
+	return fix_problem(ctx, code, &pctx);
+}
+
+static const char *ea_why(const struct fsck_ea_rec *r)
+{
+	if (r->problem == EA_UNREADABLE)
+		return "it cannot be read";
+	return extkit_xattr_problem_str(r->problem);
+}
+
+int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
+			struct extkit_inode *inode, int *dirty, int *counted)
+{
+	uint64_t blk = inode->file_acl;
+	uint32_t code = 0;
+	struct fsck_ea_rec *r;
+	int rc;
+
+	*counted = 0;
+	if (!blk)
+		return 0;
+	if (!extkit_fs_valid_block(ctx->fs, blk))
+		code = PR_1_BAD_EA_BLOCK;
+	else if (!extkit_has_compat(&ctx->fs->sb,
+				    EXT2_FEATURE_COMPAT_EXT_ATTR))
+		code = PR_1_EA_NO_FEATURE;
+	if (code) {
+		/* Not an EA block at all: never claimed nor counted. */
+		if (ea_report(ctx, code, ino, blk, NULL)) {
+			inode->file_acl = 0;
+			*dirty = 1;
+		}
+		return 0;
+	}
+	r = ea_find(&ctx->ea, blk);
+	if (!r) {
+		rc = ea_add(ctx, blk, &r);
+		if (rc)
+			return rc;
+	}
+	if (r->problem &&
+	    ea_report(ctx, PR_1_EA_NOT_VALID, ino, blk, ea_why(r))) {
+		inode->file_acl = 0;
+		*dirty = 1;
+		return 0;
+	}
+	/* Valid, or bad but kept (answer no): in use, counted. */
+	ea_ref(ctx, r);
+	*counted = 1;
+	return 0;
+}
+
+/* ---- end of pass 1: reference counts ---- */
+
+static int cmp_blk(const void *a, const void *b)
+{
+	uint64_t x = (*(struct fsck_ea_rec *const *)a)->blk;
+	uint64_t y = (*(struct fsck_ea_rec *const *)b)->blk;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Rewrites h_refcount of blk (a valid EA block) as refs. */
+static int ea_write_refcount(struct fsck_ctx *ctx, uint64_t blk,
+			     uint32_t refs)
+{
+	int rc = extkit_fs_read_block(ctx->fs, blk, ctx->blkbuf);
+
+	if (!rc) {
+		extkit_xattr_set_refcount(ctx->blkbuf, refs);
+		rc = extkit_fs_write_block(ctx->fs, blk, ctx->blkbuf);
+	}
+	if (rc) {
+		ea_report(ctx, PR_1_EA_WRITE, 0, blk, extkit_strerror(rc));
+		ctx->flags |= FSCK_FL_UNCORRECTED;
+	}
+	return rc;
+}
+
+static void ea_fix_refcount(struct fsck_ctx *ctx, struct fsck_ea_rec *r)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.blk = r->blk;
+	pctx.num = r->refs;
+	pctx.num2 = r->disk_refs;
+	if (fix_problem(ctx, PR_1_EA_REFCOUNT, &pctx) &&
+	    !ea_write_refcount(ctx, r->blk, r->refs))
+		r->disk_refs = r->refs;
+}
+
+int fsck_ea_refcounts(struct fsck_ctx *ctx)
+{
+	struct fsck_ea_set *set = &ctx->ea;
+	struct fsck_ea_rec **wrong;
+	size_t n = 0;
+
+	set->refs_checked = 1;
+	for (size_t i = 0; i < set->cap; i++) {
+		struct fsck_ea_rec *r = &set->v[i];
+
+		/* Bad blocks are not rewritten; unnamed ones get freed. */
+		if (r->blk && !r->problem && r->refs && r->refs != r->disk_refs)
+			n++;
+	}
+	if (!n)
+		return 0;
+	wrong = malloc(n * sizeof(*wrong));
+	if (!wrong)
+		return -ENOMEM;
+	n = 0;
+	for (size_t i = 0; i < set->cap; i++) {
+		struct fsck_ea_rec *r = &set->v[i];
+
+		if (r->blk && !r->problem && r->refs && r->refs != r->disk_refs)
+			wrong[n++] = r;
+	}
+	qsort(wrong, n, sizeof(*wrong), cmp_blk);
+	for (size_t i = 0; i < n; i++)
+		ea_fix_refcount(ctx, wrong[i]);
+	free(wrong);
+	return 0;
+}
+
+/* ---- a deleted inode's reference ---- */
+
+void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk)
+{
+	struct fsck_ea_rec *r = ea_find(&ctx->ea, blk);
+
+	if (!r || !r->refs)
+		return;
+	if (--r->refs == 0)
+		fsck_block_unmark(ctx, blk, 1);
+	/*
+	 * In pass 1 the count is settled at its end; later, the block
+	 * loses one reference on disk as well (as e2fsck's
+	 * deallocate_inode does). A block nobody names is freed by pass 5
+	 * whatever its count says.
+	 */
+	if (!ctx->ea.refs_checked || r->problem || !r->refs ||
+	    !r->disk_refs || !fsck_fixing(ctx))
+		return;
+	if (!ea_write_refcount(ctx, blk, r->disk_refs - 1))
+		r->disk_refs--;
+}

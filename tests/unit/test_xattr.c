@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for xattr.c: the entry hash against values e2fsprogs wrote
+ * (golden), the block validator on a valid block and on each kind of
+ * damage, the signed-char hash variant, and random bytes (no crash, a
+ * verdict whatever the input) at 1 KiB and 64 KiB.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "endian.h"
+#include "ondisk.h"
+#include "xattr.h"
+#include "suites.h"
+
+#define BS	1024
+
+/*
+ * A block as debugfs 1.47 wrote it for user.x = "hello world" and
+ * user.foo = "bar" (1 KiB blocks): entries at 32 and 52, values at 1012
+ * and 1008.
+ */
+static void golden_block(uint8_t *b)
+{
+	static const uint8_t head[] = {
+		0x00, 0x00, 0x02, 0xea, 0x01, 0x00, 0x00, 0x00,
+		0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+	static const uint8_t entries[] = {
+		0x01, 0x01, 0xf4, 0x03, 0x00, 0x00, 0x00, 0x00,
+		0x0b, 0x00, 0x00, 0x00, 0x6d, 0x66, 0x1f, 0x4c,
+		0x78, 0x00, 0x00, 0x00,
+		0x03, 0x01, 0xf0, 0x03, 0x00, 0x00, 0x00, 0x00,
+		0x03, 0x00, 0x00, 0x00, 0x63, 0x61, 0xfd, 0x95,
+		0x66, 0x6f, 0x6f, 0x00,
+	};
+
+	memset(b, 0, BS);
+	memcpy(b, head, sizeof(head));
+	memcpy(b + 32, entries, sizeof(entries));
+	memcpy(b + 1008, "bar", 3);
+	memcpy(b + 1012, "hello world", 11);
+}
+
+static void fmt_init(struct extkit_xattr_format *fmt, uint32_t bs)
+{
+	fmt->block_size = bs;
+	fmt->first_ino = 11;
+	fmt->inodes_count = 2048;
+	fmt->ea_inode = 0;
+}
+
+static enum extkit_xattr_problem check(const uint8_t *b)
+{
+	struct extkit_xattr_format fmt;
+
+	fmt_init(&fmt, BS);
+	return extkit_xattr_block_check(&fmt, b);
+}
+
+/* Recomputes the hash of the entry at off (after an edit). */
+static void rehash(uint8_t *b, uint32_t off)
+{
+	uint32_t voff = get_le16(b + off + 2), size = get_le32(b + off + 8);
+
+	put_le32(b + off + 12, extkit_xattr_hash_entry(b + off + 16, b[off],
+						       b + voff, size, 0));
+}
+
+START_TEST(test_hash_golden)
+{
+	const uint8_t *v = (const uint8_t *)"hello world\0";
+
+	ck_assert_uint_eq(extkit_xattr_hash_entry((const uint8_t *)"x", 1, v,
+						  11, 0), 0x4c1f666du);
+	ck_assert_uint_eq(extkit_xattr_hash_entry((const uint8_t *)"foo", 3,
+						  (const uint8_t *)"bar", 3,
+						  0), 0x95fd6163u);
+	ck_assert_uint_eq(extkit_xattr_hash_entry(NULL, 0, NULL, 0, 0), 0);
+}
+END_TEST
+
+START_TEST(test_valid)
+{
+	uint8_t b[BS];
+
+	golden_block(b);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OK);
+	ck_assert_uint_eq(extkit_xattr_refcount(b), 1);
+	extkit_xattr_set_refcount(b, 7);
+	ck_assert_uint_eq(get_le32(b + 4), 7);
+	/* h_hash is not checked (e2fsck does not either). */
+	put_le32(b + 12, 0xdeadbeef);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OK);
+}
+END_TEST
+
+START_TEST(test_header)
+{
+	uint8_t b[BS];
+
+	golden_block(b);
+	b[3] = 0xeb;
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_BAD_MAGIC);
+	golden_block(b);
+	put_le32(b + 8, 2);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_BAD_BLOCKS);
+}
+END_TEST
+
+START_TEST(test_value_bounds)
+{
+	uint8_t b[BS];
+
+	golden_block(b);
+	put_le16(b + 32 + 2, 1020);	/* 11 bytes from 1020 */
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_VALUE_PAST_END);
+	golden_block(b);
+	put_le16(b + 52 + 2, 1022);	/* 3 bytes fit, padded 4 do not */
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_VALUE_PAST_END);
+	golden_block(b);
+	put_le32(b + 32 + 8, 0xfffffff0u);	/* size wraps when padded */
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_VALUE_PAST_END);
+}
+END_TEST
+
+START_TEST(test_overlap)
+{
+	uint8_t b[BS];
+
+	golden_block(b);
+	put_le16(b + 52 + 2, 40);	/* inside the first entry */
+	rehash(b, 52);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OVERLAP);
+	golden_block(b);
+	put_le16(b + 52 + 2, 1016);	/* inside "hello world" */
+	rehash(b, 52);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OVERLAP);
+	golden_block(b);
+	put_le16(b + 52 + 2, 72);	/* the four zero bytes ending the list */
+	memset(b + 72, 0, 4);
+	rehash(b, 52);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OVERLAP);
+	golden_block(b);
+	put_le16(b + 52 + 2, 16);	/* inside the header */
+	rehash(b, 52);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OVERLAP);
+}
+END_TEST
+
+START_TEST(test_entries)
+{
+	uint8_t b[BS];
+
+	golden_block(b);
+	b[32 + 1] = 0;			/* name index 0 */
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_BAD_NAME_INDEX);
+	/* Entries with empty names and values (hash 0) up to the block
+	 * end: no end mark. */
+	golden_block(b);
+	memset(b + 32, 0, BS - 32);
+	for (uint32_t off = 32; off < BS; off += 16)
+		b[off + 1] = 1;
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_ENTRY_PAST_END);
+	b[BS - 16 + 1] = 0;		/* the last one becomes the end mark */
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OK);
+	b[BS - 32] = 16;		/* a name running past the block end */
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_ENTRY_PAST_END);
+	golden_block(b);
+	memcpy(b + 200, "bar", 3);	/* "bar" moved to offset 200 */
+	memset(b + 1008, 0, 4);
+	put_le16(b + 52 + 2, 200);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OK);
+	b[52] = 255;			/* a long name runs into it */
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OVERLAP);
+}
+END_TEST
+
+START_TEST(test_value_inum)
+{
+	struct extkit_xattr_format fmt;
+	uint8_t b[BS];
+
+	golden_block(b);
+	put_le32(b + 32 + 4, 12);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_VALUE_INUM);
+	fmt_init(&fmt, BS);
+	fmt.ea_inode = 1;
+	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b), EXTKIT_XATTR_OK);
+	put_le32(b + 32 + 4, 5);
+	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b),
+			 EXTKIT_XATTR_BAD_VALUE_INUM);
+	put_le32(b + 32 + 4, 2049);
+	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b),
+			 EXTKIT_XATTR_BAD_VALUE_INUM);
+}
+END_TEST
+
+START_TEST(test_hash)
+{
+	uint8_t b[BS];
+	uint32_t h;
+
+	golden_block(b);
+	put_le32(b + 32 + 12, 0x12345678);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_BAD_HASH);
+	/* A name byte >= 0x80: both the unsigned and signed hash pass. */
+	golden_block(b);
+	b[32 + 16] = 0xe9;
+	rehash(b, 32);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OK);
+	h = extkit_xattr_hash_entry(b + 48, 1, b + 1012, 11, 1);
+	ck_assert_uint_ne(h, get_le32(b + 32 + 12));
+	put_le32(b + 32 + 12, h);
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_OK);
+}
+END_TEST
+
+/* Random bytes behind a valid header: any verdict, never a crash. */
+START_TEST(test_random)
+{
+	static const uint32_t sizes[] = { 1024, 65536 };
+	struct extkit_xattr_format fmt;
+	uint32_t bs = sizes[_i % 2];
+	uint8_t *b = malloc(bs);
+	unsigned int seed = 7u + (unsigned int)_i;
+
+	ck_assert_ptr_nonnull(b);
+	fmt_init(&fmt, bs);
+	fmt.ea_inode = _i & 2;
+	for (int round = 0; round < 200; round++) {
+		for (uint32_t i = 0; i < bs; i++)
+			b[i] = (uint8_t)(rand_r(&seed) >> 7);
+		put_le32(b, EXT2_EXT_ATTR_MAGIC);
+		put_le32(b + 8, 1);
+		/* Mostly small names and sane offsets, to get deep. */
+		for (uint32_t off = 32; off + 16 < bs && off < 400; off += 20) {
+			b[off] = (uint8_t)(rand_r(&seed) % 5);
+			put_le16(b + off + 2, (uint16_t)(rand_r(&seed) % bs));
+			put_le32(b + off + 8, (uint32_t)rand_r(&seed) % 64);
+		}
+		ck_assert_int_ne(extkit_xattr_block_check(&fmt, b), -1);
+		ck_assert_ptr_nonnull(extkit_xattr_problem_str(
+			extkit_xattr_block_check(&fmt, b)));
+	}
+	free(b);
+}
+END_TEST
+
+Suite *xattr_suite(void)
+{
+	Suite *s = suite_create("xattr");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_hash_golden);
+	tcase_add_test(tc, test_valid);
+	tcase_add_test(tc, test_header);
+	tcase_add_test(tc, test_value_bounds);
+	tcase_add_test(tc, test_overlap);
+	tcase_add_test(tc, test_entries);
+	tcase_add_test(tc, test_value_inum);
+	tcase_add_test(tc, test_hash);
+	tcase_add_loop_test(tc, test_random, 0, 4);
+	suite_add_tcase(s, tc);
+	return s;
+}
