@@ -219,6 +219,17 @@ static void check_super_fields(struct fsck_ctx *ctx)
 		}
 	}
 	fsck_release_orphans(ctx);
+	/* e2fsprogs refuses to open a filesystem with a flex group size
+	 * past 2^31; it only steers allocation, so mke2fs' 16 will do. */
+	if (sb->log_groups_per_flex > 31) {
+		pctx.num = sb->log_groups_per_flex;
+		if (fix_problem(ctx, PR_0_FLEX_SIZE, &pctx)) {
+			sb->log_groups_per_flex =
+				extkit_has_incompat(sb,
+					EXT4_FEATURE_INCOMPAT_FLEX_BG) ? 4 : 0;
+			ctx->flags |= FSCK_FL_SB_DIRTY;
+		}
+	}
 	/* As e2fsck: a missing hash signedness flag is set silently. */
 	if (extkit_has_compat(sb, EXT2_FEATURE_COMPAT_DIR_INDEX) &&
 	    !(sb->flags & (EXT2_FLAGS_SIGNED_HASH |

@@ -74,6 +74,9 @@ const struct problem problem_table[] = {
 	{ PR_0_META_RELOCATE,
 	  "The %s of group %g is out of place (block %b).",
 	  PROMPT_RELOCATE, 0 },
+	{ PR_0_FLEX_SIZE,
+	  "The superblock's flex group size (log %N) is out of range.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
