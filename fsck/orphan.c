@@ -57,7 +57,7 @@
 #include "fsck.h"
 #include "problem.h"
 
-#define EA_MAGIC	0xEA020000u	/* h_magic of an xattr block */
+
 #define EA_REFCOUNT_OFF	4		/* h_refcount */
 #define EA_BLOCKS_OFF	8		/* h_blocks */
 
@@ -377,7 +377,7 @@ static int release_ea(struct orphans *o, struct extkit_inode *inode)
 
 	if (!blk || !extkit_fs_valid_block(o->fs, blk) ||
 	    extkit_fs_read_block(o->fs, blk, o->buf) ||
-	    get_le32(o->buf) != EA_MAGIC ||
+	    get_le32(o->buf) != EXT2_EXT_ATTR_MAGIC ||
 	    get_le32(o->buf + EA_BLOCKS_OFF) != 1)
 		return 0;	/* not an xattr block: pass 1 and 5 decide */
 	inode->file_acl = 0;

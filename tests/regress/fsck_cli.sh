@@ -11,14 +11,6 @@
 cd "$tmpdir" || exit 99
 . "$REGRESS_DIR/helpers.sh"
 
-# fsck_rc OUT ARGS...: runs extkit-fsck, output in OUT; prints the status.
-fsck_rc() {
-	_o=$1
-	shift
-	timeout -k 5 "$TIMEOUT" "$FSCK" "$@" >"$_o" 2>&1 </dev/null
-	echo $?
-}
-
 # clean_ok DESC: extkit-fsck -fn exits 0, prints only the pass headers
 # and the summary, and does not write.
 clean_ok() {

@@ -13,14 +13,6 @@ need_tools e2undo
 cd "$tmpdir" || exit 99
 . "$REGRESS_DIR/helpers.sh"
 
-# fsck_rc OUT ARGS...: runs extkit-fsck, output in OUT; prints the status.
-fsck_rc() {
-	_o=$1
-	shift
-	timeout -k 5 "$TIMEOUT" "$FSCK" "$@" >"$_o" 2>&1 </dev/null
-	echo $?
-}
-
 # undo_case DESC WANT [FSCK OPTIONS]: repairs ./image with -fy -z undo
 # (./undo must be missing or empty; exit WANT), checks it clean with
 # e2fsck, replays the undo file with e2undo and compares the image with the

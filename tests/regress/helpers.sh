@@ -105,3 +105,11 @@ ea_share() {
 		dbg "sif $_p file_acl $_eb" "sif $_p blocks $((_cnt + _sec))"
 	done
 }
+
+# fsck_rc OUT ARGS...: runs extkit-fsck, output in OUT; prints the status.
+fsck_rc() {
+	_o=$1
+	shift
+	timeout -k 5 "$TIMEOUT" "$FSCK" "$@" >"$_o" 2>&1 </dev/null
+	echo $?
+}
