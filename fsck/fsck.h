@@ -177,6 +177,9 @@ int fsck_pass5(struct fsck_ctx *ctx);
 
 /* Opens the filesystem, falling back to a backup superblock (pass0.c). */
 int fsck_open(struct fsck_ctx *ctx);
+/* Fixes a primary superblock whose inode counts disagree, from group 0's
+ * inode bitmap (inode_counts.c); 0 when it was rewritten. */
+int fsck_fix_inode_counts(struct fsck_ctx *ctx);
 /*
  * Deletes or truncates the members of the orphan inode list the kernel
  * left (orphan.c); with -n, or a list that cannot be trusted, only offers

@@ -153,6 +153,8 @@ static int find_backup(struct fsck_ctx *ctx, struct extkit_fs **out,
 	return -EXTKIT_ENOTEXT;
 }
 
+static int open_primary(struct fsck_ctx *ctx);
+
 static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		      int64_t group)
 {
@@ -167,6 +169,10 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		 * places they got wrong (relocate.c). */
 		if (group >= 0)
 			return fsck_check_group_places(ctx);
+		/* Inode counts that disagree: fixed on disk from the inode
+		 * bitmap (inode_counts.c), then opened again. */
+		if (fsck_fix_inode_counts(ctx) == 0)
+			return open_primary(ctx);
 		fix_problem(ctx, PR_0_NO_SUPER, &pctx);
 		return -EFSCORRUPTED;
 	}
@@ -280,10 +286,30 @@ static int open_undo(struct fsck_ctx *ctx)
 	return 0;
 }
 
-int fsck_open(struct fsck_ctx *ctx)
+/* Opens the primary superblock, falling back to a backup. */
+static int open_primary(struct fsck_ctx *ctx)
 {
 	const char *why = NULL;
 	int64_t bad;
+	int rc;
+
+	rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), 0, 0, &ctx->fs, &why);
+	if (rc == -EXTKIT_EUNSUPP) {
+		fprintf(stderr, PROG ": %s: %s\n", ctx->opts->target,
+			why ? why : extkit_strerror(rc));
+		return rc;
+	}
+	if (rc) {
+		ctx->fs = NULL;
+		return use_backup(ctx, PR_0_USE_BACKUP_SB,
+				  why ? why : extkit_strerror(rc), -1);
+	}
+	bad = check_descs(ctx->fs, &why);
+	return bad >= 0 ? use_backup(ctx, PR_0_USE_BACKUP_GDT, why, bad) : 0;
+}
+
+int fsck_open(struct fsck_ctx *ctx)
+{
 	int rc;
 
 	rc = extkit_io_open_unix(ctx->opts->target,
@@ -299,25 +325,7 @@ int fsck_open(struct fsck_ctx *ctx)
 		if (rc)
 			return rc;
 	}
-	if (ctx->opts->sb_block)
-		rc = open_explicit(ctx);
-	else {
-		rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), 0, 0, &ctx->fs,
-				       &why);
-		if (rc) {
-			if (rc == -EXTKIT_EUNSUPP) {
-				fprintf(stderr, PROG ": %s: %s\n",
-					ctx->opts->target, why ? why :
-					extkit_strerror(rc));
-				return rc;
-			}
-			ctx->fs = NULL;
-			rc = use_backup(ctx, PR_0_USE_BACKUP_SB,
-					why ? why : extkit_strerror(rc), -1);
-		} else if ((bad = check_descs(ctx->fs, &why)) >= 0) {
-			rc = use_backup(ctx, PR_0_USE_BACKUP_GDT, why, bad);
-		}
-	}
+	rc = ctx->opts->sb_block ? open_explicit(ctx) : open_primary(ctx);
 	if (rc)
 		return rc;
 	/* The library does not yet write inode, directory block and bitmap

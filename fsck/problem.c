@@ -77,6 +77,11 @@ const struct problem problem_table[] = {
 	{ PR_0_FLEX_SIZE,
 	  "The superblock's flex group size (log %N) is out of range.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_INODE_COUNTS,
+	  "The superblock's inode count (%N) and inodes per group (%O) "
+	  "disagree and no backup is usable; group 0's inode bitmap backs "
+	  "the %s.",
+	  PROMPT_FIX, 0 },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",

@@ -80,6 +80,7 @@ enum problem_prompt {
 #define PR_0_META_PREDICTED	0x000010 /* group place found by layout */
 #define PR_0_META_RELOCATE	0x000011 /* group place to relocate */
 #define PR_0_FLEX_SIZE		0x000012 /* s_log_groups_per_flex > 31 */
+#define PR_0_INODE_COUNTS	0x000013 /* inodes_count != groups * ipg */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001

@@ -1,7 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Random damage: for each of SEEDS (default 1..40 and 116: a garbage
-# block map on mode-0 reserved inode 9) a few dozen bytes of
+# Random damage: for each of SEEDS (default 1..40, and seeds that found
+# bugs: 83 and 116, garbage block maps on mode-0 reserved inodes; 173,
+# inodes per group damaged in the only superblock; 214, a flex group size
+# e2fsprogs refuses; 240, a resize inode with a direct block) a few dozen
+# bytes of
 # the metadata area of a small populated image are overwritten (a fixed
 # pseudo-random sequence per seed). extkit-fsck -fy must not crash or
 # hang, its second run must find the image clean (exit 0) and e2fsck -fn
@@ -23,7 +26,7 @@ for _ in range(random.randint(1, 40)):
     b[random.randrange(1024, 700 * 1024)] = random.randrange(256)
 open('image', 'wb').write(b)
 PY
-for seed in ${SEEDS:-$(seq 1 40) 116}; do
+for seed in ${SEEDS:-$(seq 1 40) 83 116 173 214 240}; do
 	python3 damage.py "$seed" || exit 99
 	timeout -k 5 "$TIMEOUT" "$FSCK" -fy image >out.1 2>&1
 	r1=$?

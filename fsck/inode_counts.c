@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A primary superblock whose inode counts disagree: s_inodes_count is not
+ * the group count times s_inodes_per_group, and no backup superblock is
+ * usable (a one-group filesystem has none; e2fsck gives up there).
+ *
+ * One of the two fields lies, and group 0's inode bitmap tells which:
+ * mkfs, the kernel and e2fsck keep its bits from s_inodes_per_group to the
+ * end of the block set. Of the two candidates (the per-group value as it
+ * is, and the count divided by the groups), the smaller one whose padding
+ * bits are all set is taken: a larger wrong value would pass as well, a
+ * smaller wrong one only if the group's last inodes were all in use.
+ *
+ * The superblock is fixed on disk before the filesystem is opened, so a
+ * check with -n reports the finding and goes no further.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "csum.h"
+#include "endian.h"
+#include "error.h"
+#include "io.h"
+#include "ondisk.h"
+#include "super.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+/* Whether bits [from, nbits) of bitmap are all set. */
+static int padding_set(const uint8_t *bitmap, uint32_t from, uint32_t nbits)
+{
+	for (uint32_t bit = from; bit < nbits; bit++)
+		if (!(bitmap[bit / 8] & (1u << (bit % 8))))
+			return 0;
+	return 1;
+}
+
+/* Reads group 0's inode bitmap into buf (bs bytes). */
+static int read_inode_bitmap0(struct fsck_ctx *ctx,
+			      const struct extkit_super *sb, uint32_t bs,
+			      uint8_t *buf)
+{
+	uint64_t gdt = (uint64_t)(sb->first_data_block + 1) * bs;
+	struct ext4_group_desc gd;
+	uint64_t blk;
+	int rc;
+
+	memset(&gd, 0, sizeof(gd));
+	rc = extkit_io_read_bytes(ctx->io, gdt, &gd,
+				  (sb->feature_incompat &
+				   EXT4_FEATURE_INCOMPAT_64BIT) &&
+				  sb->desc_size >= EXT4_MIN_DESC_SIZE_64BIT ?
+				  sizeof(gd) : EXT2_MIN_DESC_SIZE);
+	if (rc)
+		return rc;
+	blk = le32(gd.bg_inode_bitmap_lo) |
+	      (uint64_t)le32(gd.bg_inode_bitmap_hi) << 32;
+	if (blk <= sb->first_data_block || blk >= sb->blocks_count)
+		return -EFSCORRUPTED;
+	return extkit_io_read_bytes(ctx->io, blk * bs, buf, bs);
+}
+
+/* The inodes per group the bitmap backs, or 0. */
+static uint32_t pick_per_group(const struct extkit_super *sb, uint64_t groups,
+			       uint32_t bs, const uint8_t *bitmap)
+{
+	uint32_t cand[2] = { sb->inodes_per_group, 0 }, best = 0;
+
+	if (sb->inodes_count % groups == 0)
+		cand[1] = (uint32_t)(sb->inodes_count / groups);
+	for (int i = 0; i < 2; i++) {
+		uint32_t c = cand[i];
+
+		if (!c || c % 8 || c > 8 * bs ||
+		    (uint64_t)c * groups > UINT32_MAX ||
+		    !padding_set(bitmap, c, 8 * bs))
+			continue;
+		if (!best || c < best)
+			best = c;
+	}
+	return best;
+}
+
+int fsck_fix_inode_counts(struct fsck_ctx *ctx)
+{
+	struct ext2_super_block raw;
+	struct extkit_super sb;
+	struct problem_context pctx;
+	uint8_t bitmap[EXT2_MAX_BLOCK_SIZE];
+	uint64_t groups;
+	uint32_t bs, ipg;
+	int rc;
+
+	rc = extkit_io_read_bytes(ctx->io, EXT2_SUPERBLOCK_OFFSET, &raw,
+				  sizeof(raw));
+	if (rc)
+		return rc;
+	extkit_super_decode(&raw, &sb);
+	if (sb.magic != EXT2_SUPER_MAGIC || sb.log_block_size > 6 ||
+	    !sb.blocks_per_group || sb.first_data_block >= sb.blocks_count)
+		return -EFSCORRUPTED;
+	bs = EXT2_MIN_BLOCK_SIZE << sb.log_block_size;
+	groups = (sb.blocks_count - sb.first_data_block + sb.blocks_per_group -
+		  1) / sb.blocks_per_group;
+	if (groups * sb.inodes_per_group == sb.inodes_count)
+		return -EFSCORRUPTED;	/* not this problem */
+	rc = read_inode_bitmap0(ctx, &sb, bs, bitmap);
+	if (rc)
+		return rc;
+	ipg = pick_per_group(&sb, groups, bs, bitmap);
+	if (!ipg)
+		return -EFSCORRUPTED;
+	clear_problem_context(&pctx);
+	pctx.num = sb.inodes_count;
+	pctx.num2 = sb.inodes_per_group;
+	pctx.str = ipg == sb.inodes_per_group ? "inodes per group" :
+						 "inode count";
+	if (!fix_problem(ctx, PR_0_INODE_COUNTS, &pctx) || ctx->readonly)
+		return -EFSCORRUPTED;
+	sb.inodes_per_group = ipg;
+	sb.inodes_count = (uint32_t)(ipg * groups);
+	if (sb.free_inodes_count > sb.inodes_count)
+		sb.free_inodes_count = sb.inodes_count;
+	extkit_super_encode(&sb, &raw);
+	if (sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		raw.s_checksum = cpu_to_le32(extkit_super_csum(&raw));
+	rc = extkit_io_write_bytes(ctx->io, EXT2_SUPERBLOCK_OFFSET, &raw,
+				   sizeof(raw));
+	if (!rc)
+		fsck_mark_changed(ctx);
+	return rc;
+}
