@@ -327,7 +327,7 @@ static int check_bitmaps(struct fsck_ctx *ctx, const struct bm_kind *k)
 		fix = 2;
 	rc = 0;
 	for (uint32_t g = 0; g < ng && !ctx->readonly; g++) {
-		if (!state[g] && fix != 2)
+		if (!(state[g] & (GRP_DIFFERS | GRP_ALLOCATED)) && fix != 2)
 			continue;
 		if ((state[g] & GRP_DIFFERS) && !fix)
 			continue;
