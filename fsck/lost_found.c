@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csum.h"
 #include "dir.h"
+#include "dirblock.h"
 #include "diradd.h"
 #include "dirspace.h"
 #include "endian.h"
@@ -165,21 +167,30 @@ static void put_dirent(struct fsck_ctx *ctx, uint8_t *p, uint32_t ino,
 	       extkit_dirent_min_len(nl) - EXT2_DIR_ENTRY_HEADER_LEN - nl);
 }
 
-/* Writes a fresh directory block: '.' and '..' or one empty record. */
-static int write_dir_block(struct fsck_ctx *ctx, uint64_t blk,
-			   uint32_t self, uint32_t parent)
+/*
+ * Writes a fresh block of directory dir (i_generation gen): '.' and '..'
+ * (parent non-zero) or one empty record, and the checksum tail with
+ * metadata_csum.
+ */
+static int write_dir_block(struct fsck_ctx *ctx, uint64_t blk, uint32_t dir,
+			   uint32_t gen, uint32_t parent)
 {
-	uint32_t bs = ctx->fs->g.block_size;
+	struct extkit_fs *fs = ctx->fs;
+	uint32_t bs = fs->g.block_size, end = bs;
 	uint8_t *b = ctx->blkbuf;
 
 	memset(b, 0, bs);
-	if (self) {
-		put_dirent(ctx, b, self, 12, ".", 1, EXT2_FT_DIR);
-		put_dirent(ctx, b + 12, parent, bs - 12, "..", 2, EXT2_FT_DIR);
-	} else {
-		put_dirent(ctx, b, 0, bs, "", 0, 0);
+	if (extkit_has_metadata_csum(&fs->sb)) {
+		end = bs - sizeof(struct ext4_dir_entry_tail);
+		extkit_dirblock_init_tail(fs, b);
 	}
-	return extkit_fs_write_block(ctx->fs, blk, b);
+	if (parent) {
+		put_dirent(ctx, b, dir, 12, ".", 1, EXT2_FT_DIR);
+		put_dirent(ctx, b + 12, parent, end - 12, "..", 2, EXT2_FT_DIR);
+	} else {
+		put_dirent(ctx, b, 0, end, "", 0, 0);
+	}
+	return extkit_dirblock_write(fs, dir, gen, blk, b);
 }
 
 /* Maps pblk at logical block lblk of a block-mapped inode (direct or
@@ -232,7 +243,7 @@ int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
 	rc = fsck_new_block(ctx, goal, &blk);
 	if (rc)
 		return rc;
-	rc = write_dir_block(ctx, blk, 0, 0);
+	rc = write_dir_block(ctx, blk, dir, inode.generation, 0);
 	if (!rc)
 		rc = map_block(ctx, &inode, lblk, blk, &extra);
 	if (rc)
@@ -362,7 +373,7 @@ int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 					fs->sb.inodes_per_group);
 	rc = fsck_new_block(ctx, goal, &blk);
 	if (!rc)
-		rc = write_dir_block(ctx, blk, ino, parent);
+		rc = write_dir_block(ctx, blk, ino, 0, parent);
 	if (rc)
 		return rc;
 	memset(&inode, 0, sizeof(inode));

@@ -64,6 +64,8 @@
 /* One on-disk bitmap block, cached. */
 struct bm_cache {
 	uint64_t blk;		/* 0: nothing loaded */
+	uint32_t g;		/* its group */
+	int inodes;		/* an inode bitmap (else blocks) */
 	uint8_t *buf;
 	int dirty;
 };
@@ -95,14 +97,23 @@ static int bm_flush(struct orphans *o, struct bm_cache *c)
 {
 	int rc = 0;
 
-	if (c->dirty)
+	if (c->dirty) {
+		/* the descriptors are written at the end (SB_DIRTY) */
+		if (c->inodes)
+			extkit_group_inode_bitmap_csum_set(o->fs, c->g, c->buf);
+		else
+			extkit_group_block_bitmap_csum_set(o->fs, c->g, c->buf);
 		rc = extkit_fs_write_block(o->fs, c->blk, c->buf);
+	}
 	c->dirty = 0;
 	return rc;
 }
 
-static int bm_load(struct orphans *o, struct bm_cache *c, uint64_t blk)
+/* Loads group g's bitmap of c's kind. */
+static int bm_load(struct orphans *o, struct bm_cache *c, uint32_t g)
 {
+	uint64_t blk = c->inodes ? o->fs->groups[g].inode_bitmap :
+				   o->fs->groups[g].block_bitmap;
 	int rc;
 
 	if (c->blk == blk)
@@ -111,6 +122,7 @@ static int bm_load(struct orphans *o, struct bm_cache *c, uint64_t blk)
 	if (!rc)
 		rc = extkit_fs_read_block(o->fs, blk, c->buf);
 	c->blk = rc ? 0 : blk;
+	c->g = g;
 	return rc;
 }
 
@@ -149,7 +161,7 @@ static int for_each_piece(struct orphans *o, uint64_t blk, uint64_t count,
 		if (group_flag(fs, g, EXT4_BG_BLOCK_UNINIT)) {
 			rc = fn(o, g, bit, 0);	/* nothing in use there */
 		} else {
-			rc = bm_load(o, &o->bbm, fs->groups[g].block_bitmap);
+			rc = bm_load(o, &o->bbm, g);
 			if (!rc)
 				rc = fn(o, g, bit, n);
 		}
@@ -201,7 +213,7 @@ static int free_inode_bit(struct orphans *o, uint32_t ino, int is_dir)
 	struct extkit_fs *fs = o->fs;
 	uint32_t g = (ino - 1) / fs->sb.inodes_per_group;
 	uint32_t bit = (ino - 1) % fs->sb.inodes_per_group;
-	int rc = bm_load(o, &o->ibm, fs->groups[g].inode_bitmap);
+	int rc = bm_load(o, &o->ibm, g);
 
 	if (rc)
 		return rc;
@@ -221,7 +233,7 @@ static int inode_bit_set(struct orphans *o, uint32_t ino)
 	uint32_t g = (ino - 1) / fs->sb.inodes_per_group;
 
 	if (group_flag(fs, g, EXT4_BG_INODE_UNINIT) ||
-	    bm_load(o, &o->ibm, fs->groups[g].inode_bitmap))
+	    bm_load(o, &o->ibm, g))
 		return 0;
 	return extkit_bitmap_disk_count(o->ibm.buf, (ino - 1) %
 					fs->sb.inodes_per_group, 1) == 1;
@@ -384,6 +396,7 @@ static int release_ea(struct orphans *o, struct extkit_inode *inode)
 	refs = get_le32(o->buf + EA_REFCOUNT_OFF);
 	if (refs > 1) {
 		put_le32(o->buf + EA_REFCOUNT_OFF, refs - 1);
+		extkit_ea_block_csum_set(o->fs, blk, o->buf);
 		return extkit_fs_write_block(o->fs, blk, o->buf);
 	}
 	return for_each_piece(o, blk, 1, piece_free);
@@ -571,6 +584,7 @@ static int orphans_init(struct orphans *o, struct fsck_ctx *ctx)
 	o->fs = ctx->fs;
 	o->bbm.buf = malloc(bs);
 	o->ibm.buf = malloc(bs);
+	o->ibm.inodes = 1;
 	o->buf = malloc(bs);
 	if (!o->bbm.buf || !o->ibm.buf || !o->buf)
 		return -ENOMEM;

@@ -328,15 +328,6 @@ int fsck_open(struct fsck_ctx *ctx)
 	rc = ctx->opts->sb_block ? open_explicit(ctx) : open_primary(ctx);
 	if (rc)
 		return rc;
-	/* The library does not yet write inode, directory block and bitmap
-	 * checksums: a repair would leave them wrong. */
-	if (!ctx->readonly && extkit_has_ro_compat(&ctx->fs->sb,
-			EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)) {
-		fprintf(stderr, PROG ": %s: repairing metadata_csum "
-			"filesystems is not supported yet (use -n to check)\n",
-			ctx->opts->target);
-		return -EXTKIT_EUNSUPP;
-	}
 	check_super_fields(ctx);
 	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;
 }

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csum.h"
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
@@ -344,7 +345,7 @@ static void check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	free(copy);
 }
 
-static int check_one(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	struct extkit_inode inode;
 
@@ -360,6 +361,39 @@ static int check_one(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	if (!inode.links_count && (inode.dtime || !inode.mode))
 		return 0;
 	return check_live(ctx, ino, &inode);
+}
+
+/*
+ * metadata_csum: an inode whose checksum was wrong when read and is
+ * still wrong after the other checks (which rewrite the inodes they fix,
+ * checksum included) gets its checksum rewritten, as e2fsck's
+ * PR_1_INODE_ONLY_CSUM_INVALID does.
+ */
+static void recheck_csum(struct fsck_ctx *ctx, uint32_t ino)
+{
+	uint8_t *raw = malloc(ctx->fs->g.inode_size);
+	struct extkit_inode inode;
+
+	if (!raw)
+		return;
+	if (!extkit_inode_read_raw(ctx->fs, ino, raw) &&
+	    !extkit_inode_csum_verify(ctx->fs, ino, raw)) {
+		extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
+		if (pass1_report(ctx, PR_1_INODE_CSUM, ino, &inode, 0) &&
+		    fsck_fixing(ctx))
+			extkit_inode_write_raw(ctx->fs, ino, raw);
+	}
+	free(raw);
+}
+
+static int check_one(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+{
+	int csum_ok = extkit_inode_csum_verify(ctx->fs, ino, raw);
+	int rc = check_fields(ctx, ino, raw);
+
+	if (!rc && !csum_ok && !(ctx->flags & FSCK_FL_ABORT))
+		recheck_csum(ctx, ino);
+	return rc;
 }
 
 static void report_itable(struct fsck_ctx *ctx, uint32_t g, uint64_t blk,

@@ -393,6 +393,8 @@ static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 		start_block(ds, ent->lblk);
 	ds->pblk = ent->pblk;
 	ds->dirty = 0;
+	if (ent->offset == 0)
+		pass2_check_block_csum(ds, it, buf);
 	switch (ent->kind) {
 	case EXTKIT_DE_LIVE:
 	case EXTKIT_DE_EMPTY:

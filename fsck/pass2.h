@@ -33,6 +33,9 @@ struct dir_state {
 /* Reports code about the record at off of buf; 1 if to be fixed. */
 int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
 		  uint32_t off);
+/* metadata_csum: checks the checksum of the block just loaded. */
+void pass2_check_block_csum(struct dir_state *ds,
+			    const struct extkit_dir_iter *it, uint8_t *buf);
 /* Checks the valid record at off of the current block buf. */
 void pass2_record(struct dir_state *ds, uint8_t *buf, uint32_t off);
 /* Checks the records a '.' or '..' fix split off. */

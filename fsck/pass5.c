@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "bitmap.h"
+#include "csum.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
@@ -34,6 +35,8 @@
 
 #define GRP_DIFFERS	0x1	/* computed differs from disk */
 #define GRP_ALLOCATED	0x2	/* fsck allocated in this group */
+#define GRP_CSUM_BAD	0x4	/* metadata_csum: descriptor csum wrong */
+#define GRP_WRITTEN	0x8	/* bitmap rewritten (csum with it) */
 
 /* One kind of bitmap: blocks or inodes. */
 struct bm_kind {
@@ -44,6 +47,7 @@ struct bm_kind {
 	uint32_t per_group;
 	uint32_t diff_code;
 	uint32_t pad_code;
+	uint32_t csum_code;
 	uint16_t uninit_flag;
 };
 
@@ -188,6 +192,33 @@ static uint32_t group_bits(struct fsck_ctx *ctx, const struct bm_kind *k,
 	return k->per_group;
 }
 
+static int is_block_kind(const struct bm_kind *k)
+{
+	return k->uninit_flag == EXT4_BG_BLOCK_UNINIT;
+}
+
+/* Whether the descriptor's bitmap checksum matches the bitmap read. */
+static int csum_ok(struct fsck_ctx *ctx, const struct bm_kind *k,
+		   uint32_t g, const uint8_t *disk)
+{
+	if (is_block_kind(k))
+		return extkit_group_block_bitmap_csum_ok(ctx->fs, g, disk);
+	return extkit_group_inode_bitmap_csum_ok(ctx->fs, g, disk);
+}
+
+/* Sets the descriptor's bitmap checksum from buf (written at the end). */
+static void set_csum(struct fsck_ctx *ctx, const struct bm_kind *k,
+		     uint32_t g, const uint8_t *buf)
+{
+	if (!extkit_has_metadata_csum(&ctx->fs->sb))
+		return;
+	if (is_block_kind(k))
+		extkit_group_block_bitmap_csum_set(ctx->fs, g, buf);
+	else
+		extkit_group_inode_bitmap_csum_set(ctx->fs, g, buf);
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+}
+
 /* Compares group g; sets *state. */
 static int compare_group(struct fsck_ctx *ctx, const struct bm_kind *k,
 			 uint32_t g, uint8_t *disk, uint8_t *comp,
@@ -213,6 +244,8 @@ static int compare_group(struct fsck_ctx *ctx, const struct bm_kind *k,
 		memset(disk, 0, ctx->fs->g.block_size);
 		*state |= GRP_DIFFERS;
 	}
+	if (blk && !rc && !csum_ok(ctx, k, g, disk))
+		*state |= GRP_CSUM_BAD;
 	if (apply_allocs(k, g, nbits, disk))
 		*state |= GRP_ALLOCATED;
 	extkit_bitmap_to_disk(k->map, (uint64_t)g * k->per_group, nbits, comp);
@@ -237,7 +270,34 @@ static int write_group(struct fsck_ctx *ctx, const struct bm_kind *k,
 		buf[nbits / 8] |= (uint8_t)(0xff << (nbits % 8));
 	if (!bitmap_block(ctx, k, g))
 		return 0;
+	set_csum(ctx, k, g, buf);
 	return extkit_fs_write_block(ctx->fs, bitmap_block(ctx, k, g), buf);
+}
+
+/*
+ * Groups whose bitmap is right (or left as it is) but whose descriptor
+ * checksum is not: the checksum is set from the bitmap on disk.
+ */
+static int check_csums(struct fsck_ctx *ctx, const struct bm_kind *k,
+		       const uint8_t *state, uint8_t *buf)
+{
+	struct problem_context pctx;
+	int rc;
+
+	for (uint32_t g = 0; g < ctx->fs->g.group_count; g++) {
+		if ((state[g] & (GRP_CSUM_BAD | GRP_WRITTEN)) != GRP_CSUM_BAD)
+			continue;
+		clear_problem_context(&pctx);
+		pctx.group = g;
+		if (!fix_problem(ctx, k->csum_code, &pctx) || ctx->readonly)
+			continue;
+		rc = extkit_fs_read_block(ctx->fs, bitmap_block(ctx, k, g),
+					  buf);
+		if (rc)
+			return rc;
+		set_csum(ctx, k, g, buf);
+	}
+	return 0;
 }
 
 static int check_bitmaps(struct fsck_ctx *ctx, const struct bm_kind *k)
@@ -267,7 +327,7 @@ static int check_bitmaps(struct fsck_ctx *ctx, const struct bm_kind *k)
 		fix = 2;
 	rc = 0;
 	for (uint32_t g = 0; g < ng && !ctx->readonly; g++) {
-		if (!state[g] && fix != 2)
+		if (!(state[g] & (GRP_DIFFERS | GRP_ALLOCATED)) && fix != 2)
 			continue;
 		if ((state[g] & GRP_DIFFERS) && !fix)
 			continue;
@@ -276,7 +336,10 @@ static int check_bitmaps(struct fsck_ctx *ctx, const struct bm_kind *k)
 		rc = write_group(ctx, k, g, disk);
 		if (rc)
 			break;
+		state[g] |= GRP_WRITTEN;
 	}
+	if (!rc)
+		rc = check_csums(ctx, k, state, disk);
 out:
 	free(disk);
 	free(comp);
@@ -374,6 +437,7 @@ int fsck_pass5(struct fsck_ctx *ctx)
 		.alloc = &ctx->alloc_blocks, .base = fs->sb.first_data_block,
 		.per_group = fs->sb.blocks_per_group,
 		.diff_code = PR_5_BLOCK_BITMAP, .pad_code = PR_5_BLOCK_PADDING,
+		.csum_code = PR_5_BLOCK_BITMAP_CSUM,
 		.uninit_flag = EXT4_BG_BLOCK_UNINIT,
 	};
 	struct bm_kind inodes = {
@@ -381,6 +445,7 @@ int fsck_pass5(struct fsck_ctx *ctx)
 		.alloc = &ctx->alloc_inodes, .base = 1,
 		.per_group = fs->sb.inodes_per_group,
 		.diff_code = PR_5_INODE_BITMAP, .pad_code = PR_5_INODE_PADDING,
+		.csum_code = PR_5_INODE_BITMAP_CSUM,
 		.uninit_flag = EXT4_BG_INODE_UNINIT,
 	};
 	uint64_t free_blocks, free_inodes;

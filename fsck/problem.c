@@ -188,6 +188,9 @@ const struct problem problem_table[] = {
 	  "Cannot update the reference count of extended attribute block "
 	  "%b: %s.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1_INODE_CSUM,
+	  "Inode %i passes checks, but its checksum does not match.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_1_META_RELOCATED,
 	  "Relocated the %s of group %g to block %b.",
 	  PROMPT_NONE, PR_MSG_ONLY },
@@ -281,6 +284,13 @@ const struct problem problem_table[] = {
 	  "Entry at offset %N in %p (%i) has an inode number out of "
 	  "range (%Di).",
 	  PROMPT_CLEAR, 0 },
+	{ PR_2_DIR_CSUM,
+	  "Directory inode %i, %B passes checks, but its checksum does not "
+	  "match.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_DIR_NO_CSUM,
+	  "Directory inode %i, %B has no checksum tail.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
 	  "Root inode not allocated.",
@@ -349,6 +359,12 @@ const struct problem problem_table[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_INODE_PADDING,
 	  "Padding at the end of the inode bitmap is not set.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_BLOCK_BITMAP_CSUM,
+	  "The block bitmap of group %g does not match its checksum.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_INODE_BITMAP_CSUM,
+	  "The inode bitmap of group %g does not match its checksum.",
 	  PROMPT_FIX, PR_PREEN_OK },
 };
 

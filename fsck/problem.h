@@ -115,6 +115,7 @@ enum problem_prompt {
 #define PR_1_EA_REFCOUNT	0x01001E /* h_refcount != inodes naming it */
 #define PR_1_EA_NO_FEATURE	0x01001F /* i_file_acl without ext_attr */
 #define PR_1_EA_WRITE		0x010020 /* EA block refcount not written */
+#define PR_1_INODE_CSUM		0x010021 /* metadata_csum: only the csum */
 #define PR_1_META_RELOCATED	0x010040 /* relocate.c */
 #define PR_1_META_NO_SPACE	0x010041
 #define PR_1_RESIZE_INVALID	0x010042 /* resize.c */
@@ -148,6 +149,8 @@ enum problem_prompt {
 #define PR_2_HTREE_BAD		0x020014
 #define PR_2_DIR_OPEN		0x020015
 #define PR_2_BAD_INODE_RANGE	0x020016
+#define PR_2_DIR_CSUM		0x020017 /* metadata_csum: only the csum */
+#define PR_2_DIR_NO_CSUM	0x020018 /* leaf block without a tail */
 
 /* Pass 3: connectivity. */
 #define PR_3_NO_ROOT		0x030001
@@ -176,6 +179,8 @@ enum problem_prompt {
 #define PR_5_BITMAP_READ	0x050008
 #define PR_5_BLOCK_PADDING	0x050009
 #define PR_5_INODE_PADDING	0x05000A
+#define PR_5_BLOCK_BITMAP_CSUM	0x05000B /* metadata_csum */
+#define PR_5_INODE_BITMAP_CSUM	0x05000C
 
 /* What a message talks about; fill the fields the message names. */
 struct problem_context {

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csum.h"
 #include "error.h"
 #include "fs.h"
 #include "ondisk.h"
@@ -193,6 +194,7 @@ static int ea_write_refcount(struct fsck_ctx *ctx, uint64_t blk,
 
 	if (!rc) {
 		extkit_xattr_set_refcount(ctx->blkbuf, refs);
+		extkit_ea_block_csum_set(ctx->fs, blk, ctx->blkbuf);
 		rc = extkit_fs_write_block(ctx->fs, blk, ctx->blkbuf);
 	}
 	if (rc) {

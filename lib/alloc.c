@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "bitmap.h"
+#include "csum.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
@@ -26,8 +27,6 @@ struct group_map {
 
 static int writable(const struct extkit_fs *fs)
 {
-	if (extkit_has_ro_compat(&fs->sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
-		return -EXTKIT_EUNSUPP;
 	if (extkit_has_ro_compat(&fs->sb, EXT4_FEATURE_RO_COMPAT_BIGALLOC))
 		return -EXTKIT_EUNSUPP;
 	return 0;
@@ -72,10 +71,11 @@ static int gmap_store(struct extkit_fs *fs, struct group_map *m)
 		else
 			m->raw[i / 8] &= (uint8_t)~bit;
 	}
-	if (!rc)
-		rc = extkit_fs_write_block(fs, fs->groups[m->g].block_bitmap,
-					   m->raw);
-	return rc;
+	if (rc)
+		return rc;
+	extkit_group_block_bitmap_csum_set(fs, m->g, m->raw);
+	return extkit_fs_write_block(fs, fs->groups[m->g].block_bitmap,
+				     m->raw);
 }
 
 static void gmap_free(struct group_map *m)

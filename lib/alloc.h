@@ -14,8 +14,9 @@
 
 /*
  * The first free block at or after goal (wrapping around the groups;
- * groups whose bitmap is uninitialised are skipped). -ENOSPC when none;
- * -EXTKIT_EUNSUPP with metadata_csum (bitmap checksums are not kept).
+ * groups whose bitmap is uninitialised are skipped). -ENOSPC when none.
+ * With metadata_csum the group's bitmap checksum is updated in memory:
+ * extkit_alloc_commit writes the descriptors.
  */
 int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk);
 

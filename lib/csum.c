@@ -118,3 +118,170 @@ uint16_t extkit_group_csum(const struct extkit_fs *fs, uint32_t g,
 		crc = extkit_crc16(crc, desc + off + 2, size - off - 2);
 	return crc;
 }
+
+int extkit_has_metadata_csum(const struct extkit_super *sb)
+{
+	return (sb->feature_ro_compat &
+		EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) != 0;
+}
+
+uint32_t extkit_inode_csum_seed(const struct extkit_fs *fs, uint32_t ino,
+				uint32_t gen)
+{
+	__le32 le_ino = cpu_to_le32(ino), le_gen = cpu_to_le32(gen);
+	uint32_t c = extkit_csum_seed(&fs->sb);
+
+	c = extkit_crc32c(c, &le_ino, sizeof(le_ino));
+	return extkit_crc32c(c, &le_gen, sizeof(le_gen));
+}
+
+/* Whether i_checksum_hi lies inside i_extra_isize of this raw inode. */
+static int inode_has_csum_hi(const struct extkit_fs *fs, const uint8_t *raw)
+{
+	size_t hi = offsetof(struct ext2_inode, i_checksum_hi);
+	uint32_t extra;
+
+	if (fs->g.inode_size <= EXT2_GOOD_OLD_INODE_SIZE)
+		return 0;
+	extra = get_le16(raw + offsetof(struct ext2_inode, i_extra_isize));
+	return EXT2_GOOD_OLD_INODE_SIZE + extra >= hi + 2 &&
+	       EXT2_GOOD_OLD_INODE_SIZE + extra <= fs->g.inode_size;
+}
+
+/*
+ * crc32c(inode seed, the whole on-disk inode) with l_i_checksum_lo and,
+ * when i_extra_isize covers it, i_checksum_hi taken as zero (the
+ * kernel's ext4_inode_csum). The seed uses i_generation of the inode.
+ */
+static uint32_t inode_csum(const struct extkit_fs *fs, uint32_t ino,
+			   const uint8_t *raw)
+{
+	size_t lo = offsetof(struct ext2_inode, l_i_checksum_lo);
+	size_t hi = offsetof(struct ext2_inode, i_checksum_hi);
+	uint32_t gen = get_le32(raw + offsetof(struct ext2_inode,
+					       i_generation));
+	uint32_t size = fs->g.inode_size, c;
+	static const uint8_t zero[2];
+
+	c = extkit_inode_csum_seed(fs, ino, gen);
+	c = extkit_crc32c(c, raw, lo);
+	c = extkit_crc32c(c, zero, 2);
+	if (!inode_has_csum_hi(fs, raw))
+		return extkit_crc32c(c, raw + lo + 2, size - lo - 2);
+	c = extkit_crc32c(c, raw + lo + 2, hi - lo - 2);
+	c = extkit_crc32c(c, zero, 2);
+	return extkit_crc32c(c, raw + hi + 2, size - hi - 2);
+}
+
+void extkit_inode_csum_set(const struct extkit_fs *fs, uint32_t ino,
+			   void *raw)
+{
+	uint8_t *p = raw;
+	uint32_t c;
+
+	if (!extkit_has_metadata_csum(&fs->sb))
+		return;
+	c = inode_csum(fs, ino, p);
+	put_le16(p + offsetof(struct ext2_inode, l_i_checksum_lo),
+		 (uint16_t)c);
+	if (inode_has_csum_hi(fs, p))
+		put_le16(p + offsetof(struct ext2_inode, i_checksum_hi),
+			 (uint16_t)(c >> 16));
+}
+
+int extkit_inode_csum_verify(const struct extkit_fs *fs, uint32_t ino,
+			     const void *raw)
+{
+	const uint8_t *p = raw;
+	uint32_t c, have;
+
+	if (!extkit_has_metadata_csum(&fs->sb))
+		return 1;
+	c = inode_csum(fs, ino, p);
+	have = get_le16(p + offsetof(struct ext2_inode, l_i_checksum_lo));
+	if (inode_has_csum_hi(fs, p))
+		have |= (uint32_t)get_le16(p + offsetof(struct ext2_inode,
+						i_checksum_hi)) << 16;
+	else
+		c &= 0xffff;
+	if (c == have)
+		return 1;
+	/* An inode never written (all zeroes) passes, as in e2fsprogs. */
+	for (uint32_t i = 0; i < fs->g.inode_size; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+uint32_t extkit_bitmap_csum(const struct extkit_fs *fs, const void *raw,
+			    uint32_t nbytes)
+{
+	return extkit_crc32c(extkit_csum_seed(&fs->sb), raw, nbytes);
+}
+
+uint32_t extkit_ea_block_csum(const struct extkit_fs *fs, uint64_t blk,
+			      const void *raw)
+{
+	size_t off = offsetof(struct ext2_ext_attr_header, h_checksum);
+	const uint8_t *p = raw;
+	__le64 le_blk = cpu_to_le64(blk);
+	static const uint8_t zero[4];
+	uint32_t c = extkit_csum_seed(&fs->sb);
+
+	c = extkit_crc32c(c, &le_blk, sizeof(le_blk));
+	c = extkit_crc32c(c, p, off);
+	c = extkit_crc32c(c, zero, sizeof(zero));
+	return extkit_crc32c(c, p + off + 4, fs->g.block_size - off - 4);
+}
+
+void extkit_ea_block_csum_set(const struct extkit_fs *fs, uint64_t blk,
+			      void *raw)
+{
+	if (extkit_has_metadata_csum(&fs->sb))
+		put_le32((uint8_t *)raw + offsetof(struct ext2_ext_attr_header,
+						   h_checksum),
+			 extkit_ea_block_csum(fs, blk, raw));
+}
+
+void extkit_group_block_bitmap_csum_set(struct extkit_fs *fs, uint32_t g,
+					const void *raw)
+{
+	if (extkit_has_metadata_csum(&fs->sb))
+		fs->groups[g].block_bitmap_csum = extkit_bitmap_csum(fs, raw,
+					fs->sb.blocks_per_group / 8);
+}
+
+void extkit_group_inode_bitmap_csum_set(struct extkit_fs *fs, uint32_t g,
+					const void *raw)
+{
+	if (extkit_has_metadata_csum(&fs->sb))
+		fs->groups[g].inode_bitmap_csum = extkit_bitmap_csum(fs, raw,
+					fs->sb.inodes_per_group / 8);
+}
+
+/* Compares the low 16 bits only with 32-byte descriptors (no _hi). */
+static int bitmap_csum_match(const struct extkit_fs *fs, uint32_t have,
+			     uint32_t want)
+{
+	if (fs->g.desc_size < EXT4_MIN_DESC_SIZE_64BIT)
+		return (have & 0xffff) == (want & 0xffff);
+	return have == want;
+}
+
+int extkit_group_block_bitmap_csum_ok(const struct extkit_fs *fs,
+				      uint32_t g, const void *raw)
+{
+	return !extkit_has_metadata_csum(&fs->sb) ||
+	       bitmap_csum_match(fs, fs->groups[g].block_bitmap_csum,
+				 extkit_bitmap_csum(fs, raw,
+					fs->sb.blocks_per_group / 8));
+}
+
+int extkit_group_inode_bitmap_csum_ok(const struct extkit_fs *fs,
+				      uint32_t g, const void *raw)
+{
+	return !extkit_has_metadata_csum(&fs->sb) ||
+	       bitmap_csum_match(fs, fs->groups[g].inode_bitmap_csum,
+				 extkit_bitmap_csum(fs, raw,
+					fs->sb.inodes_per_group / 8));
+}

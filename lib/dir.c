@@ -16,6 +16,7 @@
 
 #include "bmap.h"
 #include "dir.h"
+#include "dirblock.h"
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
@@ -406,8 +407,9 @@ static int dir_leave_block(struct extkit_dir_iter *it)
 	int rc = 0;
 
 	if (it->dirty)
-		rc = extkit_fs_write_block(it->fs, it->pblks[it->lblk],
-					   it->buf);
+		rc = extkit_dirblock_write(it->fs, it->ino,
+					   it->inode.generation,
+					   it->pblks[it->lblk], it->buf);
 	it->dirty = 0;
 	it->loaded = 0;
 	it->lblk++;
@@ -561,8 +563,9 @@ int extkit_dir_iter_end(struct extkit_dir_iter *it)
 	int rc = 0;
 
 	if (it->loaded && it->dirty && it->pblks)
-		rc = extkit_fs_write_block(it->fs, it->pblks[it->lblk],
-					   it->buf);
+		rc = extkit_dirblock_write(it->fs, it->ino,
+					   it->inode.generation,
+					   it->pblks[it->lblk], it->buf);
 	dir_iter_release(it);
 	return rc;
 }

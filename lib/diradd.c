@@ -8,17 +8,23 @@
 
 #include "alloc.h"
 #include "diradd.h"
+#include "dirblock.h"
 #include "dirext.h"
 #include "endian.h"
 #include "error.h"
 #include "inode.h"
 #include "ondisk.h"
 
+/*
+ * With metadata_csum an htree directory is refused: dropping its index
+ * would leave the root and node blocks as leaves without a checksum tail.
+ */
 static int dir_writable(const struct extkit_dirspace *ds)
 {
 	const struct extkit_super *sb = &ds->fs->sb;
 
-	if (extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
+	if (ds->st.indexed &&
+	    extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
 		return -EXTKIT_EUNSUPP;
 	if (ds->st.corrupt)
 		return -EFSCORRUPTED;
@@ -63,7 +69,10 @@ static int grow(struct extkit_dirspace *ds, uint64_t *lblk)
 	memset(ds->buf, 0, bs);
 	extkit_rec_len_to_disk(usable, bs, &rl);
 	memcpy(ds->buf + 4, &rl, sizeof(rl));
-	rc = extkit_fs_write_block(ds->fs, pblk, ds->buf);
+	if (ds->fmt.tail_len)
+		extkit_dirblock_init_tail(ds->fs, ds->buf);
+	rc = extkit_dirblock_write(ds->fs, ds->ino, inode.generation, pblk,
+				   ds->buf);
 	inode.size = (n + 1) * bs;
 	if (!rc)
 		rc = extkit_inode_write(ds->fs, ds->ino, &inode);
@@ -126,7 +135,8 @@ static int block_done(struct extkit_dirspace *ds, uint64_t lblk)
 	int rc = extkit_dirspace_block_room(&ds->fmt, ds->buf, &room);
 
 	if (!rc)
-		rc = extkit_fs_write_block(ds->fs, ds->pblks[lblk], ds->buf);
+		rc = extkit_dirblock_write(ds->fs, ds->ino, ds->gen,
+					   ds->pblks[lblk], ds->buf);
 	if (!rc)
 		rc = extkit_dirspace_set_room(ds, lblk, ds->pblks[lblk], room);
 	return rc;

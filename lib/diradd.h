@@ -13,8 +13,9 @@
  *
  * Adding to an htree directory drops its index (EXT2_INDEX_FL is cleared,
  * the index blocks become free space), as e2fsprogs' ext2fs_link does;
- * fsck -D rebuilds it. Filesystems with metadata_csum are refused
- * (-EXTKIT_EUNSUPP): leaf checksums are not kept up to date here.
+ * fsck -D rebuilds it. With metadata_csum every block written gets its
+ * checksum tail, but htree directories are refused (-EXTKIT_EUNSUPP): the
+ * dropped index blocks would need tails of their own.
  */
 #ifndef EXTKIT_DIRADD_H
 #define EXTKIT_DIRADD_H

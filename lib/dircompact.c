@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "dir.h"
+#include "dirblock.h"
 #include "dircompact.h"
 #include "dirext.h"
 #include "dirspace.h"
@@ -160,7 +161,10 @@ static int flush_block(struct compact *c, uint64_t lblk, uint32_t last)
 
 	extkit_rec_len_to_disk(usable - last, c->fmt.block_size, &d);
 	memcpy(c->buf + last + 4, &d, sizeof(d));
-	return extkit_fs_write_block(c->fs, c->pblks[lblk], c->buf);
+	if (c->fmt.tail_len)
+		extkit_dirblock_init_tail(c->fs, c->buf);
+	return extkit_dirblock_write(c->fs, c->ino, c->inode.generation,
+				     c->pblks[lblk], c->buf);
 }
 
 /*
@@ -290,9 +294,11 @@ static int write_index(struct compact *c, uint64_t nleaves, uint64_t nodes,
 		return -ENOMEM;
 	rc = extkit_htree_build(c->fs, &lay, c->buf, nb);
 	if (!rc)
-		rc = extkit_fs_write_block(c->fs, c->pblks[0], c->buf);
+		rc = extkit_dirblock_write(c->fs, c->ino, c->inode.generation,
+					   c->pblks[0], c->buf);
 	for (i = 0; !rc && i < nodes; i++)
-		rc = extkit_fs_write_block(c->fs, c->pblks[1 + nleaves + i],
+		rc = extkit_dirblock_write(c->fs, c->ino, c->inode.generation,
+					   c->pblks[1 + nleaves + i],
 					   nb + i * bs);
 	free(nb);
 	return rc;
@@ -375,8 +381,6 @@ int extkit_dir_compact(struct extkit_fs *fs, uint32_t ino,
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	if (extkit_has_ro_compat(&fs->sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
-		return -EXTKIT_EUNSUPP;
 	c.buf = malloc(fs->g.block_size);
 	if (!c.buf)
 		return -ENOMEM;

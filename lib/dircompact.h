@@ -26,8 +26,9 @@ struct extkit_compact_result {
 
 /*
  * Compacts directory ino. -EFSCORRUPTED when the iterator finds a corrupt
- * record (fsck repairs first), -EXTKIT_EUNSUPP with metadata_csum or a
- * block map the library cannot edit.
+ * record (fsck repairs first), -EXTKIT_EUNSUPP with a block map the
+ * library cannot edit. With metadata_csum every leaf gets its checksum
+ * tail and every index block its dx_tail.
  */
 int extkit_dir_compact(struct extkit_fs *fs, uint32_t ino,
 		       struct extkit_compact_result *res);

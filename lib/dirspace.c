@@ -347,6 +347,7 @@ static int ds_load(struct extkit_dirspace *ds)
 	if (rc)
 		return rc;
 	ds->fmt = it.fmt;
+	ds->gen = it.inode.generation;
 	rc = ds_reserve(ds, it.nblocks);
 	if (rc)
 		goto out;

@@ -73,6 +73,7 @@ struct extkit_maxtree {
 struct extkit_dirspace {
 	struct extkit_fs *fs;
 	uint32_t ino;
+	uint32_t gen;		/* i_generation: seeds block checksums */
 	int flags;
 	struct extkit_dir_format fmt;
 	struct extkit_dirspace_stats st;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csum.h"
 #include "endian.h"
 #include "error.h"
 #include "inode.h"
@@ -164,12 +165,12 @@ int extkit_inode_read_raw(struct extkit_fs *fs, uint32_t ino, void *raw)
 					      fs->g.inode_size);
 }
 
-int extkit_inode_write_raw(struct extkit_fs *fs, uint32_t ino,
-			   const void *raw)
+int extkit_inode_write_raw(struct extkit_fs *fs, uint32_t ino, void *raw)
 {
 	uint64_t off;
 	int rc = inode_offset(fs, ino, &off);
 
+	extkit_inode_csum_set(fs, ino, raw);
 	return rc ? rc : extkit_io_write_bytes(fs->io, off, raw,
 					       fs->g.inode_size);
 }

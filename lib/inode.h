@@ -43,8 +43,8 @@ void extkit_inode_encode(const struct extkit_inode *mem, uint32_t raw_size,
 int extkit_inode_locate(struct extkit_fs *fs, uint32_t ino, uint64_t *blk,
 			uint32_t *off_in_block);
 int extkit_inode_read_raw(struct extkit_fs *fs, uint32_t ino, void *raw);
-int extkit_inode_write_raw(struct extkit_fs *fs, uint32_t ino,
-			   const void *raw);
+/* Writes raw inode ino, first storing its metadata_csum checksum in raw. */
+int extkit_inode_write_raw(struct extkit_fs *fs, uint32_t ino, void *raw);
 int extkit_inode_read(struct extkit_fs *fs, uint32_t ino,
 		      struct extkit_inode *inode);
 int extkit_inode_write(struct extkit_fs *fs, uint32_t ino,

@@ -113,4 +113,14 @@ mktree "$tmpdir/t3/big" 6000 30
 	"$tmpdir/ext4.img" 64M >/dev/null 2>&1 || fail "mke2fs ext4.img"
 thin "$tmpdir/ext4.img" /big 7
 check "$tmpdir/ext4.img" /big
+
+# metadata_csum: leaf tails and dx_tails written with the new blocks
+"$MKE2FS" -q -F -t ext4 -b 4096 -O metadata_csum -d "$tmpdir/t3" \
+	"$tmpdir/csum.img" 64M >/dev/null 2>&1 || fail "mke2fs csum.img"
+thin "$tmpdir/csum.img" /big 7
+check "$tmpdir/csum.img" /big
+"$MKE2FS" -q -F -t ext4 -b 1024 -O metadata_csum -N 30000 -d "$tmpdir/t2" \
+	"$tmpdir/csum1k.img" 64M >/dev/null 2>&1 || fail "mke2fs csum1k.img"
+thin "$tmpdir/csum1k.img" /huge 3
+check "$tmpdir/csum1k.img" /huge
 finish

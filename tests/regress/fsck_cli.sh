@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # extkit-fsck outside the f_ cases: clean images from mke2fs (ext2, block
-# sizes 1 KiB to 64 KiB, htree directories made by e2fsck -fD, shared
+# sizes 1 KiB to 64 KiB; ext4 with metadata_csum at 1 and 4 KiB), htree
+# directories made by e2fsck -fD, shared
 # extended attribute blocks) give exit 0
 # and no complaint on -fn; -n never writes a byte (checksums before and
 # after, on a damaged image too); the option rules (-n/-y/-p exclusive:
@@ -39,6 +40,14 @@ for bs in 1024 2048 4096 8192 16384 32768 65536; do
 	clean_ok "mke2fs ext2 -b $bs"
 	$E2FSCK -fyD image >/dev/null 2>&1
 	clean_ok "mke2fs ext2 -b $bs after e2fsck -fD (htree)"
+done
+for bs in 1024 4096; do
+	mkimg4 "$bs" 32M
+	populate
+	many d1/many 300
+	clean_ok "mke2fs ext4 (metadata_csum) -b $bs"
+	$E2FSCK -fyD image >/dev/null 2>&1
+	clean_ok "mke2fs ext4 (metadata_csum) -b $bs after e2fsck -fD (htree)"
 done
 mkimg 1024 8M -O ^dir_index,^filetype,^resize_inode,^sparse_super
 populate

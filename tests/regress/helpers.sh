@@ -18,6 +18,18 @@ mkimg() {
 		{ echo "mke2fs failed" >&2; exit 99; }
 }
 
+# mkimg4 BLOCKSIZE SIZE [mke2fs options...]: a fresh ext4 image with the
+# features of mke2fs's default ext4 (metadata_csum, extents, flex_bg...).
+mkimg4() {
+	_bs=$1
+	_size=$2
+	shift 2
+	rm -f image
+	$MKE2FS -q -F -o Linux -t ext4 -b "$_bs" -U "$UUID" \
+		-E hash_seed=$SEED "$@" image "$_size" >/dev/null 2>&1 ||
+		{ echo "mke2fs failed" >&2; exit 99; }
+}
+
 # dbg COMMANDS...: runs debugfs -w commands (one per argument).
 dbg() {
 	for _c in "$@"; do

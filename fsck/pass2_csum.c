@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 2, metadata_csum: the checksum of each directory block, checked
+ * when the block is loaded, before its records.
+ *
+ * A leaf block whose records are valid but whose tail checksum is wrong,
+ * or an htree root or node whose dx_tail checksum is wrong, is marked to
+ * be written back (the iterator sets the checksum on the way out), as
+ * e2fsck's "passes checks but fails checksum". A block with corrupt
+ * records is left to the salvage, which rewrites it anyway. A leaf block
+ * with no tail gets one when its last record has 12 spare bytes.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "csum.h"
+#include "dir.h"
+#include "dirblock.h"
+#include "endian.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "pass2.h"
+#include "problem.h"
+
+#define TAIL_LEN	12u
+
+/* Whether valid records run from 0 to limit; *last gets the last one. */
+static int chain_valid(const struct dir_state *ds, const uint8_t *buf,
+		       uint32_t limit, uint32_t *last)
+{
+	uint32_t off = 0, len;
+
+	while (off < limit) {
+		if (extkit_dirent_check(&ds->fmt, buf, off, limit, &len) !=
+		    EXTKIT_DIRENT_OK)
+			return 0;
+		*last = off;
+		off += len;
+	}
+	return off == limit;
+}
+
+/* Takes the tail's 12 bytes from the last record; 0 if it has no room. */
+static int make_tail(struct dir_state *ds, uint8_t *buf, uint32_t last)
+{
+	uint32_t bs = ds->fmt.block_size, len = bs - last, min = 0;
+	const struct ext2_dir_entry_2 *de = (const void *)(buf + last);
+	__le16 d;
+
+	if (get_le32(buf + last))
+		min = extkit_dirent_min_len(extkit_dirent_name_len(&ds->fmt,
+								   de));
+	else if (last)
+		min = EXT2_DIR_ENTRY_HEADER_LEN;
+	if (len < min + TAIL_LEN || len - TAIL_LEN < EXT2_DIR_ENTRY_HEADER_LEN)
+		return 0;
+	if (extkit_rec_len_to_disk(len - TAIL_LEN, bs, &d))
+		return 0;
+	memcpy(buf + last + 4, &d, sizeof(d));
+	extkit_dirblock_init_tail(ds->ctx->fs, buf);
+	return 1;
+}
+
+void pass2_check_block_csum(struct dir_state *ds,
+			    const struct extkit_dir_iter *it, uint8_t *buf)
+{
+	struct extkit_fs *fs = ds->ctx->fs;
+	uint32_t bs = ds->fmt.block_size, last = 0;
+	int rc;
+
+	if (!buf || !extkit_has_metadata_csum(&fs->sb))
+		return;
+	rc = extkit_dirblock_csum_verify(fs, ds->ino, it->inode.generation,
+					 buf);
+	if (rc == 1)
+		return;
+	if (rc == 0) {
+		if (extkit_dirblock_has_tail(fs, buf) &&
+		    !chain_valid(ds, buf, bs - TAIL_LEN, &last))
+			return;
+		if (pass2_problem(ds, PR_2_DIR_CSUM, buf, 0))
+			ds->dirty = 1;
+		return;
+	}
+	/* no tail and no index: a leaf written without metadata_csum */
+	if (!chain_valid(ds, buf, bs, &last))
+		return;
+	if (pass2_problem(ds, PR_2_DIR_NO_CSUM, buf, 0) &&
+	    make_tail(ds, buf, last))
+		ds->dirty = 1;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Directory block checksums (see dirblock.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "csum.h"
+#include "dir.h"
+#include "dirblock.h"
+#include "endian.h"
+#include "ondisk.h"
+
+#define TAIL_LEN	12u	/* struct ext4_dir_entry_tail */
+#define DX_TAIL		8u	/* struct dx_tail */
+#define DX_ENTRY	8u
+#define DX_ROOT_COUNT	32u	/* count/limit of a dx_root */
+#define DX_NODE_COUNT	8u	/* count/limit of a dx_node */
+
+static uint32_t rec_len_at(const uint8_t *buf, uint32_t off, uint32_t bs)
+{
+	__le16 d;
+
+	memcpy(&d, buf + off + 4, sizeof(d));
+	return extkit_rec_len_from_disk(d, bs);
+}
+
+int extkit_dirblock_has_tail(const struct extkit_fs *fs, const uint8_t *buf)
+{
+	const uint8_t *t = buf + fs->g.block_size - TAIL_LEN;
+
+	return get_le32(t) == 0 && get_le16(t + 4) == TAIL_LEN &&
+	       t[6] == 0 && t[7] == EXT4_DIR_TAIL_FT;
+}
+
+void extkit_dirblock_init_tail(const struct extkit_fs *fs, uint8_t *buf)
+{
+	uint8_t *t = buf + fs->g.block_size - TAIL_LEN;
+
+	memset(t, 0, TAIL_LEN);
+	put_le16(t + 4, TAIL_LEN);
+	t[7] = EXT4_DIR_TAIL_FT;
+}
+
+/*
+ * Offset of the count/limit pair when buf is an htree root ('.' of 12
+ * bytes, '..' over the rest, an 8-byte dx_root_info) or node (one empty
+ * record over the whole block) whose limit leaves room for the dx_tail;
+ * 0 otherwise (e2fsprogs' __get_dx_countlimit applies the same tests).
+ */
+static uint32_t dx_count_offset(const struct extkit_fs *fs,
+				const uint8_t *buf)
+{
+	uint32_t bs = fs->g.block_size, off = 0, limit, count;
+	uint32_t rl = rec_len_at(buf, 0, bs);
+
+	if (rl == bs && get_le32(buf) == 0 && buf[6] == 0)
+		off = DX_NODE_COUNT;
+	else if (rl == 12 && buf[6] == 1 && rec_len_at(buf, 12, bs) ==
+		 bs - 12 && buf[18] == 2 &&
+		 buf[24 + offsetof(struct dx_root_info, info_length)] == 8)
+		off = DX_ROOT_COUNT;
+	if (!off)
+		return 0;
+	limit = get_le16(buf + off);
+	count = get_le16(buf + off + 2);
+	if (count > limit || off + limit * DX_ENTRY + DX_TAIL > bs)
+		return 0;
+	return off;
+}
+
+/* The kernel's ext4_dx_csum: the header and the count used entries, then
+ * dt_reserved and a zero in place of dt_checksum. */
+static uint32_t dx_csum(uint32_t seed, const uint8_t *buf, uint32_t off)
+{
+	uint32_t count = get_le16(buf + off + 2);
+	uint32_t tail = off + get_le16(buf + off) * DX_ENTRY;
+	static const uint8_t zero[4];
+	uint32_t c;
+
+	c = extkit_crc32c(seed, buf, off + count * DX_ENTRY);
+	c = extkit_crc32c(c, buf + tail, 4);
+	return extkit_crc32c(c, zero, sizeof(zero));
+}
+
+/* Where the checksum of buf lives (0: none) and its value. */
+static uint32_t csum_place(const struct extkit_fs *fs, uint32_t ino,
+			   uint32_t gen, const uint8_t *buf, uint32_t *csum)
+{
+	uint32_t bs = fs->g.block_size, seed, off;
+
+	seed = extkit_inode_csum_seed(fs, ino, gen);
+	if (extkit_dirblock_has_tail(fs, buf)) {
+		*csum = extkit_crc32c(seed, buf, bs - TAIL_LEN);
+		return bs - 4;
+	}
+	off = dx_count_offset(fs, buf);
+	if (!off)
+		return 0;
+	*csum = dx_csum(seed, buf, off);
+	return off + get_le16(buf + off) * DX_ENTRY + 4;
+}
+
+int extkit_dirblock_csum_set(const struct extkit_fs *fs, uint32_t ino,
+			     uint32_t gen, uint8_t *buf)
+{
+	uint32_t csum = 0, at = csum_place(fs, ino, gen, buf, &csum);
+
+	if (!at)
+		return -ENOSPC;
+	put_le32(buf + at, csum);
+	return 0;
+}
+
+int extkit_dirblock_csum_verify(const struct extkit_fs *fs, uint32_t ino,
+				uint32_t gen, const uint8_t *buf)
+{
+	uint32_t csum = 0, at = csum_place(fs, ino, gen, buf, &csum);
+
+	if (!at)
+		return -ENOSPC;
+	return get_le32(buf + at) == csum;
+}
+
+int extkit_dirblock_write(struct extkit_fs *fs, uint32_t ino, uint32_t gen,
+			  uint64_t blk, uint8_t *buf)
+{
+	if (extkit_has_metadata_csum(&fs->sb))
+		extkit_dirblock_csum_set(fs, ino, gen, buf);
+	return extkit_fs_write_block(fs, blk, buf);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Directory block checksums (metadata_csum): the 12-byte tail record that
+ * ends a leaf block (struct ext4_dir_entry_tail) and the dx_tail after the
+ * last dx_entry slot of an htree root or interior node. Both are seeded
+ * with the directory's inode number and generation
+ * (Documentation/filesystems/ext4/checksums.rst, the kernel's
+ * ext4_dirblock_csum and ext4_dx_csum). Every writer of a directory block
+ * goes through extkit_dirblock_write.
+ */
+#ifndef EXTKIT_DIRBLOCK_H
+#define EXTKIT_DIRBLOCK_H
+
+#include <stdint.h>
+
+#include "fs.h"
+
+/* Whether the last 12 bytes of buf are a checksum tail record. */
+int extkit_dirblock_has_tail(const struct extkit_fs *fs, const uint8_t *buf);
+/* Writes an empty tail record (checksum 0) over the last 12 bytes. */
+void extkit_dirblock_init_tail(const struct extkit_fs *fs, uint8_t *buf);
+
+/*
+ * Stores the checksum of a leaf block with a tail, or of an htree root or
+ * node. -ENOSPC when the block is neither (no place for a checksum).
+ */
+int extkit_dirblock_csum_set(const struct extkit_fs *fs, uint32_t ino,
+			     uint32_t gen, uint8_t *buf);
+/* 1 when the stored checksum matches, 0 when not, -ENOSPC as above. */
+int extkit_dirblock_csum_verify(const struct extkit_fs *fs, uint32_t ino,
+				uint32_t gen, const uint8_t *buf);
+
+/*
+ * Writes directory block buf (of directory ino, i_generation gen) at blk,
+ * its checksum set first with metadata_csum. A block with no place for a
+ * checksum is written as it is.
+ */
+int extkit_dirblock_write(struct extkit_fs *fs, uint32_t ino, uint32_t gen,
+			  uint64_t blk, uint8_t *buf);
+
+#endif /* EXTKIT_DIRBLOCK_H */
