@@ -9,8 +9,10 @@
  * 5. A root whose magic or eh_max alone is wrong is salvaged (the entries
  * are then checked one by one); a garbage root clears the inode, as
  * e2fsck does. Tree blocks: a valid block number, readable, a header with
- * eh_max <= (bs - 12) / 12 and eh_depth one less than the parent's; bad
- * ones lose their index entry. Leaf extents: length > 0 (unwritten ones
+ * eh_max <= (bs - 12) / 12; bad ones lose their index entry. One whose
+ * eh_depth is not one less than its parent's is read as the level it
+ * sits at and its eh_depth corrected (e2fsck does not look at it, the
+ * kernel refuses such a tree). Leaf extents: length > 0 (unwritten ones
  * have ee_len > 32768), physical run inside [s_first_data_block,
  * blocks_count) and not 0, logical ranges increasing, not overlapping,
  * inside the range the index entry gives. A node left empty is dropped;
@@ -155,9 +157,26 @@ static const char *node_problem(struct ext_scan *s, uint64_t blk,
 		return "bad magic number";
 	if (extkit_extent_header_check(&eh, bs))
 		return "bad entry count or capacity";
-	if (le16(eh.eh_depth) != depth)
-		return "wrong depth";
 	return NULL;
+}
+
+/*
+ * A tree block whose header is valid but whose eh_depth does not fit its
+ * place: its entries are read as that place wants (the kernel checks
+ * eh_depth the same way). 0 when it is (now) right.
+ */
+static int check_depth(struct ext_scan *s, uint64_t blk, uint8_t *buf,
+		       uint16_t depth, int *cdirty)
+{
+	uint16_t have = extkit_extent_depth(buf);
+
+	if (have == depth)
+		return 0;
+	if (!report(s, PR_1_EXTENT_NODE_DEPTH, blk, have, depth, NULL))
+		return -1;
+	extkit_extent_set_depth(buf, depth);
+	*cdirty = 1;
+	return 0;
 }
 
 static uint64_t first_lblk(const uint8_t *node)
@@ -199,7 +218,13 @@ static int scan_child(struct ext_scan *s, uint8_t *node, uint16_t i,
 		s->res->failed = 1;
 		return 0;
 	}
-	cdirty = scan_node(s, buf, ix.lblk, hi);
+	cdirty = 0;
+	if (check_depth(s, ix.child, buf, depth, &cdirty)) {
+		s->res->failed = 1;
+		fsck_claim_blocks(s->ctx, s->res, ix.child, 1);
+		return 0;
+	}
+	cdirty |= scan_node(s, buf, ix.lblk, hi);
 	if (!extkit_extent_entries(buf)) {
 		if (report(s, PR_1_EXTENT_EMPTY_NODE, ix.child, ix.lblk, 0,
 			   NULL))

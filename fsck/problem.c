@@ -230,6 +230,10 @@ const struct problem problem_table[] = {
 	{ PR_1_EXTENT_ROOT_BAD,
 	  "The extent tree root of inode %i is not valid (%s).",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_EXTENT_NODE_DEPTH,
+	  "Extent tree block %b of inode %i says depth %N, but it sits at "
+	  "depth %O.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

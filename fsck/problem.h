@@ -127,6 +127,7 @@ enum problem_prompt {
 #define PR_1_EXTENT_EMPTY_NODE	0x010056 /* tree block with no entry */
 #define PR_1_EXTENT_ROOT_FIX	0x010057 /* root header salvaged */
 #define PR_1_EXTENT_ROOT_BAD	0x010058 /* root header garbage */
+#define PR_1_EXTENT_NODE_DEPTH	0x010059 /* tree block eh_depth wrong */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
