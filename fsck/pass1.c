@@ -181,6 +181,10 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	else if (S_ISREG(inode->mode) && res->last_init_lblk >= 0)
 		/* unwritten extents past i_size are preallocation */
 		bad = inode->size < (uint64_t)res->last_init_lblk * bs;
+	/* An extent file maps 2^32 logical blocks at most (e2fsck's limit). */
+	if (S_ISREG(inode->mode) && (inode->flags & EXT4_EXTENTS_FL) &&
+	    inode->size > (bs << 32) - 1)
+		bad = 1;
 	if (bad && pass1_report(ctx, PR_1_BAD_I_SIZE, ino, inode, want)) {
 		inode->size = want;
 		*dirty = 1;
