@@ -5,8 +5,8 @@
  *
  * The library's walker (bmap.c) stops at the first bad block number; fsck
  * must go on, report each bad number and clear it in place, so indirect
- * maps are scanned here with write-back. Extent trees are walked with the
- * library (reported, not edited, for now).
+ * maps are scanned here with write-back; extent trees likewise in
+ * extents.c.
  */
 #include "config.h"
 
@@ -58,6 +58,18 @@ static uint64_t block_claim(struct fsck_ctx *ctx, uint64_t blk,
 	}
 	ctx->dup_blocks += dups;
 	return dups;
+}
+
+void fsck_claim_blocks(struct fsck_ctx *ctx, struct fsck_blk_result *res,
+		       uint64_t blk, uint32_t count)
+{
+	uint64_t first = 0, dups;
+
+	dups = block_claim(ctx, blk, count, &first);
+	if (dups && !res->dups)
+		res->first_dup = first;
+	res->dups += dups;
+	res->nblocks += count;
 }
 
 void fsck_block_mark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count)
@@ -179,6 +191,7 @@ static int scan_entry(struct scan *s, uint32_t *slot, int level,
 		run_add(s, b);
 		if ((int64_t)lblk > s->res->last_lblk)
 			s->res->last_lblk = (int64_t)lblk;
+		s->res->last_init_lblk = s->res->last_lblk;
 		return 0;
 	}
 	return scan_ind(s, slot, level, lblk);
@@ -258,39 +271,6 @@ static int scan_indirect(struct scan *s)
 	return 0;
 }
 
-/* Extent trees: the library walk, claiming what it reports. */
-static int extent_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
-		     uint32_t count, int flags, void *arg)
-{
-	struct scan *s = arg;
-
-	for (uint32_t i = 0; i < count; i++)
-		run_add(s, pblk + i);
-	if (!(flags & EXTKIT_BLOCK_META) &&
-	    (int64_t)(lblk + count - 1) > s->res->last_lblk)
-		s->res->last_lblk = (int64_t)(lblk + count - 1);
-	return 0;
-}
-
-static int scan_extents(struct scan *s)
-{
-	struct problem_context pctx;
-	int rc = extkit_block_walk(s->ctx->fs, s->inode, extent_fn, s);
-
-	run_flush(s);
-	if (rc >= 0)
-		return 0;
-	if (rc == -ENOMEM)
-		return rc;
-	clear_problem_context(&pctx);
-	pctx.ino = s->ino;
-	pctx.str = extkit_strerror(rc);
-	fix_problem(s->ctx, PR_1_EXTENT_BAD, &pctx);
-	s->ctx->flags |= FSCK_FL_UNCORRECTED;
-	s->res->failed = 1;
-	return 0;
-}
-
 /* The resize inode: its reserved GDT blocks are group metadata. */
 static int scan_resize(struct scan *s)
 {
@@ -331,13 +311,14 @@ int fsck_scan_blocks(struct fsck_ctx *ctx, uint32_t ino,
 
 	memset(res, 0, sizeof(*res));
 	res->last_lblk = -1;
+	res->last_init_lblk = -1;
 	if (ino == EXT2_RESIZE_INO &&
 	    extkit_has_compat(&ctx->fs->sb, EXT2_FEATURE_COMPAT_RESIZE_INODE))
 		rc = scan_resize(&s);
 	else if (!owns_blocks(inode))
 		rc = 0;
 	else if (inode->flags & EXT4_EXTENTS_FL)
-		rc = scan_extents(&s);
+		rc = fsck_scan_extent_tree(ctx, ino, inode, res);
 	else
 		rc = scan_indirect(&s);
 	for (int i = 0; i < IND_LEVELS; i++)
@@ -424,7 +405,7 @@ int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
 	if (!extkit_inode_has_block_map(inode))
 		return 0;
 	if (inode->flags & EXT4_EXTENTS_FL)
-		return -EXTKIT_EUNSUPP;
+		return -EXTKIT_EUNSUPP;	/* fsck_clone_extents() */
 	for (int i = 0; i < EXT2_N_BLOCKS; i++) {
 		int level = i < EXT2_NDIR_BLOCKS ? 0 : i - EXT2_NDIR_BLOCKS + 1;
 

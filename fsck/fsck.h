@@ -104,10 +104,12 @@ struct fsck_ea_set {
 struct fsck_blk_result {
 	uint64_t nblocks;	/* data and map blocks kept */
 	int64_t last_lblk;	/* last logical data block, -1: none */
+	int64_t last_init_lblk;	/* the same, unwritten extents left out */
 	uint64_t dups;		/* blocks already claimed */
 	uint64_t first_dup;
 	int inode_dirty;	/* i_block changed: write the inode */
 	int failed;		/* a map could not be read or is corrupt */
+	int cleared;		/* the map is garbage: clear the inode */
 };
 
 struct extkit_dirspace;
@@ -220,6 +222,25 @@ int fsck_release_blocks(struct fsck_ctx *ctx,
  */
 int fsck_scan_blocks(struct fsck_ctx *ctx, uint32_t ino,
 		     struct extkit_inode *inode, struct fsck_blk_result *res);
+/* Claims count blocks from blk for a scan: res counts them (nblocks) and
+ * notes those already claimed (dups, first_dup). */
+void fsck_claim_blocks(struct fsck_ctx *ctx, struct fsck_blk_result *res,
+		       uint64_t blk, uint32_t count);
+/*
+ * Checks and claims the extent tree of inode ino (extents.c), repairing
+ * it in place as fsck_scan_blocks() does for block maps; res->cleared
+ * when the root is garbage and the inode is to be cleared.
+ */
+int fsck_scan_extent_tree(struct fsck_ctx *ctx, uint32_t ino,
+			  struct extkit_inode *inode,
+			  struct fsck_blk_result *res);
+/*
+ * Pass 1B for an extent tree (extclone.c): gives inode private copies
+ * of the shared blocks it maps (is_dup says which), tree blocks
+ * included. Changed tree blocks are written; the caller writes the inode.
+ */
+int fsck_clone_extents(struct fsck_ctx *ctx, uint32_t ino,
+		       struct extkit_inode *inode);
 /*
  * Calls fn for every block of a block-mapped inode (level 0 data, 1..3
  * indirect); fn returns the block to use instead (itself to keep it, 0 on
@@ -262,6 +283,9 @@ void fsck_ea_free(struct fsck_ea_set *set);
 
 /* Allocation from the maps pass 1 built (lost_found.c). */
 int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk);
+/* count contiguous blocks, from goal on if possible; -ENOSPC if none. */
+int fsck_new_run(struct fsck_ctx *ctx, uint64_t goal, uint32_t count,
+		 uint64_t *blk);
 int fsck_new_inode(struct fsck_ctx *ctx, uint32_t dir, int is_dir,
 		   uint32_t *ino);
 int fsck_disk_bit_free(struct fsck_ctx *ctx, uint64_t bm, uint32_t nr);

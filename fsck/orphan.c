@@ -10,7 +10,9 @@
  * bitmap, the inode in the inode bitmap, the group and superblock counts
  * follow, and i_dtime becomes the deletion time. A member still linked is
  * truncated to i_size: block pointers past the last block i_size covers
- * are cleared, indirect blocks left empty are freed, i_blocks follows, the
+ * are cleared, indirect blocks left empty are freed (in an extent tree:
+ * extents past it dropped, the one across it shortened, tree blocks left
+ * empty freed), i_blocks follows, the
  * tail of the last block is zeroed (as the kernel's truncate does; e2fsck
  * zeroes the tail of the first freed block instead), and i_dtime is
  * cleared. The xattr block of a truncated file stays.
@@ -30,9 +32,7 @@
  * Bitmaps are edited on disk (a block at a time, cached), counts in
  * ctx->fs->groups and ctx->fs->sb (written at the end of the run), so pass
  * 1 reads a filesystem on which the orphans are already gone and pass 5
- * finds nothing to fix. Extent trees are freed whole on a delete but not
- * cut on a truncate (the library cannot edit them yet): reported, left to
- * the passes.
+ * finds nothing to fix.
  *
  * Runs from pass 0 (fsck_open), before the clean check, as e2fsck does: a
  * filesystem marked clean still gets its orphans released. Allocates its
@@ -445,15 +445,6 @@ static int zero_tail(struct orphans *o, const struct extkit_inode *inode)
 	return extkit_fs_write_block(o->fs, pblk, o->buf);
 }
 
-/* Extent trees are not cut: any block past keep is reported. */
-static int past_keep_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
-			uint32_t count, int flags, void *arg)
-{
-	(void)fs;
-	(void)pblk;
-	return !(flags & EXTKIT_BLOCK_META) && lblk + count > *(uint64_t *)arg;
-}
-
 static int no_op_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 		    uint32_t count, int flags, void *arg)
 {
@@ -466,24 +457,8 @@ static int no_op_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	return 0;
 }
 
-/* An extent tree is not cut: 0 when nothing lies past keep, else 2
- * (reported; the tail is left as it is too). */
-static int truncate_extents(struct orphans *o, uint32_t ino,
-			    struct extkit_inode *inode, uint64_t keep)
-{
-	struct problem_context pctx;
-
-	if (extkit_block_walk(o->fs, inode, past_keep_fn, &keep) == 0)
-		return 0;
-	clear_problem_context(&pctx);
-	pctx.ino = ino;
-	fix_problem(o->ctx, PR_0_ORPHAN_EXTENTS, &pctx);
-	o->fs->sb.state &= (uint16_t)~EXT2_VALID_FS;
-	return 2;
-}
-
-/* Cuts an indirect map after keep blocks: checked first (a dry run),
- * then done; i_blocks follows. 0, 1 when refused, or -errno. */
+/* Cuts a block map or extent tree after keep blocks: checked first (a
+ * dry run), then done; i_blocks follows. 0, 1 when refused, or -errno. */
 static int truncate_map(struct orphans *o, struct extkit_inode *inode,
 			uint64_t keep)
 {
@@ -516,18 +491,10 @@ static int truncate_member(struct orphans *o, uint32_t ino,
 	uint64_t keep = (inode->size + bs - 1) / bs;
 	int rc = 0;
 
-	if (!extkit_inode_has_block_map(inode))
-		rc = 0;
-	else if (inode->flags & EXT4_EXTENTS_FL)
-		rc = truncate_extents(o, ino, inode, keep);
-	else
+	if (extkit_inode_has_block_map(inode))
 		rc = truncate_map(o, inode, keep);
-	if (rc == 1 || rc < 0)
-		return rc;
 	if (!rc)
 		rc = zero_tail(o, inode);
-	else
-		rc = 0;
 	if (rc)
 		return rc;
 	inode->dtime = 0;

@@ -179,8 +179,13 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	want = (uint64_t)(res->last_lblk + 1) * bs;
 	if (S_ISDIR(inode->mode))
 		bad = inode->size != want;
-	else if (S_ISREG(inode->mode) && res->last_lblk >= 0)
-		bad = inode->size < (uint64_t)res->last_lblk * bs;
+	else if (S_ISREG(inode->mode) && res->last_init_lblk >= 0)
+		/* unwritten extents past i_size are preallocation */
+		bad = inode->size < (uint64_t)res->last_init_lblk * bs;
+	/* An extent file maps 2^32 logical blocks at most (e2fsck's limit). */
+	if (S_ISREG(inode->mode) && (inode->flags & EXT4_EXTENTS_FL) &&
+	    inode->size > (bs << 32) - 1)
+		bad = 1;
 	if (bad && pass1_report(ctx, PR_1_BAD_I_SIZE, ino, inode, want)) {
 		inode->size = want;
 		*dirty = 1;
@@ -249,6 +254,11 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 		rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
 		return rc;
+	if (res.cleared) {
+		fsck_release_blocks(ctx, inode);
+		pass1_clear_inode(ctx, ino, inode);
+		return 0;
+	}
 	if (res.inode_dirty)
 		dirty = 1;
 	note_dups(ctx, ino, &res);

@@ -8,8 +8,8 @@
  * with IST_DUP gets a private copy of each shared block it maps (e2fsck's
  * pass 1B-1D clone), so that every file keeps its data. A shared indirect
  * block is copied first and its entries are then cloned in the copy.
- *
- * Not yet: extent-mapped inodes (reported, left as they are).
+ * Extent trees are cloned in extclone.c (tree blocks, and leaf extents
+ * split around their shared blocks).
  * Relies on block_found/block_dup from pass 1; allocates from
  * block_found (lost_found.c), so pass 5 counts the copies.
  */
@@ -21,6 +21,8 @@
 #include "error.h"
 #include "fs.h"
 #include "inode.h"
+
+#include "ondisk.h"
 
 #include "fsck.h"
 #include "problem.h"
@@ -80,12 +82,14 @@ static void clone_inode(struct fsck_ctx *ctx, uint32_t ino)
 	pctx.num = ca.shared;
 	if (!fix_problem(ctx, PR_1B_CLONE, &pctx))
 		return;
-	rc = fsck_remap_blocks(ctx, &inode, clone_fn, NULL);
+	if (inode.flags & EXT4_EXTENTS_FL)
+		rc = fsck_clone_extents(ctx, ino, &inode);
+	else
+		rc = fsck_remap_blocks(ctx, &inode, clone_fn, NULL);
 	if (!rc)
 		rc = fsck_write_inode(ctx, ino, &inode);
 	if (rc) {
-		pctx.str = rc == -EXTKIT_EUNSUPP ? "extent-mapped inodes "
-			   "are not cloned yet" : extkit_strerror(rc);
+		pctx.str = extkit_strerror(rc);
 		fix_problem(ctx, PR_1B_NO_SPACE, &pctx);
 		ctx->flags |= FSCK_FL_UNCORRECTED;
 		/* What was cloned is written: keep the inode's map. */

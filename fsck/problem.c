@@ -207,6 +207,44 @@ const struct problem problem_table[] = {
 	{ PR_1_RESIZE_REBUILT,
 	  "Built the resize inode anew (double indirect block %b).",
 	  PROMPT_NONE, PR_MSG_ONLY | PR_PREEN_NOMSG },
+	{ PR_1_EXTENT_BAD_PBLK,
+	  "Inode %i has an extent (logical block %N, length %O) with an "
+	  "invalid physical block %b.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EXTENT_ZERO_LEN,
+	  "Inode %i has an extent of length zero (logical block %N, "
+	  "physical block %b).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EXTENT_ORDER,
+	  "Inode %i has an extent (logical block %N, physical block %b, "
+	  "length %O) out of order or overlapping the one before it.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EXTENT_PAST_INDEX,
+	  "Inode %i has an extent (logical block %N, physical block %b, "
+	  "length %O) that reaches past the range of its index entry.",
+	  PROMPT_FIX, 0 },
+	{ PR_1_EXTENT_NODE_BAD,
+	  "Inode %i has an invalid extent tree block %b (logical block %N): "
+	  "%s.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EXTENT_INDEX_START,
+	  "The index entry for extent tree block %b of inode %i says logical "
+	  "block %O, but the block starts at %N.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_EXTENT_EMPTY_NODE,
+	  "Extent tree block %b of inode %i holds no entries.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_1_EXTENT_ROOT_FIX,
+	  "The extent tree root of inode %i has a bad %s; its other fields "
+	  "are valid.",
+	  PROMPT_FIX, 0 },
+	{ PR_1_EXTENT_ROOT_BAD,
+	  "The extent tree root of inode %i is not valid (%s).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EXTENT_NODE_DEPTH,
+	  "Extent tree block %b of inode %i says depth %N, but it sits at "
+	  "depth %O.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

@@ -121,6 +121,16 @@ enum problem_prompt {
 #define PR_1_RESIZE_INVALID	0x010042 /* resize.c */
 #define PR_1_RESIZE_NO_FEATURE	0x010043
 #define PR_1_RESIZE_REBUILT	0x010044
+#define PR_1_EXTENT_BAD_PBLK	0x010050 /* extents.c: start/end outside */
+#define PR_1_EXTENT_ZERO_LEN	0x010051 /* extent of length 0 */
+#define PR_1_EXTENT_ORDER	0x010052 /* out of order / overlapping */
+#define PR_1_EXTENT_PAST_INDEX	0x010053 /* ends past its index range */
+#define PR_1_EXTENT_NODE_BAD	0x010054 /* tree block unusable */
+#define PR_1_EXTENT_INDEX_START	0x010055 /* index lblk != child's first */
+#define PR_1_EXTENT_EMPTY_NODE	0x010056 /* tree block with no entry */
+#define PR_1_EXTENT_ROOT_FIX	0x010057 /* root header salvaged */
+#define PR_1_EXTENT_ROOT_BAD	0x010058 /* root header garbage */
+#define PR_1_EXTENT_NODE_DEPTH	0x010059 /* tree block eh_depth wrong */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001

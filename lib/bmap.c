@@ -309,7 +309,7 @@ int extkit_bmap_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
 	if (!extkit_inode_has_block_map(inode))
 		return 0;
 	if (inode->flags & EXT4_EXTENTS_FL)
-		return -EXTKIT_EUNSUPP;
+		return extkit_extent_truncate(fs, inode, keep, dry, fn, arg);
 	for (unsigned int i = 0; i < EXT2_NDIR_BLOCKS && rc >= 0; i++)
 		rc = trunc_slot(&t, &inode->block[i], 0, i, 1);
 	for (int level = 1; level <= IND_LEVELS && rc >= 0; level++) {

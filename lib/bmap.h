@@ -40,17 +40,17 @@ int extkit_block_walk(struct extkit_fs *fs, const struct extkit_inode *inode,
 		      extkit_block_fn fn, void *arg);
 
 /*
- * Cuts the block map of a block-mapped inode down to its first keep
- * logical blocks (a truncate): every pointer to a later block is cleared
- * in inode->block or in its indirect block, and an indirect block left
- * with no pointer at all is released too. Each released run is passed to
+ * Cuts the block map of an inode down to its first keep logical blocks
+ * (a truncate): every pointer to a later block is cleared in
+ * inode->block or in its indirect block, and an indirect block left with
+ * no pointer at all is released too; extent trees are cut by
+ * extkit_extent_truncate() (extent.c) with the same contract. Each released run is passed to
  * fn (EXTKIT_BLOCK_META for an indirect block); a non-zero return stops
  * the cut, possibly half done. Changed indirect
  * blocks are written unless dry is set (inode->block is edited in memory
  * either way: pass a copy for a dry run); the caller writes the inode and
  * fixes i_blocks. Returns 0, the callback's stop value, EFSCORRUPTED or
- * EXTKIT_ELOOP as extkit_block_walk() does, or -EXTKIT_EUNSUPP for an
- * extent tree.
+ * EXTKIT_ELOOP as extkit_block_walk() does.
  */
 int extkit_bmap_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
 			 uint64_t keep, int dry, extkit_block_fn fn,

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,5 +202,283 @@ int extkit_extent_walk(struct extkit_fs *fs, const struct extkit_inode *inode,
 	rc = walk_node(&w, root, &eh, EXT_LBLK_LIMIT);
 	for (i = 0; i < EXT4_EXT_MAX_DEPTH; i++)
 		free(w.bufs[i]);
+	return rc;
+}
+
+/* ---- node access ---- */
+
+static uint8_t *entry_at(uint8_t *node, uint16_t i)
+{
+	return node + EXT_HDR_SIZE + (size_t)i * EXT_ENTRY_SIZE;
+}
+
+uint16_t extkit_extent_entries(const uint8_t *node)
+{
+	return get_le16(node + offsetof(struct ext4_extent_header,
+					eh_entries));
+}
+
+uint16_t extkit_extent_depth(const uint8_t *node)
+{
+	return get_le16(node + offsetof(struct ext4_extent_header, eh_depth));
+}
+
+void extkit_extent_set_entries(uint8_t *node, uint16_t n)
+{
+	put_le16(node + offsetof(struct ext4_extent_header, eh_entries), n);
+}
+
+void extkit_extent_set_depth(uint8_t *node, uint16_t depth)
+{
+	put_le16(node + offsetof(struct ext4_extent_header, eh_depth), depth);
+}
+
+void extkit_extent_root_get(const struct extkit_inode *inode, uint8_t *root)
+{
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		put_le32(root + 4 * i, inode->block[i]);
+}
+
+void extkit_extent_root_put(struct extkit_inode *inode, const uint8_t *root)
+{
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		inode->block[i] = get_le32(root + 4 * i);
+}
+
+void extkit_extent_get(const uint8_t *node, uint16_t i,
+		       struct extkit_extent *ex)
+{
+	struct ext4_extent e;
+
+	memcpy(&e, node + EXT_HDR_SIZE + (size_t)i * EXT_ENTRY_SIZE,
+	       sizeof(e));
+	ex->lblk = le32(e.ee_block);
+	ex->len = le16(e.ee_len);
+	ex->unwritten = ex->len > EXT4_EXT_INIT_MAX_LEN;
+	if (ex->unwritten)
+		ex->len -= EXT4_EXT_INIT_MAX_LEN;
+	ex->pblk = (uint64_t)le16(e.ee_start_hi) << 32 | le32(e.ee_start_lo);
+}
+
+void extkit_extent_put(uint8_t *node, uint16_t i,
+		       const struct extkit_extent *ex)
+{
+	uint8_t *p = entry_at(node, i);
+	uint32_t len = ex->len + (ex->unwritten ? EXT4_EXT_INIT_MAX_LEN : 0);
+
+	put_le32(p + offsetof(struct ext4_extent, ee_block),
+		 (uint32_t)ex->lblk);
+	put_le16(p + offsetof(struct ext4_extent, ee_len), (uint16_t)len);
+	put_le16(p + offsetof(struct ext4_extent, ee_start_hi),
+		 (uint16_t)(ex->pblk >> 32));
+	put_le32(p + offsetof(struct ext4_extent, ee_start_lo),
+		 (uint32_t)ex->pblk);
+}
+
+void extkit_extent_idx_get(const uint8_t *node, uint16_t i,
+			   struct extkit_extent_idx *ix)
+{
+	struct ext4_extent_idx e;
+
+	memcpy(&e, node + EXT_HDR_SIZE + (size_t)i * EXT_ENTRY_SIZE,
+	       sizeof(e));
+	ix->lblk = le32(e.ei_block);
+	ix->child = (uint64_t)le16(e.ei_leaf_hi) << 32 | le32(e.ei_leaf_lo);
+}
+
+void extkit_extent_idx_put(uint8_t *node, uint16_t i,
+			   const struct extkit_extent_idx *ix)
+{
+	uint8_t *p = entry_at(node, i);
+
+	put_le32(p + offsetof(struct ext4_extent_idx, ei_block),
+		 (uint32_t)ix->lblk);
+	put_le32(p + offsetof(struct ext4_extent_idx, ei_leaf_lo),
+		 (uint32_t)ix->child);
+	put_le16(p + offsetof(struct ext4_extent_idx, ei_leaf_hi),
+		 (uint16_t)(ix->child >> 32));
+	put_le16(p + offsetof(struct ext4_extent_idx, ei_unused), 0);
+}
+
+void extkit_extent_remove(uint8_t *node, uint16_t i)
+{
+	uint16_t n = extkit_extent_entries(node);
+
+	if (i >= n)
+		return;
+	memmove(entry_at(node, i), entry_at(node, i + 1),
+		(size_t)(n - i - 1) * EXT_ENTRY_SIZE);
+	memset(entry_at(node, n - 1), 0, EXT_ENTRY_SIZE);
+	extkit_extent_set_entries(node, n - 1);
+}
+
+int extkit_extent_open_slots(uint8_t *node, uint16_t i, uint16_t count,
+			     uint16_t cap)
+{
+	uint16_t n = extkit_extent_entries(node);
+
+	if (i > n || count > cap || n > cap - count)
+		return -ENOSPC;
+	memmove(entry_at(node, i + count), entry_at(node, i),
+		(size_t)(n - i) * EXT_ENTRY_SIZE);
+	memset(entry_at(node, i), 0, (size_t)count * EXT_ENTRY_SIZE);
+	extkit_extent_set_entries(node, n + count);
+	return 0;
+}
+
+/* ---- truncation ---- */
+
+struct ext_trunc {
+	struct ext_walk w;	/* fs, fn, arg, bufs, budget */
+	uint64_t keep;
+	int dry;
+};
+
+/* Passes a released run to the caller; checks it lies in the fs. */
+static int trunc_release(struct ext_trunc *t, uint64_t lblk, uint64_t pblk,
+			 uint32_t count, int flags)
+{
+	if (!count || !extkit_fs_valid_block(t->w.fs, pblk) ||
+	    !extkit_fs_valid_block(t->w.fs, pblk + count - 1))
+		return -EFSCORRUPTED;
+	return t->w.fn(t->w.fs, lblk, pblk, count, flags, t->w.arg);
+}
+
+/* Leaf: drops or shortens the extents past keep; sets *changed. */
+static int trunc_leaf(struct ext_trunc *t, uint8_t *node, int *changed)
+{
+	struct extkit_extent ex;
+	uint64_t cut;
+	int rc;
+
+	for (uint16_t i = extkit_extent_entries(node); i-- > 0;) {
+		extkit_extent_get(node, i, &ex);
+		if (ex.lblk + ex.len <= t->keep)
+			continue;
+		rc = charge(&t->w, ex.len);
+		if (rc)
+			return rc;
+		if (ex.lblk >= t->keep) {
+			rc = trunc_release(t, ex.lblk, ex.pblk, ex.len,
+				ex.unwritten ? EXTKIT_BLOCK_UNWRITTEN : 0);
+			if (rc)
+				return rc;
+			extkit_extent_remove(node, i);
+		} else {
+			cut = ex.lblk + ex.len - t->keep;
+			rc = trunc_release(t, t->keep, ex.pblk + ex.len - cut,
+				(uint32_t)cut,
+				ex.unwritten ? EXTKIT_BLOCK_UNWRITTEN : 0);
+			if (rc)
+				return rc;
+			ex.len -= (uint32_t)cut;
+			extkit_extent_put(node, i, &ex);
+		}
+		*changed = 1;
+	}
+	return 0;
+}
+
+static int trunc_node(struct ext_trunc *t, uint8_t *node, uint64_t hi,
+		      int *changed);
+
+/* Index entry i of node (depth >= 1), its subtree reaching below hi. */
+static int trunc_child(struct ext_trunc *t, uint8_t *node, uint16_t i,
+		       uint64_t hi, int *changed)
+{
+	uint16_t depth = extkit_extent_depth(node) - 1;
+	struct extkit_extent_idx ix;
+	struct ext4_extent_header eh;
+	uint32_t bs = t->w.fs->g.block_size;
+	int cchanged = 0, rc;
+	uint8_t *buf;
+
+	extkit_extent_idx_get(node, i, &ix);
+	if (hi <= t->keep)
+		return 0;
+	rc = charge(&t->w, 1);
+	if (rc)
+		return rc;
+	if (!extkit_fs_valid_block(t->w.fs, ix.child))
+		return -EFSCORRUPTED;
+	buf = t->w.bufs[depth];
+	if (!buf) {
+		buf = malloc(bs);
+		if (!buf)
+			return -ENOMEM;
+		t->w.bufs[depth] = buf;
+	}
+	rc = extkit_fs_read_block(t->w.fs, ix.child, buf);
+	if (rc)
+		return rc;
+	memcpy(&eh, buf, sizeof(eh));
+	rc = extkit_extent_header_check(&eh, bs);
+	if (rc)
+		return rc;
+	if (le16(eh.eh_depth) != depth)
+		return -EXTKIT_ELOOP;
+	rc = trunc_node(t, buf, hi, &cchanged);
+	if (rc)
+		return rc;
+	if (!extkit_extent_entries(buf)) {
+		rc = trunc_release(t, ix.lblk, ix.child, 1, EXTKIT_BLOCK_META);
+		if (rc)
+			return rc;
+		extkit_extent_remove(node, i);
+		*changed = 1;
+	} else if (cchanged && !t->dry) {
+		rc = extkit_fs_write_block(t->w.fs, ix.child, buf);
+	}
+	return rc;
+}
+
+/* Cuts the subtree of node (header checked) covering logical blocks
+ * below hi; last entry first, so removals keep earlier indexes valid. */
+static int trunc_node(struct ext_trunc *t, uint8_t *node, uint64_t hi,
+		      int *changed)
+{
+	uint16_t n = extkit_extent_entries(node);
+	uint64_t next = hi;
+	int rc;
+
+	if (!extkit_extent_depth(node))
+		return trunc_leaf(t, node, changed);
+	for (uint16_t i = n; i-- > 0;) {
+		struct extkit_extent_idx ix;
+
+		extkit_extent_idx_get(node, i, &ix);
+		rc = trunc_child(t, node, i, next, changed);
+		if (rc)
+			return rc;
+		next = ix.lblk;
+	}
+	return 0;
+}
+
+int extkit_extent_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
+			   uint64_t keep, int dry, extkit_block_fn fn,
+			   void *arg)
+{
+	struct ext_trunc t = {
+		.w = { .fs = fs, .fn = fn, .arg = arg,
+		       .budget = fs->sb.blocks_count },
+		.keep = keep, .dry = dry,
+	};
+	struct ext4_extent_header eh;
+	uint8_t root[EXT_ROOT_SIZE];
+	int changed = 0, rc;
+
+	extkit_extent_root_get(inode, root);
+	memcpy(&eh, root, sizeof(eh));
+	rc = extkit_extent_header_check(&eh, sizeof(root));
+	if (!rc)
+		rc = trunc_node(&t, root, EXT_LBLK_LIMIT, &changed);
+	/* An index root left with no child is an empty leaf again. */
+	if (!rc && !extkit_extent_entries(root))
+		extkit_extent_set_depth(root, 0);
+	if (!rc || rc > 0)
+		extkit_extent_root_put(inode, root);
+	for (int i = 0; i < EXT4_EXT_MAX_DEPTH; i++)
+		free(t.w.bufs[i]);
 	return rc;
 }

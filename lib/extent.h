@@ -17,6 +17,72 @@
 int extkit_extent_header_check(const struct ext4_extent_header *eh,
 			       uint32_t len);
 
+/* Entries a node of len bytes holds: 4 in i_block, (bs - 12) / 12 in a
+ * block (ifork.rst). */
+static inline uint16_t extkit_extent_capacity(uint32_t len)
+{
+	return (uint16_t)((len - sizeof(struct ext4_extent_header)) /
+			  sizeof(struct ext4_extent));
+}
+
+/* The root node: i_block as 60 raw bytes, and back. */
+#define EXTKIT_EXTENT_ROOT_SIZE	(EXT2_N_BLOCKS * 4)
+#define EXTKIT_EXTENT_ROOT_MAX	4	/* eh_max of the root */
+void extkit_extent_root_get(const struct extkit_inode *inode, uint8_t *root);
+void extkit_extent_root_put(struct extkit_inode *inode, const uint8_t *root);
+
+/* A leaf entry (struct ext4_extent) in host order. */
+struct extkit_extent {
+	uint64_t lblk;		/* ee_block */
+	uint64_t pblk;		/* ee_start_hi << 32 | ee_start_lo */
+	uint32_t len;		/* blocks: ee_len less 32768 when unwritten */
+	int unwritten;		/* ee_len > EXT4_EXT_INIT_MAX_LEN */
+};
+
+/* An index entry (struct ext4_extent_idx) in host order. */
+struct extkit_extent_idx {
+	uint64_t lblk;		/* ei_block */
+	uint64_t child;		/* ei_leaf_hi << 32 | ei_leaf_lo */
+};
+
+/*
+ * Node access on raw bytes (a header, then 12-byte entries); i must be
+ * below the node's capacity. The header fields are read and written with
+ * the _entries / _depth helpers.
+ */
+uint16_t extkit_extent_entries(const uint8_t *node);
+uint16_t extkit_extent_depth(const uint8_t *node);
+void extkit_extent_set_entries(uint8_t *node, uint16_t n);
+void extkit_extent_set_depth(uint8_t *node, uint16_t depth);
+void extkit_extent_get(const uint8_t *node, uint16_t i,
+		       struct extkit_extent *ex);
+void extkit_extent_put(uint8_t *node, uint16_t i,
+		       const struct extkit_extent *ex);
+void extkit_extent_idx_get(const uint8_t *node, uint16_t i,
+			   struct extkit_extent_idx *ix);
+void extkit_extent_idx_put(uint8_t *node, uint16_t i,
+			   const struct extkit_extent_idx *ix);
+/* Removes entry i, moving the later ones down. */
+void extkit_extent_remove(uint8_t *node, uint16_t i);
+/* Opens count free slots at i, moving entries i.. up; the caller fills
+ * them. -ENOSPC when the node (of capacity cap) has no room. */
+int extkit_extent_open_slots(uint8_t *node, uint16_t i, uint16_t count,
+			     uint16_t cap);
+
+/*
+ * Cuts the extent tree of inode down to its first keep logical blocks:
+ * extents past keep are dropped, the one across keep shortened, and a
+ * tree block left with no entry is released too (a root left empty
+ * becomes an empty leaf). Each released run is passed to fn
+ * (EXTKIT_BLOCK_META for a tree block); a non-zero return stops the cut,
+ * possibly half done. Changed tree blocks are written unless dry is set
+ * (the root in inode->block is edited either way). Returns 0, the
+ * callback's stop value, EFSCORRUPTED or EXTKIT_ELOOP.
+ */
+int extkit_extent_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
+			   uint64_t keep, int dry, extkit_block_fn fn,
+			   void *arg);
+
 /* Walks the extent tree rooted in inode->block (see extkit_block_walk). */
 int extkit_extent_walk(struct extkit_fs *fs, const struct extkit_inode *inode,
 		       extkit_block_fn fn, void *arg);

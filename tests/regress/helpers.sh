@@ -125,3 +125,27 @@ fsck_rc() {
 	timeout -k 5 "$TIMEOUT" "$FSCK" "$@" >"$_o" 2>&1 </dev/null
 	echo $?
 }
+
+# mkext4 BLOCKSIZE SIZE [mke2fs options...]: a fresh image with extents
+# (ext4 without a journal and without metadata_csum).
+mkext4() {
+	_bs=$1
+	_size=$2
+	shift 2
+	mkimg "$_bs" "$_size" \
+		-O extent,flex_bg,huge_file,dir_nlink,extra_isize "$@"
+}
+
+# sparse FILE NBLOCKS [STRIDE]: a local file with NBLOCKS 4 KiB blocks of
+# data, one every STRIDE blocks (default 2), holes between: debugfs
+# write gives it one extent per data block.
+sparse() {
+	python3 -c '
+import sys
+f = open(sys.argv[1], "wb")
+n, stride = int(sys.argv[2]), int(sys.argv[3])
+for i in range(n):
+    f.seek(i * stride * 4096)
+    f.write(b"%05d\n" % i * 682 + b"\n" * 4)
+f.close()' "$1" "$2" "${3:-2}"
+}

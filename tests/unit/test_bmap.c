@@ -961,10 +961,114 @@ START_TEST(test_truncate_edges)
 	t.inode.block[5] = 999999;
 	ck_assert_int_eq(cut(&t, &rs, 0, 1), -EFSCORRUPTED);
 
+	/* A block map read as an extent tree: no valid root header. */
 	t.inode = copy;
 	t.inode.flags |= EXT4_EXTENTS_FL;
-	ck_assert_int_eq(cut(&t, &rs, 0, 1), -EXTKIT_EUNSUPP);
+	ck_assert_int_eq(cut(&t, &rs, 0, 1), -EFSCORRUPTED);
 	tctx_close(&t);
+}
+END_TEST
+
+/*
+ * Extent tree of depth 1, leaves [0..7, 50] and [100..115]: a cut at 4
+ * shortens the first extent, drops the second, and drops the second leaf
+ * whole (its extent, then the leaf block); a dry run changes no block.
+ * A cut at 0 leaves an empty root of depth 0.
+ */
+START_TEST(test_extent_truncate)
+{
+	struct tctx t;
+	struct recs rs;
+	uint8_t root[60] = { 0 };
+	uint64_t f, leaf1, leaf2;
+	struct extkit_inode copy;
+	struct extkit_extent ex;
+	uint8_t *b;
+
+	tctx_open(&t, 1024, 8192, EXT4_FEATURE_INCOMPAT_EXTENTS);
+	f = t.free;
+	leaf1 = f + 500;
+	leaf2 = f + 501;
+	ext_hdr(root, 2, 4, 1);
+	ext_idx(root, 0, 0, leaf1);
+	ext_idx(root, 1, 100, leaf2);
+	ext_set_root(&t, root);
+	b = blk_new(&t);
+	ext_hdr(b, 2, ext_block_max(&t), 0);
+	ext_leaf(b, 0, 0, 8, f);
+	ext_leaf(b, 1, 50, 1, f + 60);
+	blk_put(&t, leaf1, b);
+	b = blk_new(&t);
+	ext_hdr(b, 1, ext_block_max(&t), 0);
+	ext_leaf(b, 0, 100, 16, f + 200);
+	blk_put(&t, leaf2, b);
+	tctx_commit(&t, 116 * 1024, 27);
+	copy = t.inode;
+
+	ck_assert_int_eq(cut(&t, &rs, 4, 1), 0);
+	ck_assert_int_eq(rs.n, 4);
+	expect_rec(&rs, 0, 100, f + 200, 16, 0);
+	expect_rec(&rs, 1, 100, leaf2, 1, EXTKIT_BLOCK_META);
+	expect_rec(&rs, 2, 50, f + 60, 1, 0);
+	expect_rec(&rs, 3, 4, f + 4, 4, 0);
+	b = blk_new(&t);
+	ck_assert_int_eq(extkit_fs_read_block(t.fs, leaf1, b), 0);
+	ck_assert_uint_eq(extkit_extent_entries(b), 2);
+
+	t.inode = copy;
+	ck_assert_int_eq(cut(&t, &rs, 4, 0), 0);
+	ck_assert_int_eq(rs.n, 4);
+	extkit_extent_root_get(&t.inode, root);
+	ck_assert_uint_eq(extkit_extent_entries(root), 1);
+	ck_assert_int_eq(extkit_fs_read_block(t.fs, leaf1, b), 0);
+	ck_assert_uint_eq(extkit_extent_entries(b), 1);
+	extkit_extent_get(b, 0, &ex);
+	ck_assert_uint_eq(ex.lblk, 0);
+	ck_assert_uint_eq(ex.len, 4);
+	ck_assert_uint_eq(ex.pblk, f);
+	ck_assert_uint_eq(bmap1(&t, 3), f + 3);
+	ck_assert_uint_eq(bmap1(&t, 4), 0);
+
+	ck_assert_int_eq(cut(&t, &rs, 0, 0), 0);
+	ck_assert_int_eq(rs.n, 2);
+	expect_rec(&rs, 1, 0, leaf1, 1, EXTKIT_BLOCK_META);
+	extkit_extent_root_get(&t.inode, root);
+	ck_assert_uint_eq(extkit_extent_entries(root), 0);
+	ck_assert_uint_eq(extkit_extent_depth(root), 0);
+	free(b);
+	tctx_close(&t);
+}
+END_TEST
+
+/* Node edits: remove an entry, open slots up to the capacity. */
+START_TEST(test_extent_node_edit)
+{
+	uint8_t node[60] = { 0 };
+	struct extkit_extent ex = { .lblk = 5, .pblk = 0x123456789ULL,
+				    .len = 7, .unwritten = 1 };
+	struct extkit_extent got;
+
+	ext_hdr(node, 2, 4, 0);
+	ext_leaf(node, 0, 0, 1, 100);
+	ext_leaf(node, 1, 9, 1, 200);
+	ck_assert_int_eq(extkit_extent_open_slots(node, 1, 2, 4), 0);
+	ck_assert_uint_eq(extkit_extent_entries(node), 4);
+	extkit_extent_put(node, 1, &ex);
+	extkit_extent_get(node, 1, &got);
+	ck_assert_uint_eq(got.lblk, 5);
+	ck_assert_uint_eq(got.pblk, 0x123456789ULL);
+	ck_assert_uint_eq(got.len, 7);
+	ck_assert_int_eq(got.unwritten, 1);
+	ck_assert_uint_eq(get_le16(node + 12 + 12 + 4), 32768 + 7);
+	extkit_extent_get(node, 3, &got);
+	ck_assert_uint_eq(got.pblk, 200);
+	ck_assert_int_eq(extkit_extent_open_slots(node, 0, 1, 4), -ENOSPC);
+	extkit_extent_remove(node, 0);
+	ck_assert_uint_eq(extkit_extent_entries(node), 3);
+	extkit_extent_get(node, 0, &got);
+	ck_assert_uint_eq(got.lblk, 5);
+	ck_assert_uint_eq(extkit_extent_capacity(4096), 340);
+	ck_assert_uint_eq(extkit_extent_capacity(60), 4);
 }
 END_TEST
 
@@ -992,6 +1096,8 @@ Suite *bmap_suite(void)
 	tcase_add_test(te, test_extent_self_loop);
 	tcase_add_test(te, test_extent_bad_header);
 	tcase_add_test(te, test_extent_corrupt);
+	tcase_add_test(te, test_extent_truncate);
+	tcase_add_test(te, test_extent_node_edit);
 	suite_add_tcase(s, te);
 	return s;
 }
