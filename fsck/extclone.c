@@ -33,6 +33,7 @@
 
 struct ext_clone {
 	struct fsck_ctx *ctx;
+	uint32_t ino, gen;	/* the owner: seed of the block checksums */
 	uint8_t *bufs[EXT4_EXT_MAX_DEPTH];	/* per child depth */
 	int err;		/* first failure; the walk goes on */
 };
@@ -190,8 +191,12 @@ static int clone_child(struct ext_clone *c, uint8_t *node, uint16_t i)
 			c->err = -EFSCORRUPTED;
 		return dirty;
 	}
-	if (clone_node(c, buf, extkit_extent_capacity(fs->g.block_size)) &&
-	    extkit_fs_write_block(fs, ix.child, buf) && !c->err)
+	/* A copied tree block is rewritten as well: its checksum is
+	 * seeded with its new owner. */
+	if ((clone_node(c, buf, extkit_extent_capacity(fs->g.block_size)) ||
+	     dirty) &&
+	    extkit_extent_write_block(fs, c->ino, c->gen, ix.child, buf) &&
+	    !c->err)
 		c->err = -EIO;
 	return dirty;
 }
@@ -216,10 +221,10 @@ static int clone_node(struct ext_clone *c, uint8_t *node, uint16_t cap)
 int fsck_clone_extents(struct fsck_ctx *ctx, uint32_t ino,
 		       struct extkit_inode *inode)
 {
-	struct ext_clone c = { .ctx = ctx };
+	struct ext_clone c = { .ctx = ctx, .ino = ino,
+			       .gen = inode->generation };
 	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE];
 
-	(void)ino;
 	for (int i = 0; i < EXT4_EXT_MAX_DEPTH; i++) {
 		c.bufs[i] = malloc(ctx->fs->g.block_size);
 		if (!c.bufs[i])

@@ -238,7 +238,8 @@ static int scan_child(struct ext_scan *s, uint8_t *node, uint16_t i,
 		changed = 2;
 	}
 	if (cdirty && fsck_fixing(s->ctx))
-		extkit_fs_write_block(s->ctx->fs, ix.child, buf);
+		extkit_extent_write_block(s->ctx->fs, s->ino,
+					  s->inode->generation, ix.child, buf);
 	fsck_claim_blocks(s->ctx, s->res, ix.child, 1);
 	return changed;
 }

@@ -459,14 +459,14 @@ static int no_op_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 
 /* Cuts a block map or extent tree after keep blocks: checked first (a
  * dry run), then done; i_blocks follows. 0, 1 when refused, or -errno. */
-static int truncate_map(struct orphans *o, struct extkit_inode *inode,
-			uint64_t keep)
+static int truncate_map(struct orphans *o, uint32_t ino,
+			struct extkit_inode *inode, uint64_t keep)
 {
 	uint64_t bs = o->fs->g.block_size, have;
 	struct extkit_inode dry = *inode;
 	int rc;
 
-	rc = extkit_bmap_truncate(o->fs, &dry, keep, 1, collect_fn, o);
+	rc = extkit_bmap_truncate(o->fs, ino, &dry, keep, 1, collect_fn, o);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc) {
@@ -475,7 +475,7 @@ static int truncate_map(struct orphans *o, struct extkit_inode *inode,
 	}
 	if (!o->nruns)
 		return 0;
-	rc = extkit_bmap_truncate(o->fs, inode, keep, 0, no_op_fn, NULL);
+	rc = extkit_bmap_truncate(o->fs, ino, inode, keep, 0, no_op_fn, NULL);
 	if (!rc)
 		rc = free_runs(o);
 	have = extkit_inode_blocks_bytes(o->fs, inode) / bs;
@@ -492,7 +492,7 @@ static int truncate_member(struct orphans *o, uint32_t ino,
 	int rc = 0;
 
 	if (extkit_inode_has_block_map(inode))
-		rc = truncate_map(o, inode, keep);
+		rc = truncate_map(o, ino, inode, keep);
 	if (!rc)
 		rc = zero_tail(o, inode);
 	if (rc)

@@ -293,9 +293,9 @@ static int trunc_slot(struct trunc *t, uint32_t *slot, int level,
 	return trunc_ind(t, slot, level, lblk, span);
 }
 
-int extkit_bmap_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
-			 uint64_t keep, int dry, extkit_block_fn fn,
-			 void *arg)
+int extkit_bmap_truncate(struct extkit_fs *fs, uint32_t ino,
+			 struct extkit_inode *inode, uint64_t keep, int dry,
+			 extkit_block_fn fn, void *arg)
 {
 	struct trunc t = {
 		.w = { .fs = fs, .fn = trunc_report,
@@ -309,7 +309,8 @@ int extkit_bmap_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
 	if (!extkit_inode_has_block_map(inode))
 		return 0;
 	if (inode->flags & EXT4_EXTENTS_FL)
-		return extkit_extent_truncate(fs, inode, keep, dry, fn, arg);
+		return extkit_extent_truncate(fs, ino, inode, keep, dry, fn,
+					      arg);
 	for (unsigned int i = 0; i < EXT2_NDIR_BLOCKS && rc >= 0; i++)
 		rc = trunc_slot(&t, &inode->block[i], 0, i, 1);
 	for (int level = 1; level <= IND_LEVELS && rc >= 0; level++) {

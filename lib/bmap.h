@@ -40,7 +40,7 @@ int extkit_block_walk(struct extkit_fs *fs, const struct extkit_inode *inode,
 		      extkit_block_fn fn, void *arg);
 
 /*
- * Cuts the block map of an inode down to its first keep logical blocks
+ * Cuts the block map of inode ino down to its first keep logical blocks
  * (a truncate): every pointer to a later block is cleared in
  * inode->block or in its indirect block, and an indirect block left with
  * no pointer at all is released too; extent trees are cut by
@@ -52,9 +52,9 @@ int extkit_block_walk(struct extkit_fs *fs, const struct extkit_inode *inode,
  * fixes i_blocks. Returns 0, the callback's stop value, EFSCORRUPTED or
  * EXTKIT_ELOOP as extkit_block_walk() does.
  */
-int extkit_bmap_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
-			 uint64_t keep, int dry, extkit_block_fn fn,
-			 void *arg);
+int extkit_bmap_truncate(struct extkit_fs *fs, uint32_t ino,
+			 struct extkit_inode *inode, uint64_t keep, int dry,
+			 extkit_block_fn fn, void *arg);
 
 /* Physical block of logical block lblk; *pblk = 0 for a hole (unwritten
  * extents read as holes, as FIBMAP reports them). */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csum.h"
 #include "endian.h"
 #include "error.h"
 #include "extent.h"
@@ -332,6 +333,7 @@ struct ext_trunc {
 	struct ext_walk w;	/* fs, fn, arg, bufs, budget */
 	uint64_t keep;
 	int dry;
+	uint32_t ino, gen;	/* the owner: seed of the block checksums */
 };
 
 /* Passes a released run to the caller; checks it lies in the fs. */
@@ -427,7 +429,8 @@ static int trunc_child(struct ext_trunc *t, uint8_t *node, uint16_t i,
 		extkit_extent_remove(node, i);
 		*changed = 1;
 	} else if (cchanged && !t->dry) {
-		rc = extkit_fs_write_block(t->w.fs, ix.child, buf);
+		rc = extkit_extent_write_block(t->w.fs, t->ino, t->gen,
+					       ix.child, buf);
 	}
 	return rc;
 }
@@ -455,11 +458,12 @@ static int trunc_node(struct ext_trunc *t, uint8_t *node, uint64_t hi,
 	return 0;
 }
 
-int extkit_extent_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
-			   uint64_t keep, int dry, extkit_block_fn fn,
-			   void *arg)
+int extkit_extent_truncate(struct extkit_fs *fs, uint32_t ino,
+			   struct extkit_inode *inode, uint64_t keep, int dry,
+			   extkit_block_fn fn, void *arg)
 {
 	struct ext_trunc t = {
+		.ino = ino, .gen = inode->generation,
 		.w = { .fs = fs, .fn = fn, .arg = arg,
 		       .budget = fs->sb.blocks_count },
 		.keep = keep, .dry = dry,
@@ -481,4 +485,20 @@ int extkit_extent_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
 	for (int i = 0; i < EXT4_EXT_MAX_DEPTH; i++)
 		free(t.w.bufs[i]);
 	return rc;
+}
+
+int extkit_extent_write_block(struct extkit_fs *fs, uint32_t ino,
+			      uint32_t gen, uint64_t blk, uint8_t *buf)
+{
+	size_t tail = sizeof(struct ext4_extent_header) +
+		      sizeof(struct ext4_extent) *
+		      (size_t)get_le16(buf + offsetof(struct ext4_extent_header,
+						      eh_max));
+
+	if (extkit_has_metadata_csum(&fs->sb) &&
+	    tail + sizeof(struct ext4_extent_tail) <= fs->g.block_size)
+		put_le32(buf + tail,
+			 extkit_crc32c(extkit_inode_csum_seed(fs, ino, gen),
+				       buf, tail));
+	return extkit_fs_write_block(fs, blk, buf);
 }

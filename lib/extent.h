@@ -31,6 +31,15 @@ static inline uint16_t extkit_extent_capacity(uint32_t len)
 void extkit_extent_root_get(const struct extkit_inode *inode, uint8_t *root);
 void extkit_extent_root_put(struct extkit_inode *inode, const uint8_t *root);
 
+/*
+ * Writes extent tree block blk of inode ino (i_generation gen) from buf,
+ * first storing its checksum when metadata_csum is on: struct
+ * ext4_extent_tail right after eh_max entries, crc32c of the bytes before
+ * it seeded with the inode's seed.
+ */
+int extkit_extent_write_block(struct extkit_fs *fs, uint32_t ino,
+			      uint32_t gen, uint64_t blk, uint8_t *buf);
+
 /* A leaf entry (struct ext4_extent) in host order. */
 struct extkit_extent {
 	uint64_t lblk;		/* ee_block */
@@ -79,9 +88,9 @@ int extkit_extent_open_slots(uint8_t *node, uint16_t i, uint16_t count,
  * (the root in inode->block is edited either way). Returns 0, the
  * callback's stop value, EFSCORRUPTED or EXTKIT_ELOOP.
  */
-int extkit_extent_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
-			   uint64_t keep, int dry, extkit_block_fn fn,
-			   void *arg);
+int extkit_extent_truncate(struct extkit_fs *fs, uint32_t ino,
+			   struct extkit_inode *inode, uint64_t keep, int dry,
+			   extkit_block_fn fn, void *arg);
 
 /* Walks the extent tree rooted in inode->block (see extkit_block_walk). */
 int extkit_extent_walk(struct extkit_fs *fs, const struct extkit_inode *inode,

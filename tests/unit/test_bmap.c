@@ -849,7 +849,8 @@ END_TEST
 static int cut(struct tctx *t, struct recs *rs, uint64_t keep, int dry)
 {
 	memset(rs, 0, sizeof(*rs));
-	return extkit_bmap_truncate(t->fs, &t->inode, keep, dry, rec_fn, rs);
+	return extkit_bmap_truncate(t->fs, 12, &t->inode, keep, dry, rec_fn,
+				    rs);
 }
 
 static uint32_t ind_entry(struct tctx *t, uint64_t blk, uint32_t idx)
@@ -954,7 +955,7 @@ START_TEST(test_truncate_edges)
 	memset(&rs, 0, sizeof(rs));
 	rs.stop_at = 2;
 	rs.stop_rc = 7;
-	ck_assert_int_eq(extkit_bmap_truncate(t.fs, &t.inode, 0, 1, rec_fn,
+	ck_assert_int_eq(extkit_bmap_truncate(t.fs, 12, &t.inode, 0, 1, rec_fn,
 					      &rs), 7);
 
 	t.inode = copy;
