@@ -4,10 +4,16 @@
  *
  * Pass 1 claims the group metadata first and then every inode's blocks in
  * inode order; an inode that met an already claimed block has IST_DUP and
- * the block is in block_dup. The first owner keeps the block; every inode
- * with IST_DUP gets a private copy of each shared block it maps (e2fsck's
- * pass 1B-1D clone), so that every file keeps its data. A shared indirect
- * block is copied first and its entries are then cloned in the copy.
+ * the block is in block_dup. Every inode with IST_DUP gets a private copy
+ * of each shared block it maps (e2fsck's pass 1B-1D clone), so that every
+ * file keeps its data; one owner keeps the block itself. To know which,
+ * the inodes' references to shared blocks are counted first (a walk of
+ * every inode in use, only when pass 1 found shared blocks): a reference
+ * is cloned while others remain, so the last one keeps the block, whether
+ * it is the first owner's or a second reference of the same file. Blocks
+ * of the group metadata or of a reserved inode (the bad blocks list) are
+ * never given away. A shared indirect block is copied first and its
+ * entries are then cloned in the copy.
  * Extent trees are cloned in extclone.c (tree blocks, and leaf extents
  * split around their shared blocks).
  * Relies on block_found/block_dup from pass 1; allocates from
@@ -20,6 +26,7 @@
 #include "bmap.h"
 #include "error.h"
 #include "fs.h"
+#include "group.h"
 #include "inode.h"
 
 #include "ondisk.h"
@@ -31,6 +38,26 @@ struct clone_arg {
 	uint64_t shared;	/* counting walk: shared references */
 	int failed;
 };
+
+/* References to one shared block from inodes other than reserved ones;
+ * DUP_KEEP: metadata or a reserved inode owns it (every file copies). */
+#define DUP_KEEP	0x80000000u
+
+struct dup_refs {
+	uint64_t *blk;		/* open addressing, 0 = empty slot */
+	uint32_t *refs;
+	size_t mask;
+};
+
+static uint32_t *dup_slot(struct dup_refs *d, uint64_t blk)
+{
+	size_t i = (size_t)(blk * 0x9E3779B97F4A7C15ull) & d->mask;
+
+	while (d->blk[i] && d->blk[i] != blk)
+		i = (i + 1) & d->mask;
+	d->blk[i] = blk;
+	return &d->refs[i];
+}
 
 static int is_dup(struct fsck_ctx *ctx, uint64_t blk)
 {
@@ -49,14 +76,98 @@ static int count_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	return 0;
 }
 
-/* A private copy of blk when it is shared; blk itself otherwise. */
+struct owner_arg {
+	struct fsck_ctx *ctx;
+	struct dup_refs *dups;
+	int reserved;		/* the inode walked is a reserved one */
+};
+
+static int owner_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+		    uint32_t count, int flags, void *arg)
+{
+	struct owner_arg *oa = arg;
+
+	(void)fs;
+	(void)lblk;
+	(void)flags;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t *r;
+
+		if (!is_dup(oa->ctx, pblk + i))
+			continue;
+		r = dup_slot(oa->dups, pblk + i);
+		*r = oa->reserved ? *r | DUP_KEEP : *r + 1;
+	}
+	return 0;
+}
+
+/* Whether a block of group metadata (superblock copy, descriptors,
+ * bitmaps, inode table) is blk. */
+static int is_group_metadata(const struct extkit_fs *fs, uint64_t blk)
+{
+	uint32_t g = (uint32_t)((blk - fs->sb.first_data_block) /
+				fs->sb.blocks_per_group);
+	uint64_t first = extkit_group_first_block(&fs->sb, g);
+
+	if (blk < first + extkit_group_sb_overhead(&fs->sb, &fs->g, g))
+		return 1;
+	for (uint32_t o = 0; o < fs->g.group_count; o++) {
+		const struct extkit_group *gd = &fs->groups[o];
+
+		if (blk == gd->block_bitmap || blk == gd->inode_bitmap ||
+		    (blk >= gd->inode_table &&
+		     blk < gd->inode_table + fs->g.itable_blocks))
+			return 1;
+	}
+	return 0;
+}
+
+/* Counts every inode's references to shared blocks. */
+static int count_owners(struct fsck_ctx *ctx, struct dup_refs *d)
+{
+	struct owner_arg oa = { ctx, d, 0 };
+	struct extkit_inode inode;
+	uint64_t n = extkit_bitmap_count_range(&ctx->block_dup, 0,
+			ctx->fs->sb.blocks_count - ctx->fs->sb.first_data_block);
+	size_t cap = 16;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	d->blk = calloc(cap, sizeof(*d->blk));
+	d->refs = calloc(cap, sizeof(*d->refs));
+	d->mask = cap - 1;
+	if (!d->blk || !d->refs)
+		return -ENOMEM;
+	for (uint32_t ino = 1; ino <= ctx->fs->sb.inodes_count; ino++) {
+		if (!fsck_inode_used(ctx, ino) ||
+		    extkit_inode_read(ctx->fs, ino, &inode) ||
+		    !extkit_inode_has_block_map(&inode))
+			continue;
+		oa.reserved = ino < ctx->fs->g.first_ino &&
+			      ino != EXT2_ROOT_INO;
+		extkit_block_walk(ctx->fs, &inode, owner_fn, &oa);
+	}
+	return 0;
+}
+
+/* A private copy of blk when it is shared and another owner keeps it;
+ * blk itself otherwise. */
 static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
 			 void *arg)
 {
+	struct dup_refs *d = arg;
+	uint32_t *r;
 	uint64_t nb;
 
+	(void)level;
 	if (!is_dup(ctx, blk))
 		return blk;
+	r = dup_slot(d, blk);
+	if (!(*r & DUP_KEEP) && !is_group_metadata(ctx->fs, blk)) {
+		if (*r <= 1)
+			return blk;	/* the last reference keeps it */
+		(*r)--;
+	}
 	if (fsck_new_block(ctx, blk, &nb) ||
 	    extkit_fs_read_block(ctx->fs, blk, ctx->blkbuf) ||
 	    extkit_fs_write_block(ctx->fs, nb, ctx->blkbuf))
@@ -64,7 +175,8 @@ static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
 	return nb;
 }
 
-static void clone_inode(struct fsck_ctx *ctx, uint32_t ino)
+static void clone_inode(struct fsck_ctx *ctx, uint32_t ino,
+			struct dup_refs *dups)
 {
 	struct problem_context pctx;
 	struct clone_arg ca = { 0 };
@@ -85,7 +197,7 @@ static void clone_inode(struct fsck_ctx *ctx, uint32_t ino)
 	if (inode.flags & EXT4_EXTENTS_FL)
 		rc = fsck_clone_extents(ctx, ino, &inode);
 	else
-		rc = fsck_remap_blocks(ctx, &inode, clone_fn, NULL);
+		rc = fsck_remap_blocks(ctx, &inode, clone_fn, dups);
 	if (!rc)
 		rc = fsck_write_inode(ctx, ino, &inode);
 	if (rc) {
@@ -100,15 +212,20 @@ static void clone_inode(struct fsck_ctx *ctx, uint32_t ino)
 int fsck_pass1b(struct fsck_ctx *ctx)
 {
 	uint32_t n = ctx->fs->sb.inodes_count;
+	struct dup_refs dups = { 0 };
+	int rc;
 
 	if (!(ctx->flags & FSCK_FL_DUPS))
 		return 0;
-	for (uint32_t ino = 1; ino <= n; ino++) {
+	rc = count_owners(ctx, &dups);
+	for (uint32_t ino = 1; ino <= n && !rc; ino++) {
 		if (!(ctx->istate[ino] & IST_DUP))
 			continue;
-		clone_inode(ctx, ino);
+		clone_inode(ctx, ino, &dups);
 		if (ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
-	return 0;
+	free(dups.blk);
+	free(dups.refs);
+	return rc;
 }
