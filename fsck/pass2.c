@@ -152,7 +152,10 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 			     ".")) {
 		if (!pass2_problem(ds, PR_2_MISSING_DOT, buf, off))
 			return;
-		if (ino && shift_record(ds, buf, off)) {
+		/* A record that names a real inode moves past '.'; one
+		 * past the inode count is garbage and is overwritten. */
+		if (ino && ino <= ds->ctx->fs->sb.inodes_count &&
+		    shift_record(ds, buf, off)) {
 			set_pending(ds, off + 12, off + len);
 			len = 12;
 		}
@@ -195,7 +198,8 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 
 		if (!pass2_problem(ds, PR_2_MISSING_DOT_DOT, buf, off))
 			return;
-		if (ino && shift_record(ds, buf, off))
+		if (ino && ino <= ctx->fs->sb.inodes_count &&
+		    shift_record(ds, buf, off))
 			set_pending(ds, off + 12, off + len);
 		/* The parent is known in pass 3, which fixes this. */
 		pass2_set_dirent(ds, p, EXT2_ROOT_INO, "..", 2, EXT2_FT_DIR);

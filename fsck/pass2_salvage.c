@@ -183,6 +183,15 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 			off += len;
 			continue;
 		}
+		if (pr == EXTKIT_DIRENT_BAD_INODE && ds->lblk == 0 &&
+		    ds->rec_no < 2) {
+			/* Where '.' or '..' belongs: as e2fsck, that
+			 * check comes first (and rewrites the record). */
+			pass2_record(ds, buf, off);
+			pass2_run_pending(ds, buf);
+			off += len;
+			continue;
+		}
 		if (pr == EXTKIT_DIRENT_BAD_INODE) {
 			bad_inode_record(ds, buf, off, copy);
 			off += len;
