@@ -135,6 +135,8 @@ static void check_index_flag(struct fsck_ctx *ctx, uint32_t ino,
 
 /* Flags that need a feature the filesystem does not have. */
 #define CASEFOLD_FL	0x40000000u
+#define IMAGIC_FL	0x00002000u	/* AFS directory (imagic_inodes) */
+#define ENCRYPT_FL	0x00000800u	/* fscrypt (encrypt) */
 
 static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode, int *dirty)
@@ -153,12 +155,20 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	    (!S_ISDIR(inode->mode) ||
 	     !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CASEFOLD)))
 		bad |= CASEFOLD_FL;
+	if ((inode->flags & IMAGIC_FL) &&
+	    !(sb->feature_compat & EXT2_FEATURE_COMPAT_IMAGIC_INODES))
+		bad |= IMAGIC_FL;
+	if ((inode->flags & ENCRYPT_FL) &&
+	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_ENCRYPT))
+		bad |= ENCRYPT_FL;
 	if (!bad)
 		return;
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
 	pctx.str = bad & EXT4_INLINE_DATA_FL ? "inline data" :
-		   bad & EXT4_EXTENTS_FL ? "extents" : "casefold";
+		   bad & EXT4_EXTENTS_FL ? "extents" :
+		   bad & CASEFOLD_FL ? "casefold" :
+		   bad & IMAGIC_FL ? "imagic" : "encrypt";
 	if (fix_problem(ctx, PR_1_BAD_FLAGS, &pctx)) {
 		inode->flags &= ~bad;
 		*dirty = 1;
