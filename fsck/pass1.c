@@ -175,6 +175,17 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	}
 }
 
+/*
+ * The largest i_size a block-mapped file can have: 12 direct blocks and
+ * the single, double and triple indirect trees (e2fsck's ext2_max_sizes).
+ */
+static uint64_t max_mapped_size(uint64_t bs)
+{
+	uint64_t p = bs / 4;
+
+	return (EXT2_NDIR_BLOCKS + p + p * p + p * p * p) * bs;
+}
+
 /* i_size and i_blocks against what the block scan found. */
 static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode,
@@ -189,9 +200,13 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	want = (uint64_t)(res->last_lblk + 1) * bs;
 	if (S_ISDIR(inode->mode))
 		bad = inode->size != want;
-	else if (S_ISREG(inode->mode) && res->last_init_lblk >= 0)
+	else if (S_ISREG(inode->mode) && res->last_init_lblk >= 0 &&
+		 inode->size < (uint64_t)res->last_init_lblk * bs)
 		/* unwritten extents past i_size are preallocation */
-		bad = inode->size < (uint64_t)res->last_init_lblk * bs;
+		bad = 1;
+	else if (!(inode->flags & EXT4_EXTENTS_FL))
+		/* past what a block map reaches (e2fsck's ext2_max_sizes) */
+		bad = inode->size > max_mapped_size(bs);
 	/* An extent file maps 2^32 logical blocks at most (e2fsck's limit). */
 	if (S_ISREG(inode->mode) && (inode->flags & EXT4_EXTENTS_FL) &&
 	    inode->size > (bs << 32) - 1)
@@ -365,6 +380,68 @@ static void check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	free(copy);
 }
 
+/* e2fsck's rule: 0, or 4 (i_extra_isize, i_checksum_hi) up to the room
+ * past the 128-byte core, a multiple of 4. */
+static int extra_isize_ok(uint32_t v, uint32_t inode_size)
+{
+	return !v || (v >= 4 && v <= inode_size - EXT2_INODE_CORE_SIZE &&
+		      !(v & 3));
+}
+
+/* The value a bad i_extra_isize gets: rounded up when only unaligned,
+ * else s_want_extra_isize (0 if that is bad too). */
+static uint16_t extra_isize_fix(struct extkit_fs *fs, uint32_t v)
+{
+	uint32_t isz = fs->g.inode_size;
+
+	if (extra_isize_ok((v + 3) & ~3u, isz) && v >= 4)
+		return (uint16_t)((v + 3) & ~3u);
+	return extra_isize_ok(fs->sb.want_extra_isize, isz) ?
+	       fs->sb.want_extra_isize : 0;
+}
+
+/*
+ * Raw fields of a live inode that the features make meaningless:
+ * l_i_blocks_high (huge_file), l_i_file_acl_high (64bit) must be zero;
+ * i_extra_isize of a large inode must fit (as e2fsck checks them).
+ */
+static void check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint32_t isz = fs->g.inode_size;
+	size_t bhi_off = offsetof(struct ext2_inode, l_i_blocks_high);
+	size_t ahi_off = offsetof(struct ext2_inode, l_i_file_acl_high);
+	size_t xoff = offsetof(struct ext2_inode, i_extra_isize);
+	uint16_t bhi = get_le16(raw + bhi_off), ahi = get_le16(raw + ahi_off);
+	uint16_t extra = isz > EXT2_INODE_CORE_SIZE ? get_le16(raw + xoff) : 0;
+	struct extkit_inode inode;
+	uint8_t *copy;
+
+	if (fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_HUGE_FILE)
+		bhi = 0;
+	if (fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT)
+		ahi = 0;
+	if (!bhi && !ahi && extra_isize_ok(extra, isz))
+		return;
+	extkit_inode_decode(raw, isz, &inode);
+	copy = malloc(isz);
+	if (!copy)
+		return;
+	memcpy(copy, raw, isz);
+	if (!extra_isize_ok(extra, isz) &&
+	    pass1_report(ctx, PR_1_EXTRA_ISIZE, ino, &inode, extra))
+		put_le16(copy + xoff, extra_isize_fix(fs, extra));
+	if (bhi && pass1_report(ctx, PR_1_BLOCKS_HI, ino, &inode, bhi))
+		put_le16(copy + bhi_off, 0);
+	if (ahi && pass1_report(ctx, PR_1_FILE_ACL_HI, ino, &inode, ahi))
+		put_le16(copy + ahi_off, 0);
+	if (memcmp(copy, raw, isz) && fsck_fixing(ctx)) {
+		extkit_inode_write_raw(fs, ino, copy);
+		memcpy(raw, copy, isz);
+	}
+	free(copy);
+}
+
 static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	struct extkit_inode inode;
@@ -380,6 +457,8 @@ static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
 	if (!inode.links_count && (inode.dtime || !inode.mode))
 		return 0;
+	check_raw_live(ctx, ino, raw);
+	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
 	return check_live(ctx, ino, &inode);
 }
 
