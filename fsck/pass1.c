@@ -301,6 +301,48 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	return record_inode(ctx, ino, inode, &res);
 }
 
+/* The journal and quota inodes when their features do not use them. */
+static int reserved_unused(const struct extkit_super *sb, uint32_t ino)
+{
+	if (ino == EXT2_JOURNAL_INO)
+		return !(sb->feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL) ||
+		       sb->journal_inum != ino;
+	if (ino == EXT4_USR_QUOTA_INO || ino == EXT4_GRP_QUOTA_INO)
+		return !(sb->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA);
+	return 0;
+}
+
+/* As e2fsck: an unused journal or quota inode keeps no map, no links. */
+static void check_reserved_clear(struct fsck_ctx *ctx, uint32_t ino,
+				 struct extkit_inode *inode)
+{
+	if (!reserved_unused(&ctx->fs->sb, ino) ||
+	    !(inode->links_count || inode->blocks || inode->block[0]))
+		return;
+	if (!pass1_report(ctx, PR_1_RESERVED_NOT_CLEAR, ino, inode, 0))
+		return;
+	memset(inode->block, 0, sizeof(inode->block));
+	inode->links_count = 0;
+	fsck_write_inode(ctx, ino, inode);
+}
+
+/* i_blocks of a reserved inode against its map (no EA block counted). */
+static void check_reserved_blocks(struct fsck_ctx *ctx, uint32_t ino,
+				  struct extkit_inode *inode,
+				  const struct fsck_blk_result *res)
+{
+	uint64_t bs = ctx->fs->g.block_size;
+
+	if (res->failed || ino == EXT2_RESIZE_INO || inode->file_acl ||
+	    extkit_inode_blocks_bytes(ctx->fs, inode) == res->nblocks * bs)
+		return;
+	if (pass1_report(ctx, PR_1_BAD_I_BLOCKS, ino, inode,
+			 res->nblocks * ctx->fs->g.sb_sectors_per_block)) {
+		extkit_inode_set_fs_blocks(ctx->fs, inode, res->nblocks);
+		fsck_write_inode(ctx, ino, inode);
+	}
+}
+
 /*
  * Reserved inodes below s_first_ino other than the root. The bad blocks
  * inode has its own rules. The others keep the blocks their map names
@@ -336,11 +378,13 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		if (rc)
 			return rc;
 	}
+	check_reserved_clear(ctx, ino, inode);
 	rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
 		return rc;
 	if (res.inode_dirty)
 		fsck_write_inode(ctx, ino, inode);
+	check_reserved_blocks(ctx, ino, inode, &res);
 	note_dups(ctx, ino, &res);
 	ctx->istate[ino] |= IST_USED;
 	extkit_bitmap_set(&ctx->inode_used, ino - 1);
@@ -357,7 +401,9 @@ static void check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	size_t dtime_off = offsetof(struct ext2_inode, i_dtime);
 	size_t faddr_off = offsetof(struct ext2_inode, i_obso_faddr);
 	uint32_t dtime = get_le32(raw + dtime_off);
-	uint32_t faddr = get_le32(raw + faddr_off);
+	/* Reserved inodes: the dtime only (e2fsck checks it for all). */
+	uint32_t faddr = ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO ?
+			 0 : get_le32(raw + faddr_off);
 	struct extkit_inode inode;
 	uint8_t *copy;
 
@@ -446,11 +492,11 @@ static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	struct extkit_inode inode;
 
+	check_raw(ctx, ino, raw);
 	if (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO) {
 		extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
 		return check_reserved(ctx, ino, &inode);
 	}
-	check_raw(ctx, ino, raw);
 	/* Fast path: a never used inode (no mode, no links). */
 	if (get_le16(raw) == 0 && get_le16(raw + 26) == 0)
 		return 0;

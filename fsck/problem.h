@@ -119,6 +119,7 @@ enum problem_prompt {
 #define PR_1_BLOCKS_HI		0x010025 /* l_i_blocks_high without huge_file */
 #define PR_1_FILE_ACL_HI	0x010026 /* l_i_file_acl_high without 64bit */
 #define PR_1_EXTRA_ISIZE	0x010027 /* i_extra_isize out of range */
+#define PR_1_RESERVED_NOT_CLEAR	0x010028 /* unused journal/quota inode data */
 #define PR_1_META_RELOCATED	0x010040 /* relocate.c */
 #define PR_1_META_NO_SPACE	0x010041
 #define PR_1_RESIZE_INVALID	0x010042 /* resize.c */
