@@ -142,13 +142,11 @@ static int illegal(struct scan *s, uint64_t blk, int64_t blkcount)
 	return fix_problem(s->ctx, PR_1_ILLEGAL_BLOCK, &pctx);
 }
 
-/* An indirect block most of whose numbers are illegal holds no map. */
-static int garbage(struct scan *s, const uint8_t *buf, uint64_t blk,
-		   int level)
+/* How many illegal numbers an indirect block holds when they are enough
+ * to call it garbage (more than 8 and a quarter of it); else 0. */
+static uint32_t garbage_count(const struct extkit_fs *fs, const uint8_t *buf)
 {
-	const struct extkit_fs *fs = s->ctx->fs;
 	uint32_t apb = fs->g.addr_per_block, bad = 0;
-	struct problem_context pctx;
 
 	for (uint32_t i = 0; i < apb; i++) {
 		uint32_t b = get_le32(buf + 4 * i);
@@ -156,7 +154,17 @@ static int garbage(struct scan *s, const uint8_t *buf, uint64_t blk,
 		if (b && !extkit_fs_valid_block(fs, b))
 			bad++;
 	}
-	if (bad <= 8 || bad * 4 < apb)
+	return bad <= 8 || bad * 4 < apb ? 0 : bad;
+}
+
+/* An indirect block most of whose numbers are illegal holds no map. */
+static int garbage(struct scan *s, const uint8_t *buf, uint64_t blk,
+		   int level)
+{
+	uint32_t bad = garbage_count(s->ctx->fs, buf);
+	struct problem_context pctx;
+
+	if (!bad)
 		return 0;
 	clear_problem_context(&pctx);
 	pctx.ino = s->ino;
@@ -206,7 +214,7 @@ static int scan_ind(struct scan *s, uint32_t *slot, int level,
 	uint32_t apb = fs->g.addr_per_block;
 	uint64_t span = 1;
 	uint8_t *buf = s->bufs[level - 1];
-	int dirty = 0, rc;
+	int dirty = 0, shared, rc;
 
 	rc = extkit_fs_read_block(fs, *slot, buf);
 	if (rc) {
@@ -228,6 +236,9 @@ static int scan_ind(struct scan *s, uint32_t *slot, int level,
 		*slot = 0;
 		return 1;
 	}
+	/* Claimed already (metadata, another inode): its fixes stay in
+	 * memory, as e2fsck's; pass 1B clears them in the private copy. */
+	shared = fsck_block_test(s->ctx, *slot);
 	run_add(s, *slot);
 	for (int l = 1; l < level; l++)
 		span *= apb;
@@ -241,7 +252,7 @@ static int scan_ind(struct scan *s, uint32_t *slot, int level,
 			dirty = 1;
 		}
 	}
-	if (dirty && fsck_fixing(s->ctx))
+	if (dirty && !shared && fsck_fixing(s->ctx))
 		extkit_fs_write_block(fs, *slot, buf);
 	return 0;
 }
@@ -355,8 +366,28 @@ struct remap {
 	int err;
 };
 
-/* Remaps *slot (a block at level: 0 data, 1..3 indirect); 1 if changed. */
-static int remap_slot(struct remap *r, uint32_t *slot, int level)
+/* Under a private copy: an indirect block pass 1 found full of garbage
+ * (its fix stayed in memory, the parent being shared) is dropped. */
+static int garbage_child(struct remap *r, uint32_t blk, int level)
+{
+	struct extkit_fs *fs = r->ctx->fs;
+	uint8_t *buf;
+	int bad;
+
+	if (!level)
+		return 0;
+	buf = malloc(fs->g.block_size);
+	if (!buf)
+		return 0;
+	bad = !extkit_fs_read_block(fs, blk, buf) && garbage_count(fs, buf);
+	free(buf);
+	return bad;
+}
+
+/* Remaps *slot (a block at level: 0 data, 1..3 indirect); 1 if changed.
+ * in_copy: *slot is an entry of a private copy made by this remap. */
+static int remap_slot(struct remap *r, uint32_t *slot, int level,
+		      int in_copy)
 {
 	struct extkit_fs *fs = r->ctx->fs;
 	uint32_t apb = fs->g.addr_per_block;
@@ -366,6 +397,10 @@ static int remap_slot(struct remap *r, uint32_t *slot, int level)
 
 	if (!*slot || !extkit_fs_valid_block(fs, *slot) || r->err)
 		return 0;
+	if (in_copy && garbage_child(r, *slot, level)) {
+		*slot = 0;
+		return 1;
+	}
 	nb = r->fn(r->ctx, *slot, level, r->arg);
 	if (!nb) {
 		r->err = -ENOSPC;
@@ -386,7 +421,14 @@ static int remap_slot(struct remap *r, uint32_t *slot, int level)
 	for (uint32_t i = 0; i < apb; i++) {
 		uint32_t b = get_le32(buf + 4 * i);
 
-		if (remap_slot(r, &b, level - 1)) {
+		/* A private copy drops the illegal numbers pass 1 reported
+		 * (not written there: the block was shared). */
+		if (changed && b && !extkit_fs_valid_block(fs, b)) {
+			put_le32(buf + 4 * i, 0);
+			dirty = 1;
+			continue;
+		}
+		if (remap_slot(r, &b, level - 1, changed)) {
 			put_le32(buf + 4 * i, b);
 			dirty = 1;
 		}
@@ -409,7 +451,7 @@ int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
 	for (int i = 0; i < EXT2_N_BLOCKS; i++) {
 		int level = i < EXT2_NDIR_BLOCKS ? 0 : i - EXT2_NDIR_BLOCKS + 1;
 
-		remap_slot(&r, &inode->block[i], level);
+		remap_slot(&r, &inode->block[i], level, 0);
 	}
 	return r.err;
 }

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 
 #include "bmap.h"
+#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
@@ -122,6 +123,48 @@ static int is_group_metadata(const struct extkit_fs *fs, uint64_t blk)
 	return 0;
 }
 
+/* Counting remap: fsck_remap_blocks passes over the illegal numbers
+ * pass 1 left in a shared indirect block (the library walk stops). */
+static uint64_t owner_remap_fn(struct fsck_ctx *ctx, uint64_t blk,
+			       int level, void *arg)
+{
+	(void)ctx;
+	(void)level;
+	owner_fn(NULL, 0, blk, 1, 0, arg);
+	return blk;
+}
+
+static uint64_t count_remap_fn(struct fsck_ctx *ctx, uint64_t blk,
+			       int level, void *arg)
+{
+	struct clone_arg *ca = arg;
+
+	(void)level;
+	ca->shared += is_dup(ctx, blk);
+	return blk;
+}
+
+/* The illegal numbers pass 1 reported in an indirect block it did not
+ * write (the block was claimed twice) go when the block is kept. */
+static void drop_illegal(struct fsck_ctx *ctx, uint64_t blk)
+{
+	struct extkit_fs *fs = ctx->fs;
+	int dirty = 0;
+
+	if (extkit_fs_read_block(fs, blk, ctx->blkbuf))
+		return;
+	for (uint32_t i = 0; i < fs->g.addr_per_block; i++) {
+		uint32_t b = get_le32(ctx->blkbuf + 4 * i);
+
+		if (b && !extkit_fs_valid_block(fs, b)) {
+			put_le32(ctx->blkbuf + 4 * i, 0);
+			dirty = 1;
+		}
+	}
+	if (dirty)
+		extkit_fs_write_block(fs, blk, ctx->blkbuf);
+}
+
 /* Counts every inode's references to shared blocks. */
 static int count_owners(struct fsck_ctx *ctx, struct dup_refs *d)
 {
@@ -145,7 +188,9 @@ static int count_owners(struct fsck_ctx *ctx, struct dup_refs *d)
 			continue;
 		oa.reserved = ino < ctx->fs->g.first_ino &&
 			      ino != EXT2_ROOT_INO;
-		extkit_block_walk(ctx->fs, &inode, owner_fn, &oa);
+		if (fsck_remap_blocks(ctx, &inode, owner_remap_fn, &oa) ==
+		    -EXTKIT_EUNSUPP)
+			extkit_block_walk(ctx->fs, &inode, owner_fn, &oa);
 	}
 	return 0;
 }
@@ -164,8 +209,12 @@ static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
 		return blk;
 	r = dup_slot(d, blk);
 	if (!(*r & DUP_KEEP) && !is_group_metadata(ctx->fs, blk)) {
-		if (*r <= 1)
-			return blk;	/* the last reference keeps it */
+		if (*r <= 1) {
+			/* the last reference keeps it, fixed */
+			if (level)
+				drop_illegal(ctx, blk);
+			return blk;
+		}
 		(*r)--;
 	}
 	if (fsck_new_block(ctx, blk, &nb) ||
@@ -188,6 +237,8 @@ static void clone_inode(struct fsck_ctx *ctx, uint32_t ino,
 	pctx.ino = ino;
 	rc = extkit_inode_read(ctx->fs, ino, &inode);
 	if (!rc)
+		rc = fsck_remap_blocks(ctx, &inode, count_remap_fn, &ca);
+	if (rc == -EXTKIT_EUNSUPP)
 		rc = extkit_block_walk(ctx->fs, &inode, count_fn, walk_arg);
 	if (rc < 0 || !ca.shared)
 		return;
