@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Random metadata damage for fsck_random.sh.
+
+damage.py map BASE >MAP
+  Lists the metadata blocks of the ext2 image BASE, one "KIND BLOCK" a
+  line: sb (the primary superblock: block 0 or 1), gdt, bitmap, itable
+  (inode table blocks holding an inode in use), dir, ind (indirect
+  blocks of any inode), ea (i_file_acl blocks).
+damage.py legacy BASE SEED IMAGE
+  The damage of the first fsck_random.sh (geometry 1k): 1 to 40 random
+  bytes between offsets 1 KiB and 700 KiB.
+damage.py hit BASE MAP SEED IMAGE
+  Writes IMAGE: BASE damaged the way SEED says (a fixed pseudo-random
+  sequence). SEED % 5 picks the mode:
+    0 a few dozen random bytes in metadata blocks, superblock included
+    1 the same, the primary superblock left alone
+    2 a garbage directory block   3 a garbage indirect block
+    4 a garbage inode table block
+  A garbage block is random bytes, a random run inside it, or a copy of
+  another metadata block (kind picked by the seed too).
+The parser only reads what mke2fs and debugfs write for these tests
+(ext2, revision 0 or 1, 32-byte group descriptors).
+"""
+import mmap
+import random
+import shutil
+import struct
+import sys
+
+
+def u16(b, o):
+    return struct.unpack_from('<H', b, o)[0]
+
+
+def u32(b, o):
+    return struct.unpack_from('<I', b, o)[0]
+
+
+class Fs:
+    def __init__(self, data):
+        self.b = data
+        sb = data[1024:2048]
+        self.bs = 1024 << u32(sb, 24)
+        self.first = u32(sb, 20)
+        self.blocks = u32(sb, 4)
+        self.bpg = u32(sb, 32)
+        self.ipg = u32(sb, 40)
+        self.isz = u16(sb, 88) if u32(sb, 76) >= 1 else 128
+        self.ngroups = (self.blocks - self.first + self.bpg - 1) // self.bpg
+        self.gdt = self.first + 1
+        self.groups = []
+        for g in range(self.ngroups):
+            o = self.gdt * self.bs + 32 * g
+            self.groups.append((u32(data, o), u32(data, o + 4),
+                                u32(data, o + 8)))
+
+    def block(self, n):
+        return self.b[n * self.bs:(n + 1) * self.bs]
+
+    def inode(self, ino):
+        g, i = divmod(ino - 1, self.ipg)
+        o = self.groups[g][2] * self.bs + i * self.isz
+        return o, self.b[o:o + self.isz]
+
+    def used(self, ino):
+        g, i = divmod(ino - 1, self.ipg)
+        return self.b[self.groups[g][1] * self.bs + i // 8] >> (i % 8) & 1
+
+
+def walk_ind(fs, blk, depth, out):
+    """Collects the indirect blocks under blk (depth 1: single)."""
+    if blk == 0 or blk >= fs.blocks:
+        return
+    out.append(('ind', blk))
+    if depth == 1:
+        return
+    raw = fs.block(blk)
+    for i in range(fs.bs // 4):
+        walk_ind(fs, u32(raw, 4 * i), depth - 1, out)
+
+
+def data_blocks(fs, blk, depth, out):
+    """Collects the data blocks under an indirect block."""
+    if blk == 0 or blk >= fs.blocks:
+        return
+    raw = fs.block(blk)
+    for i in range(fs.bs // 4):
+        n = u32(raw, 4 * i)
+        if depth == 1:
+            if n:
+                out.append(n)
+        else:
+            data_blocks(fs, n, depth - 1, out)
+
+
+def meta_map(fs):
+    out = [('sb', 0 if fs.bs > 1024 else 1)]
+    gdt_blocks = (32 * fs.ngroups + fs.bs - 1) // fs.bs
+    out += [('gdt', fs.gdt + i) for i in range(gdt_blocks)]
+    itb = (fs.ipg * fs.isz + fs.bs - 1) // fs.bs
+    per_block = fs.bs // fs.isz
+    for g, (bb, ib, it) in enumerate(fs.groups):
+        out += [('bitmap', bb), ('bitmap', ib)]
+        for k in range(itb):
+            first = g * fs.ipg + k * per_block + 1
+            if any(fs.used(first + j) for j in range(per_block)):
+                out.append(('itable', it + k))
+    for ino in range(1, fs.ngroups * fs.ipg + 1):
+        if not fs.used(ino):
+            continue
+        _, raw = fs.inode(ino)
+        mode = u16(raw, 0)
+        kind = mode & 0xF000
+        acl = u32(raw, 104)
+        if acl:
+            out.append(('ea', acl))
+        if kind not in (0x4000, 0x8000, 0xA000) or ino in (1, 7):
+            continue
+        iblocks = u32(raw, 28) - (fs.bs // 512 if acl else 0)
+        if kind == 0xA000 and iblocks == 0:
+            continue                    # fast symlink
+        ptr = [u32(raw, 40 + 4 * i) for i in range(15)]
+        for depth, p in ((1, ptr[12]), (2, ptr[13]), (3, ptr[14])):
+            walk_ind(fs, p, depth, out)
+        if kind == 0x4000:
+            dirs = [p for p in ptr[:12] if p]
+            for depth, p in ((1, ptr[12]), (2, ptr[13]), (3, ptr[14])):
+                data_blocks(fs, p, depth, dirs)
+            out += [('dir', p) for p in dirs]
+    seen = set()
+    return [x for x in out if not (x in seen or seen.add(x))]
+
+
+def garbage(rnd, fs, out, blk, meta):
+    """Writes a garbage block blk to the file out."""
+    bs = fs.bs
+    style = rnd.randrange(3)
+    if style == 0:
+        out.seek(blk * bs)
+        out.write(bytes(rnd.randrange(256) for _ in range(bs)))
+    elif style == 1:
+        start = rnd.randrange(bs)
+        n = rnd.randint(1, min(256, bs - start))
+        out.seek(blk * bs + start)
+        out.write(bytes(rnd.randrange(256) for _ in range(n)))
+    else:
+        src = rnd.choice([m for m in meta if m[1] != blk])[1]
+        out.seek(blk * bs)
+        out.write(fs.block(src))
+
+
+def base_map(base):
+    with open(base, 'rb') as f:
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def hit(base, mapfile, seed, image):
+    fs = Fs(base_map(base))
+    meta = [(k, int(n)) for k, n in
+            (line.split() for line in open(mapfile))]
+    rnd = random.Random(seed)
+    mode = seed % 5
+    shutil.copyfile(base, image)
+    with open(image, 'r+b') as out:
+        if mode <= 1:
+            pool = [m for m in meta if mode == 0 or m[0] != 'sb']
+            for _ in range(rnd.randint(1, 40)):
+                kind, blk = rnd.choice(pool)
+                if kind == 'sb':
+                    off = 1024 + rnd.randrange(1024) if fs.bs > 1024 \
+                        else blk * 1024 + rnd.randrange(1024)
+                else:
+                    off = blk * fs.bs + rnd.randrange(fs.bs)
+                out.seek(off)
+                out.write(bytes([rnd.randrange(256)]))
+        else:
+            want = {2: 'dir', 3: 'ind', 4: 'itable'}[mode]
+            pool = [m for m in meta if m[0] == want] or \
+                [m for m in meta if m[0] != 'sb']
+            garbage(rnd, fs, out, rnd.choice(pool)[1], meta)
+
+
+def legacy(base, seed, image):
+    rnd = random.Random(seed)
+    b = bytearray(open(base, 'rb').read())
+    for _ in range(rnd.randint(1, 40)):
+        b[rnd.randrange(1024, 700 * 1024)] = rnd.randrange(256)
+    open(image, 'wb').write(b)
+
+
+def main():
+    if sys.argv[1] == 'map':
+        for kind, blk in meta_map(Fs(base_map(sys.argv[2]))):
+            print(kind, blk)
+    elif sys.argv[1] == 'legacy':
+        legacy(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    elif sys.argv[1] == 'hit':
+        hit(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+    else:
+        sys.exit('usage: damage.py map BASE | hit BASE MAP SEED IMAGE')
+
+
+if __name__ == '__main__':
+    main()
