@@ -92,31 +92,6 @@ int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk)
 	return 0;
 }
 
-/* First bit of a run of count clear bits in [start, end), or -ENOENT. */
-static int find_free_run(const struct extkit_bitmap *bm, uint64_t start,
-			 uint64_t end, uint32_t count, uint64_t *found)
-{
-	uint64_t z, set;
-	int rc;
-
-	while (start + count <= end) {
-		rc = extkit_bitmap_find_first_zero(bm, start, end - start, &z);
-		if (rc)
-			return rc;
-		if (z + count > end)
-			return -ENOENT;
-		rc = extkit_bitmap_find_first_set(bm, z, count, &set);
-		if (rc == -ENOENT) {
-			*found = z;
-			return 0;
-		}
-		if (rc)
-			return rc;
-		start = set + 1;
-	}
-	return -ENOENT;
-}
-
 int fsck_new_run(struct fsck_ctx *ctx, uint64_t goal, uint32_t count,
 		 uint64_t *blk)
 {
@@ -127,9 +102,11 @@ int fsck_new_run(struct fsck_ctx *ctx, uint64_t goal, uint32_t count,
 
 	if (goal < first || goal >= fs->sb.blocks_count)
 		goal = first;
-	rc = find_free_run(&ctx->block_found, goal - first, n, count, &bit);
+	rc = extkit_bitmap_find_zero_run(&ctx->block_found, goal - first,
+					 n - (goal - first), count, &bit);
 	if (rc == -ENOENT)
-		rc = find_free_run(&ctx->block_found, 0, n, count, &bit);
+		rc = extkit_bitmap_find_zero_run(&ctx->block_found, 0, n,
+						 count, &bit);
 	if (rc)
 		return rc == -ENOENT ? -ENOSPC : rc;
 	/* Each is the first free block from its goal on: taken in order. */

@@ -281,29 +281,6 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;
 }
 
-/* First run of len blocks free in block_found within [lo, hi). */
-static int find_free_run(struct fsck_ctx *ctx, uint64_t lo, uint64_t hi,
-			 uint64_t len, uint64_t *out)
-{
-	uint64_t first = ctx->fs->sb.first_data_block, at = lo, z, s;
-
-	while (at + len <= hi) {
-		if (extkit_bitmap_find_first_zero(&ctx->block_found,
-						  at - first, hi - at, &z))
-			return -ENOSPC;
-		z += first;
-		if (z + len > hi)
-			return -ENOSPC;
-		if (extkit_bitmap_find_first_set(&ctx->block_found, z - first,
-						 len, &s) == -ENOENT) {
-			*out = z;
-			return 0;
-		}
-		at = s + first + 1;
-	}
-	return -ENOSPC;
-}
-
 /* Gives place k of group g new zeroed blocks. */
 static int relocate_one(struct fsck_ctx *ctx, uint32_t g, int k,
 			uint8_t *zero)
@@ -317,10 +294,13 @@ static int relocate_one(struct fsck_ctx *ctx, uint32_t g, int k,
 	pctx.group = g;
 	pctx.str = meta_name[k];
 	meta_range(fs, g, &lo, &hi);
-	if (find_free_run(ctx, lo, hi, len, &blk)) {
+	if (extkit_bitmap_find_zero_run(&ctx->block_found,
+					lo - fs->sb.first_data_block, hi - lo,
+					len, &blk)) {
 		fix_problem(ctx, PR_1_META_NO_SPACE, &pctx);
 		return -ENOSPC;
 	}
+	blk += fs->sb.first_data_block;
 	for (uint64_t i = 0; i < len; i++) {
 		rc = extkit_fs_write_block(fs, blk + i, zero);
 		if (rc)

@@ -184,6 +184,34 @@ int extkit_bitmap_find_first_set(const struct extkit_bitmap *bm,
 	return find_first(bm, start, count, found, 1);
 }
 
+int extkit_bitmap_find_zero_run(const struct extkit_bitmap *bm,
+				uint64_t start, uint64_t count, uint64_t len,
+				uint64_t *found)
+{
+	uint64_t end = start + count, z, set;
+	int rc;
+
+	if (!len)
+		return -EINVAL;
+	/* Each set bit met restarts the search just past it: one pass. */
+	while (start + len <= end) {
+		rc = find_first(bm, start, end - start, &z, 0);
+		if (rc)
+			return rc;
+		if (z + len > end)
+			return -ENOENT;
+		rc = find_first(bm, z, len, &set, 1);
+		if (rc == -ENOENT) {
+			*found = z;
+			return 0;
+		}
+		if (rc)
+			return rc;
+		start = set + 1;
+	}
+	return -ENOENT;
+}
+
 /* 64 bits starting at bit (any alignment); bits past the end read 0. */
 static uint64_t get_bits(const struct extkit_bitmap *bm, uint64_t bit)
 {

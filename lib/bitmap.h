@@ -49,6 +49,13 @@ int extkit_bitmap_find_first_zero(const struct extkit_bitmap *bm,
 int extkit_bitmap_find_first_set(const struct extkit_bitmap *bm,
 				 uint64_t start, uint64_t count,
 				 uint64_t *found);
+/*
+ * First run of len zero bits inside [start, start + count): 0 and *found,
+ * -ENOENT when there is none, -ERANGE for a range past the end.
+ */
+int extkit_bitmap_find_zero_run(const struct extkit_bitmap *bm,
+				uint64_t start, uint64_t count, uint64_t len,
+				uint64_t *found);
 
 /*
  * Copies bits [start, start + nbits) to the on-disk layout in out, which

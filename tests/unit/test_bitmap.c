@@ -113,6 +113,21 @@ START_TEST(test_find)
 	ck_assert_uint_eq(at, 299);
 	ck_assert_int_eq(extkit_bitmap_find_first_zero(&bm, 299, 1, &at),
 			 -ENOENT);
+	/* Runs: set bits 0..199 and 299; bits 200..298 are clear. */
+	ck_assert_int_eq(extkit_bitmap_find_zero_run(&bm, 0, 300, 99, &at),
+			 0);
+	ck_assert_uint_eq(at, 200);
+	ck_assert_int_eq(extkit_bitmap_find_zero_run(&bm, 0, 300, 100, &at),
+			 -ENOENT);
+	ck_assert_int_eq(extkit_bitmap_clear(&bm, 150), 0);
+	ck_assert_int_eq(extkit_bitmap_find_zero_run(&bm, 140, 160, 2, &at),
+			 0);
+	ck_assert_uint_eq(at, 200);
+	ck_assert_int_eq(extkit_bitmap_find_zero_run(&bm, 210, 20, 20, &at),
+			 0);
+	ck_assert_uint_eq(at, 210);
+	ck_assert_int_eq(extkit_bitmap_find_zero_run(&bm, 210, 20, 21, &at),
+			 -ENOENT);
 	ck_assert_int_eq(extkit_bitmap_find_first_zero(&bm, 0, 0, &at),
 			 -ENOENT);
 	ck_assert_int_eq(extkit_bitmap_find_first_zero(&bm, 250, 51, &at),
