@@ -7,27 +7,28 @@
 UUID=6b33f586-a183-4383-921d-30da3fef2e1c
 SEED=0f8e6f9d-1c2b-4b5a-9e8d-7c6b5a4f3e2d
 
-# mkimg BLOCKSIZE SIZE [mke2fs options...]: a fresh ext2 image.
-mkimg() {
-	_bs=$1
-	_size=$2
-	shift 2
+# mkfs_type TYPE BLOCKSIZE SIZE [mke2fs options...]: a fresh ./image of
+# mke2fs type TYPE (ext2, ext4) from our mke2fs.conf.
+mkfs_type() {
+	_type=$1
+	_bs=$2
+	_size=$3
+	shift 3
 	rm -f image
-	$MKE2FS -q -F -o Linux -t ext2 -b "$_bs" -U "$UUID" \
+	$MKE2FS -q -F -o Linux -t "$_type" -b "$_bs" -U "$UUID" \
 		-E hash_seed=$SEED "$@" image "$_size" >/dev/null 2>&1 ||
 		{ echo "mke2fs failed" >&2; exit 99; }
+}
+
+# mkimg BLOCKSIZE SIZE [mke2fs options...]: a fresh ext2 image.
+mkimg() {
+	mkfs_type ext2 "$@"
 }
 
 # mkimg4 BLOCKSIZE SIZE [mke2fs options...]: a fresh ext4 image with the
 # features of mke2fs's default ext4 (metadata_csum, extents, flex_bg...).
 mkimg4() {
-	_bs=$1
-	_size=$2
-	shift 2
-	rm -f image
-	$MKE2FS -q -F -o Linux -t ext4 -b "$_bs" -U "$UUID" \
-		-E hash_seed=$SEED "$@" image "$_size" >/dev/null 2>&1 ||
-		{ echo "mke2fs failed" >&2; exit 99; }
+	mkfs_type ext4 "$@"
 }
 
 # dbg COMMANDS...: runs debugfs -w commands (one per argument).

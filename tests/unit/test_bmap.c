@@ -556,32 +556,46 @@ START_TEST(test_extent_depth0)
 END_TEST
 
 /* Root of depth 1 with two leaves; META blocks come before their data. */
+/*
+ * A depth-1 extent tree on 1 KiB blocks: an index root naming two leaves
+ * at f + 500 (lblk 0: 8 blocks at f, lblk 50: 1 block at f + 60) and
+ * f + 501 (lblk 100: 16 blocks at f + 200); i_size 116 KiB. Returns f.
+ */
+static uint64_t two_leaf_tree(struct tctx *t, uint64_t *leaf1,
+			      uint64_t *leaf2)
+{
+	uint8_t root[60] = { 0 };
+	uint64_t f;
+	uint8_t *b;
+
+	tctx_open(t, 1024, 8192, EXT4_FEATURE_INCOMPAT_EXTENTS);
+	f = t->free;
+	*leaf1 = f + 500;
+	*leaf2 = f + 501;
+	ext_hdr(root, 2, 4, 1);
+	ext_idx(root, 0, 0, *leaf1);
+	ext_idx(root, 1, 100, *leaf2);
+	ext_set_root(t, root);
+	b = blk_new(t);
+	ext_hdr(b, 2, ext_block_max(t), 0);
+	ext_leaf(b, 0, 0, 8, f);
+	ext_leaf(b, 1, 50, 1, f + 60);
+	blk_put(t, *leaf1, b);
+	b = blk_new(t);
+	ext_hdr(b, 1, ext_block_max(t), 0);
+	ext_leaf(b, 0, 100, 16, f + 200);
+	blk_put(t, *leaf2, b);
+	tctx_commit(t, 116 * 1024, 27);
+	return f;
+}
+
 START_TEST(test_extent_depth1)
 {
 	struct tctx t;
 	struct recs rs;
-	uint8_t root[60] = { 0 };
 	uint64_t f, leaf1, leaf2;
-	uint8_t *b;
 
-	tctx_open(&t, 1024, 8192, EXT4_FEATURE_INCOMPAT_EXTENTS);
-	f = t.free;
-	leaf1 = f + 500;
-	leaf2 = f + 501;
-	ext_hdr(root, 2, 4, 1);
-	ext_idx(root, 0, 0, leaf1);
-	ext_idx(root, 1, 100, leaf2);
-	ext_set_root(&t, root);
-	b = blk_new(&t);
-	ext_hdr(b, 2, ext_block_max(&t), 0);
-	ext_leaf(b, 0, 0, 8, f);
-	ext_leaf(b, 1, 50, 1, f + 60);
-	blk_put(&t, leaf1, b);
-	b = blk_new(&t);
-	ext_hdr(b, 1, ext_block_max(&t), 0);
-	ext_leaf(b, 0, 100, 16, f + 200);
-	blk_put(&t, leaf2, b);
-	tctx_commit(&t, 116 * 1024, 27);
+	f = two_leaf_tree(&t, &leaf1, &leaf2);
 
 	ck_assert_int_eq(walk(&t, &rs), 0);
 	ck_assert_int_eq(rs.n, 5);
@@ -986,24 +1000,7 @@ START_TEST(test_extent_truncate)
 	struct extkit_extent ex;
 	uint8_t *b;
 
-	tctx_open(&t, 1024, 8192, EXT4_FEATURE_INCOMPAT_EXTENTS);
-	f = t.free;
-	leaf1 = f + 500;
-	leaf2 = f + 501;
-	ext_hdr(root, 2, 4, 1);
-	ext_idx(root, 0, 0, leaf1);
-	ext_idx(root, 1, 100, leaf2);
-	ext_set_root(&t, root);
-	b = blk_new(&t);
-	ext_hdr(b, 2, ext_block_max(&t), 0);
-	ext_leaf(b, 0, 0, 8, f);
-	ext_leaf(b, 1, 50, 1, f + 60);
-	blk_put(&t, leaf1, b);
-	b = blk_new(&t);
-	ext_hdr(b, 1, ext_block_max(&t), 0);
-	ext_leaf(b, 0, 100, 16, f + 200);
-	blk_put(&t, leaf2, b);
-	tctx_commit(&t, 116 * 1024, 27);
+	f = two_leaf_tree(&t, &leaf1, &leaf2);
 	copy = t.inode;
 
 	ck_assert_int_eq(cut(&t, &rs, 4, 1), 0);
