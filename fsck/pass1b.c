@@ -109,10 +109,16 @@ static int is_group_metadata(const struct extkit_fs *fs, uint64_t blk)
 	uint32_t g = (uint32_t)((blk - fs->sb.first_data_block) /
 				fs->sb.blocks_per_group);
 	uint64_t first = extkit_group_first_block(&fs->sb, g);
+	uint32_t lo = g, hi = g + 1;
 
 	if (blk < first + extkit_group_sb_overhead(&fs->sb, &fs->g, g))
 		return 1;
-	for (uint32_t o = 0; o < fs->g.group_count; o++) {
+	/* Without flex_bg a group's places lie inside it (pass 0). */
+	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_FLEX_BG)) {
+		lo = 0;
+		hi = fs->g.group_count;
+	}
+	for (uint32_t o = lo; o < hi; o++) {
 		const struct extkit_group *gd = &fs->groups[o];
 
 		if (blk == gd->block_bitmap || blk == gd->inode_bitmap ||
