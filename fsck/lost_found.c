@@ -11,7 +11,8 @@
  * Entries are added by the library's add-entry (lib/diradd.c), which
  * grows the directory by a block when none has room, the block taken from
  * fsck's maps through its allocator hook. A hole is filled with a block
- * mapped in place (direct or single indirect map).
+ * mapped in place by the library (extkit_dir_append_block), from the same
+ * maps.
  */
 #include "config.h"
 
@@ -24,6 +25,7 @@
 #include "dir.h"
 #include "dirblock.h"
 #include "diradd.h"
+#include "dirext.h"
 #include "dirspace.h"
 #include "endian.h"
 #include "error.h"
@@ -222,62 +224,31 @@ static int write_dir_block(struct fsck_ctx *ctx, uint64_t blk, uint32_t dir,
 	return extkit_dirblock_write(fs, dir, gen, blk, b);
 }
 
-/* Maps pblk at logical block lblk of a block-mapped inode (direct or
- * single indirect). */
-static int map_block(struct fsck_ctx *ctx, struct extkit_inode *inode,
-		     uint64_t lblk, uint64_t pblk, uint64_t *extra)
-{
-	uint32_t apb = ctx->fs->g.addr_per_block;
-	uint64_t ind = inode->block[EXT2_IND_BLOCK];
-	int rc;
+static int lf_alloc(void *arg, uint64_t goal, uint64_t *blk);
+static void lf_release(void *arg, uint64_t blk);
 
-	*extra = 0;
-	if (inode->flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
-		return -EXTKIT_EUNSUPP;
-	if (lblk < EXT2_NDIR_BLOCKS) {
-		inode->block[lblk] = (uint32_t)pblk;
-		return 0;
-	}
-	if (lblk >= EXT2_NDIR_BLOCKS + apb)
-		return -EFBIG;
-	if (!ind) {
-		rc = fsck_new_block(ctx, pblk, &ind);
-		if (rc)
-			return rc;
-		memset(ctx->blkbuf, 0, ctx->fs->g.block_size);
-		inode->block[EXT2_IND_BLOCK] = (uint32_t)ind;
-		*extra = 1;
-	} else {
-		rc = extkit_fs_read_block(ctx->fs, ind, ctx->blkbuf);
-		if (rc)
-			return rc;
-	}
-	put_le32(ctx->blkbuf + 4 * (lblk - EXT2_NDIR_BLOCKS), (uint32_t)pblk);
-	return extkit_fs_write_block(ctx->fs, ind, ctx->blkbuf);
-}
-
-/* Maps a new empty block into the hole at logical block lblk of dir. */
+/* Maps a new empty block into the hole at logical block lblk of dir
+ * (the library's append, which maps any hole of a block map). */
 int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
 {
+	const struct extkit_blk_alloc ba = { lf_alloc, lf_release, ctx };
 	struct extkit_inode inode;
 	uint32_t bs = ctx->fs->g.block_size;
-	uint64_t blk, extra, goal;
+	uint64_t blk, goal;
 	int rc;
 
 	fsck_drop_add_space(ctx, dir);
 	rc = extkit_inode_read(ctx->fs, dir, &inode);
 	if (rc)
 		return rc;
+	if (inode.flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
+		return -EXTKIT_EUNSUPP;
 	goal = inode.block[0] ? inode.block[0] : 0;
-	rc = fsck_new_block(ctx, goal, &blk);
-	if (rc)
-		return rc;
-	rc = write_dir_block(ctx, blk, dir, inode.generation, 0);
+	rc = extkit_dir_append_block(ctx->fs, &inode, lblk, goal, &blk, &ba);
 	if (!rc)
-		rc = map_block(ctx, &inode, lblk, blk, &extra);
+		rc = write_dir_block(ctx, blk, dir, inode.generation, 0);
 	if (rc)
 		return rc;
-	inode.blocks += (1 + extra) * ctx->fs->g.sb_sectors_per_block;
 	if (inode.size < (lblk + 1) * bs)
 		inode.size = (lblk + 1) * bs;
 	return fsck_write_inode(ctx, dir, &inode);

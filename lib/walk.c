@@ -297,10 +297,10 @@ static int leaf_entry(struct walk *w, uint8_t *node, uint16_t cap,
 	e.lblk = ex.lblk;
 	e.pblk = ex.pblk;
 	e.len = ex.len;
-	e.end = ex.lblk + ex.len;
+	e.end = hi;
 	e.flags = EXTKIT_WALK_EXTENT |
 		  (ex.unwritten ? EXTKIT_WALK_UNWRITTEN : 0);
-	if (before_from(w, e.end))
+	if (before_from(w, ex.lblk + ex.len))
 		goto next;
 	e.bad = extent_bad(w, &ex, lo, hi);
 	if (e.bad != EXTKIT_WALK_BAD_LEN && e.bad != EXTKIT_WALK_BAD_PBLK) {

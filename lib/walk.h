@@ -67,7 +67,9 @@ enum extkit_walk_bad {
  */
 struct extkit_walk_ent {
 	uint64_t lblk;		/* first logical block mapped */
-	uint64_t end;		/* map block: end of the range it may map */
+	uint64_t end;		/* where the range the entry may map ends:
+				 * a slot's span, an index entry's child
+				 * range, an extent's node range */
 	uint64_t pblk;		/* the block, or the first of the run */
 	uint32_t len;		/* blocks in the run: 1 but for extents */
 	int level;		/* 0 data; map block: its height above the
