@@ -497,7 +497,7 @@ static int plan_release(struct compact *c)
 		rc = bl_push(&c->release, c->tree.b[i]);
 	for (i = keep + used_data; !rc && i < c->data.n; i++)
 		rc = bl_push(&c->release, c->data.b[i]);
-	if (rc)
+	if (rc || !c->release.n)
 		return rc;
 	qsort(c->release.b, c->release.n, sizeof(uint64_t), cmp_u64);
 	for (i = 1; i < c->release.n; i++)
@@ -598,20 +598,32 @@ static void compact_free(struct compact *c)
 	free(c->mb.bufs);
 }
 
-int extkit_dir_compact(struct extkit_fs *fs, uint32_t ino,
-		       struct extkit_compact_result *res)
+static int compact(struct extkit_fs *fs, uint32_t ino,
+		   struct extkit_compact_result *res, int dry)
 {
 	struct compact c = { .fs = fs, .ino = ino, .bs = fs->g.block_size };
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	rc = plan(&c, res);
-	if (!rc) {
+	if (!rc && !dry) {
 		res->written = 1;
 		rc = write_all(&c);
 	}
 	compact_free(&c);
 	return rc;
+}
+
+int extkit_dir_compact(struct extkit_fs *fs, uint32_t ino,
+		       struct extkit_compact_result *res)
+{
+	return compact(fs, ino, res, 0);
+}
+
+int extkit_dir_compact_check(struct extkit_fs *fs, uint32_t ino,
+			     struct extkit_compact_result *res)
+{
+	return compact(fs, ino, res, 1);
 }
 
 int extkit_dir_compact_wanted(const struct extkit_dirspace_stats *st,

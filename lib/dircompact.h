@@ -43,6 +43,11 @@ struct extkit_compact_result {
 int extkit_dir_compact(struct extkit_fs *fs, uint32_t ino,
 		       struct extkit_compact_result *res);
 
+/* The plan alone: what extkit_dir_compact would do (res) or the reason
+ * it would refuse (the same error), reading only. */
+int extkit_dir_compact_check(struct extkit_fs *fs, uint32_t ino,
+			     struct extkit_compact_result *res);
+
 /*
  * Whether a directory is worth compacting: it has reclaimable blocks and
  * at least threshold percent of its leaf bytes are free (threshold 0:
