@@ -32,11 +32,10 @@
 #include "io.h"
 #include "ondisk.h"
 #include "undo.h"
+#include "cli/msg.h"
 
 #include "fsck.h"
 #include "problem.h"
-
-#define PROG	"extkit-fsck"
 
 static const uint32_t backup_groups[] = { 1, 3, 5, 7, 9 };
 
@@ -199,9 +198,9 @@ static int open_explicit(struct fsck_ctx *ctx)
 	rc = try_open(ctx, ctx->opts->sb_block, ctx->opts->block_size, &fs,
 		      &why);
 	if (rc) {
-		fprintf(stderr, PROG ": %s: no usable superblock at block %"
-			PRIu64 "%s%s\n", ctx->opts->target,
-			ctx->opts->sb_block, why ? ": " : "", why ? why : "");
+		cli_error("%s: no usable superblock at block %" PRIu64 "%s%s",
+			  ctx->opts->target, ctx->opts->sb_block,
+			  why ? ": " : "", why ? why : "");
 		return rc;
 	}
 	ctx->fs = fs;
@@ -258,25 +257,24 @@ static int open_undo(struct fsck_ctx *ctx)
 	int rc;
 
 	if (ctx->readonly) {
-		fprintf(stderr, PROG ": -n changes nothing: no undo file "
-			"written\n");
+		cli_error("-n changes nothing: no undo file written");
 		return 0;
 	}
 	rc = extkit_undo_create_file(path, &file);
 	if (rc == -EEXIST) {
-		fprintf(stderr, PROG ": %s: undo file exists and is not "
-			"empty; remove it or name another file\n", path);
+		cli_error("%s: undo file exists and is not empty; remove it "
+			  "or name another file", path);
 		return rc;
 	}
 	if (rc) {
-		fprintf(stderr, PROG ": %s: cannot create the undo file: %s\n",
-			path, extkit_strerror(rc));
+		cli_error("%s: cannot create the undo file: %s", path,
+			  extkit_strerror(rc));
 		return rc;
 	}
 	rc = extkit_undo_open(ctx->io, file, &io);
 	if (rc) {
 		extkit_io_close(file);
-		fprintf(stderr, PROG ": %s: %s\n", path, extkit_strerror(rc));
+		cli_error_rc(path, rc);
 		return rc;
 	}
 	ctx->io = io;
@@ -295,8 +293,8 @@ static int open_primary(struct fsck_ctx *ctx)
 
 	rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), 0, 0, &ctx->fs, &why);
 	if (rc == -EXTKIT_EUNSUPP) {
-		fprintf(stderr, PROG ": %s: %s\n", ctx->opts->target,
-			why ? why : extkit_strerror(rc));
+		cli_error("%s: %s", ctx->opts->target,
+			  why ? why : extkit_strerror(rc));
 		return rc;
 	}
 	if (rc) {
@@ -316,8 +314,7 @@ int fsck_open(struct fsck_ctx *ctx)
 				 ctx->readonly ? 0 : EXTKIT_IO_WRITE,
 				 &ctx->io);
 	if (rc) {
-		fprintf(stderr, PROG ": %s: %s\n", ctx->opts->target,
-			extkit_strerror(rc));
+		cli_error_rc(ctx->opts->target, rc);
 		return rc;
 	}
 	if (ctx->opts->undo_file) {
