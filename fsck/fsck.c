@@ -361,7 +361,9 @@ static int is_clean(struct fsck_ctx *ctx)
 
 	if (ctx->opts->force || (ctx->flags & FSCK_FL_BACKUP_SB))
 		return 0;
-	return (sb->state & EXT2_VALID_FS) && !(sb->state & EXT2_ERROR_FS);
+	if (!(sb->state & EXT2_VALID_FS) || (sb->state & EXT2_ERROR_FS))
+		return 0;
+	return fsck_free_counts_possible(ctx);
 }
 
 static void run_passes(struct fsck_ctx *ctx)

@@ -208,6 +208,53 @@ static int open_explicit(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/*
+ * A free count larger than its total cannot be right: the fix takes the
+ * sum of the group descriptors' counts, as the kernel does at mount.
+ * Returns whether the count was too large.
+ */
+static int check_free_count(struct fsck_ctx *ctx, const char *what,
+			    uint64_t *count, uint64_t total, uint64_t groups)
+{
+	struct problem_context pctx;
+
+	if (*count <= total)
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.str = what;
+	pctx.num = *count;
+	pctx.num2 = total;
+	if (fix_problem(ctx, PR_0_FREE_COUNTS_BIG, &pctx)) {
+		*count = groups < total ? groups : total;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+	return 1;
+}
+
+/*
+ * Asked before a filesystem marked clean is skipped: a free count larger
+ * than its total means it is not (e2fsck forces the check then). A full
+ * check needs no such report: pass 5 recounts both.
+ */
+int fsck_free_counts_possible(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct extkit_super *sb = &fs->sb;
+	uint64_t blocks = 0, inodes = 0, free_inodes = sb->free_inodes_count;
+	int bad;
+
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		blocks += fs->groups[g].free_blocks;
+		inodes += fs->groups[g].free_inodes;
+	}
+	bad = check_free_count(ctx, "blocks", &sb->free_blocks_count,
+			       sb->blocks_count, blocks);
+	bad |= check_free_count(ctx, "inodes", &free_inodes, sb->inodes_count,
+				inodes);
+	sb->free_inodes_count = (uint32_t)free_inodes;
+	return !bad;
+}
+
 /* Superblock fields the passes rely on. */
 static void check_super_fields(struct fsck_ctx *ctx)
 {
@@ -235,10 +282,12 @@ static void check_super_fields(struct fsck_ctx *ctx)
 			ctx->flags |= FSCK_FL_SB_DIRTY;
 		}
 	}
-	/* As e2fsck: a missing hash signedness flag is set silently. */
+	/* A missing hash signedness flag is set (as e2fsck and the kernel
+	 * do) to this machine's char; with -n it is not even reported. */
 	if (extkit_has_compat(sb, EXT2_FEATURE_COMPAT_DIR_INDEX) &&
 	    !(sb->flags & (EXT2_FLAGS_SIGNED_HASH |
-			   EXT2_FLAGS_UNSIGNED_HASH)) && !ctx->readonly) {
+			   EXT2_FLAGS_UNSIGNED_HASH)) && !ctx->readonly &&
+	    fix_problem(ctx, PR_0_HASH_FLAGS, &pctx)) {
 		sb->flags |= ((char)-1 < 0) ? EXT2_FLAGS_SIGNED_HASH :
 					      EXT2_FLAGS_UNSIGNED_HASH;
 		ctx->flags |= FSCK_FL_SB_DIRTY;
