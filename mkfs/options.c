@@ -169,7 +169,7 @@ static int parse_features(char *list, struct mkfs_opts *o)
 }
 
 /* -U: a UUID, random (also without -U), time, clear or null. */
-static int parse_uuid(const char *s, struct mkfs_opts *o)
+static int pick_uuid(const char *s, struct mkfs_opts *o)
 {
 	if (cli_parse_uuid(s ? s : "random", o->uuid)) {
 		cli_error("invalid UUID '%s'", s);
@@ -262,7 +262,7 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 		strcpy(o->label, a->label);
 	if (a->features && parse_features(a->features, o))
 		return -EINVAL;
-	if (parse_uuid(a->uuid, o))
+	if (pick_uuid(a->uuid, o))
 		return -EINVAL;
 	if (a->extended && parse_extended(a->extended, o))
 		return -EINVAL;
