@@ -259,7 +259,8 @@ int dump_dirblock(struct dump_ctx *ctx)
 	}
 	if (n >= it.nblocks) {
 		cli_error("%s: block %" PRIu64 " is past the end of the "
-			  "directory (%" PRIu64 " blocks)", path, n, it.nblocks);
+			  "directory (%" PRIu64 " blocks)", path, n,
+			  it.nblocks);
 		rc = -1;
 	} else {
 		rc = dirblock_walk(ctx, &it, path, n);

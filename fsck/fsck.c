@@ -440,8 +440,8 @@ static int check_target(struct fsck_ctx *ctx)
 					 sizeof(where));
 
 	if (rc > 0 && !ctx->readonly) {
-		cli_mounted(ctx->opts->target, where,
-			    "refusing to repair it (use -n to check read-only)");
+		cli_mounted(ctx->opts->target, where, "refusing to repair "
+			    "it (use -n to check read-only)");
 		return FSCK_ERROR;
 	}
 	if (ctx->opts->mode == FSCK_MODE_ASK) {

@@ -11,7 +11,8 @@ config=$top_builddir/config.h
 [ -f "$config" ] || { echo "ERROR: $config missing (run configure)"; exit 99; }
 
 for h in "$top_srcdir"/lib/*.h "$top_srcdir"/lib/cli/*.h \
-	 "$top_srcdir"/dump/*.h "$top_srcdir"/mkfs/*.h "$top_srcdir"/fsck/*.h; do
+	 "$top_srcdir"/dump/*.h "$top_srcdir"/mkfs/*.h \
+	 "$top_srcdir"/fsck/*.h; do
 	[ -f "$h" ] || continue
 	rel=${h#"$top_srcdir"/}
 	dir=$(dirname "$h")

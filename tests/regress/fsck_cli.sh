@@ -154,7 +154,7 @@ fi
 dbg "ssv free_blocks_count 99999"
 rc=$(fsck_rc out -y image)
 if [ "$rc" -eq 1 ] && ! grep -q 'clean,' out &&
-   grep -q '^The superblock free blocks count 99999 is larger than the total 8192' out &&
+   grep -q '^The superblock free blocks count 99999 is larger' out &&
    [ "$(fsck_rc out -n image)" -eq 0 ] && grep -q '^image: clean, ' out
 then
 	ok "clean mark with an impossible free count: checked and fixed"
