@@ -366,6 +366,9 @@ const struct problem problem_table[] = {
 	{ PR_3_ROOT_CREATE_FAILED,
 	  "Cannot create the root directory: %s.",
 	  PROMPT_NONE, PR_FATAL },
+	{ PR_3_LF_CREATE_FAILED,
+	  "Cannot create /lost+found: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 4 */
 	{ PR_4_UNATTACHED,
 	  "Unattached inode %i.",
