@@ -138,8 +138,10 @@ int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk)
 	return -ENOSPC;
 }
 
+/* Frees [start, start + count) of group g; dry: only checks that every
+ * one of them is in use. */
 static int free_in_group(struct extkit_fs *fs, uint32_t g, uint64_t start,
-			 uint32_t count)
+			 uint32_t count, int dry)
 {
 	struct group_map m;
 	int rc = gmap_load(fs, g, &m);
@@ -148,6 +150,10 @@ static int free_in_group(struct extkit_fs *fs, uint32_t g, uint64_t start,
 		return rc;
 	if (extkit_bitmap_count_range(&m.bm, start - m.first, count) != count)
 		rc = -EFSCORRUPTED;
+	if (dry) {
+		gmap_free(&m);
+		return rc;
+	}
 	if (!rc)
 		rc = extkit_bitmap_clear_range(&m.bm, start - m.first, count);
 	if (!rc)
@@ -160,17 +166,14 @@ static int free_in_group(struct extkit_fs *fs, uint32_t g, uint64_t start,
 	return rc;
 }
 
-int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count)
+/* Frees (or, dry, checks) [start, end) group by group. */
+static int free_range(struct extkit_fs *fs, uint64_t start, uint64_t end,
+		      int dry)
 {
-	uint64_t end = start + count, first, gend;
+	uint64_t first, gend;
 	uint32_t g;
-	int rc = writable(fs);
+	int rc;
 
-	if (rc)
-		return rc;
-	if (count && (!extkit_fs_valid_block(fs, start) ||
-		      !extkit_fs_valid_block(fs, end - 1)))
-		return -EFSCORRUPTED;
 	while (start < end) {
 		g = (uint32_t)((start - fs->sb.first_data_block) /
 			       fs->sb.blocks_per_group);
@@ -178,12 +181,27 @@ int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count)
 		gend = first + extkit_group_block_count(&fs->sb, g);
 		if (gend > end)
 			gend = end;
-		rc = free_in_group(fs, g, start, (uint32_t)(gend - start));
+		rc = free_in_group(fs, g, start, (uint32_t)(gend - start), dry);
 		if (rc)
 			return rc;
 		start = gend;
 	}
 	return 0;
+}
+
+/* All or nothing: a range across groups is checked in every group (all
+ * in use) before the first bitmap is written. */
+int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count)
+{
+	int rc = writable(fs);
+
+	if (rc)
+		return rc;
+	if (count && (!extkit_fs_valid_block(fs, start) ||
+		      !extkit_fs_valid_block(fs, start + count - 1)))
+		return -EFSCORRUPTED;
+	rc = free_range(fs, start, start + count, 1);
+	return rc ? rc : free_range(fs, start, start + count, 0);
 }
 
 int extkit_alloc_commit(struct extkit_fs *fs)
