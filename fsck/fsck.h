@@ -153,7 +153,7 @@ struct fsck_ctx {
 
 	/* pass 3 */
 	uint32_t lost_found;		/* 0 when none */
-	int lost_found_err;		/* creating it failed: not asked again */
+	int lost_found_err;		/* its creation failed (not retried) */
 	/*
 	 * Free-entry map of the directory entries were last added to
 	 * (lost+found, as a rule), kept so that reconnecting N files walks

@@ -12,7 +12,8 @@ cd "$tmpdir" || exit 99
 
 # fill: uses up every free block with one file.
 fill() {
-	head -c 64M /dev/zero | tr '\0' x >fillfile	# zeros would be holes
+	# not zeros: debugfs would leave holes
+	head -c 64M /dev/zero | tr '\0' x >fillfile
 	dbg "write fillfile fill"
 	rm -f fillfile
 }
