@@ -413,6 +413,35 @@ static int finish_fs(struct fsck_ctx *ctx)
 	return rc;
 }
 
+/*
+ * The io layer counts every write that reached the target: anything
+ * written after fsck_open (by a fix, or by an operation that then failed)
+ * makes the run one that changed the filesystem, whatever the passes
+ * recorded. Writes during fsck_open (released orphans, fixed inode
+ * counts) are flagged there.
+ */
+static void note_writes(struct fsck_ctx *ctx)
+{
+	if (extkit_io_writes(ctx->io) > ctx->open_writes)
+		ctx->flags |= FSCK_FL_CHANGED;
+}
+
+/* An operational error stopped the run: says whether the filesystem was
+ * written before it (e2fsck adds exit code 1 then). */
+static int report_abort(struct fsck_ctx *ctx)
+{
+	note_writes(ctx);
+	if (!ctx->readonly && ctx->fs)
+		extkit_io_flush(ctx->io);
+	if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_RECOVERED)) {
+		printf("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n",
+		       ctx->device);
+	}
+	printf("%s: ***** check aborted *****\n", ctx->device);
+	return FSCK_ERROR |
+	       (ctx->flags & FSCK_FL_CHANGED ? FSCK_NONDESTRUCT : 0);
+}
+
 static int report_end(struct fsck_ctx *ctx)
 {
 	int exit_code = FSCK_OK;
@@ -462,8 +491,10 @@ static int run(struct fsck_ctx *ctx)
 	if (rc)
 		return rc;
 	rc = fsck_open(ctx);
-	if (rc)
-		return FSCK_ERROR;
+	if (rc)	/* released orphans may have been written first */
+		return extkit_io_writes(ctx->io) ? report_abort(ctx) :
+						   FSCK_ERROR;
+	ctx->open_writes = extkit_io_writes(ctx->io);
 	if (is_clean(ctx)) {
 		/* Released orphans (pass 0) still need their counts. */
 		if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
@@ -479,17 +510,15 @@ static int run(struct fsck_ctx *ctx)
 		return FSCK_ERROR;
 	}
 	run_passes(ctx);
-	if (ctx->flags & FSCK_FL_ABORT) {
-		if (!ctx->readonly && ctx->fs)
-			extkit_io_flush(ctx->io);
-		printf("%s: ***** check aborted *****\n", ctx->device);
-		return FSCK_ERROR;
-	}
+	if (ctx->flags & FSCK_FL_ABORT)
+		return report_abort(ctx);
 	fsck_drop_add_space(ctx, 0);	/* -D rewrites directories */
 	if (ctx->opts->compress_dirs && fsck_rehash(ctx))
-		return FSCK_ERROR;
+		return report_abort(ctx);
+	note_writes(ctx);
 	if (finish_fs(ctx))
-		return FSCK_ERROR;
+		return FSCK_ERROR |
+		       (ctx->flags & FSCK_FL_CHANGED ? FSCK_NONDESTRUCT : 0);
 	return report_end(ctx);
 }
 

@@ -122,6 +122,7 @@ struct fsck_ctx {
 	int readonly;
 	int undo;		/* io is an undo log over the target (-z) */
 	unsigned int flags;
+	uint64_t open_writes;	/* io writes when fsck_open returned */
 	uint32_t now;		/* fsck's clock (EXTKIT_FAKE_TIME aware) */
 	FILE *tty;		/* interactive answers */
 	int yes_to_all;
@@ -152,6 +153,7 @@ struct fsck_ctx {
 
 	/* pass 3 */
 	uint32_t lost_found;		/* 0 when none */
+	int lost_found_err;		/* its creation failed (not retried) */
 	/*
 	 * Free-entry map of the directory entries were last added to
 	 * (lost+found, as a rule), kept so that reconnecting N files walks

@@ -30,6 +30,7 @@
 #include "fs.h"
 #include "group.h"
 #include "inode.h"
+#include "io.h"
 #include "ondisk.h"
 
 #include "fsck.h"
@@ -161,6 +162,26 @@ int fsck_new_inode(struct fsck_ctx *ctx, uint32_t dir, int is_dir,
 	return 0;
 }
 
+/* Undoes fsck_new_inode(ctx, ..., is_dir, &ino) when what it was for
+ * failed before anything was written. */
+static void release_inode(struct fsck_ctx *ctx, uint32_t ino, int is_dir)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct fsck_alloc_list *l = &ctx->alloc_inodes;
+	uint32_t ipg = fs->sb.inodes_per_group, g = (ino - 1) / ipg;
+
+	extkit_bitmap_clear(&ctx->inode_used, ino - 1);
+	if (l->n && l->v[l->n - 1] == ino)
+		l->n--;
+	if (!fsck_disk_bit_free(ctx, fs->groups[g].inode_bitmap,
+				(ino - 1) % ipg))
+		return;
+	fs->groups[g].free_inodes++;
+	if (is_dir && fs->groups[g].used_dirs)
+		fs->groups[g].used_dirs--;
+	fs->sb.free_inodes_count++;
+}
+
 int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj)
 {
 	struct extkit_inode inode;
@@ -175,6 +196,8 @@ int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj)
 	fsck_count_set(&ctx->link_count, ino, inode.links_count);
 	return fsck_write_inode(ctx, ino, &inode);
 }
+
+static void lf_release(void *arg, uint64_t blk);
 
 /* ---- directory blocks ---- */
 
@@ -222,62 +245,73 @@ static int write_dir_block(struct fsck_ctx *ctx, uint64_t blk, uint32_t dir,
 	return extkit_dirblock_write(fs, dir, gen, blk, b);
 }
 
-/* Maps pblk at logical block lblk of a block-mapped inode (direct or
- * single indirect). */
+/*
+ * Maps pblk at logical block lblk of a block-mapped inode (direct or
+ * single indirect; ind is the indirect block, new when *ind_new).
+ */
 static int map_block(struct fsck_ctx *ctx, struct extkit_inode *inode,
-		     uint64_t lblk, uint64_t pblk, uint64_t *extra)
+		     uint64_t lblk, uint64_t pblk, uint64_t ind, int ind_new)
 {
-	uint32_t apb = ctx->fs->g.addr_per_block;
-	uint64_t ind = inode->block[EXT2_IND_BLOCK];
-	int rc;
+	int rc = 0;
 
-	*extra = 0;
-	if (inode->flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
-		return -EXTKIT_EUNSUPP;
 	if (lblk < EXT2_NDIR_BLOCKS) {
 		inode->block[lblk] = (uint32_t)pblk;
 		return 0;
 	}
-	if (lblk >= EXT2_NDIR_BLOCKS + apb)
-		return -EFBIG;
-	if (!ind) {
-		rc = fsck_new_block(ctx, pblk, &ind);
-		if (rc)
-			return rc;
+	if (ind_new) {
 		memset(ctx->blkbuf, 0, ctx->fs->g.block_size);
 		inode->block[EXT2_IND_BLOCK] = (uint32_t)ind;
-		*extra = 1;
 	} else {
 		rc = extkit_fs_read_block(ctx->fs, ind, ctx->blkbuf);
-		if (rc)
-			return rc;
 	}
+	if (rc)
+		return rc;
 	put_le32(ctx->blkbuf + 4 * (lblk - EXT2_NDIR_BLOCKS), (uint32_t)pblk);
 	return extkit_fs_write_block(ctx->fs, ind, ctx->blkbuf);
 }
 
-/* Maps a new empty block into the hole at logical block lblk of dir. */
+/*
+ * Maps a new empty block into the hole at logical block lblk of dir. All
+ * or nothing: the map's shape and both blocks (the new one, and a new
+ * indirect block when the hole is past the direct ones and there is none)
+ * are settled first; then the block, the indirect block and the inode
+ * are written, in that order.
+ */
 int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
 {
 	struct extkit_inode inode;
 	uint32_t bs = ctx->fs->g.block_size;
-	uint64_t blk, extra, goal;
-	int rc;
+	uint64_t blk, ind, goal;
+	int rc, ind_new;
 
 	fsck_drop_add_space(ctx, dir);
 	rc = extkit_inode_read(ctx->fs, dir, &inode);
 	if (rc)
 		return rc;
+	if (inode.flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
+		return -EXTKIT_EUNSUPP;
+	if (lblk >= EXT2_NDIR_BLOCKS + ctx->fs->g.addr_per_block)
+		return -EFBIG;
+	ind = inode.block[EXT2_IND_BLOCK];
+	ind_new = lblk >= EXT2_NDIR_BLOCKS && !ind;
 	goal = inode.block[0] ? inode.block[0] : 0;
 	rc = fsck_new_block(ctx, goal, &blk);
 	if (rc)
 		return rc;
+	if (ind_new) {
+		rc = fsck_new_block(ctx, blk, &ind);
+		if (rc) {
+			lf_release(ctx, blk);
+			return rc;
+		}
+	}
 	rc = write_dir_block(ctx, blk, dir, inode.generation, 0);
 	if (!rc)
-		rc = map_block(ctx, &inode, lblk, blk, &extra);
+		rc = map_block(ctx, &inode, lblk, blk, ind, ind_new);
 	if (rc)
 		return rc;
-	inode.blocks += (1 + extra) * ctx->fs->g.sb_sectors_per_block;
+	inode.blocks += (1u + (ind_new ? 1u : 0u)) *
+			ctx->fs->g.sb_sectors_per_block;
 	if (inode.size < (lblk + 1) * bs)
 		inode.size = (lblk + 1) * bs;
 	return fsck_write_inode(ctx, dir, &inode);
@@ -388,21 +422,25 @@ int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 
 /* ---- directories ---- */
 
-int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
-		  uint16_t mode)
+/*
+ * Writes directory ino (one block, blk, already allocated) and records
+ * it. The in-memory record comes first: only the two writes can fail
+ * once the first is done.
+ */
+static int write_new_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
+			 uint16_t mode, uint64_t blk)
 {
 	struct extkit_fs *fs = ctx->fs;
 	struct extkit_inode inode;
-	uint64_t blk, goal;
 	struct fsck_dir *d;
 	int rc;
 
-	fsck_drop_add_space(ctx, ino);	/* ino gets a new block map */
-	goal = extkit_group_first_block(&fs->sb, (ino - 1) /
-					fs->sb.inodes_per_group);
-	rc = fsck_new_block(ctx, goal, &blk);
-	if (!rc)
-		rc = write_dir_block(ctx, blk, ino, 0, parent);
+	if (!fsck_dir_find(ctx, ino)) {
+		rc = fsck_dir_add(ctx, ino);
+		if (rc)
+			return rc;
+	}
+	rc = write_dir_block(ctx, blk, ino, 0, parent);
 	if (rc)
 		return rc;
 	memset(&inode, 0, sizeof(inode));
@@ -424,13 +462,35 @@ int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 		fsck_count_link(ctx, parent);	/* its '..' */
 	else
 		fsck_count_link(ctx, ino);
-	rc = fsck_dir_add(ctx, ino);
-	if (rc)
-		return rc;
 	d = fsck_dir_find(ctx, ino);
 	d->parent = d->dotdot = parent;
 	d->flags = FSCK_DIR_DOTDOT_COUNTED | FSCK_DIR_DONE;
 	return 0;
+}
+
+/* The block of new directory ino, near its inode. */
+static int new_dir_block(struct fsck_ctx *ctx, uint32_t ino, uint64_t *blk)
+{
+	struct extkit_fs *fs = ctx->fs;
+
+	return fsck_new_block(ctx, extkit_group_first_block(&fs->sb,
+				(ino - 1) / fs->sb.inodes_per_group), blk);
+}
+
+int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
+		  uint16_t mode)
+{
+	uint64_t blk, writes = extkit_io_writes(ctx->io);
+	int rc;
+
+	fsck_drop_add_space(ctx, ino);	/* ino gets a new block map */
+	rc = new_dir_block(ctx, ino, &blk);
+	if (rc)
+		return rc;
+	rc = write_new_dir(ctx, parent, ino, mode, blk);
+	if (rc && extkit_io_writes(ctx->io) == writes)
+		lf_release(ctx, blk);	/* failed before writing */
+	return rc;
 }
 
 int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
@@ -463,17 +523,34 @@ int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
 
 /* ---- lost+found ---- */
 
+/*
+ * All or nothing: the inode, the block and the name in / (which may grow
+ * the root) are settled before the new directory is written; when one
+ * of them fails, what was taken is given back and nothing is written.
+ */
 static int create_lost_found(struct fsck_ctx *ctx)
 {
 	uint32_t ino;
+	uint64_t blk;
 	int rc;
 
 	rc = fsck_new_inode(ctx, EXT2_ROOT_INO, 1, &ino);
-	if (!rc)
-		rc = fsck_make_dir(ctx, EXT2_ROOT_INO, ino, LF_MODE);
-	if (!rc)
-		rc = fsck_add_entry(ctx, EXT2_ROOT_INO, LF_NAME,
-				    strlen(LF_NAME), ino, EXT2_FT_DIR);
+	if (rc)
+		return rc;
+	rc = new_dir_block(ctx, ino, &blk);
+	if (rc) {
+		release_inode(ctx, ino, 1);
+		return rc;
+	}
+	rc = fsck_add_entry(ctx, EXT2_ROOT_INO, LF_NAME, strlen(LF_NAME), ino,
+			    EXT2_FT_DIR);
+	if (rc) {
+		lf_release(ctx, blk);
+		release_inode(ctx, ino, 1);
+		return rc;
+	}
+	/* From here on only the writes themselves can fail. */
+	rc = write_new_dir(ctx, EXT2_ROOT_INO, ino, LF_MODE, blk);
 	if (rc)
 		return rc;
 	fsck_count_link(ctx, ino);		/* its name in / */
@@ -526,6 +603,8 @@ int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
 
 	if (ctx->lost_found)
 		return 0;
+	if (ctx->lost_found_err)	/* reported once, when it failed */
+		return ctx->lost_found_err;
 	clear_problem_context(&pctx);
 	rc = extkit_dir_lookup(ctx->fs, EXT2_ROOT_INO, LF_NAME,
 			       strlen(LF_NAME), &ino);
@@ -546,7 +625,14 @@ int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
 	}
 	if (!create || !fix_problem(ctx, PR_3_NO_LF, &pctx))
 		return -ENOENT;
-	return create_lost_found(ctx);
+	rc = create_lost_found(ctx);
+	if (rc) {
+		pctx.str = extkit_strerror(rc);
+		fix_problem(ctx, PR_3_LF_CREATE_FAILED, &pctx);
+		ctx->flags |= FSCK_FL_UNCORRECTED;
+		ctx->lost_found_err = rc;
+	}
+	return rc;
 }
 
 int fsck_reconnect(struct fsck_ctx *ctx, uint32_t ino)

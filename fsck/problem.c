@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ondisk.h"
+#include "undo.h"
 
 #include "fsck.h"
 #include "problem.h"
@@ -362,6 +363,9 @@ const struct problem problem_table[] = {
 	{ PR_3_ROOT_CREATE_FAILED,
 	  "Cannot create the root directory: %s.",
 	  PROMPT_NONE, PR_FATAL },
+	{ PR_3_LF_CREATE_FAILED,
+	  "Cannot create /lost+found: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 3A */
 	{ PR_3A_PASS_HEADER,
 	  "Pass 3A: Optimizing directories",
@@ -683,6 +687,10 @@ static void preen_halt(struct fsck_ctx *ctx, const char *msg)
 		ctx->fs->sb.state |= EXT2_ERROR_FS;
 		extkit_fs_write_primary_super(ctx->fs);
 		extkit_io_flush(ctx->io);
+		/* -z: the undo file must be complete, with this superblock,
+		 * or e2undo will not replay it. */
+		if (ctx->undo)
+			extkit_undo_finish(ctx->io);
 	}
 	exit(FSCK_UNCORRECTED);
 }

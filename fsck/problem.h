@@ -175,6 +175,7 @@ enum problem_prompt {
 #define PR_3_CONNECT_FAILED	0x030006
 #define PR_3_EXPAND_LF		0x030007
 #define PR_3_ROOT_CREATE_FAILED	0x030008
+#define PR_3_LF_CREATE_FAILED	0x030009
 
 /* Pass 3A: -D, compacting and re-indexing directories. */
 #define PR_3A_PASS_HEADER	0x031000

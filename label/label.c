@@ -15,6 +15,8 @@
 #include "error.h"
 #include "fs.h"
 #include "io.h"
+#include "ondisk.h"
+
 #include "cli/msg.h"
 #include "cli/parse.h"
 
@@ -144,6 +146,37 @@ static int set_uuid(struct extkit_fs *fs, const char *arg)
 	return extkit_fs_write_super(fs);
 }
 
+/*
+ * A write failed after others were done. The primary superblock is
+ * written last (extkit_fs_write_super): read it back and say which value
+ * it holds, so the user knows what the filesystem now says.
+ */
+static void report_partial(struct extkit_fs *fs, const struct label_opts *o)
+{
+	struct ext2_super_block raw;
+	const char *what = o->new_label ? "label" : "UUID";
+	int is_new;
+
+	if (extkit_io_read_bytes(fs->io, EXT2_SUPERBLOCK_OFFSET, &raw,
+				 sizeof(raw))) {
+		cli_error("%s: the %s may be changed in part (the primary "
+			  "superblock cannot be read back)", o->target, what);
+		return;
+	}
+	if (o->new_label)
+		is_new = !memcmp(raw.s_volume_name, fs->sb.volume_name,
+				 sizeof(raw.s_volume_name));
+	else
+		is_new = !memcmp(raw.s_uuid, fs->sb.uuid, sizeof(raw.s_uuid));
+	if (is_new)
+		cli_error("%s: the %s is changed: the primary superblock, "
+			  "written last, holds the new one", o->target, what);
+	else
+		cli_error("%s: %s not changed: the primary superblock keeps "
+			  "the old one (backup copies written before the error "
+			  "may hold the new one)", o->target, what);
+}
+
 static int run(const struct label_opts *o)
 {
 	int write = o->new_label || (o->uuid_mode && o->new_uuid);
@@ -166,8 +199,11 @@ static int run(const struct label_opts *o)
 	}
 	if (rc == 0 && write)
 		rc = extkit_io_flush(fs->io);
-	if (rc && rc != -EINVAL && rc != -EXTKIT_EUNSUPP)
+	if (rc && rc != -EINVAL && rc != -EXTKIT_EUNSUPP) {
 		cli_error_rc(o->target, rc);
+		if (extkit_io_writes(fs->io))
+			report_partial(fs, o);
+	}
 	extkit_fs_close(fs);
 	return rc;
 }

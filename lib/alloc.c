@@ -171,6 +171,11 @@ int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count)
 	if (count && (!extkit_fs_valid_block(fs, start) ||
 		      !extkit_fs_valid_block(fs, end - 1)))
 		return -EFSCORRUPTED;
+	/* All or nothing: a range across groups is checked in every group
+	 * (all in use) before the first bitmap is written. */
+	rc = extkit_blocks_all_used(fs, start, count);
+	if (rc <= 0)
+		return rc ? rc : -EFSCORRUPTED;
 	while (start < end) {
 		g = (uint32_t)((start - fs->sb.first_data_block) /
 			       fs->sb.blocks_per_group);
