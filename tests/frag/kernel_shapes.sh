@@ -37,6 +37,9 @@
 # type bytes against the modes); extkit-dump frag reports 0 reclaimable
 # blocks for the shapes and, for the whole filesystem, a reason for any
 # directory it left with reclaimable blocks.
+#   grow   ext2 1 KiB: the linear /full below (50 entries filling 3
+#          blocks) with dir_index switched on afterwards: indexing it
+#          takes a block more and frees none
 # Second part, full: ext2 1 KiB, a linear 3-block directory, dir_index
 # switched on afterwards, no free block left: an index needs a root and
 # 3 leaves, so the directory cannot be compacted; its blocks and inode
@@ -461,11 +464,21 @@ done
 
 # --- full: a directory that cannot be compacted is left as it was ---
 # 50 entries of 60 bytes fill 3 blocks of 1 KiB to the last 4 bytes.
-shape full
 img=$tmpdir/full.img
 newfs "$img" 2M -t ext2 -b 1024 -O ^dir_index,^resize_inode -N 128
 kmount "$img" noinit_itable || exit 99
-k make "$mnt/full" 50 52 + stuff "$mnt" 1024
+k make "$mnt/full" 50 52
+kumount
+# grow: the same with free blocks; indexing adds a block, frees none.
+cp "$img" "$tmpdir/grow.img"
+"$DEBUGFS" -w -R "feature dir_index" "$tmpdir/grow.img" >/dev/null 2>&1
+shape grow
+check "$tmpdir/grow.img" /full
+[ "$(levels "$tmpdir/grow.img" /full)" = 1 ] &&
+	ok "grow /full: indexed by -D" || fail "grow /full: not indexed by -D"
+shape full
+kmount "$img" noinit_itable || exit 99
+k stuff "$mnt" 1024
 kumount
 "$DEBUGFS" -w -R "feature dir_index" "$img" >/dev/null 2>&1
 free=$("$DUMPE2FS" -h "$img" 2>/dev/null | awk '/^Free blocks:/ { print $3 }')
