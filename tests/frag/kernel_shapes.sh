@@ -9,7 +9,8 @@
 #          /fill 4,500 one-block files, every other one deleted;
 #          kernel ro mount
 #   k4     ext4 4 KiB, no metadata_csum: /d1 3,000 entries, 60% deleted
-#          (depth 1), /mid 400 entries, 90% deleted
+#          (depth 1), /mid 150 entries in 3 blocks, 90% deleted
+#          (depth 0)
 #   k1c    ext4 1 KiB, metadata_csum: /deep 1,500 entries of 200-byte
 #          names, 80% deleted (depth 2, htree of 2 levels)
 #   k4big  ext4 4 KiB, no journal: /huge 200,000 hard links, 70%
@@ -359,9 +360,12 @@ img=$tmpdir/k4.img
 newfs "$img" 24M -t ext4 -b 4096 -N 8192 -O ^metadata_csum
 kmount "$img" nodelalloc,noinit_itable || exit 99
 k fill "$mnt/fill" 4096 + make "$mnt/d1" 3000 24 + delete "$mnt/d1" 60 2 + \
-	make "$mnt/mid" 400 40 + delete "$mnt/mid" 90 3
+	make "$mnt/mid" 150 40 + delete "$mnt/mid" 90 3
 kumount
 expect "k4 /d1 extent depth" "$(depth "$img" /d1)" 1
+expect "k4 /mid extent depth" "$(depth "$img" /mid)" 0
+expect "k4 /mid blocks" "$("$DEBUGFS" -R "blocks /mid" "$img" 2>/dev/null |
+	wc -w)" 3
 check "$img" /d1 /mid
 
 # --- k1c: ext4 1 KiB with metadata_csum, long names ---
