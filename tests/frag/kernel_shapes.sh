@@ -37,7 +37,8 @@
 # (name, inode, mode) as debugfs ls -p lists them (e2fsck checks the
 # type bytes against the modes); extkit-dump frag reports 0 reclaimable
 # blocks for the shapes and, for the whole filesystem, a reason for any
-# directory it left with reclaimable blocks.
+# directory it left with reclaimable blocks; a second run exits 0 and
+# writes nothing.
 #   grow   ext2 1 KiB: the linear /full below (50 entries filling 3
 #          blocks) with dir_index switched on afterwards: indexing it
 #          takes a block more and frees none
@@ -254,7 +255,8 @@ refused() {
 
 # check IMG DIR...: the round on one image. extkit-fsck -fyD, then:
 # its exit status and MODIFIED line follow the image's bytes, e2fsck
-# -fn is clean, the names are those of before, nothing reclaimable.
+# -fn is clean, the names are those of before, nothing reclaimable, and
+# a second run exits 0 without writing.
 check() {
 	_img=$1
 	_t=$(basename "$_img" .img)
@@ -321,6 +323,13 @@ check() {
 			ok "$_t: inode $_ino left with $_n reclaimable: $_why" ||
 			fail "$_t: inode $_ino left with $_n reclaimable, no reason"
 	done <"$tmpdir/left"
+	# A second run finds nothing to do.
+	_sum=$(imgsum "$_img")
+	timeout -k 5 120 "$FSCK" -fyD "$_img" >"$tmpdir/fsck" 2>&1
+	_rc=$?
+	[ "$_rc" -eq 0 ] && [ "$_sum" = "$(imgsum "$_img")" ] &&
+		ok "$_t: second run exit 0, nothing written" ||
+		fail "$_t: second run exit $_rc"
 }
 
 # ro_ls IMG DIR...: a kernel read-only mount lists the names debugfs
