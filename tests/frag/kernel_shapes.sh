@@ -162,7 +162,7 @@ while words:
     words = words[i + 1:]
 PY
 k() {
-	python3 "$tmpdir/k.py" "$@"
+	python3 "$tmpdir/k.py" "$@" || fail "k.py $*"
 }
 
 # newfs IMG SIZE MKE2FS-ARGS...: a sparse image, formatted.
