@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "csum.h"
+#include "dircompact.h"
 #include "dir.h"
 #include "dirspace.h"
 #include "error.h"
@@ -106,8 +107,9 @@ static void text_stats(const struct extkit_dirspace_stats *st)
 static int frag_one(struct dump_ctx *ctx, const char *path)
 {
 	struct extkit_dirspace_stats st;
+	struct extkit_compact_result res;
 	uint32_t ino;
-	int rc;
+	int rc, refused = 0;
 
 	rc = extkit_path_resolve(ctx->fs, path, &ino);
 	if (!rc)
@@ -116,17 +118,25 @@ static int frag_one(struct dump_ctx *ctx, const char *path)
 		dump_report_err(path, rc);
 		return rc;
 	}
+	/* Blocks to give back that compaction could not: say why. */
+	if (st.reclaimable_blocks)
+		refused = extkit_dir_compact_check(ctx->fs, ino, &res);
 	if (ctx->o->json) {
 		json_begin_object(&ctx->jw, NULL);
 		json_string(&ctx->jw, "path", path);
 		json_u64(&ctx->jw, "inode", ino);
 		json_stats(&ctx->jw, &st);
+		if (refused)
+			json_string(&ctx->jw, "compaction_refused",
+				    extkit_strerror(refused));
 		json_end_object(&ctx->jw);
 		return 0;
 	}
 	printf("Directory %s (inode %" PRIu32 ")%s\n", path, ino,
 	       st.indexed ? ", indexed" : "");
 	text_stats(&st);
+	if (refused)
+		printf("  compaction refused: %s\n", extkit_strerror(refused));
 	return 0;
 }
 

@@ -366,6 +366,20 @@ const struct problem problem_table[] = {
 	{ PR_3_ROOT_CREATE_FAILED,
 	  "Cannot create the root directory: %s.",
 	  PROMPT_NONE, PR_FATAL },
+	/* Pass 3A */
+	{ PR_3A_PASS_HEADER,
+	  "Pass 3A: Optimizing directories",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_3A_OPTIMIZE_DIR,
+	  "Directory inode %d: %N -> %O blocks%s",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_3A_OPTIMIZE_SKIPPED,
+	  "Directory %q (%d) was not optimized and is left as it was: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_3A_OPTIMIZE_FAILED,
+	  "Optimizing directory %q (%d) failed after writing began: %s. "
+	  "Run extkit-fsck again.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 4 */
 	{ PR_4_UNATTACHED,
 	  "Unattached inode %i.",

@@ -176,6 +176,12 @@ enum problem_prompt {
 #define PR_3_EXPAND_LF		0x030007
 #define PR_3_ROOT_CREATE_FAILED	0x030008
 
+/* Pass 3A: -D, compacting and re-indexing directories. */
+#define PR_3A_PASS_HEADER	0x031000
+#define PR_3A_OPTIMIZE_DIR	0x031001 /* -v: one line a directory */
+#define PR_3A_OPTIMIZE_SKIPPED	0x031002 /* refused, nothing written */
+#define PR_3A_OPTIMIZE_FAILED	0x031003 /* I/O failed part-way */
+
 /* Pass 4: reference counts. */
 #define PR_4_UNATTACHED		0x040001
 #define PR_4_ZERO_LEN		0x040002

@@ -21,9 +21,9 @@
 #include "super.h"
 
 #include "fsck.h"
+#include "problem.h"
 #include "rehash.h"
 
-#define PROG		"extkit-fsck"
 #define OPT_THRESHOLD	"compact_threshold="
 
 int fsck_rehash_parse_extended(const char *ext, unsigned int *threshold)
@@ -61,41 +61,57 @@ static int rehash_wanted(struct fsck_ctx *ctx, uint32_t ino,
 	return !given && dx && !st.indexed && st.blocks > 1 && !st.corrupt;
 }
 
-int fsck_rehash(struct fsck_ctx *ctx)
+/* Compacts directory ino and reports what happened; 1 when written. */
+static int rehash_one(struct fsck_ctx *ctx, uint32_t ino)
 {
 	struct extkit_compact_result res;
+	struct problem_context pctx;
+	int rc = extkit_dir_compact(ctx->fs, ino, &res);
+
+	clear_problem_context(&pctx);
+	pctx.dir = ino;
+	if (rc) {
+		pctx.str = extkit_strerror(rc);
+		fix_problem(ctx, res.written ? PR_3A_OPTIMIZE_FAILED :
+			    PR_3A_OPTIMIZE_SKIPPED, &pctx);
+		/* A half-written directory is damage this run leaves. */
+		if (res.written)
+			ctx->flags |= FSCK_FL_UNCORRECTED;
+		return res.written;
+	}
+	if (ctx->opts->verbose) {
+		pctx.num = res.blocks_before;
+		pctx.num2 = res.blocks_after;
+		pctx.str = res.indexed ? ", indexed" : "";
+		fix_problem(ctx, PR_3A_OPTIMIZE_DIR, &pctx);
+	}
+	return 1;
+}
+
+int fsck_rehash(struct fsck_ctx *ctx)
+{
+	struct problem_context pctx;
 	unsigned int threshold;
-	uint32_t i, ino, done = 0;
+	uint32_t i, ino, written = 0;
 	int given = ctx->opts->extended && *ctx->opts->extended;
-	int rc;
 
 	if (ctx->readonly || (ctx->flags & FSCK_FL_UNCORRECTED))
 		return 0;
 	if (fsck_rehash_parse_extended(ctx->opts->extended, &threshold))
 		return -EINVAL;
+	clear_problem_context(&pctx);
 	if (ctx->opts->mode != FSCK_MODE_PREEN)
-		printf("Pass 3A: Optimizing directories\n");
+		fix_problem(ctx, PR_3A_PASS_HEADER, &pctx);
 	for (i = 0; i < ctx->dir_count; i++) {
 		ino = ctx->dirs[i].ino;
 		/* Earlier passes may have cleared this directory. */
-		if (!fsck_inode_used(ctx, ino) ||
-		    !rehash_wanted(ctx, ino, threshold, given))
-			continue;
-		rc = extkit_dir_compact(ctx->fs, ino, &res);
-		if (rc) {
-			fprintf(stderr, PROG ": directory inode %" PRIu32
-				": not optimized: %s\n", ino,
-				extkit_strerror(rc));
-			continue;
-		}
-		done++;
-		if (ctx->opts->verbose)
-			printf("Directory inode %" PRIu32 ": %" PRIu64
-			       " -> %" PRIu64 " blocks%s\n", ino,
-			       res.blocks_before, res.blocks_after,
-			       res.indexed ? ", indexed" : "");
+		if (fsck_inode_used(ctx, ino) &&
+		    rehash_wanted(ctx, ino, threshold, given))
+			written += (uint32_t)rehash_one(ctx, ino);
 	}
-	if (done)
+	/* What was written, not what was meant: a refused directory
+	 * changes nothing. */
+	if (written)
 		fsck_mark_changed(ctx);
 	return 0;
 }

@@ -186,6 +186,145 @@ int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count)
 	return 0;
 }
 
+/* Group of block blk and the part of [blk, end) inside it. */
+static uint32_t group_part(const struct extkit_fs *fs, uint64_t blk,
+			   uint64_t end, uint32_t *count)
+{
+	uint32_t g = (uint32_t)((blk - fs->sb.first_data_block) /
+				fs->sb.blocks_per_group);
+	uint64_t gend = extkit_group_first_block(&fs->sb, g) +
+			extkit_group_block_count(&fs->sb, g);
+
+	*count = (uint32_t)((gend < end ? gend : end) - blk);
+	return g;
+}
+
+static int check_range(const struct extkit_fs *fs, uint64_t start,
+		       uint64_t count)
+{
+	if (!count)
+		return 0;
+	if (!extkit_fs_valid_block(fs, start) ||
+	    !extkit_fs_valid_block(fs, start + count - 1))
+		return -EFSCORRUPTED;
+	return 0;
+}
+
+int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
+			   uint64_t count)
+{
+	uint64_t end = start + count;
+	struct group_map m;
+	uint32_t g, n;
+	int rc = check_range(fs, start, count), all = 1;
+
+	while (!rc && all && start < end) {
+		g = group_part(fs, start, end, &n);
+		rc = gmap_load(fs, g, &m);
+		if (rc)
+			break;
+		all = extkit_bitmap_count_range(&m.bm, start - m.first, n) == n;
+		gmap_free(&m);
+		start += n;
+	}
+	return rc ? rc : all;
+}
+
+/* Appends the free blocks of group g in [from, end) to blks, up to want
+ * in all. */
+static int find_in_group(struct extkit_fs *fs, uint32_t g, uint64_t from,
+			 uint64_t end, uint64_t want, uint64_t *blks,
+			 uint64_t *found)
+{
+	struct group_map m;
+	uint64_t bit, stop;
+	int rc;
+
+	if (!fs->groups[g].free_blocks ||
+	    (fs->groups[g].flags & EXT4_BG_BLOCK_UNINIT))
+		return 0;
+	rc = gmap_load(fs, g, &m);
+	if (rc)
+		return rc;
+	from = from > m.first ? from - m.first : 0;
+	stop = end > m.first ? end - m.first : 0;
+	if (stop > m.count)
+		stop = m.count;
+	while (*found < want && from < stop &&
+	       !extkit_bitmap_find_first_zero(&m.bm, from, stop - from,
+					      &bit)) {
+		blks[(*found)++] = m.first + bit;
+		from = bit + 1;
+	}
+	gmap_free(&m);
+	return 0;
+}
+
+int extkit_alloc_find(struct extkit_fs *fs, uint64_t goal, uint64_t count,
+		      uint64_t *blks)
+{
+	uint32_t g0, i, n = fs->g.group_count;
+	uint64_t found = 0;
+	int rc = writable(fs);
+
+	if (rc || !count)
+		return rc;
+	if (count > fs->sb.free_blocks_count)
+		return -ENOSPC;
+	if (!extkit_fs_valid_block(fs, goal))
+		goal = fs->sb.first_data_block;
+	g0 = (uint32_t)((goal - fs->sb.first_data_block) /
+			fs->sb.blocks_per_group);
+	/* From the goal to the end, then the whole of each group after. */
+	rc = find_in_group(fs, g0, goal, UINT64_MAX, count, blks, &found);
+	for (i = 1; !rc && found < count && i < n; i++)
+		rc = find_in_group(fs, (g0 + i) % n, 0, UINT64_MAX, count,
+				   blks, &found);
+	if (!rc && found < count)	/* group g0 before the goal */
+		rc = find_in_group(fs, g0, 0, goal, count, blks, &found);
+	if (!rc && found < count)
+		rc = -ENOSPC;
+	return rc;
+}
+
+static int mark_in_group(struct extkit_fs *fs, uint32_t g, uint64_t start,
+			 uint32_t count)
+{
+	struct group_map m;
+	int rc = gmap_load(fs, g, &m);
+
+	if (rc)
+		return rc;
+	if (extkit_bitmap_count_range(&m.bm, start - m.first, count))
+		rc = -EFSCORRUPTED;
+	if (!rc)
+		rc = extkit_bitmap_set_range(&m.bm, start - m.first, count);
+	if (!rc)
+		rc = gmap_store(fs, &m);
+	if (!rc) {
+		fs->groups[g].free_blocks -= count;
+		fs->sb.free_blocks_count -= count;
+	}
+	gmap_free(&m);
+	return rc;
+}
+
+int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count)
+{
+	uint64_t end = start + count;
+	uint32_t g, n;
+	int rc = writable(fs);
+
+	if (!rc)
+		rc = check_range(fs, start, count);
+	while (!rc && start < end) {
+		g = group_part(fs, start, end, &n);
+		rc = mark_in_group(fs, g, start, n);
+		start += n;
+	}
+	return rc;
+}
+
 int extkit_alloc_commit(struct extkit_fs *fs)
 {
 	return extkit_fs_write_super(fs);

@@ -25,6 +25,24 @@ int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk);
  * that group). */
 int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count);
 
+/*
+ * Planning without writing: fills blks with count free blocks, the first
+ * free ones at or after goal, then wrapping around the groups; nothing
+ * is marked. -ENOSPC when there
+ * are fewer. extkit_alloc_mark() then takes them (a range at a time).
+ */
+int extkit_alloc_find(struct extkit_fs *fs, uint64_t goal, uint64_t count,
+		      uint64_t *blks);
+
+/* Marks blocks [start, start + count) in use, counts updated in memory.
+ * -EFSCORRUPTED if one of them was in use already. */
+int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count);
+
+/* 1 when every block of [start, start + count) is marked in use, 0 when
+ * one is not, or a negative error. Reads only. */
+int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
+			   uint64_t count);
+
 /* Writes the group descriptors and superblock after allocations. */
 int extkit_alloc_commit(struct extkit_fs *fs);
 

@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Directory compaction (see dircompact.h): collect the live entries with
- * the iterator, lay them out with the dirspace packer (linear, or hash-
- * sorted leaves under an htree built by htree.c), write them over the
- * directory's first blocks, then truncate the rest away.
+ * Directory compaction (see dircompact.h), in two halves.
+ *
+ * Planning reads and decides, and writes nothing: the directory's block
+ * map (data and tree blocks, any depth, holes skipped), its live entries
+ * (through the iterator), the new contents laid out in memory (linear, or
+ * hash-sorted leaves under an htree built by htree.c), the new block map
+ * (mapbuild.c) over the directory's own blocks in their logical order,
+ * the few new blocks it may need, the blocks it gives back. Anything that
+ * can fail -- a feature, a corrupt record, memory, space, a block the
+ * bitmaps do not show in use -- fails here, with the directory untouched.
+ *
+ * Writing then marks the new blocks, writes the contents and the tree
+ * blocks, switches the inode over, frees what is left and writes the
+ * counts. Only I/O can fail there, and the result says what was written.
  */
 #include "config.h"
 
@@ -11,16 +21,18 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "bmap.h"
 #include "dir.h"
 #include "dirblock.h"
 #include "dircompact.h"
-#include "dirext.h"
 #include "dirspace.h"
 #include "endian.h"
 #include "error.h"
 #include "htree.h"
 #include "inode.h"
+#include "mapbuild.h"
 #include "ondisk.h"
+#include "super.h"
 
 struct centry {
 	uint32_t ino;
@@ -32,13 +44,24 @@ struct centry {
 	uint8_t ftype;
 };
 
+/* A growing array of block numbers. */
+struct blist {
+	uint64_t *b;
+	uint64_t n;
+	uint64_t cap;
+};
+
 struct compact {
 	struct extkit_fs *fs;
 	uint32_t ino;
-	struct extkit_inode inode;
+	struct extkit_inode inode;	/* as on disk */
+	struct extkit_inode next;	/* as it will be */
 	struct extkit_dir_format fmt;
-	uint64_t *pblks;
-	uint64_t nblocks;
+	uint32_t bs;
+	/* the map now: data blocks in logical order, tree blocks */
+	struct blist data;
+	struct blist tree;
+	/* the live entries */
 	struct centry *e;
 	uint64_t n;
 	uint64_t cap;
@@ -47,9 +70,95 @@ struct compact {
 	uint64_t ncap;
 	uint32_t dot;
 	uint32_t dotdot;
-	uint8_t *buf;
+	/* the new contents: nout blocks */
+	uint8_t *out;
+	uint64_t nout;
 	uint32_t *start_hash;	/* htree: first hash of each leaf */
+	int indexed;
+	/* the new map, the blocks taken and given back */
+	uint64_t *pblks;
+	struct extkit_mapbuild mb;
+	uint64_t *meta;
+	uint64_t *fresh;
+	uint64_t nfresh;
+	struct blist release;
 };
+
+static int bl_push(struct blist *l, uint64_t blk)
+{
+	uint64_t *nb, cap;
+
+	if (l->n == l->cap) {
+		cap = l->cap ? l->cap * 2 : 64;
+		nb = realloc(l->b, cap * sizeof(*nb));
+		if (!nb)
+			return -ENOMEM;
+		l->b = nb;
+		l->cap = cap;
+	}
+	l->b[l->n++] = blk;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Calls fn on each run of consecutive blocks of the sorted list l, until
+ * one call returns other than ok; returns that, or ok.
+ */
+static int bl_runs(struct extkit_fs *fs, const uint64_t *l, uint64_t n,
+		   int (*fn)(struct extkit_fs *, uint64_t, uint64_t), int ok)
+{
+	uint64_t i = 0, j;
+	int rc = ok;
+
+	while (rc == ok && i < n) {
+		for (j = i + 1; j < n && l[j] == l[j - 1] + 1; j++)
+			;
+		rc = fn(fs, l[i], j - i);
+		i = j;
+	}
+	return rc;
+}
+
+/* ---- planning: what the directory is ---- */
+
+/* Directories whose names or hashes extkit cannot rewrite. */
+static int check_features(const struct compact *c)
+{
+	uint32_t bad = EXT4_INLINE_DATA_FL | EXT4_ENCRYPT_FL |
+		       EXT4_CASEFOLD_FL;
+
+	if (!extkit_inode_is_dir(&c->inode))
+		return -ENOTDIR;
+	if (c->inode.flags & bad)
+		return -EXTKIT_EUNSUPP;
+	if (!extkit_inode_has_block_map(&c->inode))
+		return -EXTKIT_EUNSUPP;
+	return 0;
+}
+
+static int map_one(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+		   uint32_t count, int flags, void *arg)
+{
+	struct compact *c = arg;
+	uint32_t i;
+	int rc = 0;
+
+	(void)fs;
+	(void)lblk;
+	if (flags & EXTKIT_BLOCK_UNWRITTEN)
+		return -EXTKIT_EUNSUPP;
+	for (i = 0; !rc && i < count; i++)
+		rc = bl_push(flags & EXTKIT_BLOCK_META ? &c->tree : &c->data,
+			     pblk + i);
+	return rc;
+}
 
 static int grow_arrays(struct compact *c, uint32_t len)
 {
@@ -101,7 +210,7 @@ static int collect_one(struct compact *c, const struct extkit_dirent *d)
 	return 0;
 }
 
-/* Reads the directory: its map, '.', '..' and every other live entry. */
+/* '.', '..' and every other live entry; holes hold none. */
 static int collect(struct compact *c)
 {
 	struct extkit_dir_iter it;
@@ -111,11 +220,8 @@ static int collect(struct compact *c)
 	rc = extkit_dir_iter_init(&it, c->fs, c->ino, 0);
 	if (rc)
 		return rc;
-	c->inode = it.inode;
-	c->fmt = it.fmt;
-	c->nblocks = it.nblocks;
 	while ((rc = extkit_dir_iter_next(&it, &d)) > 0) {
-		if (d.kind == EXTKIT_DE_CORRUPT || d.kind == EXTKIT_DE_HOLE)
+		if (d.kind == EXTKIT_DE_CORRUPT)
 			rc = -EFSCORRUPTED;
 		else if (d.kind == EXTKIT_DE_LIVE)
 			rc = collect_one(c, &d);
@@ -124,95 +230,112 @@ static int collect(struct compact *c)
 		if (rc)
 			break;
 	}
-	c->pblks = it.pblks;	/* the map outlives the iterator */
-	it.pblks = NULL;
 	extkit_dir_iter_end(&it);
 	if (!rc && (!c->dot || !c->dotdot))
 		rc = -EFSCORRUPTED;
 	return rc;
 }
 
-/* ---- layout ---- */
-
-/* Appends record (ino, name) at *off of c->buf. */
-static void put_rec(struct compact *c, uint32_t *off, uint32_t ino,
-		    const char *name, uint32_t len, uint8_t ftype)
+/* Inode, format, block map and entries: everything is read here. */
+static int read_dir(struct compact *c)
 {
-	uint8_t *p = c->buf + *off;
+	int rc = extkit_inode_read(c->fs, c->ino, &c->inode);
+
+	if (!rc)
+		rc = check_features(c);
+	if (rc)
+		return rc;
+	extkit_dir_format_init(c->fs, &c->fmt);
+	rc = extkit_block_walk(c->fs, &c->inode, map_one, c);
+	if (!rc && !c->data.n)
+		rc = -EFSCORRUPTED;
+	return rc ? rc : collect(c);
+}
+
+/* ---- planning: the new contents, in memory ---- */
+
+static uint8_t *out_block(const struct compact *c, uint64_t lblk)
+{
+	return c->out + lblk * c->bs;
+}
+
+/* Appends record (ino, name) at *off of block blk. */
+static void put_rec(struct compact *c, uint8_t *blk, uint32_t *off,
+		    uint32_t ino, const char *name, uint32_t len,
+		    uint8_t ftype)
+{
+	uint8_t *p = blk + *off;
 	uint32_t rl = extkit_dirent_min_len(len);
 	__le16 d;
 
 	put_le32(p, ino);
-	extkit_rec_len_to_disk(rl, c->fmt.block_size, &d);
+	extkit_rec_len_to_disk(rl, c->bs, &d);
 	memcpy(p + 4, &d, sizeof(d));
 	p[6] = (uint8_t)len;
 	p[7] = c->fmt.has_filetype ? ftype : 0;
 	memcpy(p + EXT2_DIR_ENTRY_HEADER_LEN, name, len);
-	memset(p + EXT2_DIR_ENTRY_HEADER_LEN + len, 0,
-	       rl - EXT2_DIR_ENTRY_HEADER_LEN - len);
 	*off += rl;
 }
 
-/* The last record at last takes the rest of the block; writes it. */
-static int flush_block(struct compact *c, uint64_t lblk, uint32_t last)
+/* The last record (at last) takes the rest of the block; the tail. */
+static void finish_block(struct compact *c, uint8_t *blk, uint32_t last)
 {
-	uint32_t usable = extkit_dirspace_usable(&c->fmt);
 	__le16 d;
 
-	extkit_rec_len_to_disk(usable - last, c->fmt.block_size, &d);
-	memcpy(c->buf + last + 4, &d, sizeof(d));
+	extkit_rec_len_to_disk(extkit_dirspace_usable(&c->fmt) - last, c->bs,
+			       &d);
+	memcpy(blk + last + 4, &d, sizeof(d));
 	if (c->fmt.tail_len)
-		extkit_dirblock_init_tail(c->fs, c->buf);
-	return extkit_dirblock_write(c->fs, c->ino, c->inode.generation,
-				     c->pblks[lblk], c->buf);
+		extkit_dirblock_init_tail(c->fs, blk);
 }
 
 /*
  * Lays entries [0, n) out from logical block first on, next-fit (the
- * dirspace packer). head: '.' and '..' start block first. Writes each
- * block when done unless dry; returns the block count in *blocks and,
- * if start_hash is set, each block's first hash (bit 0: continues the
- * hash of the block before).
+ * dirspace packer), into c->out when it is set (else only counts). head:
+ * '.' and '..' start block first. *blocks: the blocks used; with
+ * start_hash, each block's first hash (bit 0: continues the hash of the
+ * block before).
  */
-static int lay_out(struct compact *c, uint64_t first, int head, int dry,
-		   uint64_t *blocks)
+static void lay_out(struct compact *c, uint64_t first, int head,
+		    uint64_t *blocks)
 {
 	struct extkit_dir_packer pk;
+	uint8_t *blk = c->out ? out_block(c, first) : NULL;
 	uint32_t off = 0, last = 0, min;
-	uint64_t i, b = 0;
-	int rc = 0;
+	uint64_t i;
 
 	extkit_packer_init(&pk, extkit_dirspace_usable(&c->fmt));
-	memset(c->buf, 0, c->fmt.block_size);
 	if (head) {
 		extkit_packer_add(&pk, 12);
 		extkit_packer_add(&pk, 12);
-		put_rec(c, &off, c->dot, ".", 1, EXT2_FT_DIR);
-		last = off;
-		put_rec(c, &off, c->dotdot, "..", 2, EXT2_FT_DIR);
+		if (blk) {
+			put_rec(c, blk, &off, c->dot, ".", 1, EXT2_FT_DIR);
+			last = off;
+			put_rec(c, blk, &off, c->dotdot, "..", 2,
+				EXT2_FT_DIR);
+		}
 	}
-	for (i = 0; i < c->n && !rc; i++) {
+	for (i = 0; i < c->n; i++) {
 		const struct centry *e = &c->e[i];
 
 		min = extkit_dirent_min_len(e->len);
-		if (extkit_packer_add(&pk, min) && pk.blocks > 1) {
-			if (!dry)
-				rc = flush_block(c, first + b, last);
-			b++;
+		if (extkit_packer_add(&pk, min) && pk.blocks > 1 && blk) {
+			finish_block(c, blk, last);
+			blk += c->bs;
 			off = 0;
-			memset(c->buf, 0, c->fmt.block_size);
 		}
+		if (!blk)
+			continue;
 		if (c->start_hash && off == 0)
 			c->start_hash[pk.blocks - 1] = e->hash |
 				(uint32_t)(i && c->e[i - 1].hash == e->hash);
 		last = off;
-		put_rec(c, &off, e->ino, c->names + e->name_off, e->len,
+		put_rec(c, blk, &off, e->ino, c->names + e->name_off, e->len,
 			e->ftype);
 	}
-	if (!rc && pk.blocks && !dry)
-		rc = flush_block(c, first + b, last);
+	if (blk && pk.blocks)
+		finish_block(c, blk, last);
 	*blocks = pk.blocks ? pk.blocks : 1;
-	return rc;
 }
 
 static int cmp_hash(const void *a, const void *b)
@@ -248,67 +371,21 @@ static int hash_all(struct compact *c, uint8_t version)
 	return 0;
 }
 
-/* Makes logical blocks [0, n) mapped, appending blocks if needed. */
-static int ensure_blocks(struct compact *c, uint64_t n)
+static int alloc_out(struct compact *c, uint64_t blocks)
 {
-	uint64_t i, pblk, *np;
-	int rc;
-
-	for (i = 0; i < n && i < c->nblocks; i++)
-		if (!c->pblks[i])
-			return -EXTKIT_EUNSUPP;
-	if (n <= c->nblocks)
-		return 0;
-	np = realloc(c->pblks, n * sizeof(*np));
-	if (!np)
-		return -ENOMEM;
-	c->pblks = np;
-	for (i = c->nblocks; i < n; i++) {
-		rc = extkit_dir_append_block(c->fs, &c->inode, i,
-					     c->pblks[i - 1] + 1, &pblk, NULL);
-		if (rc)
-			return rc;
-		c->pblks[i] = pblk;
-		c->nblocks = i + 1;
-		c->inode.size = c->nblocks * c->fmt.block_size;
-	}
-	return 0;
+	c->nout = blocks;
+	c->out = calloc(blocks, c->bs);
+	return c->out ? 0 : -ENOMEM;
 }
 
-/* Root and index nodes over leaves 1 .. nleaves; nodes after them. */
-static int write_index(struct compact *c, uint64_t nleaves, uint64_t nodes,
-		       uint32_t levels, uint8_t version)
+/* Root in block 0, leaves from block 1, index nodes after the leaves. */
+static int build_htree(struct compact *c)
 {
-	uint32_t bs = c->fmt.block_size;
+	uint8_t version = c->fs->sb.def_hash_version;
 	struct extkit_htree_layout lay = {
 		.dot_ino = c->dot, .dotdot_ino = c->dotdot,
 		.hash_version = version, .first_leaf = 1,
-		.nleaves = nleaves, .start_hash = c->start_hash,
-		.node_lblk = 1 + nleaves, .nnodes = nodes, .levels = levels,
 	};
-	uint8_t *nb = calloc(nodes + 1, bs);
-	uint64_t i;
-	int rc;
-
-	if (!nb)
-		return -ENOMEM;
-	rc = extkit_htree_build(c->fs, &lay, c->buf, nb);
-	if (!rc)
-		rc = extkit_dirblock_write(c->fs, c->ino, c->inode.generation,
-					   c->pblks[0], c->buf);
-	for (i = 0; !rc && i < nodes; i++)
-		rc = extkit_dirblock_write(c->fs, c->ino, c->inode.generation,
-					   c->pblks[1 + nleaves + i],
-					   nb + i * bs);
-	free(nb);
-	return rc;
-}
-
-static int compact_htree(struct compact *c, uint64_t *total)
-{
-	uint8_t version = c->fs->sb.def_hash_version;
-	uint64_t nleaves, nodes;
-	uint32_t levels;
 	int rc;
 
 	if (version > DX_HASH_TEA)
@@ -319,78 +396,234 @@ static int compact_htree(struct compact *c, uint64_t *total)
 	c->start_hash = calloc(c->n + 1, sizeof(*c->start_hash));
 	if (!c->start_hash)
 		return -ENOMEM;
-	rc = lay_out(c, 1, 0, 1, &nleaves);
+	lay_out(c, 1, 0, &lay.nleaves);
+	rc = extkit_htree_index_blocks(c->fs, lay.nleaves, &lay.nnodes,
+				       &lay.levels);
 	if (!rc)
-		rc = extkit_htree_index_blocks(c->fs, nleaves, &nodes, &levels);
-	if (!rc)
-		rc = ensure_blocks(c, 1 + nleaves + nodes);
-	if (!rc)
-		rc = lay_out(c, 1, 0, 0, &nleaves);
-	if (!rc)
-		rc = write_index(c, nleaves, nodes, levels, version);
-	*total = 1 + nleaves + nodes;
-	c->inode.flags |= EXT2_INDEX_FL;
-	return rc;
+		rc = alloc_out(c, 1 + lay.nleaves + lay.nnodes);
+	if (rc)
+		return rc;
+	lay_out(c, 1, 0, &lay.nleaves);
+	lay.start_hash = c->start_hash;
+	lay.node_lblk = 1 + lay.nleaves;
+	return extkit_htree_build(c->fs, &lay, out_block(c, 0),
+				  out_block(c, lay.node_lblk));
 }
 
-static int compact_linear(struct compact *c, uint64_t *total)
-{
-	int rc = lay_out(c, 0, 1, 1, total);
-
-	if (!rc)
-		rc = ensure_blocks(c, *total);
-	if (!rc)
-		rc = lay_out(c, 0, 1, 0, total);
-	c->inode.flags &= ~EXT2_INDEX_FL;
-	return rc;
-}
-
-static int compact_run(struct compact *c, struct extkit_compact_result *res)
+static int build_contents(struct compact *c)
 {
 	uint64_t total;
 	int rc;
 
-	rc = collect(c);
-	if (rc)
-		return rc;
-	res->blocks_before = c->nblocks;
-	res->entries = c->n + 2;
-	rc = lay_out(c, 0, 1, 1, &total);
-	if (rc)
-		return rc;
-	res->indexed = total > 1 &&
+	lay_out(c, 0, 1, &total);
+	c->indexed = total > 1 &&
 		extkit_has_compat(&c->fs->sb, EXT2_FEATURE_COMPAT_DIR_INDEX);
-	if (res->indexed)
-		rc = compact_htree(c, &total);
+	if (c->indexed)
+		return build_htree(c);
+	rc = alloc_out(c, total);
+	if (!rc)
+		lay_out(c, 0, 1, &total);
+	return rc;
+}
+
+/* ---- planning: the new map ---- */
+
+/*
+ * Blocks for the new map: the directory's data blocks in logical order,
+ * then fresh ones after the last of them. Its tree blocks come from the
+ * old tree blocks, then the data blocks left over, then fresh blocks.
+ * alloc_find hands out the same first blocks for a larger count, so
+ * asking again for more keeps the data blocks where they were.
+ */
+static int choose_blocks(struct compact *c)
+{
+	uint64_t keep = c->nout < c->data.n ? c->nout : c->data.n;
+	uint64_t extra = c->nout - keep, spare, need = extra, i, k;
+	uint64_t goal = c->data.b[c->data.n - 1] + 1;
+	int rc;
+
+	c->pblks = malloc(c->nout * sizeof(*c->pblks));
+	if (!c->pblks)
+		return -ENOMEM;
+	memcpy(c->pblks, c->data.b, keep * sizeof(*c->pblks));
+	c->mb.extents = !!(c->inode.flags & EXT4_EXTENTS_FL);
+	c->mb.nblocks = c->nout;
+	c->mb.pblks = c->pblks;
+	spare = c->tree.n + (c->data.n - keep);
+	for (;;) {
+		free(c->fresh);
+		c->fresh = malloc((need ? need : 1) * sizeof(*c->fresh));
+		if (!c->fresh)
+			return -ENOMEM;
+		c->nfresh = need;
+		rc = extkit_alloc_find(c->fs, goal, need, c->fresh);
+		if (rc)
+			return rc;
+		memcpy(c->pblks + keep, c->fresh, extra * sizeof(*c->pblks));
+		rc = extkit_mapbuild_plan(c->fs, &c->mb);
+		if (rc)
+			return rc;
+		if (extra + (c->mb.nmeta > spare ? c->mb.nmeta - spare : 0) <=
+		    need)
+			break;
+		need = extra + c->mb.nmeta - spare;
+	}
+	c->meta = malloc((c->mb.nmeta + 1) * sizeof(*c->meta));
+	if (!c->meta)
+		return -ENOMEM;
+	for (i = 0, k = 0; i < c->mb.nmeta; i++) {
+		if (i < c->tree.n)
+			c->meta[i] = c->tree.b[i];
+		else if (i < spare)
+			c->meta[i] = c->data.b[keep + i - c->tree.n];
+		else
+			c->meta[i] = c->fresh[extra + k++];
+	}
+	c->nfresh = extra + k;
+	c->mb.meta = c->meta;
+	return 0;
+}
+
+/* What the new map does not use goes back; all of it must be in use. */
+static int plan_release(struct compact *c)
+{
+	uint64_t keep = c->nout < c->data.n ? c->nout : c->data.n, i;
+	uint64_t used = c->mb.nmeta < c->tree.n ? c->mb.nmeta : c->tree.n;
+	uint64_t used_data = c->mb.nmeta > c->tree.n ?
+			     c->mb.nmeta - c->tree.n : 0;
+	int rc = 0;
+
+	for (i = used; !rc && i < c->tree.n; i++)
+		rc = bl_push(&c->release, c->tree.b[i]);
+	for (i = keep + used_data; !rc && i < c->data.n; i++)
+		rc = bl_push(&c->release, c->data.b[i]);
+	if (rc || !c->release.n)
+		return rc;
+	qsort(c->release.b, c->release.n, sizeof(uint64_t), cmp_u64);
+	for (i = 1; i < c->release.n; i++)
+		if (c->release.b[i] == c->release.b[i - 1])
+			return -EFSCORRUPTED;	/* mapped twice */
+	/* extkit_blocks_all_used says 1 when a run is all in use */
+	rc = bl_runs(c->fs, c->release.b, c->release.n,
+		     extkit_blocks_all_used, 1);
+	return rc == 1 ? 0 : rc ? rc : -EFSCORRUPTED;
+}
+
+/* The inode as it will be: map, size, i_blocks, index flag. */
+static int plan_inode(struct compact *c)
+{
+	uint64_t had = c->data.n + c->tree.n, has = c->nout + c->mb.nmeta;
+	uint64_t bytes = extkit_inode_blocks_bytes(c->fs, &c->inode);
+
+	if (bytes / c->bs < had)
+		return -EFSCORRUPTED;	/* i_blocks lies: pass 1 fixes it */
+	c->mb.bufs = calloc(c->mb.nmeta + 1, c->bs);
+	if (!c->mb.bufs)
+		return -ENOMEM;
+	c->next = c->inode;
+	extkit_mapbuild_fill(c->fs, &c->mb, &c->next);
+	extkit_inode_set_fs_blocks(c->fs, &c->next, bytes / c->bs - had + has);
+	c->next.size = c->nout * c->bs;
+	if (c->indexed)
+		c->next.flags |= EXT2_INDEX_FL;
 	else
-		rc = compact_linear(c, &total);
+		c->next.flags &= ~EXT2_INDEX_FL;
+	return 0;
+}
+
+static int plan(struct compact *c, struct extkit_compact_result *res)
+{
+	int rc = read_dir(c);
+
+	res->blocks_before = c->data.n;
+	res->entries = c->n + 2;
 	if (!rc)
-		rc = extkit_dir_truncate(c->fs, &c->inode, total);
+		rc = build_contents(c);
 	if (!rc)
-		rc = extkit_inode_write(c->fs, c->ino, &c->inode);
+		rc = choose_blocks(c);
+	if (!rc)
+		rc = plan_release(c);
+	if (!rc)
+		rc = plan_inode(c);
+	res->blocks_after = c->nout;
+	res->indexed = c->indexed;
+	return rc;
+}
+
+/* ---- writing ---- */
+
+static int mark_fresh(struct compact *c)
+{
+	uint64_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < c->nfresh; i++)
+		rc = extkit_alloc_mark(c->fs, c->fresh[i], 1);
+	return rc;
+}
+
+static int write_all(struct compact *c)
+{
+	uint32_t gen = c->inode.generation;
+	uint64_t i;
+	int rc = mark_fresh(c);
+
+	for (i = 0; !rc && i < c->nout; i++)
+		rc = extkit_dirblock_write(c->fs, c->ino, gen, c->pblks[i],
+					   out_block(c, i));
+	if (!rc)
+		rc = extkit_mapbuild_write(c->fs, c->ino, gen, &c->mb);
+	if (!rc)
+		rc = extkit_inode_write(c->fs, c->ino, &c->next);
+	if (!rc)
+		rc = bl_runs(c->fs, c->release.b, c->release.n,
+			     extkit_free_blocks, 0);
 	if (!rc)
 		rc = extkit_alloc_commit(c->fs);
-	res->blocks_after = total;
+	return rc;
+}
+
+static void compact_free(struct compact *c)
+{
+	free(c->data.b);
+	free(c->tree.b);
+	free(c->release.b);
+	free(c->e);
+	free(c->names);
+	free(c->out);
+	free(c->start_hash);
+	free(c->pblks);
+	free(c->meta);
+	free(c->fresh);
+	free(c->mb.bufs);
+}
+
+static int compact(struct extkit_fs *fs, uint32_t ino,
+		   struct extkit_compact_result *res, int dry)
+{
+	struct compact c = { .fs = fs, .ino = ino, .bs = fs->g.block_size };
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = plan(&c, res);
+	if (!rc && !dry) {
+		res->written = 1;
+		rc = write_all(&c);
+	}
+	compact_free(&c);
 	return rc;
 }
 
 int extkit_dir_compact(struct extkit_fs *fs, uint32_t ino,
 		       struct extkit_compact_result *res)
 {
-	struct compact c = { .fs = fs, .ino = ino };
-	int rc;
+	return compact(fs, ino, res, 0);
+}
 
-	memset(res, 0, sizeof(*res));
-	c.buf = malloc(fs->g.block_size);
-	if (!c.buf)
-		return -ENOMEM;
-	rc = compact_run(&c, res);
-	free(c.buf);
-	free(c.pblks);
-	free(c.e);
-	free(c.names);
-	free(c.start_hash);
-	return rc;
+int extkit_dir_compact_check(struct extkit_fs *fs, uint32_t ino,
+			     struct extkit_compact_result *res)
+{
+	return compact(fs, ino, res, 1);
 }
 
 int extkit_dir_compact_wanted(const struct extkit_dirspace_stats *st,

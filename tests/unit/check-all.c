@@ -15,6 +15,8 @@ int main(void)
 	srunner_add_suite(sr, group_suite());
 	srunner_add_suite(sr, inode_suite());
 	srunner_add_suite(sr, bmap_suite());
+	srunner_add_suite(sr, mapbuild_suite());
+	srunner_add_suite(sr, dircompact_suite());
 	srunner_add_suite(sr, dir_suite());
 	srunner_add_suite(sr, dirspace_suite());
 	srunner_add_suite(sr, htree_suite());

@@ -10,6 +10,8 @@ Suite *super_suite(void);
 Suite *group_suite(void);
 Suite *inode_suite(void);
 Suite *bmap_suite(void);
+Suite *mapbuild_suite(void);
+Suite *dircompact_suite(void);
 Suite *dir_suite(void);
 Suite *dirspace_suite(void);
 Suite *htree_suite(void);

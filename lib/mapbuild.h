@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A whole block map built anew: logical blocks 0 .. n-1 of an inode
+ * mapped to the physical blocks a caller chose, as an extent tree (as
+ * shallow as the runs allow) or as direct and indirect blocks. Planning
+ * and building are apart so that a writer can decide everything first:
+ * extkit_mapbuild_plan() says how many tree blocks the map needs (no
+ * I/O), extkit_mapbuild_fill() lays the map out in memory over the tree
+ * blocks the caller picked (still no I/O), and extkit_mapbuild_write()
+ * writes those tree blocks, extent blocks with their checksum tail.
+ */
+#ifndef EXTKIT_MAPBUILD_H
+#define EXTKIT_MAPBUILD_H
+
+#include <stdint.h>
+
+#include "fs.h"
+#include "inode.h"
+
+struct extkit_mapbuild {
+	int extents;		/* an extent tree, else indirect blocks */
+	uint64_t nblocks;	/* logical blocks 0 .. nblocks-1 */
+	const uint64_t *pblks;	/* physical block of each, none 0 */
+	uint64_t nmeta;		/* tree blocks the map needs (plan) */
+	const uint64_t *meta;	/* where they go (chosen by the caller) */
+	uint8_t *bufs;		/* nmeta blocks: their contents (fill) */
+};
+
+/*
+ * Sets mb->nmeta for mb->extents, nblocks and pblks. -EFBIG when an
+ * indirect map cannot reach that far or a block lies past 2^32.
+ */
+int extkit_mapbuild_plan(const struct extkit_fs *fs,
+			 struct extkit_mapbuild *mb);
+
+/*
+ * Builds the map: i_block of inode (the in-inode extent root or the 15
+ * block pointers, EXT4_EXTENTS_FL as mb->extents says) and the nmeta
+ * tree blocks in mb->bufs, tree block k to be written at mb->meta[k].
+ * i_blocks and i_size are the caller's.
+ */
+void extkit_mapbuild_fill(const struct extkit_fs *fs,
+			  const struct extkit_mapbuild *mb,
+			  struct extkit_inode *inode);
+
+/* Writes the tree blocks of inode ino (i_generation gen). */
+int extkit_mapbuild_write(struct extkit_fs *fs, uint32_t ino, uint32_t gen,
+			  const struct extkit_mapbuild *mb);
+
+#endif /* EXTKIT_MAPBUILD_H */
