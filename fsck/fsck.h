@@ -179,6 +179,9 @@ int fsck_pass5(struct fsck_ctx *ctx);
 
 /* Opens the filesystem, falling back to a backup superblock (pass0.c). */
 int fsck_open(struct fsck_ctx *ctx);
+/* Whether the superblock's free counts are possible (reported if not;
+ * pass0.c): a filesystem marked clean is skipped only then. */
+int fsck_free_counts_possible(struct fsck_ctx *ctx);
 /* Fixes a primary superblock whose inode counts disagree, from group 0's
  * inode bitmap (inode_counts.c); 0 when it was rewritten. */
 int fsck_fix_inode_counts(struct fsck_ctx *ctx);

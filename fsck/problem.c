@@ -44,10 +44,10 @@ const struct problem problem_table[] = {
 	  PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_0_HASH_FLAGS,
 	  "The superblock has dir_index but no hash signedness flag.",
-	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG },
 	{ PR_0_FREE_COUNTS_BIG,
 	  "The superblock free %s count %N is larger than the total %O.",
-	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG },
 	{ PR_0_ORPHAN_CLEAR,
 	  "Deleting orphaned inode %i (uid=%Iu, gid=%Ig, mode=%Im, "
 	  "size=%Is): it has no links.",
@@ -62,10 +62,6 @@ const struct problem problem_table[] = {
 	{ PR_0_ORPHAN_BLOCKS,
 	  "Cannot release the blocks of orphaned inode %i (%s); the rest of "
 	  "the orphan list is left to the full check.",
-	  PROMPT_NONE, PR_MSG_ONLY },
-	{ PR_0_ORPHAN_EXTENTS,
-	  "Orphaned inode %i maps blocks past its size in an extent tree, "
-	  "which cannot be truncated yet; they are left to the full check.",
 	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_0_META_PREDICTED,
 	  "The %s of group %g is out of place (block %b); the layout puts "

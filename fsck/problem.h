@@ -76,7 +76,7 @@ enum problem_prompt {
 #define PR_0_ORPHAN_TRUNCATE	0x00000A /* linked orphan: truncated */
 #define PR_0_ORPHAN_BAD_LIST	0x00000B /* orphan chain unusable */
 #define PR_0_ORPHAN_BLOCKS	0x00000C /* an orphan's blocks: stop */
-#define PR_0_ORPHAN_EXTENTS	0x00000D /* extent orphan not truncated */
+/* 0x00000D retired (extent orphans are truncated now): never reuse it. */
 #define PR_0_META_PREDICTED	0x000010 /* group place found by layout */
 #define PR_0_META_RELOCATE	0x000011 /* group place to relocate */
 #define PR_0_FLEX_SIZE		0x000012 /* s_log_groups_per_flex > 31 */
