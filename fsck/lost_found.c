@@ -178,24 +178,6 @@ int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj)
 
 /* ---- directory blocks ---- */
 
-static void put_dirent(struct fsck_ctx *ctx, uint8_t *p, uint32_t ino,
-		       uint32_t rec_len, const char *name, uint32_t nl,
-		       uint8_t ft)
-{
-	__le16 d;
-
-	put_le32(p, ino);
-	extkit_rec_len_to_disk(rec_len, ctx->fs->g.block_size, &d);
-	memcpy(p + 4, &d, sizeof(d));
-	p[6] = (uint8_t)nl;
-	p[7] = extkit_has_incompat(&ctx->fs->sb,
-				   EXT2_FEATURE_INCOMPAT_FILETYPE) ?
-	       ft : (uint8_t)(nl >> 8);
-	memmove(p + EXT2_DIR_ENTRY_HEADER_LEN, name, nl);
-	memset(p + EXT2_DIR_ENTRY_HEADER_LEN + nl, 0,
-	       extkit_dirent_min_len(nl) - EXT2_DIR_ENTRY_HEADER_LEN - nl);
-}
-
 /*
  * Writes a fresh block of directory dir (i_generation gen): '.' and '..'
  * (parent non-zero) or one empty record, and the checksum tail with
@@ -206,18 +188,21 @@ static int write_dir_block(struct fsck_ctx *ctx, uint64_t blk, uint32_t dir,
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t bs = fs->g.block_size, end = bs;
+	struct extkit_dir_format fmt;
 	uint8_t *b = ctx->blkbuf;
 
+	extkit_dir_format_init(fs, &fmt);
 	memset(b, 0, bs);
 	if (extkit_has_metadata_csum(&fs->sb)) {
 		end = bs - sizeof(struct ext4_dir_entry_tail);
 		extkit_dirblock_init_tail(fs, b);
 	}
 	if (parent) {
-		put_dirent(ctx, b, dir, 12, ".", 1, EXT2_FT_DIR);
-		put_dirent(ctx, b + 12, parent, end - 12, "..", 2, EXT2_FT_DIR);
+		extkit_dirent_set(&fmt, b, dir, 12, ".", 1, EXT2_FT_DIR);
+		extkit_dirent_set(&fmt, b + 12, parent, end - 12, "..", 2,
+				  EXT2_FT_DIR);
 	} else {
-		put_dirent(ctx, b, 0, end, "", 0, 0);
+		extkit_dirent_set(&fmt, b, 0, end, "", 0, 0);
 	}
 	return extkit_dirblock_write(fs, dir, gen, blk, b);
 }

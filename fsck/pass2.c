@@ -64,33 +64,12 @@ int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
 	return fix_problem(ds->ctx, code, &pctx);
 }
 
-void pass2_set_dirent(struct dir_state *ds, uint8_t *p, uint32_t ino,
-		      const char *name, uint32_t name_len, uint8_t ft)
+/* Rewrites the record at p as (ino, name), its rec_len kept. */
+static void set_dirent(struct dir_state *ds, uint8_t *p, uint32_t ino,
+		       const char *name, uint32_t name_len)
 {
-	put_le32(p, ino);
-	p[6] = (uint8_t)name_len;
-	p[7] = ds->fmt.has_filetype ? ft : (uint8_t)(name_len >> 8);
-	memcpy(p + EXT2_DIR_ENTRY_HEADER_LEN, name, name_len);
-	/* e2fsck wants '.' and '..' NUL-terminated: clear the padding. */
-	memset(p + EXT2_DIR_ENTRY_HEADER_LEN + name_len, 0,
-	       extkit_dirent_min_len(name_len) - EXT2_DIR_ENTRY_HEADER_LEN -
-	       name_len);
-}
-
-void pass2_set_rec_len(struct dir_state *ds, uint8_t *p, uint32_t len)
-{
-	__le16 d;
-
-	if (extkit_rec_len_to_disk(len, ds->fmt.block_size, &d) == 0)
-		memcpy(p + 4, &d, sizeof(d));
-}
-
-static uint32_t rec_len_at(const struct dir_state *ds, const uint8_t *p)
-{
-	__le16 d;
-
-	memcpy(&d, p + 4, sizeof(d));
-	return extkit_rec_len_from_disk(d, ds->fmt.block_size);
+	extkit_dirent_set(&ds->fmt, p, ino, extkit_dirent_rec_len(&ds->fmt, p),
+			  name, name_len, EXT2_FT_DIR);
 }
 
 static int is_name(const uint8_t *p, uint32_t name_len, const char *want)
@@ -111,15 +90,13 @@ static void set_pending(struct dir_state *ds, uint32_t start, uint32_t end)
 static int chain_fits(const struct dir_state *ds, const uint8_t *buf,
 		      uint32_t start, uint32_t end)
 {
-	uint32_t len;
+	struct extkit_dir_cursor c;
+	int rc;
 
-	while (start < end) {
-		if (extkit_dirent_check(&ds->fmt, buf, start, end, &len) !=
-		    EXTKIT_DIRENT_OK)
-			return 0;
-		start += len;
-	}
-	return start == end;
+	extkit_dir_cursor_init(&c, &ds->fmt, buf, start, end);
+	while ((rc = extkit_dir_cursor_next(&c)) > 0)
+		;
+	return rc == 0;
 }
 
 /*
@@ -129,15 +106,15 @@ static int chain_fits(const struct dir_state *ds, const uint8_t *buf,
 static int shift_record(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	uint8_t *p = buf + off;
-	uint32_t len = rec_len_at(ds, p);
+	uint32_t len = extkit_dirent_rec_len(&ds->fmt, p);
 	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
 					     (struct ext2_dir_entry_2 *)p);
 
 	if (len < 12 + extkit_dirent_min_len(nl))
 		return 0;
 	memmove(p + 12, p, extkit_dirent_min_len(nl));
-	pass2_set_rec_len(ds, p + 12, len - 12);
-	pass2_set_rec_len(ds, p, 12);
+	extkit_dirent_set_rec_len(&ds->fmt, p + 12, len - 12);
+	extkit_dirent_set_rec_len(&ds->fmt, p, 12);
 	return 1;
 }
 
@@ -145,11 +122,11 @@ static int shift_record(struct dir_state *ds, uint8_t *buf, uint32_t off)
 static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	uint8_t *p = buf + off;
-	uint32_t ino = get_le32(p), len = rec_len_at(ds, p);
-	uint32_t nl = p[6];
+	uint32_t ino = get_le32(p), len = extkit_dirent_rec_len(&ds->fmt, p);
+	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
+					     (struct ext2_dir_entry_2 *)p);
 
-	if (!ino || !is_name(p, ds->fmt.has_filetype ? nl : nl | p[7] << 8,
-			     ".")) {
+	if (!ino || !is_name(p, nl, ".")) {
 		if (!pass2_problem(ds, PR_2_MISSING_DOT, buf, off))
 			return;
 		/* A record that names a real inode moves past '.'; one
@@ -159,7 +136,7 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 			set_pending(ds, off + 12, off + len);
 			len = 12;
 		}
-		pass2_set_dirent(ds, p, ds->ino, ".", 1, EXT2_FT_DIR);
+		set_dirent(ds, p, ds->ino, ".", 1);
 		ds->dirty = 1;
 	} else if (ino != ds->ino) {
 		if (!pass2_problem(ds, PR_2_BAD_INODE_DOT, buf, off))
@@ -170,11 +147,10 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	if (len >= 24 && pass2_problem(ds, PR_2_SPLIT_DOT, buf, off)) {
 		/* Records hidden behind a big '.' (the kernel never merges
 		 * a deleted entry into '.') are kept when they parse. */
-		pass2_set_rec_len(ds, p, 12);
-		if (!chain_fits(ds, buf, off + 12, off + len)) {
-			memset(p + 12, 0, 8);
-			pass2_set_rec_len(ds, p + 12, len - 12);
-		}
+		extkit_dirent_set_rec_len(&ds->fmt, p, 12);
+		if (!chain_fits(ds, buf, off + 12, off + len))
+			extkit_dirent_set(&ds->fmt, p + 12, 0, len - 12, "", 0,
+					  0);
 		set_pending(ds, off + 12, off + len);
 		ds->dirty = 1;
 	}
@@ -194,7 +170,7 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	struct fsck_ctx *ctx = ds->ctx;
 
 	if (!ino || !is_name(p, nl, "..")) {
-		uint32_t len = rec_len_at(ds, p);
+		uint32_t len = extkit_dirent_rec_len(&ds->fmt, p);
 
 		if (!pass2_problem(ds, PR_2_MISSING_DOT_DOT, buf, off))
 			return;
@@ -202,7 +178,7 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 		    shift_record(ds, buf, off))
 			set_pending(ds, off + 12, off + len);
 		/* The parent is known in pass 3, which fixes this. */
-		pass2_set_dirent(ds, p, EXT2_ROOT_INO, "..", 2, EXT2_FT_DIR);
+		set_dirent(ds, p, EXT2_ROOT_INO, "..", 2);
 		ds->dirty = 1;
 		ino = EXT2_ROOT_INO;
 	}

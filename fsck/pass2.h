@@ -42,9 +42,6 @@ void pass2_record(struct dir_state *ds, uint8_t *buf, uint32_t off);
 void pass2_run_pending(struct dir_state *ds, uint8_t *buf);
 void pass2_check_filetype(struct dir_state *ds, uint8_t *buf, uint32_t off,
 			  uint32_t target);
-void pass2_set_dirent(struct dir_state *ds, uint8_t *p, uint32_t ino,
-		      const char *name, uint32_t name_len, uint8_t ft);
-void pass2_set_rec_len(struct dir_state *ds, uint8_t *p, uint32_t len);
 
 /* pass2_salvage.c */
 void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,

@@ -146,6 +146,103 @@ extkit_dirent_check(const struct extkit_dir_format *fmt, const uint8_t *buf,
 	return EXTKIT_DIRENT_OK;
 }
 
+/* ---- one record ---- */
+
+uint32_t extkit_dirent_rec_len(const struct extkit_dir_format *fmt,
+			       const uint8_t *p)
+{
+	__le16 d;
+
+	memcpy(&d, p + 4, sizeof(d));
+	return extkit_rec_len_from_disk(d, fmt->block_size);
+}
+
+int extkit_dirent_set_rec_len(const struct extkit_dir_format *fmt,
+			      uint8_t *p, uint32_t rec_len)
+{
+	__le16 d;
+	int rc = extkit_rec_len_to_disk(rec_len, fmt->block_size, &d);
+
+	if (!rc)
+		memcpy(p + 4, &d, sizeof(d));
+	return rc;
+}
+
+int extkit_dirent_set(const struct extkit_dir_format *fmt, uint8_t *p,
+		      uint32_t ino, uint32_t rec_len, const char *name,
+		      uint32_t name_len, uint8_t ftype)
+{
+	uint32_t pad;
+	int rc;
+
+	if (name_len > EXT2_NAME_LEN)
+		return -EINVAL;
+	pad = extkit_dirent_min_len(name_len) - EXT2_DIR_ENTRY_HEADER_LEN -
+	      name_len;
+	rc = extkit_dirent_set_rec_len(fmt, p, rec_len);
+	if (rc)
+		return rc;
+	put_le32(p, ino);
+	p[6] = (uint8_t)name_len;
+	/* without filetype byte 7 is name_len's high byte */
+	p[7] = fmt->has_filetype ? ftype : (uint8_t)(name_len >> 8);
+	if (name_len)
+		memmove(p + EXT2_DIR_ENTRY_HEADER_LEN, name, name_len);
+	memset(p + EXT2_DIR_ENTRY_HEADER_LEN + name_len, 0, pad);
+	return 0;
+}
+
+int extkit_dirent_is_tail(const uint8_t *p)
+{
+	return get_le32(p) == 0 && get_le16(p + 4) == DIR_TAIL_LEN &&
+	       p[6] == 0 && p[7] == EXT4_DIR_TAIL_FT;
+}
+
+uint32_t extkit_dir_block_end(const struct extkit_dir_format *fmt,
+			      const uint8_t *buf)
+{
+	uint32_t bs = fmt->block_size;
+
+	if (fmt->tail_len && extkit_dirent_is_tail(buf + bs - DIR_TAIL_LEN))
+		return bs - DIR_TAIL_LEN;
+	return bs;
+}
+
+void extkit_dir_cursor_init(struct extkit_dir_cursor *c,
+			    const struct extkit_dir_format *fmt,
+			    const uint8_t *buf, uint32_t start, uint32_t end)
+{
+	c->fmt = fmt;
+	c->buf = buf;
+	c->end = end;
+	c->off = start;
+	c->prev = EXTKIT_DIR_NO_OFFSET;
+	c->rec_len = 0;
+	c->problem = EXTKIT_DIRENT_OK;
+	c->started = 0;
+}
+
+int extkit_dir_cursor_next(struct extkit_dir_cursor *c)
+{
+	if (c->started) {
+		if (c->problem != EXTKIT_DIRENT_OK &&
+		    c->problem != EXTKIT_DIRENT_BAD_INODE)
+			return -EFSCORRUPTED;
+		c->prev = c->off;
+		c->off += c->rec_len;
+	}
+	c->started = 1;
+	if (c->off >= c->end) {
+		c->rec_len = 0;
+		c->problem = EXTKIT_DIRENT_OK;
+		c->started = 0;
+		return 0;
+	}
+	c->problem = extkit_dirent_check(c->fmt, c->buf, c->off, c->end,
+					 &c->rec_len);
+	return c->problem == EXTKIT_DIRENT_OK ? 1 : -EFSCORRUPTED;
+}
+
 /* ---- htree: which logical blocks are interior index nodes ---- */
 
 /* Index node blocks found so far, at most max (the directory's blocks). */
@@ -390,15 +487,9 @@ fail:
  */
 static uint32_t dir_block_limit(const struct extkit_dir_iter *it)
 {
-	uint32_t bs = it->fmt.block_size;
-	const uint8_t *t = it->buf + bs - DIR_TAIL_LEN;
-
-	if (!it->fmt.tail_len || (it->indexed && it->lblk == 0))
-		return bs;
-	if (get_le32(t) == 0 && get_le16(t + 4) == DIR_TAIL_LEN &&
-	    t[6] == 0 && t[7] == EXT4_DIR_TAIL_FT)
-		return bs - DIR_TAIL_LEN;
-	return bs;
+	if (it->indexed && it->lblk == 0)
+		return it->fmt.block_size;
+	return extkit_dir_block_end(&it->fmt, it->buf);
 }
 
 /* Writes the loaded block back if dirty and moves past it. */

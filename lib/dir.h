@@ -69,6 +69,70 @@ uint32_t extkit_dirent_name_len(const struct extkit_dir_format *fmt,
 uint8_t extkit_dirent_file_type(const struct extkit_dir_format *fmt,
 				const struct ext2_dir_entry_2 *de);
 
+/*
+ * One record, read and written only here. p points at the record inside
+ * a directory block.
+ */
+/* The decoded rec_len of the record at p (no validation). */
+uint32_t extkit_dirent_rec_len(const struct extkit_dir_format *fmt,
+			       const uint8_t *p);
+/* Stores rec_len; -EINVAL (record unchanged) for a length the codec
+ * cannot hold. */
+int extkit_dirent_set_rec_len(const struct extkit_dir_format *fmt,
+			      uint8_t *p, uint32_t rec_len);
+/*
+ * Writes a whole record: inode, rec_len, name_len, the type byte, the name
+ * and zero padding up to the minimal record size. The format decides the
+ * type byte: ftype with the filetype feature; without it byte 7 is the
+ * high byte of name_len, so 0 (names are at most 255 bytes). name may lie
+ * in the record itself. -EINVAL (nothing written) for a name over 255
+ * bytes or a rec_len the codec rejects.
+ */
+int extkit_dirent_set(const struct extkit_dir_format *fmt, uint8_t *p,
+		      uint32_t ino, uint32_t rec_len, const char *name,
+		      uint32_t name_len, uint8_t ftype);
+
+/* Whether the 12 bytes at p are a metadata_csum tail record (inode 0,
+ * rec_len 12, name_len 0, type 0xDE). */
+int extkit_dirent_is_tail(const uint8_t *p);
+/*
+ * Where the records of leaf block buf end: the start of its checksum tail
+ * when the format reserves one and the block holds it, else the block
+ * size.
+ */
+uint32_t extkit_dir_block_end(const struct extkit_dir_format *fmt,
+			      const uint8_t *buf);
+
+/*
+ * A cursor over the records of one block from start to end (usually
+ * extkit_dir_block_end): each step validates the next record with
+ * extkit_dirent_check.
+ */
+#define EXTKIT_DIR_NO_OFFSET	UINT32_MAX
+
+struct extkit_dir_cursor {
+	const struct extkit_dir_format *fmt;
+	const uint8_t *buf;
+	uint32_t end;
+	uint32_t off;		/* the current record */
+	uint32_t prev;		/* the one before it, or EXTKIT_DIR_NO_OFFSET */
+	uint32_t rec_len;	/* of the current record, decoded */
+	enum extkit_dirent_problem problem;	/* of the current record */
+	int started;
+};
+
+void extkit_dir_cursor_init(struct extkit_dir_cursor *c,
+			    const struct extkit_dir_format *fmt,
+			    const uint8_t *buf, uint32_t start, uint32_t end);
+/*
+ * Steps to the next record. 1: a valid record at c->off; 0: the records
+ * ended exactly at end; -EFSCORRUPTED: the record at c->off is invalid,
+ * c->problem says why. After EXTKIT_DIRENT_BAD_INODE (its length is
+ * sound) the next step goes on past it; after any other reason the cursor
+ * stays where it is.
+ */
+int extkit_dir_cursor_next(struct extkit_dir_cursor *c);
+
 /* What a record handed out by the iterator is. */
 enum extkit_dirent_kind {
 	EXTKIT_DE_LIVE,		/* inode != 0 */
