@@ -99,14 +99,14 @@ int dump_ls(struct dump_ctx *ctx)
 {
 	const char *path = ctx->o->args[0];
 	struct corrupt_note cn = { 0 };
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	uint32_t ino;
 	int rc;
 
 	if (dump_resolve(ctx, path, &ino))
 		return -1;
-	rc = extkit_dir_iter_init(&it, ctx->fs, ino, 0);
+	rc = extkit_dir_iter_open(ctx->fs, ino, 0, &it);
 	if (rc < 0) {
 		dump_report_err(path, rc);
 		return rc;
@@ -116,12 +116,12 @@ int dump_ls(struct dump_ctx *ctx)
 		json_string(&ctx->jw, "path", path);
 		json_begin_array(&ctx->jw, "entries");
 	}
-	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0) {
+	while ((rc = extkit_dir_iter_next(it, &ent)) > 0) {
 		note_corrupt(&cn, &ent);
 		if (ent.kind == EXTKIT_DE_LIVE)
 			ls_entry(ctx, &ent);
 	}
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 	if (ctx->o->json) {
 		json_end_array(&ctx->jw);
 		json_end_object(&ctx->jw);
@@ -250,7 +250,7 @@ static int dirblock_walk(struct dump_ctx *ctx, struct extkit_dir_iter *it,
 int dump_dirblock(struct dump_ctx *ctx)
 {
 	const char *path = ctx->o->args[0];
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	uint32_t ino;
 	uint64_t n;
 	int rc;
@@ -261,19 +261,19 @@ int dump_dirblock(struct dump_ctx *ctx)
 	}
 	if (dump_resolve(ctx, path, &ino))
 		return -1;
-	rc = extkit_dir_iter_init(&it, ctx->fs, ino, EXTKIT_DIR_ITER_HOLES);
+	rc = extkit_dir_iter_open(ctx->fs, ino, EXTKIT_DIR_ITER_HOLES, &it);
 	if (rc < 0) {
 		dump_report_err(path, rc);
 		return rc;
 	}
-	if (n >= it.nblocks) {
+	if (n >= extkit_dir_iter_nblocks(it)) {
 		fprintf(stderr, DUMP_PROG ": %s: block %" PRIu64 " is past"
 			" the end of the directory (%" PRIu64 " blocks)\n",
-			path, n, it.nblocks);
+			path, n, extkit_dir_iter_nblocks(it));
 		rc = -1;
 	} else {
-		rc = dirblock_walk(ctx, &it, path, n);
+		rc = dirblock_walk(ctx, it, path, n);
 	}
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 	return rc;
 }

@@ -420,28 +420,27 @@ int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 
 int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, n = 0;
 
 	if (ctx->readonly)
 		return -EROFS;
 	fsck_drop_add_space(ctx, dir);
-	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
+	rc = extkit_dir_iter_open(ctx->fs, dir, 0, &it);
 	if (rc)
 		return rc;
-	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0 && ent.lblk == 0) {
+	while ((rc = extkit_dir_iter_next(it, &ent)) > 0 && ent.lblk == 0) {
 		if (n++ != 1)
 			continue;
 		if (ent.kind != EXTKIT_DE_LIVE || ent.name_len != 2 ||
 		    memcmp(ent.name, "..", 2) != 0)
 			break;
-		put_le32(extkit_dir_iter_block(&it) + ent.offset, parent);
-		extkit_dir_iter_mark_dirty(&it);
+		extkit_dir_iter_set_inode(it, parent);
 		rc = 2;
 		break;
 	}
-	if (extkit_dir_iter_end(&it) && rc >= 0)
+	if (extkit_dir_iter_close(it) && rc >= 0)
 		rc = -EIO;
 	return rc == 2 ? 0 : (rc < 0 ? rc : -ENOENT);
 }
@@ -476,29 +475,28 @@ static int is_dot_or_dotdot(const struct extkit_dirent *ent)
 int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 		      const char *name)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, done = 0;
 
 	if (ctx->readonly)
 		return -EROFS;
 	fsck_drop_add_space(ctx, dir);
-	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
+	rc = extkit_dir_iter_open(ctx->fs, dir, 0, &it);
 	if (rc)
 		return rc;
-	while (!done && (rc = extkit_dir_iter_next(&it, &ent)) > 0) {
+	while (!done && (rc = extkit_dir_iter_next(it, &ent)) > 0) {
 		if (ent.kind != EXTKIT_DE_LIVE || ent.inode != ino ||
 		    is_dot_or_dotdot(&ent))
 			continue;
 		if (name && (ent.name_len != strlen(name) ||
 			     memcmp(ent.name, name, ent.name_len)))
 			continue;
-		put_le32(extkit_dir_iter_block(&it) + ent.offset, 0);
-		extkit_dir_iter_mark_dirty(&it);
+		extkit_dir_iter_set_inode(it, 0);
 		fsck_uncount_link(ctx, ino);
 		done = 1;
 	}
-	if (extkit_dir_iter_end(&it) && rc >= 0)
+	if (extkit_dir_iter_close(it) && rc >= 0)
 		rc = -EIO;
 	return rc < 0 ? rc : (done ? 0 : -ENOENT);
 }

@@ -67,7 +67,8 @@ void pass2_check_block_csum(struct dir_state *ds,
 
 	if (!buf || !extkit_has_metadata_csum(&fs->sb))
 		return;
-	rc = extkit_dirblock_csum_verify(fs, ds->ino, it->inode.generation,
+	rc = extkit_dirblock_csum_verify(fs, ds->ino,
+					 extkit_dir_iter_inode(it)->generation,
 					 buf);
 	if (rc == 1)
 		return;

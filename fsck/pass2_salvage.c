@@ -8,8 +8,9 @@
  * of records runs exactly to the end of the block; the bytes in between
  * become part of the corrupt record when that record still has a
  * plausible inode and name, else free space (an empty record, or merged
- * into the previous record when too short to stand alone). Records after
- * the damage are then checked as usual. This differs from e2fsck, which
+ * into the previous record when too short to stand alone). The iterator
+ * then resumes there (extkit_dir_iter_seek) and the records after the
+ * damage are checked as usual. This differs from e2fsck, which
  * often gives up the rest of the block at the first bad offset.
  */
 #include "config.h"
@@ -111,19 +112,19 @@ static uint32_t salvage_at(struct dir_state *ds, uint8_t *buf, uint32_t off,
 
 /* A record with an inode number past the inode count. */
 static void bad_inode_record(struct dir_state *ds, uint8_t *buf,
-			     uint32_t off, int copy)
+			     uint32_t off)
 {
 	if (pass2_problem(ds, PR_2_BAD_INODE_RANGE, buf, off)) {
 		put_le32(buf + off, 0);
 		ds->dirty = 1;
-	} else if (copy) {
+	} else if (ds->walk_only) {
 		put_le32(buf + off, 0);
 	}
 	ds->rec_no++;
 	ds->prev_off = (int64_t)off;
 }
 
-static void report_corrupt(struct dir_state *ds, uint8_t *buf, uint32_t off,
+static void report_corrupt(struct dir_state *ds, uint32_t off,
 			   enum extkit_dirent_problem pr, int *fix)
 {
 	struct problem_context pctx;
@@ -140,49 +141,36 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 		   const struct extkit_dirent *ent)
 {
 	uint8_t *buf = extkit_dir_iter_block(it);
-	uint32_t off = ent->offset, limit, len;
-	enum extkit_dirent_problem pr;
-	int copy = ds->ctx->readonly, fix;
+	uint32_t off = ent->offset, limit;
+	int fix;
 
 	if (!buf)
 		return;
+	if (ent->problem == EXTKIT_DIRENT_BAD_INODE) {
+		/* Where '.' or '..' belongs: as e2fsck, that check comes
+		 * first (and rewrites the record). */
+		if (ds->lblk == 0 && ds->rec_no < 2)
+			pass2_record(ds, buf, off);
+		else
+			bad_inode_record(ds, buf, off);
+		return;
+	}
 	limit = extkit_dir_block_end(&ds->fmt, buf);
-	if (copy) {
-		memcpy(ds->salvage_buf, buf, ds->fmt.block_size);
-		buf = ds->salvage_buf;
+	if (off >= limit) {
+		/* past the records (an htree root's checksum tail) */
+		extkit_dir_iter_seek(it, ds->fmt.block_size);
+		return;
 	}
-	while (off < limit) {
-		pr = extkit_dirent_check(&ds->fmt, buf, off, limit, &len);
-		if (pr == EXTKIT_DIRENT_OK) {
-			pass2_record(ds, buf, off);
-			pass2_run_pending(ds, buf);
-			off += len;
-			continue;
-		}
-		if (pr == EXTKIT_DIRENT_BAD_INODE && ds->lblk == 0 &&
-		    ds->rec_no < 2) {
-			/* Where '.' or '..' belongs: as e2fsck, that
-			 * check comes first (and rewrites the record). */
-			pass2_record(ds, buf, off);
-			pass2_run_pending(ds, buf);
-			off += len;
-			continue;
-		}
-		if (pr == EXTKIT_DIRENT_BAD_INODE) {
-			bad_inode_record(ds, buf, off, copy);
-			off += len;
-			continue;
-		}
-		report_corrupt(ds, buf, off, pr, &fix);
-		if (!fix && !copy) {
-			memcpy(ds->salvage_buf, buf, ds->fmt.block_size);
-			buf = ds->salvage_buf;
-			copy = 1;
-		}
-		if (fix)
-			ds->dirty = 1;
-		off = salvage_at(ds, buf, off, limit);
+	report_corrupt(ds, off, ent->problem, &fix);
+	if (fix) {
+		ds->dirty = 1;
+	} else if (!ds->walk_only) {
+		/* the fixes so far are written, the salvage is not */
+		if (extkit_dir_iter_freeze(it))
+			ds->ctx->flags |= FSCK_FL_UNCORRECTED;
+		ds->walk_only = 1;
 	}
+	extkit_dir_iter_seek(it, salvage_at(ds, buf, off, limit));
 }
 
 /* ---- duplicate names ---- */
@@ -217,13 +205,14 @@ static int find_dup(struct dir_state *ds, const uint8_t *buf, uint32_t off,
 		    const uint8_t *name, uint32_t nl, uint32_t *other)
 {
 	struct extkit_dir_iter *it = ds->it;
+	uint64_t pblk;
 
 	if (!nameset_has(&ds->names, nameset_hash((const char *)name, nl)))
 		return 0;
-	for (uint64_t l = 0; it && l < ds->lblk && l < it->nblocks; l++) {
-		if (!it->pblks[l] ||
-		    extkit_fs_read_block(ds->ctx->fs, it->pblks[l],
-					 ds->cmp_buf))
+	for (uint64_t l = 0; it && l < ds->lblk; l++) {
+		pblk = extkit_dir_iter_pblk(it, l);
+		if (!pblk ||
+		    extkit_fs_read_block(ds->ctx->fs, pblk, ds->cmp_buf))
 			continue;
 		if (name_in_block(ds, ds->cmp_buf, ds->fmt.block_size, name,
 				  nl, other))

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Directories: the rec_len codec, the record validator, the cursor
- * iterator over every record of every block, lookup and path resolution.
+ * Directories: the rec_len codec, the record validator, the one record
+ * setter and the in-block cursor, the editable iterator over every record
+ * of every block (dir.c); lookup and path resolution (dirpath.c).
  */
 #ifndef EXTKIT_DIR_H
 #define EXTKIT_DIR_H
@@ -139,7 +140,7 @@ enum extkit_dirent_kind {
 	EXTKIT_DE_EMPTY,	/* inode 0: free space (or block placeholder) */
 	EXTKIT_DE_TAIL,		/* metadata_csum tail: overhead */
 	EXTKIT_DE_DX_NODE,	/* htree interior block: overhead */
-	EXTKIT_DE_CORRUPT,	/* invalid record; rest of block skipped */
+	EXTKIT_DE_CORRUPT,	/* invalid record (see the flags below) */
 	EXTKIT_DE_HOLE,		/* an unmapped logical block */
 };
 
@@ -148,7 +149,9 @@ struct extkit_dirent {
 	uint64_t pblk;		/* physical block (0 for a hole) */
 	uint32_t offset;	/* byte offset within the block */
 	uint32_t inode;
-	uint32_t rec_len;	/* decoded; for CORRUPT: bytes skipped */
+	/* decoded; for CORRUPT: the bytes skipped, or with
+	 * EXTKIT_DIR_ITER_PAST_CORRUPT and a sound length, that length */
+	uint32_t rec_len;
 	uint32_t name_len;
 	uint8_t file_type;	/* EXT2_FT_*; 0 without the filetype feature */
 	enum extkit_dirent_kind kind;
@@ -168,8 +171,26 @@ struct extkit_dirent {
 	const char *name;
 };
 
+/* Flags of extkit_dir_iter_open / _init. */
 #define EXTKIT_DIR_ITER_HOLES	0x1	/* also hand out unmapped blocks */
+/*
+ * Go on past a corrupt record where its length is sound (an inode number
+ * out of range); without it, or when the length cannot be trusted, the
+ * rest of the block is skipped unless the caller repairs the record or
+ * seeks past it.
+ */
+#define EXTKIT_DIR_ITER_PAST_CORRUPT	0x2
+/* Edits are walked but never written back (a read-only check). */
+#define EXTKIT_DIR_ITER_NOWRITE	0x4
 
+/*
+ * The cursor iterator over every record of every block. Its fields are
+ * the library's own: a tool sees an incomplete type, opens one with
+ * extkit_dir_iter_open and asks the accessors below.
+ */
+struct extkit_dir_iter;
+
+#ifdef EXTKIT_LIBRARY
 struct extkit_dir_iter {
 	struct extkit_fs *fs;
 	uint32_t ino;
@@ -182,14 +203,31 @@ struct extkit_dir_iter {
 	int indexed;		/* EXT2_INDEX_FL set and dx_root parsed */
 	uint64_t lblk;		/* block in buf */
 	uint32_t off;		/* next record offset in buf */
+	uint32_t cur;		/* offset of the entry handed out last */
+	enum extkit_dirent_kind cur_kind;
 	int loaded;
-	int dirty;
+	int dirty;		/* buf is to be written back */
+	int reread;		/* the current record was changed */
+	int seeked;		/* the caller set the next offset */
+	int frozen;		/* edits of this block are not written */
 	int flags;
 	uint8_t *buf;
 };
 
+/* In place, for the library and its tests; extkit_dir_iter_end frees
+ * what init allocated. */
 int extkit_dir_iter_init(struct extkit_dir_iter *it, struct extkit_fs *fs,
 			 uint32_t ino, int flags);
+int extkit_dir_iter_end(struct extkit_dir_iter *it);
+#endif
+
+/* A new iterator over directory ino (flags: EXTKIT_DIR_ITER_*). */
+int extkit_dir_iter_open(struct extkit_fs *fs, uint32_t ino, int flags,
+			 struct extkit_dir_iter **out);
+/* Writes back a changed block (unless frozen) and frees the iterator;
+ * returns the write's error. NULL is a no-op. */
+int extkit_dir_iter_close(struct extkit_dir_iter *it);
+
 /*
  * 1: *ent filled; 0: end; negative: error (I/O). After a read or
  * write-back error the iterator has moved past that block, so a caller
@@ -197,11 +235,49 @@ int extkit_dir_iter_init(struct extkit_dir_iter *it, struct extkit_fs *fs,
  */
 int extkit_dir_iter_next(struct extkit_dir_iter *it,
 			 struct extkit_dirent *ent);
-/* The block buffer of the last entry may be modified; written back before
- * the iterator moves on or in extkit_dir_iter_end(). */
+
+/*
+ * Editing under the walk (e2fsprogs' DIRENT_CHANGED contract). The
+ * caller may change, split, merge or clear the record handed out last,
+ * or the records after it in the same block, through
+ * extkit_dir_iter_block() and the record setters above, and then says so
+ * with extkit_dir_iter_mark_dirty: the walk re-reads that record and goes
+ * on from its (new) end, so records split off it are handed out next (a
+ * record that no longer parses is handed out again as CORRUPT); the block
+ * is written back, with its checksum, before the walk leaves it.
+ */
 void extkit_dir_iter_mark_dirty(struct extkit_dir_iter *it);
+/* Sets the inode of the record handed out last (0 clears it) and marks
+ * the block dirty. -EINVAL when that was no record. */
+int extkit_dir_iter_set_inode(struct extkit_dir_iter *it, uint32_t ino);
+/*
+ * The next entry is the record at offset of the current block (to hand
+ * out a repaired record again, or to resume past corrupt bytes). It
+ * takes precedence over the re-read of mark_dirty. -EINVAL when no block
+ * is loaded or offset is unaligned or past the block.
+ */
+int extkit_dir_iter_seek(struct extkit_dir_iter *it, uint32_t offset);
+/*
+ * The current block is written back now as it stands (when dirty); edits
+ * after this are walked but not written (a repair the user declined).
+ * Returns the write's error.
+ */
+int extkit_dir_iter_freeze(struct extkit_dir_iter *it);
+
+/* The block of the entry handed out last, or NULL between blocks. */
 uint8_t *extkit_dir_iter_block(struct extkit_dir_iter *it);
-int extkit_dir_iter_end(struct extkit_dir_iter *it);
+/* What the walk knows of the directory. */
+const struct extkit_inode *extkit_dir_iter_inode(
+	const struct extkit_dir_iter *it);
+const struct extkit_dir_format *extkit_dir_iter_format(
+	const struct extkit_dir_iter *it);
+/* Logical blocks covered by i_size, and where each one lies (0: a hole
+ * or past the end). */
+uint64_t extkit_dir_iter_nblocks(const struct extkit_dir_iter *it);
+uint64_t extkit_dir_iter_pblk(const struct extkit_dir_iter *it,
+			      uint64_t lblk);
+/* Whether the htree index is in use (EXT2_INDEX_FL and a usable root). */
+int extkit_dir_iter_indexed(const struct extkit_dir_iter *it);
 
 /* Looks name up in directory dir: -ENOENT if absent, -EFSCORRUPTED if
  * absent but corrupt records were skipped, -ENOTDIR. */
