@@ -101,14 +101,14 @@ int dump_ls(struct dump_ctx *ctx)
 {
 	const char *path = ctx->o->args[0];
 	struct corrupt_note cn = { 0 };
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	uint32_t ino;
 	int rc;
 
 	if (dump_resolve(ctx, path, &ino))
 		return -1;
-	rc = extkit_dir_iter_init(&it, ctx->fs, ino, 0);
+	rc = extkit_dir_iter_open(ctx->fs, ino, 0, &it);
 	if (rc < 0) {
 		cli_error_rc(path, rc);
 		return rc;
@@ -118,12 +118,12 @@ int dump_ls(struct dump_ctx *ctx)
 		json_string(&ctx->jw, "path", path);
 		json_begin_array(&ctx->jw, "entries");
 	}
-	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0) {
+	while ((rc = extkit_dir_iter_next(it, &ent)) > 0) {
 		note_corrupt(&cn, &ent);
 		if (ent.kind == EXTKIT_DE_LIVE)
 			ls_entry(ctx, &ent);
 	}
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 	if (ctx->o->json) {
 		json_end_array(&ctx->jw);
 		json_end_object(&ctx->jw);
@@ -241,7 +241,7 @@ static int dirblock_walk(struct dump_ctx *ctx, struct extkit_dir_iter *it,
 int dump_dirblock(struct dump_ctx *ctx)
 {
 	const char *path = ctx->o->args[0];
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	uint32_t ino;
 	uint64_t n;
 	int rc;
@@ -252,19 +252,19 @@ int dump_dirblock(struct dump_ctx *ctx)
 	}
 	if (dump_resolve(ctx, path, &ino))
 		return -1;
-	rc = extkit_dir_iter_init(&it, ctx->fs, ino, EXTKIT_DIR_ITER_HOLES);
+	rc = extkit_dir_iter_open(ctx->fs, ino, EXTKIT_DIR_ITER_HOLES, &it);
 	if (rc < 0) {
 		cli_error_rc(path, rc);
 		return rc;
 	}
-	if (n >= it.nblocks) {
+	if (n >= extkit_dir_iter_nblocks(it)) {
 		cli_error("%s: block %" PRIu64 " is past the end of the "
 			  "directory (%" PRIu64 " blocks)", path, n,
-			  it.nblocks);
+			  extkit_dir_iter_nblocks(it));
 		rc = -1;
 	} else {
-		rc = dirblock_walk(ctx, &it, path, n);
+		rc = dirblock_walk(ctx, it, path, n);
 	}
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 	return rc;
 }

@@ -201,24 +201,6 @@ static void lf_release(void *arg, uint64_t blk);
 
 /* ---- directory blocks ---- */
 
-static void put_dirent(struct fsck_ctx *ctx, uint8_t *p, uint32_t ino,
-		       uint32_t rec_len, const char *name, uint32_t nl,
-		       uint8_t ft)
-{
-	__le16 d;
-
-	put_le32(p, ino);
-	extkit_rec_len_to_disk(rec_len, ctx->fs->g.block_size, &d);
-	memcpy(p + 4, &d, sizeof(d));
-	p[6] = (uint8_t)nl;
-	p[7] = extkit_has_incompat(&ctx->fs->sb,
-				   EXT2_FEATURE_INCOMPAT_FILETYPE) ?
-	       ft : (uint8_t)(nl >> 8);
-	memmove(p + EXT2_DIR_ENTRY_HEADER_LEN, name, nl);
-	memset(p + EXT2_DIR_ENTRY_HEADER_LEN + nl, 0,
-	       extkit_dirent_min_len(nl) - EXT2_DIR_ENTRY_HEADER_LEN - nl);
-}
-
 /*
  * Writes a fresh block of directory dir (i_generation gen): '.' and '..'
  * (parent non-zero) or one empty record, and the checksum tail with
@@ -229,18 +211,21 @@ static int write_dir_block(struct fsck_ctx *ctx, uint64_t blk, uint32_t dir,
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t bs = fs->g.block_size, end = bs;
+	struct extkit_dir_format fmt;
 	uint8_t *b = ctx->blkbuf;
 
+	extkit_dir_format_init(fs, &fmt);
 	memset(b, 0, bs);
 	if (extkit_has_metadata_csum(&fs->sb)) {
 		end = bs - sizeof(struct ext4_dir_entry_tail);
 		extkit_dirblock_init_tail(fs, b);
 	}
 	if (parent) {
-		put_dirent(ctx, b, dir, 12, ".", 1, EXT2_FT_DIR);
-		put_dirent(ctx, b + 12, parent, end - 12, "..", 2, EXT2_FT_DIR);
+		extkit_dirent_set(&fmt, b, dir, 12, ".", 1, EXT2_FT_DIR);
+		extkit_dirent_set(&fmt, b + 12, parent, end - 12, "..", 2,
+				  EXT2_FT_DIR);
 	} else {
-		put_dirent(ctx, b, 0, end, "", 0, 0);
+		extkit_dirent_set(&fmt, b, 0, end, "", 0, 0);
 	}
 	return extkit_dirblock_write(fs, dir, gen, blk, b);
 }
@@ -495,28 +480,27 @@ int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 
 int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, n = 0;
 
 	if (ctx->readonly)
 		return -EROFS;
 	fsck_drop_add_space(ctx, dir);
-	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
+	rc = extkit_dir_iter_open(ctx->fs, dir, 0, &it);
 	if (rc)
 		return rc;
-	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0 && ent.lblk == 0) {
+	while ((rc = extkit_dir_iter_next(it, &ent)) > 0 && ent.lblk == 0) {
 		if (n++ != 1)
 			continue;
 		if (ent.kind != EXTKIT_DE_LIVE || ent.name_len != 2 ||
 		    memcmp(ent.name, "..", 2) != 0)
 			break;
-		put_le32(extkit_dir_iter_block(&it) + ent.offset, parent);
-		extkit_dir_iter_mark_dirty(&it);
+		extkit_dir_iter_set_inode(it, parent);
 		rc = 2;
 		break;
 	}
-	if (extkit_dir_iter_end(&it) && rc >= 0)
+	if (extkit_dir_iter_close(it) && rc >= 0)
 		rc = -EIO;
 	return rc == 2 ? 0 : (rc < 0 ? rc : -ENOENT);
 }
@@ -568,29 +552,28 @@ static int is_dot_or_dotdot(const struct extkit_dirent *ent)
 int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 		      const char *name)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, done = 0;
 
 	if (ctx->readonly)
 		return -EROFS;
 	fsck_drop_add_space(ctx, dir);
-	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
+	rc = extkit_dir_iter_open(ctx->fs, dir, 0, &it);
 	if (rc)
 		return rc;
-	while (!done && (rc = extkit_dir_iter_next(&it, &ent)) > 0) {
+	while (!done && (rc = extkit_dir_iter_next(it, &ent)) > 0) {
 		if (ent.kind != EXTKIT_DE_LIVE || ent.inode != ino ||
 		    is_dot_or_dotdot(&ent))
 			continue;
 		if (name && (ent.name_len != strlen(name) ||
 			     memcmp(ent.name, name, ent.name_len)))
 			continue;
-		put_le32(extkit_dir_iter_block(&it) + ent.offset, 0);
-		extkit_dir_iter_mark_dirty(&it);
+		extkit_dir_iter_set_inode(it, 0);
 		fsck_uncount_link(ctx, ino);
 		done = 1;
 	}
-	if (extkit_dir_iter_end(&it) && rc >= 0)
+	if (extkit_dir_iter_close(it) && rc >= 0)
 		rc = -EIO;
 	return rc < 0 ? rc : (done ? 0 : -ENOENT);
 }
