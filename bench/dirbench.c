@@ -94,7 +94,7 @@ static int batches(const char *img, const char *path, unsigned int nb,
 
 static int scan(const char *img, const char *path, unsigned int reps)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent e;
 	struct extkit_fs *fs;
 	uint64_t live = 0, recs = 0;
@@ -106,13 +106,13 @@ static int scan(const char *img, const char *path, unsigned int reps)
 	rc = open_dir(img, path, 0, &fs, &ino);
 	t = now();
 	for (r = 0; !rc && r < reps; r++) {
-		rc = extkit_dir_iter_init(&it, fs, ino, 0);
-		while (!rc && (rc = extkit_dir_iter_next(&it, &e)) > 0) {
+		rc = extkit_dir_iter_open(fs, ino, 0, &it);
+		while (!rc && (rc = extkit_dir_iter_next(it, &e)) > 0) {
 			recs++;
 			live += e.kind == EXTKIT_DE_LIVE;
 			rc = 0;
 		}
-		extkit_dir_iter_end(&it);
+		extkit_dir_iter_close(it);
 	}
 	t = now() - t;
 	if (!rc)
@@ -133,14 +133,14 @@ struct victim {
 static int thin_list(struct extkit_fs *fs, uint32_t dir, unsigned int every,
 		     struct victim **out, uint64_t *n)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent e;
 	struct victim *v = NULL, *nv;
 	uint64_t cap = 0, k = 0;
-	int rc = extkit_dir_iter_init(&it, fs, dir, 0);
+	int rc = extkit_dir_iter_open(fs, dir, 0, &it);
 
 	*n = 0;
-	while (!rc && (rc = extkit_dir_iter_next(&it, &e)) > 0) {
+	while (!rc && (rc = extkit_dir_iter_next(it, &e)) > 0) {
 		rc = 0;
 		if (e.kind != EXTKIT_DE_LIVE ||
 		    (e.lblk == 0 && e.offset < 24) || k++ % every == 0)
@@ -158,7 +158,7 @@ static int thin_list(struct extkit_fs *fs, uint32_t dir, unsigned int every,
 		v[*n].off = e.offset;
 		v[(*n)++].ino = e.inode;
 	}
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 	*out = v;
 	return rc;
 }
@@ -223,17 +223,17 @@ static int thin(const char *img, const char *path, unsigned int every)
 static int fill_targets(struct extkit_fs *fs, uint32_t dir, uint32_t *t,
 			unsigned int max, unsigned int *n)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent e;
-	int rc = extkit_dir_iter_init(&it, fs, dir, 0);
+	int rc = extkit_dir_iter_open(fs, dir, 0, &it);
 
 	*n = 0;
-	while (!rc && *n < max && (rc = extkit_dir_iter_next(&it, &e)) > 0) {
+	while (!rc && *n < max && (rc = extkit_dir_iter_next(it, &e)) > 0) {
 		rc = 0;
 		if (e.kind == EXTKIT_DE_LIVE && e.file_type == 1)
 			t[(*n)++] = e.inode;
 	}
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 	return rc ? rc : (*n ? 0 : -ENOENT);
 }
 

@@ -14,6 +14,8 @@
 #include "error.h"
 #include "fs.h"
 #include "inode.h"
+#include "cli/msg.h"
+#include "cli/parse.h"
 
 #include "dump.h"
 #include "json.h"
@@ -39,10 +41,10 @@ static int report_corrupt(const struct corrupt_note *cn, const char *path)
 {
 	if (!cn->seen)
 		return 0;
-	fprintf(stderr, DUMP_PROG ": %s: corrupt entry in block %" PRIu64
-		" (physical %" PRIu64 ") at offset %" PRIu32 ": %s\n", path,
-		cn->ent.lblk, cn->ent.pblk, cn->ent.offset,
-		extkit_dirent_problem_str(cn->ent.problem));
+	cli_error("%s: corrupt entry in block %" PRIu64 " (physical %" PRIu64
+		  ") at offset %" PRIu32 ": %s", path, cn->ent.lblk,
+		  cn->ent.pblk, cn->ent.offset,
+		  extkit_dirent_problem_str(cn->ent.problem));
 	return -EFSCORRUPTED;
 }
 
@@ -99,16 +101,16 @@ int dump_ls(struct dump_ctx *ctx)
 {
 	const char *path = ctx->o->args[0];
 	struct corrupt_note cn = { 0 };
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	uint32_t ino;
 	int rc;
 
 	if (dump_resolve(ctx, path, &ino))
 		return -1;
-	rc = extkit_dir_iter_init(&it, ctx->fs, ino, 0);
+	rc = extkit_dir_iter_open(ctx->fs, ino, 0, &it);
 	if (rc < 0) {
-		dump_report_err(path, rc);
+		cli_error_rc(path, rc);
 		return rc;
 	}
 	if (ctx->o->json) {
@@ -116,18 +118,18 @@ int dump_ls(struct dump_ctx *ctx)
 		json_string(&ctx->jw, "path", path);
 		json_begin_array(&ctx->jw, "entries");
 	}
-	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0) {
+	while ((rc = extkit_dir_iter_next(it, &ent)) > 0) {
 		note_corrupt(&cn, &ent);
 		if (ent.kind == EXTKIT_DE_LIVE)
 			ls_entry(ctx, &ent);
 	}
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 	if (ctx->o->json) {
 		json_end_array(&ctx->jw);
 		json_end_object(&ctx->jw);
 	}
 	if (rc < 0) {
-		dump_report_err(path, rc);
+		cli_error_rc(path, rc);
 		return rc;
 	}
 	return report_corrupt(&cn, path);
@@ -187,17 +189,6 @@ static void record_text(const struct extkit_dirent *e)
 	putchar('\n');
 }
 
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
-}
-
 static void dirblock_head(struct dump_ctx *ctx, const char *path,
 			  uint64_t n, const struct extkit_dirent *e)
 {
@@ -243,37 +234,37 @@ static int dirblock_walk(struct dump_ctx *ctx, struct extkit_dir_iter *it,
 		}
 	}
 	if (rc < 0)
-		dump_report_err(path, rc);
+		cli_error_rc(path, rc);
 	return rc < 0 ? rc : 0;
 }
 
 int dump_dirblock(struct dump_ctx *ctx)
 {
 	const char *path = ctx->o->args[0];
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	uint32_t ino;
 	uint64_t n;
 	int rc;
 
-	if (parse_u64(ctx->o->args[1], &n)) {
-		dump_report(ctx->o->args[1], "not a block number");
+	if (cli_parse_u64(ctx->o->args[1], &n)) {
+		cli_error("%s: not a block number", ctx->o->args[1]);
 		return -1;
 	}
 	if (dump_resolve(ctx, path, &ino))
 		return -1;
-	rc = extkit_dir_iter_init(&it, ctx->fs, ino, EXTKIT_DIR_ITER_HOLES);
+	rc = extkit_dir_iter_open(ctx->fs, ino, EXTKIT_DIR_ITER_HOLES, &it);
 	if (rc < 0) {
-		dump_report_err(path, rc);
+		cli_error_rc(path, rc);
 		return rc;
 	}
-	if (n >= it.nblocks) {
-		fprintf(stderr, DUMP_PROG ": %s: block %" PRIu64 " is past"
-			" the end of the directory (%" PRIu64 " blocks)\n",
-			path, n, it.nblocks);
+	if (n >= extkit_dir_iter_nblocks(it)) {
+		cli_error("%s: block %" PRIu64 " is past the end of the "
+			  "directory (%" PRIu64 " blocks)", path, n,
+			  extkit_dir_iter_nblocks(it));
 		rc = -1;
 	} else {
-		rc = dirblock_walk(ctx, &it, path, n);
+		rc = dirblock_walk(ctx, it, path, n);
 	}
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 	return rc;
 }

@@ -20,22 +20,15 @@
 #include "dir.h"
 #include "error.h"
 #include "fs.h"
+#include "cli/msg.h"
 
 #include "dump.h"
 #include "frag.h"
 #include "json.h"
 
+const char cli_prog[] = "extkit-dump";
+
 /* ---- output helpers (dump.h) ---- */
-
-void dump_report(const char *what, const char *reason)
-{
-	fprintf(stderr, DUMP_PROG ": %s: %s\n", what, reason);
-}
-
-void dump_report_err(const char *what, int err)
-{
-	dump_report(what, extkit_strerror(err));
-}
 
 /* A block number as text: decimal, or hex with -x (as dumpe2fs -x). */
 void dump_put_blk(const struct dump_ctx *ctx, uint64_t blk)
@@ -95,7 +88,7 @@ int dump_resolve(struct dump_ctx *ctx, const char *path, uint32_t *ino)
 	int rc = extkit_path_resolve(ctx->fs, path, ino);
 
 	if (rc < 0)
-		dump_report_err(path, rc);
+		cli_error_rc(path, rc);
 	return rc;
 }
 
@@ -136,8 +129,7 @@ static int popt_loop(poptContext pc, struct dump_opts *o)
 			o->version = 1;
 	}
 	if (rc < -1) {
-		dump_report(poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-		       poptStrerror(rc));
+		cli_popt_error(pc, rc);
 		return 1;
 	}
 	return 0;
@@ -150,7 +142,11 @@ static int popt_loop(poptContext pc, struct dump_opts *o)
 	  "print block numbers in hex", NULL },				\
 	{ "version", 'V', POPT_ARG_NONE, NULL, 'V',			\
 	  "print the version and exit", NULL }
-#define N_COMMON_OPTIONS	3	/* entries in COMMON_OPTIONS() */
+
+static int is_cmd_option(int val)
+{
+	return val == DUMP_OPT_LONG || val == DUMP_OPT_META;
+}
 
 /*
  * Parses the command's own options (and the common ones, which may also
@@ -159,11 +155,12 @@ static int popt_loop(poptContext pc, struct dump_opts *o)
 static int parse_command(struct dump_opts *o, const struct dump_cmd *cmd,
 			 int argc, const char **argv)
 {
+	/* Each command option's val is the DUMP_OPT_* bit that accepts it. */
 	struct poptOption table[] = {
 		COMMON_OPTIONS(o),
-		{ "long", 'l', POPT_ARG_NONE, &o->long_list, 0,
+		{ "long", 'l', POPT_ARG_NONE, &o->long_list, DUMP_OPT_LONG,
 		  "ls: also print mode, links, owner, size and type", NULL },
-		{ "meta", 'm', POPT_ARG_NONE, &o->meta, 0,
+		{ "meta", 'm', POPT_ARG_NONE, &o->meta, DUMP_OPT_META,
 		  "blocks: include indirect and extent tree blocks", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -173,24 +170,23 @@ static int parse_command(struct dump_opts *o, const struct dump_cmd *cmd,
 	int rc;
 
 	/* Every command parses -l and -m; --help shows only its own. */
-	if (!(cmd->opts & DUMP_OPT_LONG))
-		table[N_COMMON_OPTIONS].argInfo |= POPT_ARGFLAG_DOC_HIDDEN;
-	if (!(cmd->opts & DUMP_OPT_META))
-		table[N_COMMON_OPTIONS + 1].argInfo |= POPT_ARGFLAG_DOC_HIDDEN;
-	pc = poptGetContext(DUMP_PROG, argc, argv, table, 0);
+	for (struct poptOption *p = table; p->longName || p->arg; p++)
+		if (is_cmd_option(p->val) && !(cmd->opts & p->val))
+			p->argInfo |= POPT_ARGFLAG_DOC_HIDDEN;
+	pc = poptGetContext(cli_prog, argc, argv, table, 0);
 	poptSetOtherOptionHelp(pc, cmd->args_help);
 	rc = popt_loop(pc, o);
 	if (!rc && ((o->long_list && !(cmd->opts & DUMP_OPT_LONG)) ||
 		    (o->meta && !(cmd->opts & DUMP_OPT_META)))) {
-		fprintf(stderr, DUMP_PROG ": %s: option %s not accepted\n",
-			cmd->name, o->long_list ? "-l" : "-m");
+		cli_error("%s: option %s not accepted", cmd->name,
+			  o->long_list ? "-l" : "-m");
 		rc = 1;
 	}
 	/* popt owns what it hands out: keep copies past poptFreeContext(). */
 	while (!rc && (arg = poptGetArg(pc)) != NULL) {
 		o->args[o->nargs] = strdup(arg);
 		if (!o->args[o->nargs++]) {
-			dump_report(DUMP_PROG, "out of memory");
+			cli_error("out of memory");
 			rc = 1;
 		}
 	}
@@ -202,16 +198,15 @@ static int check_arg_count(const struct dump_cmd *cmd, int nargs)
 {
 	const char *sep = *cmd->args_help ? " " : "";
 
+	/* The usage shown comes from the command table. */
 	if (nargs < cmd->min_args) {
-		fprintf(stderr, DUMP_PROG ": %s: missing argument (usage: "
-			"%s%s%s)\n", cmd->name, cmd->name, sep,
-			cmd->args_help);
+		cli_error("%s: missing argument (usage: %s%s%s)", cmd->name,
+			  cmd->name, sep, cmd->args_help);
 		return 1;
 	}
 	if (cmd->max_args >= 0 && nargs > cmd->max_args) {
-		fprintf(stderr, DUMP_PROG ": %s: too many arguments (usage: "
-			"%s%s%s)\n", cmd->name, cmd->name, sep,
-			cmd->args_help);
+		cli_error("%s: too many arguments (usage: %s%s%s)", cmd->name,
+			  cmd->name, sep, cmd->args_help);
 		return 1;
 	}
 	return 0;
@@ -239,7 +234,7 @@ static int parse_rest(struct dump_opts *o, const char **rest,
 	o->args = calloc((size_t)n + 1, sizeof(*o->args));
 	if (!argv || !o->args) {
 		free(argv);
-		dump_report(DUMP_PROG, "out of memory");
+		cli_error("out of memory");
 		return 1;
 	}
 	argv[0] = c < n && rest[c][0] != '-' ? rest[c] : "super";
@@ -249,13 +244,13 @@ static int parse_rest(struct dump_opts *o, const char **rest,
 	o->command = argv[0];
 	cmd = find_command(argv[0]);
 	if (!cmd) {
-		dump_report(argv[0], "unknown command (see --help)");
+		cli_error("%s: unknown command (see --help)", argv[0]);
 		free(argv);
 		return 1;
 	}
 	*cmdp = cmd;
 	/* popt's --help shows argv[0] as the program name */
-	snprintf(name, sizeof(name), DUMP_PROG " TARGET %s", cmd->name);
+	snprintf(name, sizeof(name), "%s TARGET %s", cli_prog, cmd->name);
 	argv[0] = name;
 	rc = parse_command(o, cmd, argc, argv);
 	free(argv);
@@ -296,24 +291,18 @@ static int parse_args(struct dump_opts *o, int argc, const char **argv,
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
-	char help[512];
+	char help[512], *target = NULL;
 	poptContext pc;
 	int rc;
 
-	pc = poptGetContext(DUMP_PROG, argc, argv, table,
+	pc = poptGetContext(cli_prog, argc, argv, table,
 			    POPT_CONTEXT_POSIXMEHARDER);
 	commands_help(help, sizeof(help));
 	poptSetOtherOptionHelp(pc, help);
 	rc = popt_loop(pc, o);
 	if (!rc && !o->version) {
-		o->target = poptGetArg(pc);
-		if (!o->target) {
-			dump_report("TARGET", "missing (try --help)");
-			rc = 1;
-		} else if (!(o->target = strdup(o->target))) {
-			dump_report(DUMP_PROG, "out of memory");
-			rc = 1;
-		}
+		rc = cli_take_args(pc, &target, 1, 1) ? 1 : 0;
+		o->target = target;
 	}
 	if (!rc && !o->version)
 		rc = parse_rest(o, poptGetArgs(pc), cmdp);
@@ -333,18 +322,19 @@ static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 		flags |= EXTKIT_FS_FORCE;
 	rc = extkit_fs_open(o->target, flags, &ctx.fs, &why);
 	if (rc < 0) {
-		dump_report(o->target, why ? why : extkit_strerror(rc));
+		cli_error("%s: %s", o->target, why ? why : extkit_strerror(rc));
 		return DUMP_EXIT_FAIL;
 	}
 	json_init(&ctx.jw, stdout);
 	rc = cmd->run(&ctx);
 	if (o->json && json_finish(&ctx.jw) && rc >= 0) {
-		dump_report(o->target, "internal error: malformed JSON output");
+		cli_error("%s: internal error: malformed JSON output",
+			  o->target);
 		rc = -1;
 	}
 	extkit_fs_close(ctx.fs);
 	if (fflush(stdout) || ferror(stdout)) {
-		dump_report("stdout", "write error");
+		cli_error("stdout: write error");
 		rc = -1;
 	}
 	return rc < 0 ? DUMP_EXIT_FAIL : DUMP_EXIT_OK;
@@ -358,7 +348,7 @@ int main(int argc, char **argv)
 
 	rc = parse_args(&o, argc, (const char **)argv, &cmd);
 	if (!rc && o.version)
-		printf(DUMP_PROG " %s\n", PACKAGE_VERSION);
+		cli_version();
 	else if (!rc)
 		rc = run(&o, cmd);
 	while (o.nargs > 0)

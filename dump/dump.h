@@ -14,8 +14,6 @@
 #include "fs.h"
 #include "json.h"
 
-#define DUMP_PROG	"extkit-dump"
-
 #define DUMP_EXIT_OK	0
 #define DUMP_EXIT_FAIL	1	/* bad argument, bad image, failed command */
 
@@ -52,9 +50,7 @@ struct dump_cmd {
 
 #define N_ELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* dump.c: messages and text output shared by the commands */
-void dump_report(const char *what, const char *reason);
-void dump_report_err(const char *what, int err);
+/* dump.c: text output shared by the commands (messages: lib/cli) */
 void dump_put_blk(const struct dump_ctx *ctx, uint64_t blk);
 void dump_put_time(uint32_t t);
 void dump_put_name(const char *s, size_t len);

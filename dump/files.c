@@ -15,6 +15,7 @@
 #include "error.h"
 #include "fs.h"
 #include "inode.h"
+#include "cli/msg.h"
 
 #include "dump.h"
 #include "json.h"
@@ -162,7 +163,7 @@ int dump_stat(struct dump_ctx *ctx)
 		return -1;
 	rc = extkit_inode_read(ctx->fs, ino, &in);
 	if (rc < 0) {
-		dump_report_err(path, rc);
+		cli_error_rc(path, rc);
 		return rc;
 	}
 	if (ctx->o->json)
@@ -241,7 +242,7 @@ static int blocks_one(struct dump_ctx *ctx, const char *path)
 		putchar('\n');
 	}
 	if (rc < 0)
-		dump_report_err(path, rc);
+		cli_error_rc(path, rc);
 	return rc < 0 ? rc : 0;
 }
 

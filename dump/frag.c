@@ -21,6 +21,7 @@
 #include "group.h"
 #include "inode.h"
 #include "ondisk.h"
+#include "cli/msg.h"
 
 #include "dump.h"
 #include "frag.h"
@@ -115,7 +116,7 @@ static int frag_one(struct dump_ctx *ctx, const char *path)
 	if (!rc)
 		rc = extkit_dirspace_scan(ctx->fs, ino, &st);
 	if (rc) {
-		dump_report_err(path, rc);
+		cli_error_rc(path, rc);
 		return rc;
 	}
 	/* Blocks to give back that compaction could not: say why. */
@@ -167,7 +168,7 @@ static int frag_note(struct frag_walk *w, uint32_t ino)
 		return rc;
 	if (rc) {
 		snprintf(what, sizeof(what), "<%" PRIu32 ">", ino);
-		dump_report_err(what, rc);
+		cli_error_rc(what, rc);
 		w->failed++;
 		return 0;
 	}
@@ -312,7 +313,7 @@ static int frag_all(struct dump_ctx *ctx)
 	for (g = 0; !rc && g < ctx->fs->g.group_count; g++)
 		rc = frag_group(&w, g);
 	if (rc) {
-		dump_report_err(ctx->o->target, rc);
+		cli_error_rc(ctx->o->target, rc);
 		goto out;
 	}
 	if (w.ntop)

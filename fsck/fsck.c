@@ -25,12 +25,14 @@
 #include "io.h"
 #include "ondisk.h"
 #include "undo.h"
+#include "cli/msg.h"
+#include "cli/parse.h"
 
 #include "fsck.h"
 #include "rehash.h"
 #include "problem.h"
 
-#define PROG	"extkit-fsck"
+const char cli_prog[] = "extkit-fsck";
 
 struct pass_def {
 	fsck_pass_fn fn;
@@ -46,12 +48,6 @@ static const struct pass_def passes[] = {
 	{ fsck_pass5, "Pass 5: Checking group summary information" },
 };
 
-static void usage_error(const char *msg)
-{
-	fprintf(stderr, PROG ": %s\n", msg);
-	exit(FSCK_USAGE);
-}
-
 /* ---- options ---- */
 
 enum {
@@ -60,27 +56,11 @@ enum {
 
 static int parse_blocksize(const char *s, uint32_t *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || v < 1024 || v > 65536 || (v & (v - 1)))
+	if (cli_parse_u64(s, &v) || v < 1024 || v > 65536 || (v & (v - 1)))
 		return -1;
 	*out = (uint32_t)v;
-	return 0;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || !*s)
-		return -1;
-	*out = v;
 	return 0;
 }
 
@@ -93,32 +73,38 @@ static void set_mode(struct fsck_opts *o, enum fsck_mode m)
 	o->mode = m;
 }
 
-/* Checks what popt cannot: exclusions and numeric arguments. */
-static void validate_opts(struct fsck_opts *o, const char *sb, const char *bs,
-			  const char *cfd)
+/*
+ * Checks what popt cannot: exclusions and numeric arguments. Returns 0,
+ * or -1 after saying what is wrong.
+ */
+static int validate_opts(struct fsck_opts *o, const char *sb, const char *bs,
+			 const char *cfd)
 {
-	uint64_t v;
+	const char *why = NULL;
+	uint64_t v = 0;
 
 	if (o->mode_count > 1)
-		usage_error("only one of the options -p/-a, -n or -y may be "
-			    "given");
-	if (sb && (parse_u64(sb, &o->sb_block) || o->sb_block == 0))
-		usage_error("invalid superblock number for -b");
-	if (bs && parse_blocksize(bs, &o->block_size))
-		usage_error("invalid block size for -B (1024..65536, a power "
-			    "of two)");
-	if (cfd) {
-		if (parse_u64(cfd, &v) || v > 1024)
-			usage_error("invalid file descriptor for -C");
-		o->progress_fd = (int)v;
+		why = "only one of the options -p/-a, -n or -y may be given";
+	else if (sb && (cli_parse_u64(sb, &o->sb_block) || o->sb_block == 0))
+		why = "invalid superblock number for -b";
+	else if (bs && parse_blocksize(bs, &o->block_size))
+		why = "invalid block size for -B (1024..65536, a power of two)";
+	else if (cfd && (cli_parse_u64(cfd, &v) || v > 1024))
+		why = "invalid file descriptor for -C";
+	else if (fsck_rehash_parse_extended(o->extended, NULL))
+		why = "unknown extended option for -E";
+	if (why) {
+		cli_error("%s", why);
+		return -1;
 	}
-	if (fsck_rehash_parse_extended(o->extended, NULL))
-		usage_error("unknown extended option for -E");
+	if (cfd)
+		o->progress_fd = (int)v;
+	return 0;
 }
 
 static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 {
-	char *sb = NULL, *bs = NULL, *cfd = NULL;
+	char *sb = NULL, *bs = NULL, *cfd = NULL, *target = NULL;
 	struct poptOption table[] = {
 		{ NULL, 'n', POPT_ARG_NONE, NULL, OPT_NO,
 		  "check only: open read-only and answer no", NULL },
@@ -150,10 +136,9 @@ static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 		POPT_TABLEEND
 	};
 	poptContext pc;
-	const char *arg;
-	int rc;
+	int rc, ok = 0;
 
-	pc = poptGetContext(PROG, argc, argv, table, 0);
+	pc = poptGetContext(cli_prog, argc, argv, table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTIONS] TARGET");
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		if (rc == OPT_NO)
@@ -163,28 +148,21 @@ static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 		else if (rc == OPT_PREEN)
 			set_mode(o, FSCK_MODE_PREEN);
 		else if (rc == OPT_VERSION) {
-			printf(PROG " " PACKAGE_VERSION "\n");
+			cli_version();
 			exit(FSCK_OK);
 		}
 	}
-	if (rc < -1) {
-		fprintf(stderr, PROG ": %s: %s\n",
-			poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			poptStrerror(rc));
-		exit(FSCK_USAGE);
-	}
-	arg = poptGetArg(pc);
-	if (!arg)
-		usage_error("no filesystem given (usage: " PROG
-			    " [-n|-y|-p] [-f] TARGET)");
-	o->target = strdup(arg);
-	if (poptGetArg(pc))
-		usage_error("only one filesystem may be given");
-	validate_opts(o, sb, bs, cfd);
+	if (rc < -1)
+		cli_popt_error(pc, rc);
+	else if (!cli_take_args(pc, &target, 1, 0))
+		ok = !validate_opts(o, sb, bs, cfd);
+	o->target = target;
 	free(sb);
 	free(bs);
 	free(cfd);
 	poptFreeContext(pc);
+	if (!ok)
+		exit(FSCK_USAGE);
 }
 
 /* ---- shared helpers ---- */
@@ -300,8 +278,8 @@ int fsck_write_inode(struct fsck_ctx *ctx, uint32_t ino,
 		return 0;
 	rc = extkit_inode_write(ctx->fs, ino, inode);
 	if (rc)
-		fprintf(stderr, PROG ": writing inode %" PRIu32 ": %s\n", ino,
-			extkit_strerror(rc));
+		cli_error("writing inode %" PRIu32 ": %s", ino,
+			  extkit_strerror(rc));
 	return rc;
 }
 
@@ -313,8 +291,7 @@ static uint32_t fsck_clock(void)
 	uint32_t now;
 
 	if (extkit_clock_now(&now, NULL, &bad)) {
-		fprintf(stderr, PROG ": %s is not a valid time\n",
-			bad ? bad : "the clock");
+		cli_error("%s is not a valid time", bad ? bad : "the clock");
 		exit(FSCK_USAGE);
 	}
 	return now;
@@ -384,7 +361,9 @@ static int is_clean(struct fsck_ctx *ctx)
 
 	if (ctx->opts->force || (ctx->flags & FSCK_FL_BACKUP_SB))
 		return 0;
-	return (sb->state & EXT2_VALID_FS) && !(sb->state & EXT2_ERROR_FS);
+	if (!(sb->state & EXT2_VALID_FS) || (sb->state & EXT2_ERROR_FS))
+		return 0;
+	return fsck_free_counts_possible(ctx);
 }
 
 static void run_passes(struct fsck_ctx *ctx)
@@ -398,7 +377,7 @@ static void run_passes(struct fsck_ctx *ctx)
 		rc = passes[i].fn(ctx);
 		fsck_progress_clear(ctx);
 		if (rc < 0) {
-			fprintf(stderr, PROG ": %s\n", extkit_strerror(rc));
+			cli_error("%s", extkit_strerror(rc));
 			ctx->flags |= FSCK_FL_ABORT;
 		}
 		if (ctx->flags & FSCK_FL_ABORT)
@@ -430,9 +409,37 @@ static int finish_fs(struct fsck_ctx *ctx)
 	if (!rc)
 		rc = extkit_io_flush(ctx->io);
 	if (rc)
-		fprintf(stderr, PROG ": writing the superblock: %s\n",
-			extkit_strerror(rc));
+		cli_error_rc("writing the superblock", rc);
 	return rc;
+}
+
+/*
+ * The io layer counts every write that reached the target: anything
+ * written after fsck_open (by a fix, or by an operation that then failed)
+ * makes the run one that changed the filesystem, whatever the passes
+ * recorded. Writes during fsck_open (released orphans, fixed inode
+ * counts) are flagged there.
+ */
+static void note_writes(struct fsck_ctx *ctx)
+{
+	if (extkit_io_writes(ctx->io) > ctx->open_writes)
+		ctx->flags |= FSCK_FL_CHANGED;
+}
+
+/* An operational error stopped the run: says whether the filesystem was
+ * written before it (e2fsck adds exit code 1 then). */
+static int report_abort(struct fsck_ctx *ctx)
+{
+	note_writes(ctx);
+	if (!ctx->readonly && ctx->fs)
+		extkit_io_flush(ctx->io);
+	if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_RECOVERED)) {
+		printf("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n",
+		       ctx->device);
+	}
+	printf("%s: ***** check aborted *****\n", ctx->device);
+	return FSCK_ERROR |
+	       (ctx->flags & FSCK_FL_CHANGED ? FSCK_NONDESTRUCT : 0);
 }
 
 static int report_end(struct fsck_ctx *ctx)
@@ -462,15 +469,13 @@ static int check_target(struct fsck_ctx *ctx)
 					 sizeof(where));
 
 	if (rc > 0 && !ctx->readonly) {
-		fprintf(stderr, PROG ": %s is mounted on %s; refusing to "
-			"repair it (use -n to check read-only)\n",
-			ctx->opts->target, where[0] ? where : "?");
+		cli_mounted(ctx->opts->target, where, "refusing to repair "
+			    "it (use -n to check read-only)");
 		return FSCK_ERROR;
 	}
 	if (ctx->opts->mode == FSCK_MODE_ASK) {
 		if (!isatty(0) || !isatty(1)) {
-			fprintf(stderr, PROG ": need terminal for interactive "
-				"repairs\n");
+			cli_error("need terminal for interactive repairs");
 			return FSCK_ERROR;
 		}
 		ctx->tty = stdin;
@@ -486,8 +491,10 @@ static int run(struct fsck_ctx *ctx)
 	if (rc)
 		return rc;
 	rc = fsck_open(ctx);
-	if (rc)
-		return FSCK_ERROR;
+	if (rc)	/* released orphans may have been written first */
+		return extkit_io_writes(ctx->io) ? report_abort(ctx) :
+						   FSCK_ERROR;
+	ctx->open_writes = extkit_io_writes(ctx->io);
 	if (is_clean(ctx)) {
 		/* Released orphans (pass 0) still need their counts. */
 		if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
@@ -499,21 +506,19 @@ static int run(struct fsck_ctx *ctx)
 	}
 	rc = alloc_maps(ctx);
 	if (rc) {
-		fprintf(stderr, PROG ": %s\n", extkit_strerror(rc));
+		cli_error("%s", extkit_strerror(rc));
 		return FSCK_ERROR;
 	}
 	run_passes(ctx);
-	if (ctx->flags & FSCK_FL_ABORT) {
-		if (!ctx->readonly && ctx->fs)
-			extkit_io_flush(ctx->io);
-		printf("%s: ***** check aborted *****\n", ctx->device);
-		return FSCK_ERROR;
-	}
+	if (ctx->flags & FSCK_FL_ABORT)
+		return report_abort(ctx);
 	fsck_drop_add_space(ctx, 0);	/* -D rewrites directories */
 	if (ctx->opts->compress_dirs && fsck_rehash(ctx))
-		return FSCK_ERROR;
+		return report_abort(ctx);
+	note_writes(ctx);
 	if (finish_fs(ctx))
-		return FSCK_ERROR;
+		return FSCK_ERROR |
+		       (ctx->flags & FSCK_FL_CHANGED ? FSCK_NONDESTRUCT : 0);
 	return report_end(ctx);
 }
 
@@ -534,8 +539,8 @@ static int finish_undo(struct fsck_ctx *ctx, int rc)
 	}
 	err = extkit_undo_finish(ctx->io);
 	if (err) {
-		fprintf(stderr, PROG ": %s: writing the undo file: %s\n",
-			ctx->opts->undo_file, extkit_strerror(err));
+		cli_error("%s: writing the undo file: %s",
+			  ctx->opts->undo_file, extkit_strerror(err));
 		return rc | FSCK_ERROR;
 	}
 	return rc;

@@ -122,6 +122,7 @@ struct fsck_ctx {
 	int readonly;
 	int undo;		/* io is an undo log over the target (-z) */
 	unsigned int flags;
+	uint64_t open_writes;	/* io writes when fsck_open returned */
 	uint32_t now;		/* fsck's clock (EXTKIT_FAKE_TIME aware) */
 	FILE *tty;		/* interactive answers */
 	int yes_to_all;
@@ -152,6 +153,7 @@ struct fsck_ctx {
 
 	/* pass 3 */
 	uint32_t lost_found;		/* 0 when none */
+	int lost_found_err;		/* its creation failed (not retried) */
 	/*
 	 * Free-entry map of the directory entries were last added to
 	 * (lost+found, as a rule), kept so that reconnecting N files walks
@@ -179,6 +181,9 @@ int fsck_pass5(struct fsck_ctx *ctx);
 
 /* Opens the filesystem, falling back to a backup superblock (pass0.c). */
 int fsck_open(struct fsck_ctx *ctx);
+/* Whether the superblock's free counts are possible (reported if not;
+ * pass0.c): a filesystem marked clean is skipped only then. */
+int fsck_free_counts_possible(struct fsck_ctx *ctx);
 /* Fixes a primary superblock whose inode counts disagree, from group 0's
  * inode bitmap (inode_counts.c); 0 when it was rewritten. */
 int fsck_fix_inode_counts(struct fsck_ctx *ctx);

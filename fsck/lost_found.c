@@ -11,8 +11,7 @@
  * Entries are added by the library's add-entry (lib/diradd.c), which
  * grows the directory by a block when none has room, the block taken from
  * fsck's maps through its allocator hook. A hole is filled with a block
- * mapped in place by the library (extkit_dir_append_block), from the same
- * maps.
+ * mapped in place (direct or single indirect map).
  */
 #include "config.h"
 
@@ -25,13 +24,13 @@
 #include "dir.h"
 #include "dirblock.h"
 #include "diradd.h"
-#include "dirext.h"
 #include "dirspace.h"
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
 #include "inode.h"
+#include "io.h"
 #include "ondisk.h"
 
 #include "fsck.h"
@@ -163,6 +162,26 @@ int fsck_new_inode(struct fsck_ctx *ctx, uint32_t dir, int is_dir,
 	return 0;
 }
 
+/* Undoes fsck_new_inode(ctx, ..., is_dir, &ino) when what it was for
+ * failed before anything was written. */
+static void release_inode(struct fsck_ctx *ctx, uint32_t ino, int is_dir)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct fsck_alloc_list *l = &ctx->alloc_inodes;
+	uint32_t ipg = fs->sb.inodes_per_group, g = (ino - 1) / ipg;
+
+	extkit_bitmap_clear(&ctx->inode_used, ino - 1);
+	if (l->n && l->v[l->n - 1] == ino)
+		l->n--;
+	if (!fsck_disk_bit_free(ctx, fs->groups[g].inode_bitmap,
+				(ino - 1) % ipg))
+		return;
+	fs->groups[g].free_inodes++;
+	if (is_dir && fs->groups[g].used_dirs)
+		fs->groups[g].used_dirs--;
+	fs->sb.free_inodes_count++;
+}
+
 int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj)
 {
 	struct extkit_inode inode;
@@ -178,25 +197,9 @@ int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj)
 	return fsck_write_inode(ctx, ino, &inode);
 }
 
+static void lf_release(void *arg, uint64_t blk);
+
 /* ---- directory blocks ---- */
-
-static void put_dirent(struct fsck_ctx *ctx, uint8_t *p, uint32_t ino,
-		       uint32_t rec_len, const char *name, uint32_t nl,
-		       uint8_t ft)
-{
-	__le16 d;
-
-	put_le32(p, ino);
-	extkit_rec_len_to_disk(rec_len, ctx->fs->g.block_size, &d);
-	memcpy(p + 4, &d, sizeof(d));
-	p[6] = (uint8_t)nl;
-	p[7] = extkit_has_incompat(&ctx->fs->sb,
-				   EXT2_FEATURE_INCOMPAT_FILETYPE) ?
-	       ft : (uint8_t)(nl >> 8);
-	memmove(p + EXT2_DIR_ENTRY_HEADER_LEN, name, nl);
-	memset(p + EXT2_DIR_ENTRY_HEADER_LEN + nl, 0,
-	       extkit_dirent_min_len(nl) - EXT2_DIR_ENTRY_HEADER_LEN - nl);
-}
 
 /*
  * Writes a fresh block of directory dir (i_generation gen): '.' and '..'
@@ -208,34 +211,63 @@ static int write_dir_block(struct fsck_ctx *ctx, uint64_t blk, uint32_t dir,
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t bs = fs->g.block_size, end = bs;
+	struct extkit_dir_format fmt;
 	uint8_t *b = ctx->blkbuf;
 
+	extkit_dir_format_init(fs, &fmt);
 	memset(b, 0, bs);
 	if (extkit_has_metadata_csum(&fs->sb)) {
 		end = bs - sizeof(struct ext4_dir_entry_tail);
 		extkit_dirblock_init_tail(fs, b);
 	}
 	if (parent) {
-		put_dirent(ctx, b, dir, 12, ".", 1, EXT2_FT_DIR);
-		put_dirent(ctx, b + 12, parent, end - 12, "..", 2, EXT2_FT_DIR);
+		extkit_dirent_set(&fmt, b, dir, 12, ".", 1, EXT2_FT_DIR);
+		extkit_dirent_set(&fmt, b + 12, parent, end - 12, "..", 2,
+				  EXT2_FT_DIR);
 	} else {
-		put_dirent(ctx, b, 0, end, "", 0, 0);
+		extkit_dirent_set(&fmt, b, 0, end, "", 0, 0);
 	}
 	return extkit_dirblock_write(fs, dir, gen, blk, b);
 }
 
-static int lf_alloc(void *arg, uint64_t goal, uint64_t *blk);
-static void lf_release(void *arg, uint64_t blk);
+/*
+ * Maps pblk at logical block lblk of a block-mapped inode (direct or
+ * single indirect; ind is the indirect block, new when *ind_new).
+ */
+static int map_block(struct fsck_ctx *ctx, struct extkit_inode *inode,
+		     uint64_t lblk, uint64_t pblk, uint64_t ind, int ind_new)
+{
+	int rc = 0;
 
-/* Maps a new empty block into the hole at logical block lblk of dir
- * (the library's append, which maps any hole of a block map). */
+	if (lblk < EXT2_NDIR_BLOCKS) {
+		inode->block[lblk] = (uint32_t)pblk;
+		return 0;
+	}
+	if (ind_new) {
+		memset(ctx->blkbuf, 0, ctx->fs->g.block_size);
+		inode->block[EXT2_IND_BLOCK] = (uint32_t)ind;
+	} else {
+		rc = extkit_fs_read_block(ctx->fs, ind, ctx->blkbuf);
+	}
+	if (rc)
+		return rc;
+	put_le32(ctx->blkbuf + 4 * (lblk - EXT2_NDIR_BLOCKS), (uint32_t)pblk);
+	return extkit_fs_write_block(ctx->fs, ind, ctx->blkbuf);
+}
+
+/*
+ * Maps a new empty block into the hole at logical block lblk of dir. All
+ * or nothing: the map's shape and both blocks (the new one, and a new
+ * indirect block when the hole is past the direct ones and there is none)
+ * are settled first; then the block, the indirect block and the inode
+ * are written, in that order.
+ */
 int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
 {
-	const struct extkit_blk_alloc ba = { lf_alloc, lf_release, ctx };
 	struct extkit_inode inode;
 	uint32_t bs = ctx->fs->g.block_size;
-	uint64_t blk, goal;
-	int rc;
+	uint64_t blk, ind, goal;
+	int rc, ind_new;
 
 	fsck_drop_add_space(ctx, dir);
 	rc = extkit_inode_read(ctx->fs, dir, &inode);
@@ -243,12 +275,28 @@ int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
 		return rc;
 	if (inode.flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
 		return -EXTKIT_EUNSUPP;
+	if (lblk >= EXT2_NDIR_BLOCKS + ctx->fs->g.addr_per_block)
+		return -EFBIG;
+	ind = inode.block[EXT2_IND_BLOCK];
+	ind_new = lblk >= EXT2_NDIR_BLOCKS && !ind;
 	goal = inode.block[0] ? inode.block[0] : 0;
-	rc = extkit_dir_append_block(ctx->fs, &inode, lblk, goal, &blk, &ba);
-	if (!rc)
-		rc = write_dir_block(ctx, blk, dir, inode.generation, 0);
+	rc = fsck_new_block(ctx, goal, &blk);
 	if (rc)
 		return rc;
+	if (ind_new) {
+		rc = fsck_new_block(ctx, blk, &ind);
+		if (rc) {
+			lf_release(ctx, blk);
+			return rc;
+		}
+	}
+	rc = write_dir_block(ctx, blk, dir, inode.generation, 0);
+	if (!rc)
+		rc = map_block(ctx, &inode, lblk, blk, ind, ind_new);
+	if (rc)
+		return rc;
+	inode.blocks += (1u + (ind_new ? 1u : 0u)) *
+			ctx->fs->g.sb_sectors_per_block;
 	if (inode.size < (lblk + 1) * bs)
 		inode.size = (lblk + 1) * bs;
 	return fsck_write_inode(ctx, dir, &inode);
@@ -359,21 +407,25 @@ int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 
 /* ---- directories ---- */
 
-int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
-		  uint16_t mode)
+/*
+ * Writes directory ino (one block, blk, already allocated) and records
+ * it. The in-memory record comes first: only the two writes can fail
+ * once the first is done.
+ */
+static int write_new_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
+			 uint16_t mode, uint64_t blk)
 {
 	struct extkit_fs *fs = ctx->fs;
 	struct extkit_inode inode;
-	uint64_t blk, goal;
 	struct fsck_dir *d;
 	int rc;
 
-	fsck_drop_add_space(ctx, ino);	/* ino gets a new block map */
-	goal = extkit_group_first_block(&fs->sb, (ino - 1) /
-					fs->sb.inodes_per_group);
-	rc = fsck_new_block(ctx, goal, &blk);
-	if (!rc)
-		rc = write_dir_block(ctx, blk, ino, 0, parent);
+	if (!fsck_dir_find(ctx, ino)) {
+		rc = fsck_dir_add(ctx, ino);
+		if (rc)
+			return rc;
+	}
+	rc = write_dir_block(ctx, blk, ino, 0, parent);
 	if (rc)
 		return rc;
 	memset(&inode, 0, sizeof(inode));
@@ -395,56 +447,94 @@ int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 		fsck_count_link(ctx, parent);	/* its '..' */
 	else
 		fsck_count_link(ctx, ino);
-	rc = fsck_dir_add(ctx, ino);
-	if (rc)
-		return rc;
 	d = fsck_dir_find(ctx, ino);
 	d->parent = d->dotdot = parent;
 	d->flags = FSCK_DIR_DOTDOT_COUNTED | FSCK_DIR_DONE;
 	return 0;
 }
 
+/* The block of new directory ino, near its inode. */
+static int new_dir_block(struct fsck_ctx *ctx, uint32_t ino, uint64_t *blk)
+{
+	struct extkit_fs *fs = ctx->fs;
+
+	return fsck_new_block(ctx, extkit_group_first_block(&fs->sb,
+				(ino - 1) / fs->sb.inodes_per_group), blk);
+}
+
+int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
+		  uint16_t mode)
+{
+	uint64_t blk, writes = extkit_io_writes(ctx->io);
+	int rc;
+
+	fsck_drop_add_space(ctx, ino);	/* ino gets a new block map */
+	rc = new_dir_block(ctx, ino, &blk);
+	if (rc)
+		return rc;
+	rc = write_new_dir(ctx, parent, ino, mode, blk);
+	if (rc && extkit_io_writes(ctx->io) == writes)
+		lf_release(ctx, blk);	/* failed before writing */
+	return rc;
+}
+
 int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, n = 0;
 
 	if (ctx->readonly)
 		return -EROFS;
 	fsck_drop_add_space(ctx, dir);
-	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
+	rc = extkit_dir_iter_open(ctx->fs, dir, 0, &it);
 	if (rc)
 		return rc;
-	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0 && ent.lblk == 0) {
+	while ((rc = extkit_dir_iter_next(it, &ent)) > 0 && ent.lblk == 0) {
 		if (n++ != 1)
 			continue;
 		if (ent.kind != EXTKIT_DE_LIVE || ent.name_len != 2 ||
 		    memcmp(ent.name, "..", 2) != 0)
 			break;
-		put_le32(extkit_dir_iter_block(&it) + ent.offset, parent);
-		extkit_dir_iter_mark_dirty(&it);
+		extkit_dir_iter_set_inode(it, parent);
 		rc = 2;
 		break;
 	}
-	if (extkit_dir_iter_end(&it) && rc >= 0)
+	if (extkit_dir_iter_close(it) && rc >= 0)
 		rc = -EIO;
 	return rc == 2 ? 0 : (rc < 0 ? rc : -ENOENT);
 }
 
 /* ---- lost+found ---- */
 
+/*
+ * All or nothing: the inode, the block and the name in / (which may grow
+ * the root) are settled before the new directory is written; when one
+ * of them fails, what was taken is given back and nothing is written.
+ */
 static int create_lost_found(struct fsck_ctx *ctx)
 {
 	uint32_t ino;
+	uint64_t blk;
 	int rc;
 
 	rc = fsck_new_inode(ctx, EXT2_ROOT_INO, 1, &ino);
-	if (!rc)
-		rc = fsck_make_dir(ctx, EXT2_ROOT_INO, ino, LF_MODE);
-	if (!rc)
-		rc = fsck_add_entry(ctx, EXT2_ROOT_INO, LF_NAME,
-				    strlen(LF_NAME), ino, EXT2_FT_DIR);
+	if (rc)
+		return rc;
+	rc = new_dir_block(ctx, ino, &blk);
+	if (rc) {
+		release_inode(ctx, ino, 1);
+		return rc;
+	}
+	rc = fsck_add_entry(ctx, EXT2_ROOT_INO, LF_NAME, strlen(LF_NAME), ino,
+			    EXT2_FT_DIR);
+	if (rc) {
+		lf_release(ctx, blk);
+		release_inode(ctx, ino, 1);
+		return rc;
+	}
+	/* From here on only the writes themselves can fail. */
+	rc = write_new_dir(ctx, EXT2_ROOT_INO, ino, LF_MODE, blk);
 	if (rc)
 		return rc;
 	fsck_count_link(ctx, ino);		/* its name in / */
@@ -462,29 +552,28 @@ static int is_dot_or_dotdot(const struct extkit_dirent *ent)
 int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 		      const char *name)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, done = 0;
 
 	if (ctx->readonly)
 		return -EROFS;
 	fsck_drop_add_space(ctx, dir);
-	rc = extkit_dir_iter_init(&it, ctx->fs, dir, 0);
+	rc = extkit_dir_iter_open(ctx->fs, dir, 0, &it);
 	if (rc)
 		return rc;
-	while (!done && (rc = extkit_dir_iter_next(&it, &ent)) > 0) {
+	while (!done && (rc = extkit_dir_iter_next(it, &ent)) > 0) {
 		if (ent.kind != EXTKIT_DE_LIVE || ent.inode != ino ||
 		    is_dot_or_dotdot(&ent))
 			continue;
 		if (name && (ent.name_len != strlen(name) ||
 			     memcmp(ent.name, name, ent.name_len)))
 			continue;
-		put_le32(extkit_dir_iter_block(&it) + ent.offset, 0);
-		extkit_dir_iter_mark_dirty(&it);
+		extkit_dir_iter_set_inode(it, 0);
 		fsck_uncount_link(ctx, ino);
 		done = 1;
 	}
-	if (extkit_dir_iter_end(&it) && rc >= 0)
+	if (extkit_dir_iter_close(it) && rc >= 0)
 		rc = -EIO;
 	return rc < 0 ? rc : (done ? 0 : -ENOENT);
 }
@@ -497,6 +586,8 @@ int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
 
 	if (ctx->lost_found)
 		return 0;
+	if (ctx->lost_found_err)	/* reported once, when it failed */
+		return ctx->lost_found_err;
 	clear_problem_context(&pctx);
 	rc = extkit_dir_lookup(ctx->fs, EXT2_ROOT_INO, LF_NAME,
 			       strlen(LF_NAME), &ino);
@@ -517,7 +608,14 @@ int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
 	}
 	if (!create || !fix_problem(ctx, PR_3_NO_LF, &pctx))
 		return -ENOENT;
-	return create_lost_found(ctx);
+	rc = create_lost_found(ctx);
+	if (rc) {
+		pctx.str = extkit_strerror(rc);
+		fix_problem(ctx, PR_3_LF_CREATE_FAILED, &pctx);
+		ctx->flags |= FSCK_FL_UNCORRECTED;
+		ctx->lost_found_err = rc;
+	}
+	return rc;
 }
 
 int fsck_reconnect(struct fsck_ctx *ctx, uint32_t ino)

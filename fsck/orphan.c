@@ -53,6 +53,7 @@
 #include "group.h"
 #include "inode.h"
 #include "ondisk.h"
+#include "cli/msg.h"
 
 #include "fsck.h"
 #include "problem.h"
@@ -603,16 +604,14 @@ void fsck_release_orphans(struct fsck_ctx *ctx)
 	if (rc) {
 		orphans_free(&o);
 		if (rc != -EFSCORRUPTED)
-			fprintf(stderr, "extkit-fsck: orphan inode list: %s\n",
-				extkit_strerror(rc));
+			cli_error_rc("orphan inode list", rc);
 		clear_list(ctx);
 		return;
 	}
 	rc = release_all(&o);
 	orphans_free(&o);
 	if (rc < 0)
-		fprintf(stderr, "extkit-fsck: releasing orphan inodes: %s\n",
-			extkit_strerror(rc));
+		cli_error_rc("releasing orphan inodes", rc);
 	sb->last_orphan = 0;
 	if (rc)
 		sb->state &= (uint16_t)~EXT2_VALID_FS;

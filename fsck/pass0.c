@@ -32,11 +32,10 @@
 #include "io.h"
 #include "ondisk.h"
 #include "undo.h"
+#include "cli/msg.h"
 
 #include "fsck.h"
 #include "problem.h"
-
-#define PROG	"extkit-fsck"
 
 static const uint32_t backup_groups[] = { 1, 3, 5, 7, 9 };
 
@@ -199,14 +198,61 @@ static int open_explicit(struct fsck_ctx *ctx)
 	rc = try_open(ctx, ctx->opts->sb_block, ctx->opts->block_size, &fs,
 		      &why);
 	if (rc) {
-		fprintf(stderr, PROG ": %s: no usable superblock at block %"
-			PRIu64 "%s%s\n", ctx->opts->target,
-			ctx->opts->sb_block, why ? ": " : "", why ? why : "");
+		cli_error("%s: no usable superblock at block %" PRIu64 "%s%s",
+			  ctx->opts->target, ctx->opts->sb_block,
+			  why ? ": " : "", why ? why : "");
 		return rc;
 	}
 	ctx->fs = fs;
 	ctx->flags |= FSCK_FL_BACKUP_SB | FSCK_FL_SB_DIRTY;
 	return 0;
+}
+
+/*
+ * A free count larger than its total cannot be right: the fix takes the
+ * sum of the group descriptors' counts, as the kernel does at mount.
+ * Returns whether the count was too large.
+ */
+static int check_free_count(struct fsck_ctx *ctx, const char *what,
+			    uint64_t *count, uint64_t total, uint64_t groups)
+{
+	struct problem_context pctx;
+
+	if (*count <= total)
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.str = what;
+	pctx.num = *count;
+	pctx.num2 = total;
+	if (fix_problem(ctx, PR_0_FREE_COUNTS_BIG, &pctx)) {
+		*count = groups < total ? groups : total;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+	return 1;
+}
+
+/*
+ * Asked before a filesystem marked clean is skipped: a free count larger
+ * than its total means it is not (e2fsck forces the check then). A full
+ * check needs no such report: pass 5 recounts both.
+ */
+int fsck_free_counts_possible(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct extkit_super *sb = &fs->sb;
+	uint64_t blocks = 0, inodes = 0, free_inodes = sb->free_inodes_count;
+	int bad;
+
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		blocks += fs->groups[g].free_blocks;
+		inodes += fs->groups[g].free_inodes;
+	}
+	bad = check_free_count(ctx, "blocks", &sb->free_blocks_count,
+			       sb->blocks_count, blocks);
+	bad |= check_free_count(ctx, "inodes", &free_inodes, sb->inodes_count,
+				inodes);
+	sb->free_inodes_count = (uint32_t)free_inodes;
+	return !bad;
 }
 
 /* Superblock fields the passes rely on. */
@@ -236,10 +282,12 @@ static void check_super_fields(struct fsck_ctx *ctx)
 			ctx->flags |= FSCK_FL_SB_DIRTY;
 		}
 	}
-	/* As e2fsck: a missing hash signedness flag is set silently. */
+	/* A missing hash signedness flag is set (as e2fsck and the kernel
+	 * do) to this machine's char; with -n it is not even reported. */
 	if (extkit_has_compat(sb, EXT2_FEATURE_COMPAT_DIR_INDEX) &&
 	    !(sb->flags & (EXT2_FLAGS_SIGNED_HASH |
-			   EXT2_FLAGS_UNSIGNED_HASH)) && !ctx->readonly) {
+			   EXT2_FLAGS_UNSIGNED_HASH)) && !ctx->readonly &&
+	    fix_problem(ctx, PR_0_HASH_FLAGS, &pctx)) {
 		sb->flags |= ((char)-1 < 0) ? EXT2_FLAGS_SIGNED_HASH :
 					      EXT2_FLAGS_UNSIGNED_HASH;
 		ctx->flags |= FSCK_FL_SB_DIRTY;
@@ -258,25 +306,24 @@ static int open_undo(struct fsck_ctx *ctx)
 	int rc;
 
 	if (ctx->readonly) {
-		fprintf(stderr, PROG ": -n changes nothing: no undo file "
-			"written\n");
+		cli_error("-n changes nothing: no undo file written");
 		return 0;
 	}
 	rc = extkit_undo_create_file(path, &file);
 	if (rc == -EEXIST) {
-		fprintf(stderr, PROG ": %s: undo file exists and is not "
-			"empty; remove it or name another file\n", path);
+		cli_error("%s: undo file exists and is not empty; remove it "
+			  "or name another file", path);
 		return rc;
 	}
 	if (rc) {
-		fprintf(stderr, PROG ": %s: cannot create the undo file: %s\n",
-			path, extkit_strerror(rc));
+		cli_error("%s: cannot create the undo file: %s", path,
+			  extkit_strerror(rc));
 		return rc;
 	}
 	rc = extkit_undo_open(ctx->io, file, &io);
 	if (rc) {
 		extkit_io_close(file);
-		fprintf(stderr, PROG ": %s: %s\n", path, extkit_strerror(rc));
+		cli_error_rc(path, rc);
 		return rc;
 	}
 	ctx->io = io;
@@ -295,8 +342,8 @@ static int open_primary(struct fsck_ctx *ctx)
 
 	rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), 0, 0, &ctx->fs, &why);
 	if (rc == -EXTKIT_EUNSUPP) {
-		fprintf(stderr, PROG ": %s: %s\n", ctx->opts->target,
-			why ? why : extkit_strerror(rc));
+		cli_error("%s: %s", ctx->opts->target,
+			  why ? why : extkit_strerror(rc));
 		return rc;
 	}
 	if (rc) {
@@ -316,8 +363,7 @@ int fsck_open(struct fsck_ctx *ctx)
 				 ctx->readonly ? 0 : EXTKIT_IO_WRITE,
 				 &ctx->io);
 	if (rc) {
-		fprintf(stderr, PROG ": %s: %s\n", ctx->opts->target,
-			extkit_strerror(rc));
+		cli_error_rc(ctx->opts->target, rc);
 		return rc;
 	}
 	if (ctx->opts->undo_file) {

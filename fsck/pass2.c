@@ -2,8 +2,10 @@
 /*
  * Pass 2: directory structure, record by record.
  *
- * Walks every directory pass 1 found with the library's iterator; each
- * record goes through the library's validator (dir.c). Checks: '.' first
+ * Walks every directory pass 1 found once, with the library's editable
+ * iterator; each record goes through the library's validator (dir.c). A
+ * fix marks the record dirty: the iterator re-reads it (so records split
+ * off '.' or '..' come next) and writes the block back. Checks: '.' first
  * and pointing to the directory itself (split when it is big), '..'
  * second; entries pointing to reserved, out-of-range or unused inodes; a
  * second '.' or '..'; links to '.', to the root or a second link to a
@@ -12,9 +14,10 @@
  * O(entries)); corrupt htree indexes; holes in a directory.
  *
  * Corrupt blocks are salvaged (pass2_salvage.c): every record that can
- * still be read is kept; only the unreadable bytes become free space.
- * With -n the salvage runs on a copy so that the rest of the block is
- * still checked and counted.
+ * still be read is kept; only the unreadable bytes become free space, and
+ * the iterator resumes where the records parse again. With -n (and after
+ * a declined salvage) the edits are walked but not written, so the rest
+ * of the block is still checked and counted.
  *
  * Collects: ctx->link_counted (every live entry, '.' and '..' included,
  * as e2fsck counts), and for each directory its parent (the first
@@ -64,33 +67,12 @@ int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
 	return fix_problem(ds->ctx, code, &pctx);
 }
 
-void pass2_set_dirent(struct dir_state *ds, uint8_t *p, uint32_t ino,
-		      const char *name, uint32_t name_len, uint8_t ft)
+/* Rewrites the record at p as (ino, name), its rec_len kept. */
+static void set_dirent(struct dir_state *ds, uint8_t *p, uint32_t ino,
+		       const char *name, uint32_t name_len)
 {
-	put_le32(p, ino);
-	p[6] = (uint8_t)name_len;
-	p[7] = ds->fmt.has_filetype ? ft : (uint8_t)(name_len >> 8);
-	memcpy(p + EXT2_DIR_ENTRY_HEADER_LEN, name, name_len);
-	/* e2fsck wants '.' and '..' NUL-terminated: clear the padding. */
-	memset(p + EXT2_DIR_ENTRY_HEADER_LEN + name_len, 0,
-	       extkit_dirent_min_len(name_len) - EXT2_DIR_ENTRY_HEADER_LEN -
-	       name_len);
-}
-
-void pass2_set_rec_len(struct dir_state *ds, uint8_t *p, uint32_t len)
-{
-	__le16 d;
-
-	if (extkit_rec_len_to_disk(len, ds->fmt.block_size, &d) == 0)
-		memcpy(p + 4, &d, sizeof(d));
-}
-
-static uint32_t rec_len_at(const struct dir_state *ds, const uint8_t *p)
-{
-	__le16 d;
-
-	memcpy(&d, p + 4, sizeof(d));
-	return extkit_rec_len_from_disk(d, ds->fmt.block_size);
+	extkit_dirent_set(&ds->fmt, p, ino, extkit_dirent_rec_len(&ds->fmt, p),
+			  name, name_len, EXT2_FT_DIR);
 }
 
 static int is_name(const uint8_t *p, uint32_t name_len, const char *want)
@@ -101,25 +83,17 @@ static int is_name(const uint8_t *p, uint32_t name_len, const char *want)
 				       n) == 0;
 }
 
-static void set_pending(struct dir_state *ds, uint32_t start, uint32_t end)
-{
-	ds->pending = start;
-	ds->pending_end = end;
-}
-
 /* Whether valid records run from start exactly to end. */
 static int chain_fits(const struct dir_state *ds, const uint8_t *buf,
 		      uint32_t start, uint32_t end)
 {
-	uint32_t len;
+	struct extkit_dir_cursor c;
+	int rc;
 
-	while (start < end) {
-		if (extkit_dirent_check(&ds->fmt, buf, start, end, &len) !=
-		    EXTKIT_DIRENT_OK)
-			return 0;
-		start += len;
-	}
-	return start == end;
+	extkit_dir_cursor_init(&c, &ds->fmt, buf, start, end);
+	while ((rc = extkit_dir_cursor_next(&c)) > 0)
+		;
+	return rc == 0;
 }
 
 /*
@@ -129,15 +103,15 @@ static int chain_fits(const struct dir_state *ds, const uint8_t *buf,
 static int shift_record(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	uint8_t *p = buf + off;
-	uint32_t len = rec_len_at(ds, p);
+	uint32_t len = extkit_dirent_rec_len(&ds->fmt, p);
 	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
 					     (struct ext2_dir_entry_2 *)p);
 
 	if (len < 12 + extkit_dirent_min_len(nl))
 		return 0;
 	memmove(p + 12, p, extkit_dirent_min_len(nl));
-	pass2_set_rec_len(ds, p + 12, len - 12);
-	pass2_set_rec_len(ds, p, 12);
+	extkit_dirent_set_rec_len(&ds->fmt, p + 12, len - 12);
+	extkit_dirent_set_rec_len(&ds->fmt, p, 12);
 	return 1;
 }
 
@@ -145,21 +119,19 @@ static int shift_record(struct dir_state *ds, uint8_t *buf, uint32_t off)
 static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	uint8_t *p = buf + off;
-	uint32_t ino = get_le32(p), len = rec_len_at(ds, p);
-	uint32_t nl = p[6];
+	uint32_t ino = get_le32(p), len = extkit_dirent_rec_len(&ds->fmt, p);
+	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
+					     (struct ext2_dir_entry_2 *)p);
 
-	if (!ino || !is_name(p, ds->fmt.has_filetype ? nl : nl | p[7] << 8,
-			     ".")) {
+	if (!ino || !is_name(p, nl, ".")) {
 		if (!pass2_problem(ds, PR_2_MISSING_DOT, buf, off))
 			return;
 		/* A record that names a real inode moves past '.'; one
 		 * past the inode count is garbage and is overwritten. */
 		if (ino && ino <= ds->ctx->fs->sb.inodes_count &&
-		    shift_record(ds, buf, off)) {
-			set_pending(ds, off + 12, off + len);
+		    shift_record(ds, buf, off))
 			len = 12;
-		}
-		pass2_set_dirent(ds, p, ds->ino, ".", 1, EXT2_FT_DIR);
+		set_dirent(ds, p, ds->ino, ".", 1);
 		ds->dirty = 1;
 	} else if (ino != ds->ino) {
 		if (!pass2_problem(ds, PR_2_BAD_INODE_DOT, buf, off))
@@ -170,12 +142,10 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	if (len >= 24 && pass2_problem(ds, PR_2_SPLIT_DOT, buf, off)) {
 		/* Records hidden behind a big '.' (the kernel never merges
 		 * a deleted entry into '.') are kept when they parse. */
-		pass2_set_rec_len(ds, p, 12);
-		if (!chain_fits(ds, buf, off + 12, off + len)) {
-			memset(p + 12, 0, 8);
-			pass2_set_rec_len(ds, p + 12, len - 12);
-		}
-		set_pending(ds, off + 12, off + len);
+		extkit_dirent_set_rec_len(&ds->fmt, p, 12);
+		if (!chain_fits(ds, buf, off + 12, off + len))
+			extkit_dirent_set(&ds->fmt, p + 12, 0, len - 12, "", 0,
+					  0);
 		ds->dirty = 1;
 	}
 	if (get_le32(p) == ds->ino) {
@@ -194,15 +164,12 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	struct fsck_ctx *ctx = ds->ctx;
 
 	if (!ino || !is_name(p, nl, "..")) {
-		uint32_t len = rec_len_at(ds, p);
-
 		if (!pass2_problem(ds, PR_2_MISSING_DOT_DOT, buf, off))
 			return;
-		if (ino && ino <= ctx->fs->sb.inodes_count &&
-		    shift_record(ds, buf, off))
-			set_pending(ds, off + 12, off + len);
+		if (ino && ino <= ctx->fs->sb.inodes_count)
+			shift_record(ds, buf, off);
 		/* The parent is known in pass 3, which fixes this. */
-		pass2_set_dirent(ds, p, EXT2_ROOT_INO, "..", 2, EXT2_FT_DIR);
+		set_dirent(ds, p, EXT2_ROOT_INO, "..", 2);
 		ds->dirty = 1;
 		ino = EXT2_ROOT_INO;
 	}
@@ -354,36 +321,19 @@ void pass2_record(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	ds->prev_off = (int64_t)off;
 }
 
-/* Checks the records split off by a '.' or '..' fix. */
-void pass2_run_pending(struct dir_state *ds, uint8_t *buf)
-{
-	uint32_t off, end, len;
-
-	while (ds->pending) {
-		off = ds->pending;
-		end = ds->pending_end;
-		ds->pending = 0;
-		while (off < end) {
-			if (extkit_dirent_check(&ds->fmt, buf, off, end,
-						&len) != EXTKIT_DIRENT_OK)
-				break;
-			pass2_record(ds, buf, off);
-			if (ds->pending)
-				break;	/* a fix split this one again */
-			off += len;
-		}
-	}
-}
-
 static void start_block(struct dir_state *ds, uint64_t lblk)
 {
 	ds->lblk = lblk;
 	ds->rec_no = 0;
 	ds->prev_off = -1;
-	ds->pending = 0;
+	ds->walk_only = ds->ctx->readonly;
 }
 
-/* One record handed out by the iterator. */
+/*
+ * One entry handed out by the iterator. A fix that changes the record
+ * (splitting '.', say) marks it dirty: the iterator re-reads it and hands
+ * out what was split off next.
+ */
 static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 		       const struct extkit_dirent *ent)
 {
@@ -393,17 +343,16 @@ static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 		pass2_hole(ds, ent->lblk);
 		return;
 	}
-	if (ent->lblk != ds->lblk || ent->offset == 0)
-		start_block(ds, ent->lblk);
-	ds->pblk = ent->pblk;
 	ds->dirty = 0;
-	if (ent->offset == 0)
+	ds->pblk = ent->pblk;
+	if (ent->lblk != ds->lblk) {
+		start_block(ds, ent->lblk);
 		pass2_check_block_csum(ds, it, buf);
+	}
 	switch (ent->kind) {
 	case EXTKIT_DE_LIVE:
 	case EXTKIT_DE_EMPTY:
 		pass2_record(ds, buf, ent->offset);
-		pass2_run_pending(ds, buf);
 		break;
 	case EXTKIT_DE_CORRUPT:
 		pass2_salvage(ds, it, ent);
@@ -468,9 +417,11 @@ static void report_dir_error(struct dir_state *ds, uint32_t code, int rc)
 	ds->ctx->flags |= FSCK_FL_UNCORRECTED;
 }
 
+/* Walks directory dir once, every record through handle_ent. */
 static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 {
-	struct extkit_dir_iter it;
+	int flags = EXTKIT_DIR_ITER_HOLES | EXTKIT_DIR_ITER_PAST_CORRUPT;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, indexed;
 
@@ -480,24 +431,25 @@ static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 	ds->dirty = 0;
 	start_block(ds, UINT64_MAX);
 	nameset_reset(&ds->names);
-	rc = extkit_dir_iter_init(&it, ds->ctx->fs, dir->ino,
-				  EXTKIT_DIR_ITER_HOLES);
+	if (ds->ctx->readonly)
+		flags |= EXTKIT_DIR_ITER_NOWRITE;
+	rc = extkit_dir_iter_open(ds->ctx->fs, dir->ino, flags, &it);
 	if (rc) {
 		report_dir_error(ds, PR_2_DIR_OPEN, rc);
 		return rc == -ENOMEM ? rc : 0;
 	}
-	ds->it = &it;
-	while ((rc = extkit_dir_iter_next(&it, &ent)) != 0) {
+	ds->it = it;
+	while ((rc = extkit_dir_iter_next(it, &ent)) != 0) {
 		if (rc < 0) {
 			report_dir_error(ds, PR_2_DIR_READ, rc);
 			continue;
 		}
-		handle_ent(ds, &it, &ent);
+		handle_ent(ds, it, &ent);
 		if (ds->ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
-	indexed = it.indexed;
-	rc = extkit_dir_iter_end(&it);
+	indexed = extkit_dir_iter_indexed(it);
+	rc = extkit_dir_iter_close(it);
 	ds->it = NULL;
 	if (rc)
 		report_dir_error(ds, PR_2_DIR_READ, rc);
@@ -511,9 +463,8 @@ int fsck_pass2(struct fsck_ctx *ctx)
 	int rc = 0;
 
 	extkit_dir_format_init(ctx->fs, &ds.fmt);
-	ds.salvage_buf = malloc(ctx->fs->g.block_size);
 	ds.cmp_buf = malloc(ctx->fs->g.block_size);
-	if (!ds.salvage_buf || !ds.cmp_buf) {
+	if (!ds.cmp_buf) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -528,7 +479,6 @@ int fsck_pass2(struct fsck_ctx *ctx)
 	}
 out:
 	nameset_free(&ds.names);
-	free(ds.salvage_buf);
 	free(ds.cmp_buf);
 	return rc;
 }

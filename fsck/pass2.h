@@ -21,12 +21,12 @@ struct dir_state {
 	uint64_t pblk;		/* its physical block */
 	uint32_t rec_no;	/* records seen in this block */
 	int64_t prev_off;	/* previous record in this block, -1: none */
-	uint32_t pending;	/* records split off, still to check, */
-	uint32_t pending_end;	/* from pending up to pending_end */
-	int dirty;		/* the current block was changed */
+	int dirty;		/* the current record was changed */
+	/* Edits of this block are for the walk only, never written: -n,
+	 * or a salvage the user declined. */
+	int walk_only;
 	int index_broken;	/* entries of an htree directory changed */
 	struct nameset names;
-	uint8_t *salvage_buf;	/* -n: salvage works on a copy */
 	uint8_t *cmp_buf;	/* reading back an earlier name */
 };
 
@@ -38,15 +38,13 @@ void pass2_check_block_csum(struct dir_state *ds,
 			    const struct extkit_dir_iter *it, uint8_t *buf);
 /* Checks the valid record at off of the current block buf. */
 void pass2_record(struct dir_state *ds, uint8_t *buf, uint32_t off);
-/* Checks the records a '.' or '..' fix split off. */
-void pass2_run_pending(struct dir_state *ds, uint8_t *buf);
 void pass2_check_filetype(struct dir_state *ds, uint8_t *buf, uint32_t off,
 			  uint32_t target);
-void pass2_set_dirent(struct dir_state *ds, uint8_t *p, uint32_t ino,
-		      const char *name, uint32_t name_len, uint8_t ft);
-void pass2_set_rec_len(struct dir_state *ds, uint8_t *p, uint32_t len);
 
 /* pass2_salvage.c */
+/* A record the iterator found corrupt: checked when only its inode is
+ * out of range, else rewritten so that the block parses again, and the
+ * walk resumes where it stands. */
 void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 		   const struct extkit_dirent *ent);
 /* 1 when the entry at off duplicates an earlier name and was cleared

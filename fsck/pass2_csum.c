@@ -30,16 +30,13 @@
 static int chain_valid(const struct dir_state *ds, const uint8_t *buf,
 		       uint32_t limit, uint32_t *last)
 {
-	uint32_t off = 0, len;
+	struct extkit_dir_cursor c;
+	int rc;
 
-	while (off < limit) {
-		if (extkit_dirent_check(&ds->fmt, buf, off, limit, &len) !=
-		    EXTKIT_DIRENT_OK)
-			return 0;
-		*last = off;
-		off += len;
-	}
-	return off == limit;
+	extkit_dir_cursor_init(&c, &ds->fmt, buf, 0, limit);
+	while ((rc = extkit_dir_cursor_next(&c)) > 0)
+		*last = c.off;
+	return rc == 0;
 }
 
 /* Takes the tail's 12 bytes from the last record; 0 if it has no room. */
@@ -47,7 +44,6 @@ static int make_tail(struct dir_state *ds, uint8_t *buf, uint32_t last)
 {
 	uint32_t bs = ds->fmt.block_size, len = bs - last, min = 0;
 	const struct ext2_dir_entry_2 *de = (const void *)(buf + last);
-	__le16 d;
 
 	if (get_le32(buf + last))
 		min = extkit_dirent_min_len(extkit_dirent_name_len(&ds->fmt,
@@ -56,9 +52,8 @@ static int make_tail(struct dir_state *ds, uint8_t *buf, uint32_t last)
 		min = EXT2_DIR_ENTRY_HEADER_LEN;
 	if (len < min + TAIL_LEN || len - TAIL_LEN < EXT2_DIR_ENTRY_HEADER_LEN)
 		return 0;
-	if (extkit_rec_len_to_disk(len - TAIL_LEN, bs, &d))
+	if (extkit_dirent_set_rec_len(&ds->fmt, buf + last, len - TAIL_LEN))
 		return 0;
-	memcpy(buf + last + 4, &d, sizeof(d));
 	extkit_dirblock_init_tail(ds->ctx->fs, buf);
 	return 1;
 }
@@ -72,7 +67,8 @@ void pass2_check_block_csum(struct dir_state *ds,
 
 	if (!buf || !extkit_has_metadata_csum(&fs->sb))
 		return;
-	rc = extkit_dirblock_csum_verify(fs, ds->ino, it->inode.generation,
+	rc = extkit_dirblock_csum_verify(fs, ds->ino,
+					 extkit_dir_iter_inode(it)->generation,
 					 buf);
 	if (rc == 1)
 		return;

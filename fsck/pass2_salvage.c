@@ -8,8 +8,9 @@
  * of records runs exactly to the end of the block; the bytes in between
  * become part of the corrupt record when that record still has a
  * plausible inode and name, else free space (an empty record, or merged
- * into the previous record when too short to stand alone). Records after
- * the damage are then checked as usual. This differs from e2fsck, which
+ * into the previous record when too short to stand alone). The iterator
+ * then resumes there (extkit_dir_iter_seek) and the records after the
+ * damage are checked as usual. This differs from e2fsck, which
  * often gives up the rest of the block at the first bad offset.
  */
 #include "config.h"
@@ -27,30 +28,7 @@
 #include "pass2.h"
 #include "problem.h"
 
-#define DIR_TAIL_LEN	12u
 #define RENAME_TRIES	10000u
-
-static uint32_t rec_len_at(const struct dir_state *ds, const uint8_t *p)
-{
-	__le16 d;
-
-	memcpy(&d, p + 4, sizeof(d));
-	return extkit_rec_len_from_disk(d, ds->fmt.block_size);
-}
-
-/* End of the records: the block size, or the metadata_csum tail. */
-static uint32_t block_limit(const struct dir_state *ds, const uint8_t *buf)
-{
-	uint32_t bs = ds->fmt.block_size;
-	const uint8_t *t = buf + bs - DIR_TAIL_LEN;
-
-	if (!ds->fmt.tail_len)
-		return bs;
-	if (get_le32(t) == 0 && get_le16(t + 4) == DIR_TAIL_LEN &&
-	    t[6] == 0 && t[7] == EXT4_DIR_TAIL_FT)
-		return bs - DIR_TAIL_LEN;
-	return bs;
-}
 
 static uint32_t name_len_at(const struct dir_state *ds, const uint8_t *p)
 {
@@ -58,27 +36,25 @@ static uint32_t name_len_at(const struct dir_state *ds, const uint8_t *p)
 				      (const struct ext2_dir_entry_2 *)p);
 }
 
-/* Whether valid records run from p exactly to limit. */
+/* Whether valid records run from p exactly to limit (an inode number
+ * out of range is for the checks that follow to judge). */
 static int chain_ok(const struct dir_state *ds, const uint8_t *buf,
 		    uint32_t p, uint32_t limit)
 {
-	enum extkit_dirent_problem pr;
-	uint32_t q = p, len;
+	struct extkit_dir_cursor c;
+	int rc;
 
+	extkit_dir_cursor_init(&c, &ds->fmt, buf, p, limit);
 	/* The first record must hold something, or be the free tail. */
-	pr = extkit_dirent_check(&ds->fmt, buf, p, limit, &len);
-	if (pr != EXTKIT_DIRENT_OK)
+	if (extkit_dir_cursor_next(&c) <= 0)
 		return 0;
 	if ((!get_le32(buf + p) || !name_len_at(ds, buf + p)) &&
-	    p + len != limit)
+	    p + c.rec_len != limit)
 		return 0;
-	while (q < limit) {
-		pr = extkit_dirent_check(&ds->fmt, buf, q, limit, &len);
-		if (pr != EXTKIT_DIRENT_OK && pr != EXTKIT_DIRENT_BAD_INODE)
+	while ((rc = extkit_dir_cursor_next(&c)) != 0)
+		if (rc < 0 && c.problem != EXTKIT_DIRENT_BAD_INODE)
 			return 0;
-		q += len;
-	}
-	return q == limit;
+	return 1;
 }
 
 /* A record whose inode and name look real, in gap bytes. */
@@ -111,6 +87,7 @@ static uint32_t salvage_at(struct dir_state *ds, uint8_t *buf, uint32_t off,
 			   uint32_t limit)
 {
 	uint32_t p = off + (ds->prev_off >= 0 ? 4 : 12), next = limit, gap;
+	uint8_t *prev;
 
 	for (; p + 12 <= limit; p += 4) {
 		if (chain_ok(ds, buf, p, limit)) {
@@ -120,34 +97,34 @@ static uint32_t salvage_at(struct dir_state *ds, uint8_t *buf, uint32_t off,
 	}
 	gap = next - off;
 	if (plausible(ds, buf + off, gap)) {
-		pass2_set_rec_len(ds, buf + off, gap);
+		extkit_dirent_set_rec_len(&ds->fmt, buf + off, gap);
 		return off;
 	}
 	if (gap >= 12 || ds->prev_off < 0) {
-		memset(buf + off, 0, 8);
-		pass2_set_rec_len(ds, buf + off, gap);
+		extkit_dirent_set(&ds->fmt, buf + off, 0, gap, "", 0, 0);
 		return off;
 	}
-	pass2_set_rec_len(ds, buf + ds->prev_off,
-			  rec_len_at(ds, buf + ds->prev_off) + gap);
+	prev = buf + ds->prev_off;
+	extkit_dirent_set_rec_len(&ds->fmt, prev,
+				  extkit_dirent_rec_len(&ds->fmt, prev) + gap);
 	return next;
 }
 
 /* A record with an inode number past the inode count. */
 static void bad_inode_record(struct dir_state *ds, uint8_t *buf,
-			     uint32_t off, int copy)
+			     uint32_t off)
 {
 	if (pass2_problem(ds, PR_2_BAD_INODE_RANGE, buf, off)) {
 		put_le32(buf + off, 0);
 		ds->dirty = 1;
-	} else if (copy) {
+	} else if (ds->walk_only) {
 		put_le32(buf + off, 0);
 	}
 	ds->rec_no++;
 	ds->prev_off = (int64_t)off;
 }
 
-static void report_corrupt(struct dir_state *ds, uint8_t *buf, uint32_t off,
+static void report_corrupt(struct dir_state *ds, uint32_t off,
 			   enum extkit_dirent_problem pr, int *fix)
 {
 	struct problem_context pctx;
@@ -164,49 +141,36 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 		   const struct extkit_dirent *ent)
 {
 	uint8_t *buf = extkit_dir_iter_block(it);
-	uint32_t off = ent->offset, limit, len;
-	enum extkit_dirent_problem pr;
-	int copy = ds->ctx->readonly, fix;
+	uint32_t off = ent->offset, limit;
+	int fix;
 
 	if (!buf)
 		return;
-	limit = block_limit(ds, buf);
-	if (copy) {
-		memcpy(ds->salvage_buf, buf, ds->fmt.block_size);
-		buf = ds->salvage_buf;
-	}
-	while (off < limit) {
-		pr = extkit_dirent_check(&ds->fmt, buf, off, limit, &len);
-		if (pr == EXTKIT_DIRENT_OK) {
+	if (ent->problem == EXTKIT_DIRENT_BAD_INODE) {
+		/* Where '.' or '..' belongs: as e2fsck, that check comes
+		 * first (and rewrites the record). */
+		if (ds->lblk == 0 && ds->rec_no < 2)
 			pass2_record(ds, buf, off);
-			pass2_run_pending(ds, buf);
-			off += len;
-			continue;
-		}
-		if (pr == EXTKIT_DIRENT_BAD_INODE && ds->lblk == 0 &&
-		    ds->rec_no < 2) {
-			/* Where '.' or '..' belongs: as e2fsck, that
-			 * check comes first (and rewrites the record). */
-			pass2_record(ds, buf, off);
-			pass2_run_pending(ds, buf);
-			off += len;
-			continue;
-		}
-		if (pr == EXTKIT_DIRENT_BAD_INODE) {
-			bad_inode_record(ds, buf, off, copy);
-			off += len;
-			continue;
-		}
-		report_corrupt(ds, buf, off, pr, &fix);
-		if (!fix && !copy) {
-			memcpy(ds->salvage_buf, buf, ds->fmt.block_size);
-			buf = ds->salvage_buf;
-			copy = 1;
-		}
-		if (fix)
-			ds->dirty = 1;
-		off = salvage_at(ds, buf, off, limit);
+		else
+			bad_inode_record(ds, buf, off);
+		return;
 	}
+	limit = extkit_dir_block_end(&ds->fmt, buf);
+	if (off >= limit) {
+		/* past the records (an htree root's checksum tail) */
+		extkit_dir_iter_seek(it, ds->fmt.block_size);
+		return;
+	}
+	report_corrupt(ds, off, ent->problem, &fix);
+	if (fix) {
+		ds->dirty = 1;
+	} else if (!ds->walk_only) {
+		/* the fixes so far are written, the salvage is not */
+		if (extkit_dir_iter_freeze(it))
+			ds->ctx->flags |= FSCK_FL_UNCORRECTED;
+		ds->walk_only = 1;
+	}
+	extkit_dir_iter_seek(it, salvage_at(ds, buf, off, limit));
 }
 
 /* ---- duplicate names ---- */
@@ -217,17 +181,17 @@ static int name_in_block(const struct dir_state *ds, const uint8_t *buf,
 			 uint32_t end, const uint8_t *name, uint32_t nl,
 			 uint32_t *ino)
 {
-	uint32_t off = 0, len;
+	struct extkit_dir_cursor c;
 
-	while (off < end && off < ds->fmt.block_size &&
-	       extkit_dirent_check(&ds->fmt, buf, off, ds->fmt.block_size,
-				   &len) == EXTKIT_DIRENT_OK) {
-		if (get_le32(buf + off) && name_len_at(ds, buf + off) == nl &&
-		    !memcmp(buf + off + EXT2_DIR_ENTRY_HEADER_LEN, name, nl)) {
-			*ino = get_le32(buf + off);
+	extkit_dir_cursor_init(&c, &ds->fmt, buf, 0, ds->fmt.block_size);
+	while (extkit_dir_cursor_next(&c) > 0 && c.off < end) {
+		if (get_le32(buf + c.off) &&
+		    name_len_at(ds, buf + c.off) == nl &&
+		    !memcmp(buf + c.off + EXT2_DIR_ENTRY_HEADER_LEN, name,
+			    nl)) {
+			*ino = get_le32(buf + c.off);
 			return 1;
 		}
-		off += len;
 	}
 	return 0;
 }
@@ -241,13 +205,14 @@ static int find_dup(struct dir_state *ds, const uint8_t *buf, uint32_t off,
 		    const uint8_t *name, uint32_t nl, uint32_t *other)
 {
 	struct extkit_dir_iter *it = ds->it;
+	uint64_t pblk;
 
 	if (!nameset_has(&ds->names, nameset_hash((const char *)name, nl)))
 		return 0;
-	for (uint64_t l = 0; it && l < ds->lblk && l < it->nblocks; l++) {
-		if (!it->pblks[l] ||
-		    extkit_fs_read_block(ds->ctx->fs, it->pblks[l],
-					 ds->cmp_buf))
+	for (uint64_t l = 0; it && l < ds->lblk; l++) {
+		pblk = extkit_dir_iter_pblk(it, l);
+		if (!pblk ||
+		    extkit_fs_read_block(ds->ctx->fs, pblk, ds->cmp_buf))
 			continue;
 		if (name_in_block(ds, ds->cmp_buf, ds->fmt.block_size, name,
 				  nl, other))
@@ -262,7 +227,8 @@ static int new_name(struct dir_state *ds, const uint8_t *buf, uint32_t off,
 {
 	const uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
 	uint32_t nl = name_len_at(ds, buf + off);
-	uint32_t room = buf == NULL ? 0 : rec_len_at(ds, buf + off);
+	uint32_t room = buf == NULL ? 0 :
+			extkit_dirent_rec_len(&ds->fmt, buf + off);
 	char suffix[16];
 	uint32_t other;
 
@@ -305,10 +271,10 @@ static int rename_dup(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	pctx.str = name;
 	if (!fix_problem(ds->ctx, PR_2_DUP_NAME_RENAME, &pctx))
 		return 0;
-	memcpy(p + EXT2_DIR_ENTRY_HEADER_LEN, name, nl);
-	p[6] = (uint8_t)nl;
-	if (!ds->fmt.has_filetype)
-		p[7] = (uint8_t)(nl >> 8);
+	extkit_dirent_set(&ds->fmt, p, get_le32(p),
+			  extkit_dirent_rec_len(&ds->fmt, p), name, nl,
+			  extkit_dirent_file_type(&ds->fmt,
+					(const struct ext2_dir_entry_2 *)p));
 	ds->dirty = 1;
 	ds->index_broken = 1;
 	nameset_add(&ds->names, nameset_hash(name, nl));

@@ -200,7 +200,8 @@ int fsck_pass3(struct fsck_ctx *ctx)
 	if (rc || (ctx->flags & FSCK_FL_ABORT))
 		return rc;
 	rc = fsck_get_lost_found(ctx, 1);
-	if (rc && rc != -ENOENT && rc != -ENOTDIR && rc != -EROFS) {
+	if (rc && rc != -ENOENT && rc != -ENOTDIR && rc != -EROFS &&
+	    rc != ctx->lost_found_err) {
 		struct problem_context pctx;
 
 		clear_problem_context(&pctx);

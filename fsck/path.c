@@ -21,13 +21,13 @@
 static int name_in(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 		   char *out, size_t len)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, found = 0;
 
-	if (extkit_dir_iter_init(&it, ctx->fs, dir, 0))
+	if (extkit_dir_iter_open(ctx->fs, dir, 0, &it))
 		return -ENOENT;
-	while ((rc = extkit_dir_iter_next(&it, &ent)) != 0) {
+	while ((rc = extkit_dir_iter_next(it, &ent)) != 0) {
 		if (rc < 0 || ent.kind != EXTKIT_DE_LIVE || ent.inode != ino)
 			continue;
 		if ((ent.name_len == 1 && ent.name[0] == '.') ||
@@ -37,7 +37,7 @@ static int name_in(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 		found = 1;
 		break;
 	}
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 	return found ? 0 : -ENOENT;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ondisk.h"
+#include "undo.h"
 
 #include "fsck.h"
 #include "problem.h"
@@ -44,10 +45,10 @@ const struct problem problem_table[] = {
 	  PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_0_HASH_FLAGS,
 	  "The superblock has dir_index but no hash signedness flag.",
-	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG },
 	{ PR_0_FREE_COUNTS_BIG,
 	  "The superblock free %s count %N is larger than the total %O.",
-	  PROMPT_FIX, PR_PREEN_OK | PR_PREEN_NOMSG },
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG },
 	{ PR_0_ORPHAN_CLEAR,
 	  "Deleting orphaned inode %i (uid=%Iu, gid=%Ig, mode=%Im, "
 	  "size=%Is): it has no links.",
@@ -62,10 +63,6 @@ const struct problem problem_table[] = {
 	{ PR_0_ORPHAN_BLOCKS,
 	  "Cannot release the blocks of orphaned inode %i (%s); the rest of "
 	  "the orphan list is left to the full check.",
-	  PROMPT_NONE, PR_MSG_ONLY },
-	{ PR_0_ORPHAN_EXTENTS,
-	  "Orphaned inode %i maps blocks past its size in an extent tree, "
-	  "which cannot be truncated yet; they are left to the full check.",
 	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_0_META_PREDICTED,
 	  "The %s of group %g is out of place (block %b); the layout puts "
@@ -366,6 +363,9 @@ const struct problem problem_table[] = {
 	{ PR_3_ROOT_CREATE_FAILED,
 	  "Cannot create the root directory: %s.",
 	  PROMPT_NONE, PR_FATAL },
+	{ PR_3_LF_CREATE_FAILED,
+	  "Cannot create /lost+found: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 3A */
 	{ PR_3A_PASS_HEADER,
 	  "Pass 3A: Optimizing directories",
@@ -687,6 +687,10 @@ static void preen_halt(struct fsck_ctx *ctx, const char *msg)
 		ctx->fs->sb.state |= EXT2_ERROR_FS;
 		extkit_fs_write_primary_super(ctx->fs);
 		extkit_io_flush(ctx->io);
+		/* -z: the undo file must be complete, with this superblock,
+		 * or e2undo will not replay it. */
+		if (ctx->undo)
+			extkit_undo_finish(ctx->io);
 	}
 	exit(FSCK_UNCORRECTED);
 }

@@ -76,7 +76,7 @@ enum problem_prompt {
 #define PR_0_ORPHAN_TRUNCATE	0x00000A /* linked orphan: truncated */
 #define PR_0_ORPHAN_BAD_LIST	0x00000B /* orphan chain unusable */
 #define PR_0_ORPHAN_BLOCKS	0x00000C /* an orphan's blocks: stop */
-#define PR_0_ORPHAN_EXTENTS	0x00000D /* extent orphan not truncated */
+/* 0x00000D retired (extent orphans are truncated now): never reuse it. */
 #define PR_0_META_PREDICTED	0x000010 /* group place found by layout */
 #define PR_0_META_RELOCATE	0x000011 /* group place to relocate */
 #define PR_0_FLEX_SIZE		0x000012 /* s_log_groups_per_flex > 31 */
@@ -175,6 +175,7 @@ enum problem_prompt {
 #define PR_3_CONNECT_FAILED	0x030006
 #define PR_3_EXPAND_LF		0x030007
 #define PR_3_ROOT_CREATE_FAILED	0x030008
+#define PR_3_LF_CREATE_FAILED	0x030009
 
 /* Pass 3A: -D, compacting and re-indexing directories. */
 #define PR_3A_PASS_HEADER	0x031000

@@ -281,56 +281,99 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;
 }
 
-/* Gives place k of group g new zeroed blocks. */
-static int relocate_one(struct fsck_ctx *ctx, uint32_t g, int k,
-			uint8_t *zero)
+/* The run of free blocks place k of group g moves to, taken in the
+ * maps; 0 when its group has none. */
+static uint64_t take_place(struct fsck_ctx *ctx, uint32_t g, int k)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint64_t len = meta_len(fs, k), lo, hi, blk;
-	struct problem_context pctx;
-	int rc;
 
-	clear_problem_context(&pctx);
-	pctx.group = g;
-	pctx.str = meta_name[k];
 	meta_range(fs, g, &lo, &hi);
 	if (extkit_bitmap_find_zero_run(&ctx->block_found,
 					lo - fs->sb.first_data_block, hi - lo,
-					len, &blk)) {
-		fix_problem(ctx, PR_1_META_NO_SPACE, &pctx);
-		return -ENOSPC;
-	}
+					len, &blk))
+		return 0;
 	blk += fs->sb.first_data_block;
-	for (uint64_t i = 0; i < len; i++) {
+	fsck_block_mark(ctx, blk, (uint32_t)len);
+	return blk;
+}
+
+/* Zeroes the new blocks of place k of group g and points it there. */
+static int move_place(struct fsck_ctx *ctx, uint32_t g, int k, uint64_t blk,
+		      const uint8_t *zero)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct problem_context pctx;
+	int rc;
+
+	for (uint64_t i = 0; i < meta_len(fs, k); i++) {
 		rc = extkit_fs_write_block(fs, blk + i, zero);
 		if (rc)
 			return rc;
 	}
-	fsck_block_mark(ctx, blk, (uint32_t)len);
 	*meta_field(&fs->groups[g], k) = blk;
 	ctx->flags |= FSCK_FL_SB_DIRTY;
 	fsck_mark_changed(ctx);
+	clear_problem_context(&pctx);
+	pctx.group = g;
+	pctx.str = meta_name[k];
 	pctx.blk = blk;
 	fix_problem(ctx, PR_1_META_RELOCATED, &pctx);
 	return 0;
 }
 
+static int needs_place(const struct fsck_ctx *ctx, uint32_t g, int k)
+{
+	return (ctx->relocate[g] & (1u << k)) &&
+	       !*meta_field(&ctx->fs->groups[g], k);
+}
+
+/*
+ * All or nothing: every place to move gets its run first (taken in the
+ * maps, so two places never share one); when a group has no room for
+ * one, the runs are given back and nothing has been written. Then each
+ * run is zeroed and its place pointed there.
+ */
 int fsck_relocate_group_places(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
+	uint32_t ng = fs->g.group_count;
+	struct problem_context pctx;
+	uint64_t *to;
 	uint8_t *zero;
 	int rc = 0;
 
 	if (!ctx->relocate || ctx->readonly)
 		return 0;
 	zero = calloc(1, fs->g.block_size);
-	if (!zero)
-		return -ENOMEM;
-	for (uint32_t g = 0; g < fs->g.group_count && !rc; g++)
-		for (int k = 0; k < META_KINDS && !rc; k++)
-			if (ctx->relocate[g] & (1u << k) &&
-			    !*meta_field(&fs->groups[g], k))
-				rc = relocate_one(ctx, g, k, zero);
+	to = calloc((size_t)ng * META_KINDS, sizeof(*to));
+	if (!zero || !to) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t g = 0; g < ng && !rc; g++)
+		for (int k = 0; k < META_KINDS && !rc; k++) {
+			if (!needs_place(ctx, g, k))
+				continue;
+			to[g * META_KINDS + k] = take_place(ctx, g, k);
+			if (to[g * META_KINDS + k])
+				continue;
+			clear_problem_context(&pctx);
+			pctx.group = g;
+			pctx.str = meta_name[k];
+			fix_problem(ctx, PR_1_META_NO_SPACE, &pctx);
+			rc = -ENOSPC;
+		}
+	for (uint32_t i = 0; rc && i < ng * META_KINDS; i++)
+		if (to[i])
+			fsck_block_unmark(ctx, to[i], (uint32_t)meta_len(fs,
+					  (int)(i % META_KINDS)));
+	for (uint32_t i = 0; !rc && i < ng * META_KINDS; i++)
+		if (to[i])
+			rc = move_place(ctx, i / META_KINDS,
+					(int)(i % META_KINDS), to[i], zero);
+out:
 	free(zero);
+	free(to);
 	return rc;
 }

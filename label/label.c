@@ -15,54 +15,58 @@
 #include "error.h"
 #include "fs.h"
 #include "io.h"
+#include "ondisk.h"
 
-#define PROG		"extkit-label"
-#define LABEL_MAX	16
+#include "cli/msg.h"
+#include "cli/parse.h"
+
+const char cli_prog[] = "extkit-label";
 
 struct label_opts {
-	const char *target;
-	const char *new_label;
+	char *target;
+	char *new_label;
 	int uuid_mode;		/* print or set the UUID instead */
-	const char *new_uuid;	/* NULL: print */
+	char *new_uuid;		/* NULL: print */
 	int version;
 };
 
-static void usage_error(poptContext pc, const char *msg)
+/* TARGET [LABEL], or "--uuid TARGET" (popt took TARGET as the value). */
+static int take_args(poptContext pc, struct label_opts *o)
 {
-	fprintf(stderr, PROG ": %s\n", msg);
-	poptPrintUsage(pc, stderr, 0);
-	poptFreeContext(pc);
-	exit(1);
-}
+	char *args[2];
 
-/* poptGetArg's strings die with the context: keep copies. */
-static const char *dup_arg(const char *arg)
-{
-	char *copy;
-
-	if (!arg)
-		return NULL;
-	copy = strdup(arg);
-	if (!copy) {
-		fprintf(stderr, PROG ": out of memory\n");
-		exit(1);
+	if (o->uuid_mode && o->new_uuid && !poptPeekArg(pc)) {
+		o->target = o->new_uuid;
+		o->new_uuid = NULL;
+		return 0;
 	}
-	return copy;
+	if (cli_take_args(pc, args, 2, 0))
+		return -EINVAL;
+	o->target = args[0];
+	o->new_label = args[1];
+	if (o->uuid_mode && o->new_label) {
+		cli_error("--uuid takes no LABEL argument");
+		return -EINVAL;
+	}
+	if (o->new_label && cli_check_label(o->new_label))
+		return -EINVAL;
+	return 0;
 }
 
-static void parse_opts(int argc, const char **argv, struct label_opts *o)
+/* Parses argv into o; returns -1 to go on, else the exit code. */
+static int parse_opts(int argc, const char **argv, struct label_opts *o)
 {
 	struct poptOption table[] = {
 		{ "uuid", 'u', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL,
 		  &o->new_uuid, 'u',
-		  "print the UUID, or set it (a UUID, random or time)",
+		  "print the UUID, or set it (a UUID, random, time or clear)",
 		  "UUID" },
 		{ "version", 'V', POPT_ARG_NONE, &o->version, 0,
 		  "print the version and exit", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
-	poptContext pc = poptGetContext(PROG, argc, argv, table, 0);
+	poptContext pc = poptGetContext(cli_prog, argc, argv, table, 0);
 	int rc;
 
 	poptSetOtherOptionHelp(pc, "[OPTIONS] TARGET [LABEL]");
@@ -70,31 +74,16 @@ static void parse_opts(int argc, const char **argv, struct label_opts *o)
 		if (rc == 'u')
 			o->uuid_mode = 1;
 	if (rc < -1) {
-		fprintf(stderr, PROG ": %s: %s\n",
-			poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			poptStrerror(rc));
-		poptFreeContext(pc);
-		exit(1);
+		cli_popt_error(pc, rc);
+		rc = 1;
+	} else if (o->version) {
+		cli_version();
+		rc = 0;
+	} else {
+		rc = take_args(pc, o) ? 1 : -1;
 	}
-	if (o->version) {
-		printf(PROG " %s\n", PACKAGE_VERSION);
-		poptFreeContext(pc);
-		exit(0);
-	}
-	o->target = dup_arg(poptGetArg(pc));
-	o->new_label = dup_arg(poptGetArg(pc));
-	/* "--uuid TARGET": popt took the target as the optional value. */
-	if (o->uuid_mode && o->new_uuid && !o->target) {
-		o->target = o->new_uuid;
-		o->new_uuid = NULL;
-	}
-	if (!o->target)
-		usage_error(pc, "no target given");
-	if (poptPeekArg(pc))
-		usage_error(pc, "too many arguments");
-	if (o->uuid_mode && o->new_label)
-		usage_error(pc, "--uuid takes no LABEL argument");
 	poptFreeContext(pc);
+	return rc;
 }
 
 static int open_target(const char *target, int write, struct extkit_fs **fs)
@@ -106,28 +95,21 @@ static int open_target(const char *target, int write, struct extkit_fs **fs)
 	if (write) {
 		rc = extkit_io_check_mounted(target, where, sizeof(where));
 		if (rc > 0) {
-			fprintf(stderr, PROG ": %s is mounted on %s; "
-				"refusing to change it\n", target, where);
+			cli_mounted(target, where, "refusing to change it");
 			return -EBUSY;
 		}
 	}
 	rc = extkit_fs_open(target, write ? EXTKIT_FS_WRITE | EXTKIT_FS_EXCL
 				    : 0, fs, &why);
 	if (rc)
-		fprintf(stderr, PROG ": %s: %s\n", target,
-			why ? why : extkit_strerror(rc));
+		cli_error("%s: %s", target, why ? why : extkit_strerror(rc));
 	return rc;
 }
 
 static int set_label(struct extkit_fs *fs, const char *label)
 {
-	size_t len = strlen(label);
+	size_t len = strlen(label);	/* checked by parse_opts() */
 
-	if (len > LABEL_MAX) {
-		fprintf(stderr, PROG ": label '%s' is %zu bytes; at most %d "
-			"are allowed\n", label, len, LABEL_MAX);
-		return -EINVAL;
-	}
 	memset(fs->sb.volume_name, 0, sizeof(fs->sb.volume_name));
 	memcpy(fs->sb.volume_name, label, len);
 	return extkit_fs_write_super(fs);
@@ -146,36 +128,53 @@ static int uuid_change_allowed(const struct extkit_fs *fs)
 	       (fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED);
 }
 
-static int parse_uuid(const char *arg, uuid_t out)
-{
-	if (strcmp(arg, "random") == 0) {
-		uuid_generate_random(out);
-		return 0;
-	}
-	if (strcmp(arg, "time") == 0) {
-		uuid_generate_time(out);
-		return 0;
-	}
-	return uuid_parse(arg, out) == 0 ? 0 : -EINVAL;
-}
-
 static int set_uuid(struct extkit_fs *fs, const char *arg)
 {
 	uuid_t u;
 
-	if (parse_uuid(arg, u)) {
-		fprintf(stderr, PROG ": '%s' is not a UUID, random or time\n",
-			arg);
+	if (cli_parse_uuid(arg, u)) {
+		cli_error("invalid UUID '%s'", arg);
 		return -EINVAL;
 	}
 	if (!uuid_change_allowed(fs)) {
-		fprintf(stderr, PROG ": the UUID seeds the metadata checksums "
-			"of this filesystem (metadata_csum without "
-			"metadata_csum_seed); refusing to change it\n");
+		cli_error("the UUID seeds the metadata checksums of this "
+			  "filesystem (metadata_csum without "
+			  "metadata_csum_seed); refusing to change it");
 		return -EXTKIT_EUNSUPP;
 	}
 	memcpy(fs->sb.uuid, u, sizeof(fs->sb.uuid));
 	return extkit_fs_write_super(fs);
+}
+
+/*
+ * A write failed after others were done. The primary superblock is
+ * written last (extkit_fs_write_super): read it back and say which value
+ * it holds, so the user knows what the filesystem now says.
+ */
+static void report_partial(struct extkit_fs *fs, const struct label_opts *o)
+{
+	struct ext2_super_block raw;
+	const char *what = o->new_label ? "label" : "UUID";
+	int is_new;
+
+	if (extkit_io_read_bytes(fs->io, EXT2_SUPERBLOCK_OFFSET, &raw,
+				 sizeof(raw))) {
+		cli_error("%s: the %s may be changed in part (the primary "
+			  "superblock cannot be read back)", o->target, what);
+		return;
+	}
+	if (o->new_label)
+		is_new = !memcmp(raw.s_volume_name, fs->sb.volume_name,
+				 sizeof(raw.s_volume_name));
+	else
+		is_new = !memcmp(raw.s_uuid, fs->sb.uuid, sizeof(raw.s_uuid));
+	if (is_new)
+		cli_error("%s: the %s is changed: the primary superblock, "
+			  "written last, holds the new one", o->target, what);
+	else
+		cli_error("%s: %s not changed: the primary superblock keeps "
+			  "the old one (backup copies written before the error "
+			  "may hold the new one)", o->target, what);
 }
 
 static int run(const struct label_opts *o)
@@ -200,9 +199,11 @@ static int run(const struct label_opts *o)
 	}
 	if (rc == 0 && write)
 		rc = extkit_io_flush(fs->io);
-	if (rc && rc != -EINVAL && rc != -EXTKIT_EUNSUPP)
-		fprintf(stderr, PROG ": %s: %s\n", o->target,
-			extkit_strerror(rc));
+	if (rc && rc != -EINVAL && rc != -EXTKIT_EUNSUPP) {
+		cli_error_rc(o->target, rc);
+		if (extkit_io_writes(fs->io))
+			report_partial(fs, o);
+	}
 	extkit_fs_close(fs);
 	return rc;
 }
@@ -214,10 +215,11 @@ int main(int argc, const char **argv)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	parse_opts(argc, argv, &o);
-	rc = run(&o);
-	free((char *)o.target);
-	free((char *)o.new_label);
-	free((char *)o.new_uuid);
-	return rc ? 1 : 0;
+	rc = parse_opts(argc, argv, &o);
+	if (rc < 0)
+		rc = run(&o) ? 1 : 0;
+	free(o.target);
+	free(o.new_label);
+	free(o.new_uuid);
+	return rc;
 }

@@ -138,54 +138,6 @@ int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk)
 	return -ENOSPC;
 }
 
-static int free_in_group(struct extkit_fs *fs, uint32_t g, uint64_t start,
-			 uint32_t count)
-{
-	struct group_map m;
-	int rc = gmap_load(fs, g, &m);
-
-	if (rc)
-		return rc;
-	if (extkit_bitmap_count_range(&m.bm, start - m.first, count) != count)
-		rc = -EFSCORRUPTED;
-	if (!rc)
-		rc = extkit_bitmap_clear_range(&m.bm, start - m.first, count);
-	if (!rc)
-		rc = gmap_store(fs, &m);
-	if (!rc) {
-		fs->groups[g].free_blocks += count;
-		fs->sb.free_blocks_count += count;
-	}
-	gmap_free(&m);
-	return rc;
-}
-
-int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count)
-{
-	uint64_t end = start + count, first, gend;
-	uint32_t g;
-	int rc = writable(fs);
-
-	if (rc)
-		return rc;
-	if (count && (!extkit_fs_valid_block(fs, start) ||
-		      !extkit_fs_valid_block(fs, end - 1)))
-		return -EFSCORRUPTED;
-	while (start < end) {
-		g = (uint32_t)((start - fs->sb.first_data_block) /
-			       fs->sb.blocks_per_group);
-		first = extkit_group_first_block(&fs->sb, g);
-		gend = first + extkit_group_block_count(&fs->sb, g);
-		if (gend > end)
-			gend = end;
-		rc = free_in_group(fs, g, start, (uint32_t)(gend - start));
-		if (rc)
-			return rc;
-		start = gend;
-	}
-	return 0;
-}
-
 /* Group of block blk and the part of [blk, end) inside it. */
 static uint32_t group_part(const struct extkit_fs *fs, uint64_t blk,
 			   uint64_t end, uint32_t *count)
@@ -210,24 +162,35 @@ static int check_range(const struct extkit_fs *fs, uint64_t start,
 	return 0;
 }
 
-int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
-			   uint64_t count)
+/* *used: how many blocks of [start, start + count) are marked in use. */
+static int count_used(struct extkit_fs *fs, uint64_t start, uint64_t count,
+		      uint64_t *used)
 {
 	uint64_t end = start + count;
 	struct group_map m;
 	uint32_t g, n;
-	int rc = check_range(fs, start, count), all = 1;
+	int rc = check_range(fs, start, count);
 
-	while (!rc && all && start < end) {
+	*used = 0;
+	while (!rc && start < end) {
 		g = group_part(fs, start, end, &n);
 		rc = gmap_load(fs, g, &m);
 		if (rc)
 			break;
-		all = extkit_bitmap_count_range(&m.bm, start - m.first, n) == n;
+		*used += extkit_bitmap_count_range(&m.bm, start - m.first, n);
 		gmap_free(&m);
 		start += n;
 	}
-	return rc ? rc : all;
+	return rc;
+}
+
+int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
+			   uint64_t count)
+{
+	uint64_t used;
+	int rc = count_used(fs, start, count, &used);
+
+	return rc ? rc : used == count;
 }
 
 /* Appends the free blocks of group g in [from, end) to blks, up to want
@@ -287,42 +250,64 @@ int extkit_alloc_find(struct extkit_fs *fs, uint64_t goal, uint64_t count,
 	return rc;
 }
 
-static int mark_in_group(struct extkit_fs *fs, uint32_t g, uint64_t start,
-			 uint32_t count)
+/* Marks [start, start + count) of group g in use (used) or free. */
+static int set_in_group(struct extkit_fs *fs, uint32_t g, uint64_t start,
+			uint32_t count, int used)
 {
 	struct group_map m;
 	int rc = gmap_load(fs, g, &m);
 
 	if (rc)
 		return rc;
-	if (extkit_bitmap_count_range(&m.bm, start - m.first, count))
-		rc = -EFSCORRUPTED;
-	if (!rc)
+	if (used)
 		rc = extkit_bitmap_set_range(&m.bm, start - m.first, count);
+	else
+		rc = extkit_bitmap_clear_range(&m.bm, start - m.first, count);
 	if (!rc)
 		rc = gmap_store(fs, &m);
-	if (!rc) {
+	if (!rc && used) {
 		fs->groups[g].free_blocks -= count;
 		fs->sb.free_blocks_count -= count;
+	} else if (!rc) {
+		fs->groups[g].free_blocks += count;
+		fs->sb.free_blocks_count += count;
 	}
 	gmap_free(&m);
 	return rc;
 }
 
-int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count)
+/*
+ * Marks [start, start + count) in use (used) or free, group by group.
+ * All or nothing: every block must be in the other state, which is
+ * checked in every group before the first bitmap is written.
+ */
+static int set_range(struct extkit_fs *fs, uint64_t start, uint64_t count,
+		     int used)
 {
-	uint64_t end = start + count;
+	uint64_t end = start + count, now;
 	uint32_t g, n;
 	int rc = writable(fs);
 
 	if (!rc)
-		rc = check_range(fs, start, count);
+		rc = count_used(fs, start, count, &now);
+	if (!rc && now != (used ? 0 : count))
+		rc = -EFSCORRUPTED;
 	while (!rc && start < end) {
 		g = group_part(fs, start, end, &n);
-		rc = mark_in_group(fs, g, start, n);
+		rc = set_in_group(fs, g, start, n, used);
 		start += n;
 	}
 	return rc;
+}
+
+int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count)
+{
+	return set_range(fs, start, count, 0);
+}
+
+int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count)
+{
+	return set_range(fs, start, count, 1);
 }
 
 int extkit_alloc_commit(struct extkit_fs *fs)

@@ -21,21 +21,21 @@
 int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk);
 
 /* Frees blocks [start, start + count), group by group, a range at a time.
- * -EFSCORRUPTED if one of them was not in use (nothing is then freed in
- * that group). */
+ * -EFSCORRUPTED if one of them was not in use: every group is checked
+ * before the first bitmap is written, so nothing is then freed. */
 int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count);
 
 /*
  * Planning without writing: fills blks with count free blocks, the first
  * free ones at or after goal, then wrapping around the groups; nothing
- * is marked. -ENOSPC when there
- * are fewer. extkit_alloc_mark() then takes them (a range at a time).
+ * is marked. -ENOSPC when there are fewer. extkit_alloc_mark() then
+ * takes them.
  */
 int extkit_alloc_find(struct extkit_fs *fs, uint64_t goal, uint64_t count,
 		      uint64_t *blks);
 
 /* Marks blocks [start, start + count) in use, counts updated in memory.
- * -EFSCORRUPTED if one of them was in use already. */
+ * -EFSCORRUPTED if one of them was in use already (nothing is marked). */
 int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count);
 
 /* 1 when every block of [start, start + count) is marked in use, 0 when

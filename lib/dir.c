@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Directories: the rec_len codec, the record validator (after the kernel's
- * ext2_check_page), the cursor iterator over every record of every block,
- * lookup and path resolution.
+ * ext2_check_page), the record setter, the in-block cursor, and the
+ * editable iterator over every record of every block. Lookup and path
+ * resolution are in dirpath.c.
  *
  * The iterator maps the directory once (extkit_bmap_all), reads each block
  * once into one buffer and hands out records pointing into it: no per-entry
@@ -12,7 +13,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bmap.h"
 #include "dir.h"
@@ -33,9 +33,6 @@
 #define DX_ENTRY_SIZE		8u
 #define DX_MAX_LEVELS		2u
 #define DX_MAX_LEVELS_LARGEDIR	3u
-#define PATH_MAX_LEN		4096u
-#define PATH_MAX_FOLLOWS	40
-#define FAST_LINK_MAX		(EXT2_N_BLOCKS * 4u)
 
 uint32_t extkit_rec_len_from_disk(__le16 dlen, uint32_t block_size)
 {
@@ -144,6 +141,103 @@ extkit_dirent_check(const struct extkit_dir_format *fmt, const uint8_t *buf,
 	if (get_le32(p) > fmt->inodes_count)
 		return EXTKIT_DIRENT_BAD_INODE;
 	return EXTKIT_DIRENT_OK;
+}
+
+/* ---- one record ---- */
+
+uint32_t extkit_dirent_rec_len(const struct extkit_dir_format *fmt,
+			       const uint8_t *p)
+{
+	__le16 d;
+
+	memcpy(&d, p + 4, sizeof(d));
+	return extkit_rec_len_from_disk(d, fmt->block_size);
+}
+
+int extkit_dirent_set_rec_len(const struct extkit_dir_format *fmt,
+			      uint8_t *p, uint32_t rec_len)
+{
+	__le16 d;
+	int rc = extkit_rec_len_to_disk(rec_len, fmt->block_size, &d);
+
+	if (!rc)
+		memcpy(p + 4, &d, sizeof(d));
+	return rc;
+}
+
+int extkit_dirent_set(const struct extkit_dir_format *fmt, uint8_t *p,
+		      uint32_t ino, uint32_t rec_len, const char *name,
+		      uint32_t name_len, uint8_t ftype)
+{
+	uint32_t pad;
+	int rc;
+
+	if (name_len > EXT2_NAME_LEN)
+		return -EINVAL;
+	pad = extkit_dirent_min_len(name_len) - EXT2_DIR_ENTRY_HEADER_LEN -
+	      name_len;
+	rc = extkit_dirent_set_rec_len(fmt, p, rec_len);
+	if (rc)
+		return rc;
+	put_le32(p, ino);
+	p[6] = (uint8_t)name_len;
+	/* without filetype byte 7 is name_len's high byte */
+	p[7] = fmt->has_filetype ? ftype : (uint8_t)(name_len >> 8);
+	if (name_len)
+		memmove(p + EXT2_DIR_ENTRY_HEADER_LEN, name, name_len);
+	memset(p + EXT2_DIR_ENTRY_HEADER_LEN + name_len, 0, pad);
+	return 0;
+}
+
+int extkit_dirent_is_tail(const uint8_t *p)
+{
+	return get_le32(p) == 0 && get_le16(p + 4) == DIR_TAIL_LEN &&
+	       p[6] == 0 && p[7] == EXT4_DIR_TAIL_FT;
+}
+
+uint32_t extkit_dir_block_end(const struct extkit_dir_format *fmt,
+			      const uint8_t *buf)
+{
+	uint32_t bs = fmt->block_size;
+
+	if (fmt->tail_len && extkit_dirent_is_tail(buf + bs - DIR_TAIL_LEN))
+		return bs - DIR_TAIL_LEN;
+	return bs;
+}
+
+void extkit_dir_cursor_init(struct extkit_dir_cursor *c,
+			    const struct extkit_dir_format *fmt,
+			    const uint8_t *buf, uint32_t start, uint32_t end)
+{
+	c->fmt = fmt;
+	c->buf = buf;
+	c->end = end;
+	c->off = start;
+	c->prev = EXTKIT_DIR_NO_OFFSET;
+	c->rec_len = 0;
+	c->problem = EXTKIT_DIRENT_OK;
+	c->started = 0;
+}
+
+int extkit_dir_cursor_next(struct extkit_dir_cursor *c)
+{
+	if (c->started) {
+		if (c->problem != EXTKIT_DIRENT_OK &&
+		    c->problem != EXTKIT_DIRENT_BAD_INODE)
+			return -EFSCORRUPTED;
+		c->prev = c->off;
+		c->off += c->rec_len;
+	}
+	c->started = 1;
+	if (c->off >= c->end) {
+		c->rec_len = 0;
+		c->problem = EXTKIT_DIRENT_OK;
+		c->started = 0;
+		return 0;
+	}
+	c->problem = extkit_dirent_check(c->fmt, c->buf, c->off, c->end,
+					 &c->rec_len);
+	return c->problem == EXTKIT_DIRENT_OK ? 1 : -EFSCORRUPTED;
 }
 
 /* ---- htree: which logical blocks are interior index nodes ---- */
@@ -390,28 +484,33 @@ fail:
  */
 static uint32_t dir_block_limit(const struct extkit_dir_iter *it)
 {
-	uint32_t bs = it->fmt.block_size;
-	const uint8_t *t = it->buf + bs - DIR_TAIL_LEN;
+	if (it->indexed && it->lblk == 0)
+		return it->fmt.block_size;
+	return extkit_dir_block_end(&it->fmt, it->buf);
+}
 
-	if (!it->fmt.tail_len || (it->indexed && it->lblk == 0))
-		return bs;
-	if (get_le32(t) == 0 && get_le16(t + 4) == DIR_TAIL_LEN &&
-	    t[6] == 0 && t[7] == EXT4_DIR_TAIL_FT)
-		return bs - DIR_TAIL_LEN;
-	return bs;
+/* Writes the loaded block back if dirty (and not frozen). */
+static int dir_write_back(struct extkit_dir_iter *it)
+{
+	int rc = 0;
+
+	if (it->dirty && !it->frozen && !(it->flags & EXTKIT_DIR_ITER_NOWRITE))
+		rc = extkit_dirblock_write(it->fs, it->ino,
+					   it->inode.generation,
+					   it->pblks[it->lblk], it->buf);
+	it->dirty = 0;
+	return rc;
 }
 
 /* Writes the loaded block back if dirty and moves past it. */
 static int dir_leave_block(struct extkit_dir_iter *it)
 {
-	int rc = 0;
+	int rc = dir_write_back(it);
 
-	if (it->dirty)
-		rc = extkit_dirblock_write(it->fs, it->ino,
-					   it->inode.generation,
-					   it->pblks[it->lblk], it->buf);
-	it->dirty = 0;
 	it->loaded = 0;
+	it->frozen = 0;
+	it->reread = 0;
+	it->seeked = 0;
 	it->lblk++;
 	return rc;
 }
@@ -470,14 +569,38 @@ static int dir_emit_whole(struct extkit_dir_iter *it,
 	return 1;
 }
 
+/* Decodes the header and name of the record at it->off into *ent. */
+static void dir_decode(const struct extkit_dir_iter *it,
+		       struct extkit_dirent *ent, uint32_t len)
+{
+	const uint8_t *p = it->buf + it->off;
+
+	ent->inode = get_le32(p);
+	ent->rec_len = len;
+	ent->name_len = raw_name_len(&it->fmt, p);
+	ent->file_type = it->fmt.has_filetype ? p[7] : 0;
+	ent->name = (const char *)p + EXT2_DIR_ENTRY_HEADER_LEN;
+}
+
+/*
+ * An invalid record. With EXTKIT_DIR_ITER_PAST_CORRUPT and a sound
+ * length (only the inode number is out of range) the walk goes on past
+ * it; else the rest of the block is skipped.
+ */
 static int dir_emit_corrupt(struct extkit_dir_iter *it,
 			    struct extkit_dirent *ent,
-			    enum extkit_dirent_problem problem)
+			    enum extkit_dirent_problem problem, uint32_t len)
 {
 	uint32_t bs = it->fmt.block_size;
 
 	ent->kind = EXTKIT_DE_CORRUPT;
 	ent->problem = problem;
+	if (problem == EXTKIT_DIRENT_BAD_INODE &&
+	    (it->flags & EXTKIT_DIR_ITER_PAST_CORRUPT)) {
+		dir_decode(it, ent, len);
+		it->off += len;
+		return 1;
+	}
 	ent->rec_len = bs - it->off;
 	if (it->off + 4 <= bs)
 		ent->inode = get_le32(it->buf + it->off);
@@ -488,13 +611,7 @@ static int dir_emit_corrupt(struct extkit_dir_iter *it,
 static int dir_emit_record(struct extkit_dir_iter *it,
 			   struct extkit_dirent *ent, uint32_t len)
 {
-	const uint8_t *p = it->buf + it->off;
-
-	ent->inode = get_le32(p);
-	ent->rec_len = len;
-	ent->name_len = raw_name_len(&it->fmt, p);
-	ent->file_type = it->fmt.has_filetype ? p[7] : 0;
-	ent->name = (const char *)p + EXT2_DIR_ENTRY_HEADER_LEN;
+	dir_decode(it, ent, len);
 	ent->kind = ent->inode ? EXTKIT_DE_LIVE : EXTKIT_DE_EMPTY;
 	if (it->indexed && it->lblk == 0 && it->off == 12)
 		ent->dx_overhead = len - extkit_dirent_min_len(2);
@@ -518,16 +635,50 @@ static int dir_next_record(struct extkit_dir_iter *it,
 	ent->pblk = it->pblks[it->lblk];
 	ent->offset = it->off;
 	ent->name = (const char *)it->buf + it->off;
-	if (it->off == 0 && dx_is_node(it, it->lblk))
+	it->cur = it->off;
+	it->reread = 0;
+	it->seeked = 0;
+	if (it->off == 0 && dx_is_node(it, it->lblk)) {
+		it->cur_kind = EXTKIT_DE_DX_NODE;
 		return dir_emit_whole(it, ent, EXTKIT_DE_DX_NODE,
 				      it->fmt.block_size);
+	}
 	limit = dir_block_limit(it);
-	if (it->off == limit)
+	if (it->off == limit) {
+		it->cur_kind = EXTKIT_DE_TAIL;
 		return dir_emit_whole(it, ent, EXTKIT_DE_TAIL, DIR_TAIL_LEN);
+	}
 	problem = extkit_dirent_check(&it->fmt, it->buf, it->off, limit, &len);
-	if (problem != EXTKIT_DIRENT_OK)
-		return dir_emit_corrupt(it, ent, problem);
-	return dir_emit_record(it, ent, len);
+	if (problem != EXTKIT_DIRENT_OK) {
+		it->cur_kind = EXTKIT_DE_CORRUPT;
+		return dir_emit_corrupt(it, ent, problem, len);
+	}
+	dir_emit_record(it, ent, len);
+	it->cur_kind = ent->kind;
+	return 1;
+}
+
+/*
+ * The caller changed the record handed out last: the walk goes on from
+ * its new end. One that no longer parses is handed out again (CORRUPT).
+ */
+static void dir_reread(struct extkit_dir_iter *it)
+{
+	enum extkit_dirent_problem problem;
+	uint32_t len;
+
+	it->reread = 0;
+	if (it->cur_kind != EXTKIT_DE_LIVE && it->cur_kind != EXTKIT_DE_EMPTY &&
+	    it->cur_kind != EXTKIT_DE_CORRUPT)
+		return;
+	problem = extkit_dirent_check(&it->fmt, it->buf, it->cur,
+				      dir_block_limit(it), &len);
+	if (problem == EXTKIT_DIRENT_OK ||
+	    (problem == EXTKIT_DIRENT_BAD_INODE &&
+	     (it->flags & EXTKIT_DIR_ITER_PAST_CORRUPT)))
+		it->off = it->cur + len;
+	else if (it->cur_kind != EXTKIT_DE_CORRUPT)
+		it->off = it->cur;
 }
 
 int extkit_dir_iter_next(struct extkit_dir_iter *it,
@@ -537,6 +688,8 @@ int extkit_dir_iter_next(struct extkit_dir_iter *it,
 
 	if (!it->buf)
 		return -EINVAL;
+	if (it->loaded && it->reread && !it->seeked)
+		dir_reread(it);
 	if (!it->loaded || it->off >= it->fmt.block_size) {
 		rc = dir_load_next(it, ent);
 		if (rc == 2)
@@ -549,8 +702,40 @@ int extkit_dir_iter_next(struct extkit_dir_iter *it,
 
 void extkit_dir_iter_mark_dirty(struct extkit_dir_iter *it)
 {
-	if (it->loaded)
-		it->dirty = 1;
+	if (!it->loaded)
+		return;
+	it->dirty = 1;
+	it->reread = 1;
+}
+
+int extkit_dir_iter_set_inode(struct extkit_dir_iter *it, uint32_t ino)
+{
+	if (!it->loaded || (it->cur_kind != EXTKIT_DE_LIVE &&
+			    it->cur_kind != EXTKIT_DE_EMPTY))
+		return -EINVAL;
+	put_le32(it->buf + it->cur, ino);
+	extkit_dir_iter_mark_dirty(it);
+	return 0;
+}
+
+int extkit_dir_iter_seek(struct extkit_dir_iter *it, uint32_t offset)
+{
+	if (!it->loaded || (offset & 3u) || offset > it->fmt.block_size)
+		return -EINVAL;
+	it->off = offset;
+	it->seeked = 1;
+	return 0;
+}
+
+int extkit_dir_iter_freeze(struct extkit_dir_iter *it)
+{
+	int rc;
+
+	if (!it->loaded)
+		return 0;
+	rc = dir_write_back(it);
+	it->frozen = 1;
+	return rc;
 }
 
 uint8_t *extkit_dir_iter_block(struct extkit_dir_iter *it)
@@ -558,225 +743,69 @@ uint8_t *extkit_dir_iter_block(struct extkit_dir_iter *it)
 	return it->loaded ? it->buf : NULL;
 }
 
+const struct extkit_inode *extkit_dir_iter_inode(
+	const struct extkit_dir_iter *it)
+{
+	return &it->inode;
+}
+
+const struct extkit_dir_format *extkit_dir_iter_format(
+	const struct extkit_dir_iter *it)
+{
+	return &it->fmt;
+}
+
+uint64_t extkit_dir_iter_nblocks(const struct extkit_dir_iter *it)
+{
+	return it->nblocks;
+}
+
+uint64_t extkit_dir_iter_pblk(const struct extkit_dir_iter *it,
+			      uint64_t lblk)
+{
+	return lblk < it->nblocks ? it->pblks[lblk] : 0;
+}
+
+int extkit_dir_iter_indexed(const struct extkit_dir_iter *it)
+{
+	return it->indexed;
+}
+
 int extkit_dir_iter_end(struct extkit_dir_iter *it)
 {
 	int rc = 0;
 
-	if (it->loaded && it->dirty && it->pblks)
-		rc = extkit_dirblock_write(it->fs, it->ino,
-					   it->inode.generation,
-					   it->pblks[it->lblk], it->buf);
+	if (it->loaded && it->pblks)
+		rc = dir_write_back(it);
 	dir_iter_release(it);
 	return rc;
 }
 
-/* ---- lookup and path resolution ---- */
-
-int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
-		      uint32_t name_len, uint32_t *ino)
+int extkit_dir_iter_open(struct extkit_fs *fs, uint32_t ino, int flags,
+			 struct extkit_dir_iter **out)
 {
-	struct extkit_dir_iter it;
-	struct extkit_dirent ent;
-	int corrupt = 0;
+	struct extkit_dir_iter *it = malloc(sizeof(*it));
 	int rc;
 
-	if (name_len == 0)
-		return -EINVAL;
-	if (name_len > EXT2_NAME_LEN)
-		return -ENAMETOOLONG;
-	rc = extkit_dir_iter_init(&it, fs, dir, 0);
-	if (rc)
+	*out = NULL;
+	if (!it)
+		return -ENOMEM;
+	rc = extkit_dir_iter_init(it, fs, ino, flags);
+	if (rc) {
+		free(it);
 		return rc;
-	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0) {
-		if (ent.kind == EXTKIT_DE_LIVE && ent.name_len == name_len &&
-		    memcmp(ent.name, name, name_len) == 0) {
-			*ino = ent.inode;
-			break;
-		}
-		corrupt |= ent.kind == EXTKIT_DE_CORRUPT;
 	}
-	extkit_dir_iter_end(&it);
-	if (rc < 0)
-		return rc;
-	if (rc)
-		return 0;
-	/* Not found, but part of the directory could not be read. */
-	return corrupt ? -EFSCORRUPTED : -ENOENT;
-}
-
-/* A walk in progress: path holds what is left to resolve from pos on. */
-struct path_walk {
-	struct extkit_fs *fs;
-	char *path;		/* PATH_MAX_LEN + 1 bytes */
-	char *tmp;		/* scratch of the same size */
-	size_t pos;
-	uint32_t cur;		/* directory the next component is in */
-	int follows;
-};
-
-/*
- * A first component "<N>" (N in 1 .. inodes_count) names inode N, as in
- * debugfs. Anything else, or "/<N>", is an ordinary name.
- */
-static void path_inode_prefix(struct path_walk *w)
-{
-	const char *p = w->path;
-	size_t clen = strcspn(p, "/"), i;
-	uint64_t n = 0;
-
-	if (clen < 3 || p[0] != '<' || p[clen - 1] != '>')
-		return;
-	for (i = 1; i < clen - 1; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return;
-		n = n * 10 + (uint64_t)(p[i] - '0');
-		if (n > w->fs->sb.inodes_count)
-			return;
-	}
-	if (n == 0)
-		return;
-	w->cur = (uint32_t)n;
-	w->pos = clen;
-}
-
-/* Reads a symlink's target into out (PATH_MAX_LEN + 1 bytes). */
-static int path_read_link(struct extkit_fs *fs,
-			  const struct extkit_inode *inode, char *out,
-			  size_t *len)
-{
-	uint64_t size = inode->size, pblk;
-	uint8_t *blk;
-	uint32_t i;
-	int rc;
-
-	if (size == 0)
-		return -ENOENT;
-	if (size >= PATH_MAX_LEN)
-		return -ENAMETOOLONG;
-	if (inode->flags & EXT4_INLINE_DATA_FL)
-		return -EXTKIT_EUNSUPP;
-	if (size < FAST_LINK_MAX && !(inode->flags & EXT4_EXTENTS_FL)) {
-		for (i = 0; i < EXT2_N_BLOCKS; i++)
-			put_le32(out + 4 * i, inode->block[i]);
-	} else {
-		if (size > fs->g.block_size)
-			return -EFSCORRUPTED;
-		rc = extkit_bmap(fs, inode, 0, &pblk);
-		if (rc)
-			return rc;
-		if (!pblk)
-			return -EFSCORRUPTED;
-		blk = malloc(fs->g.block_size);
-		if (!blk)
-			return -ENOMEM;
-		rc = extkit_fs_read_block(fs, pblk, blk);
-		if (!rc)
-			memcpy(out, blk, (size_t)size);
-		free(blk);
-		if (rc)
-			return rc;
-	}
-	*len = strnlen(out, (size_t)size);
-	return *len ? 0 : -ENOENT;
-}
-
-/*
- * Steps into inode ino, met in the middle of the path. A symlink's target
- * replaces it: relative to the current directory, or from the root.
- */
-static int path_step(struct path_walk *w, uint32_t ino)
-{
-	struct extkit_inode inode;
-	size_t tlen, rest;
-	char *swap;
-	int rc;
-
-	rc = extkit_inode_read(w->fs, ino, &inode);
-	if (rc)
-		return rc;
-	if (!S_ISLNK(inode.mode)) {
-		w->cur = ino;
-		return 0;
-	}
-	if (++w->follows > PATH_MAX_FOLLOWS)
-		return -ELOOP;
-	rc = path_read_link(w->fs, &inode, w->tmp, &tlen);
-	if (rc)
-		return rc;
-	rest = strlen(w->path + w->pos);
-	if (tlen + rest > PATH_MAX_LEN)
-		return -ENAMETOOLONG;
-	memcpy(w->tmp + tlen, w->path + w->pos, rest + 1);
-	if (w->tmp[0] == '/')
-		w->cur = EXT2_ROOT_INO;
-	swap = w->path;
-	w->path = w->tmp;
-	w->tmp = swap;
-	w->pos = 0;
+	*out = it;
 	return 0;
 }
 
-static int path_walk_run(struct path_walk *w, uint32_t *ino)
+int extkit_dir_iter_close(struct extkit_dir_iter *it)
 {
-	const char *p, *comp;
-	size_t clen;
-	uint32_t next;
 	int rc;
 
-	for (;;) {
-		p = w->path + w->pos;
-		while (*p == '/')
-			p++;
-		if (!*p) {
-			*ino = w->cur;
-			return 0;
-		}
-		comp = p;
-		clen = strcspn(p, "/");
-		if (clen > EXT2_NAME_LEN)
-			return -ENAMETOOLONG;
-		p += clen;
-		w->pos = (size_t)(p - w->path);
-		rc = extkit_dir_lookup(w->fs, w->cur, comp, (uint32_t)clen,
-				       &next);
-		if (rc)
-			return rc;
-		while (*p == '/')
-			p++;
-		if (!*p) {
-			*ino = next;
-			return 0;
-		}
-		rc = path_step(w, next);
-		if (rc)
-			return rc;
-	}
-}
-
-int extkit_path_resolve(struct extkit_fs *fs, const char *path,
-			uint32_t *ino)
-{
-	struct path_walk w = { .fs = fs, .cur = EXT2_ROOT_INO };
-	size_t len;
-	char *mem;
-	int rc;
-
-	if (!path)
-		return -EINVAL;
-	len = strlen(path);
-	if (len == 0)
-		return -ENOENT;
-	if (len > PATH_MAX_LEN)
-		return -ENAMETOOLONG;
-	mem = malloc(2 * (PATH_MAX_LEN + 1));
-	if (!mem)
-		return -ENOMEM;
-	w.path = mem;
-	w.tmp = mem + PATH_MAX_LEN + 1;
-	memcpy(w.path, path, len + 1);
-	if (path[0] != '/')
-		path_inode_prefix(&w);
-	rc = path_walk_run(&w, ino);
-	free(mem);
+	if (!it)
+		return 0;
+	rc = extkit_dir_iter_end(it);
+	free(it);
 	return rc;
 }

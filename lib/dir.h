@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Directories: the rec_len codec, the record validator, the cursor
- * iterator over every record of every block, lookup and path resolution.
+ * Directories: the rec_len codec, the record validator, the one record
+ * setter and the in-block cursor, the editable iterator over every record
+ * of every block (dir.c); lookup and path resolution (dirpath.c).
  */
 #ifndef EXTKIT_DIR_H
 #define EXTKIT_DIR_H
@@ -69,13 +70,77 @@ uint32_t extkit_dirent_name_len(const struct extkit_dir_format *fmt,
 uint8_t extkit_dirent_file_type(const struct extkit_dir_format *fmt,
 				const struct ext2_dir_entry_2 *de);
 
+/*
+ * One record, read and written only here. p points at the record inside
+ * a directory block.
+ */
+/* The decoded rec_len of the record at p (no validation). */
+uint32_t extkit_dirent_rec_len(const struct extkit_dir_format *fmt,
+			       const uint8_t *p);
+/* Stores rec_len; -EINVAL (record unchanged) for a length the codec
+ * cannot hold. */
+int extkit_dirent_set_rec_len(const struct extkit_dir_format *fmt,
+			      uint8_t *p, uint32_t rec_len);
+/*
+ * Writes a whole record: inode, rec_len, name_len, the type byte, the name
+ * and zero padding up to the minimal record size. The format decides the
+ * type byte: ftype with the filetype feature; without it byte 7 is the
+ * high byte of name_len, so 0 (names are at most 255 bytes). name may lie
+ * in the record itself. -EINVAL (nothing written) for a name over 255
+ * bytes or a rec_len the codec rejects.
+ */
+int extkit_dirent_set(const struct extkit_dir_format *fmt, uint8_t *p,
+		      uint32_t ino, uint32_t rec_len, const char *name,
+		      uint32_t name_len, uint8_t ftype);
+
+/* Whether the 12 bytes at p are a metadata_csum tail record (inode 0,
+ * rec_len 12, name_len 0, type 0xDE). */
+int extkit_dirent_is_tail(const uint8_t *p);
+/*
+ * Where the records of leaf block buf end: the start of its checksum tail
+ * when the format reserves one and the block holds it, else the block
+ * size.
+ */
+uint32_t extkit_dir_block_end(const struct extkit_dir_format *fmt,
+			      const uint8_t *buf);
+
+/*
+ * A cursor over the records of one block from start to end (usually
+ * extkit_dir_block_end): each step validates the next record with
+ * extkit_dirent_check.
+ */
+#define EXTKIT_DIR_NO_OFFSET	UINT32_MAX
+
+struct extkit_dir_cursor {
+	const struct extkit_dir_format *fmt;
+	const uint8_t *buf;
+	uint32_t end;
+	uint32_t off;		/* the current record */
+	uint32_t prev;		/* the one before it, or EXTKIT_DIR_NO_OFFSET */
+	uint32_t rec_len;	/* of the current record, decoded */
+	enum extkit_dirent_problem problem;	/* of the current record */
+	int started;
+};
+
+void extkit_dir_cursor_init(struct extkit_dir_cursor *c,
+			    const struct extkit_dir_format *fmt,
+			    const uint8_t *buf, uint32_t start, uint32_t end);
+/*
+ * Steps to the next record. 1: a valid record at c->off; 0: the records
+ * ended exactly at end; -EFSCORRUPTED: the record at c->off is invalid,
+ * c->problem says why. After EXTKIT_DIRENT_BAD_INODE (its length is
+ * sound) the next step goes on past it; after any other reason the cursor
+ * stays where it is.
+ */
+int extkit_dir_cursor_next(struct extkit_dir_cursor *c);
+
 /* What a record handed out by the iterator is. */
 enum extkit_dirent_kind {
 	EXTKIT_DE_LIVE,		/* inode != 0 */
 	EXTKIT_DE_EMPTY,	/* inode 0: free space (or block placeholder) */
 	EXTKIT_DE_TAIL,		/* metadata_csum tail: overhead */
 	EXTKIT_DE_DX_NODE,	/* htree interior block: overhead */
-	EXTKIT_DE_CORRUPT,	/* invalid record; rest of block skipped */
+	EXTKIT_DE_CORRUPT,	/* invalid record (see the flags below) */
 	EXTKIT_DE_HOLE,		/* an unmapped logical block */
 };
 
@@ -84,7 +149,9 @@ struct extkit_dirent {
 	uint64_t pblk;		/* physical block (0 for a hole) */
 	uint32_t offset;	/* byte offset within the block */
 	uint32_t inode;
-	uint32_t rec_len;	/* decoded; for CORRUPT: bytes skipped */
+	/* decoded; for CORRUPT: the bytes skipped, or with
+	 * EXTKIT_DIR_ITER_PAST_CORRUPT and a sound length, that length */
+	uint32_t rec_len;
 	uint32_t name_len;
 	uint8_t file_type;	/* EXT2_FT_*; 0 without the filetype feature */
 	enum extkit_dirent_kind kind;
@@ -104,8 +171,26 @@ struct extkit_dirent {
 	const char *name;
 };
 
+/* Flags of extkit_dir_iter_open / _init. */
 #define EXTKIT_DIR_ITER_HOLES	0x1	/* also hand out unmapped blocks */
+/*
+ * Go on past a corrupt record where its length is sound (an inode number
+ * out of range); without it, or when the length cannot be trusted, the
+ * rest of the block is skipped unless the caller repairs the record or
+ * seeks past it.
+ */
+#define EXTKIT_DIR_ITER_PAST_CORRUPT	0x2
+/* Edits are walked but never written back (a read-only check). */
+#define EXTKIT_DIR_ITER_NOWRITE	0x4
 
+/*
+ * The cursor iterator over every record of every block. Its fields are
+ * the library's own: a tool sees an incomplete type, opens one with
+ * extkit_dir_iter_open and asks the accessors below.
+ */
+struct extkit_dir_iter;
+
+#ifdef EXTKIT_LIBRARY
 struct extkit_dir_iter {
 	struct extkit_fs *fs;
 	uint32_t ino;
@@ -118,14 +203,31 @@ struct extkit_dir_iter {
 	int indexed;		/* EXT2_INDEX_FL set and dx_root parsed */
 	uint64_t lblk;		/* block in buf */
 	uint32_t off;		/* next record offset in buf */
+	uint32_t cur;		/* offset of the entry handed out last */
+	enum extkit_dirent_kind cur_kind;
 	int loaded;
-	int dirty;
+	int dirty;		/* buf is to be written back */
+	int reread;		/* the current record was changed */
+	int seeked;		/* the caller set the next offset */
+	int frozen;		/* edits of this block are not written */
 	int flags;
 	uint8_t *buf;
 };
 
+/* In place, for the library and its tests; extkit_dir_iter_end frees
+ * what init allocated. */
 int extkit_dir_iter_init(struct extkit_dir_iter *it, struct extkit_fs *fs,
 			 uint32_t ino, int flags);
+int extkit_dir_iter_end(struct extkit_dir_iter *it);
+#endif
+
+/* A new iterator over directory ino (flags: EXTKIT_DIR_ITER_*). */
+int extkit_dir_iter_open(struct extkit_fs *fs, uint32_t ino, int flags,
+			 struct extkit_dir_iter **out);
+/* Writes back a changed block (unless frozen) and frees the iterator;
+ * returns the write's error. NULL is a no-op. */
+int extkit_dir_iter_close(struct extkit_dir_iter *it);
+
 /*
  * 1: *ent filled; 0: end; negative: error (I/O). After a read or
  * write-back error the iterator has moved past that block, so a caller
@@ -133,11 +235,49 @@ int extkit_dir_iter_init(struct extkit_dir_iter *it, struct extkit_fs *fs,
  */
 int extkit_dir_iter_next(struct extkit_dir_iter *it,
 			 struct extkit_dirent *ent);
-/* The block buffer of the last entry may be modified; written back before
- * the iterator moves on or in extkit_dir_iter_end(). */
+
+/*
+ * Editing under the walk (e2fsprogs' DIRENT_CHANGED contract). The
+ * caller may change, split, merge or clear the record handed out last,
+ * or the records after it in the same block, through
+ * extkit_dir_iter_block() and the record setters above, and then says so
+ * with extkit_dir_iter_mark_dirty: the walk re-reads that record and goes
+ * on from its (new) end, so records split off it are handed out next (a
+ * record that no longer parses is handed out again as CORRUPT); the block
+ * is written back, with its checksum, before the walk leaves it.
+ */
 void extkit_dir_iter_mark_dirty(struct extkit_dir_iter *it);
+/* Sets the inode of the record handed out last (0 clears it) and marks
+ * the block dirty. -EINVAL when that was no record. */
+int extkit_dir_iter_set_inode(struct extkit_dir_iter *it, uint32_t ino);
+/*
+ * The next entry is the record at offset of the current block (to hand
+ * out a repaired record again, or to resume past corrupt bytes). It
+ * takes precedence over the re-read of mark_dirty. -EINVAL when no block
+ * is loaded or offset is unaligned or past the block.
+ */
+int extkit_dir_iter_seek(struct extkit_dir_iter *it, uint32_t offset);
+/*
+ * The current block is written back now as it stands (when dirty); edits
+ * after this are walked but not written (a repair the user declined).
+ * Returns the write's error.
+ */
+int extkit_dir_iter_freeze(struct extkit_dir_iter *it);
+
+/* The block of the entry handed out last, or NULL between blocks. */
 uint8_t *extkit_dir_iter_block(struct extkit_dir_iter *it);
-int extkit_dir_iter_end(struct extkit_dir_iter *it);
+/* What the walk knows of the directory. */
+const struct extkit_inode *extkit_dir_iter_inode(
+	const struct extkit_dir_iter *it);
+const struct extkit_dir_format *extkit_dir_iter_format(
+	const struct extkit_dir_iter *it);
+/* Logical blocks covered by i_size, and where each one lies (0: a hole
+ * or past the end). */
+uint64_t extkit_dir_iter_nblocks(const struct extkit_dir_iter *it);
+uint64_t extkit_dir_iter_pblk(const struct extkit_dir_iter *it,
+			      uint64_t lblk);
+/* Whether the htree index is in use (EXT2_INDEX_FL and a usable root). */
+int extkit_dir_iter_indexed(const struct extkit_dir_iter *it);
 
 /* Looks name up in directory dir: -ENOENT if absent, -EFSCORRUPTED if
  * absent but corrupt records were skipped, -ENOTDIR. */

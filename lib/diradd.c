@@ -53,7 +53,6 @@ static int grow(struct extkit_dirspace *ds, uint64_t *lblk)
 	uint32_t bs = ds->fmt.block_size, usable;
 	struct extkit_inode inode;
 	uint64_t n = ds->nblocks, goal = 0, pblk;
-	__le16 rl;
 	int rc;
 
 	rc = extkit_inode_read(ds->fs, ds->ino, &inode);
@@ -67,8 +66,7 @@ static int grow(struct extkit_dirspace *ds, uint64_t *lblk)
 		return rc;
 	usable = extkit_dirspace_usable(&ds->fmt);
 	memset(ds->buf, 0, bs);
-	extkit_rec_len_to_disk(usable, bs, &rl);
-	memcpy(ds->buf + 4, &rl, sizeof(rl));
+	extkit_dirent_set(&ds->fmt, ds->buf, 0, usable, "", 0, 0);
 	if (ds->fmt.tail_len)
 		extkit_dirblock_init_tail(ds->fs, ds->buf);
 	rc = extkit_dirblock_write(ds->fs, ds->ino, inode.generation, pblk,
@@ -84,48 +82,32 @@ static int grow(struct extkit_dirspace *ds, uint64_t *lblk)
 	return rc;
 }
 
-static void put_name(uint8_t *p, uint32_t ino, const char *name,
-		     uint32_t len, uint8_t ftype, int has_ft)
-{
-	put_le32(p, ino);
-	p[6] = (uint8_t)len;
-	p[7] = has_ft ? ftype : 0;
-	memcpy(p + EXT2_DIR_ENTRY_HEADER_LEN, name, len);
-}
-
 /* Places the record in the first record of buf with room (the kernel's
- * ext2_add_link). Returns its offset, or -ENOSPC. */
+ * ext2_add_link): a free record is reused, a live one split. Returns its
+ * offset, or -ENOSPC. */
 static int place(const struct extkit_dir_format *fmt, uint8_t *buf,
 		 const char *name, uint32_t len, uint32_t ino, uint8_t ftype)
 {
-	uint32_t limit = extkit_dirspace_usable(fmt), need, off = 0, rl, min;
-	__le16 d;
+	uint32_t need = extkit_dirent_min_len(len), min, off;
+	struct extkit_dir_cursor c;
+	int rc;
 
-	need = extkit_dirent_min_len(len);
-	while (off < limit) {
-		if (extkit_dirent_check(fmt, buf, off, limit, &rl))
-			return -EFSCORRUPTED;
+	extkit_dir_cursor_init(&c, fmt, buf, 0, extkit_dirspace_usable(fmt));
+	while ((rc = extkit_dir_cursor_next(&c)) > 0) {
 		min = 0;
-		if (get_le32(buf + off))
+		if (get_le32(buf + c.off))
 			min = extkit_dirent_min_len(extkit_dirent_name_len(fmt,
-				(const struct ext2_dir_entry_2 *)(buf + off)));
-		if (rl - min >= need) {
-			if (min) {
-				extkit_rec_len_to_disk(min, fmt->block_size,
-						       &d);
-				memcpy(buf + off + 4, &d, sizeof(d));
-				off += min;
-				extkit_rec_len_to_disk(rl - min,
-						       fmt->block_size, &d);
-				memcpy(buf + off + 4, &d, sizeof(d));
-			}
-			put_name(buf + off, ino, name, len, ftype,
-				 fmt->has_filetype);
-			return (int)off;
-		}
-		off += rl;
+				(const struct ext2_dir_entry_2 *)(buf + c.off)));
+		if (c.rec_len - min < need)
+			continue;
+		if (min)
+			extkit_dirent_set_rec_len(fmt, buf + c.off, min);
+		off = c.off + min;
+		extkit_dirent_set(fmt, buf + off, ino, c.rec_len - min, name,
+				  len, ftype);
+		return (int)off;
 	}
-	return -ENOSPC;
+	return rc < 0 ? -EFSCORRUPTED : -ENOSPC;
 }
 
 /* Writes buf back as block lblk and records its room. */
@@ -181,26 +163,23 @@ int extkit_dir_add(struct extkit_dirspace *ds, const char *name,
 static int unlink_rec(const struct extkit_dir_format *fmt, uint8_t *buf,
 		      uint32_t offset)
 {
-	uint32_t limit = extkit_dirspace_usable(fmt), off = 0, rl, prl = 0;
-	uint32_t prev = UINT32_MAX;
-	__le16 d;
+	struct extkit_dir_cursor c;
+	uint32_t prev_len;
+	int rc;
 
-	while (off < limit) {
-		if (extkit_dirent_check(fmt, buf, off, limit, &rl))
-			return -EFSCORRUPTED;
-		if (off == offset)
-			break;
-		prev = off;
-		prl = rl;
-		off += rl;
-	}
-	if (off != offset || !get_le32(buf + off))
+	extkit_dir_cursor_init(&c, fmt, buf, 0, extkit_dirspace_usable(fmt));
+	while ((rc = extkit_dir_cursor_next(&c)) > 0 && c.off != offset)
+		;
+	if (rc < 0)
+		return -EFSCORRUPTED;
+	if (!rc || !get_le32(buf + offset))
 		return -ENOENT;
-	if (prev != UINT32_MAX) {
-		extkit_rec_len_to_disk(prl + rl, fmt->block_size, &d);
-		memcpy(buf + prev + 4, &d, sizeof(d));
+	if (c.prev != EXTKIT_DIR_NO_OFFSET) {
+		prev_len = extkit_dirent_rec_len(fmt, buf + c.prev);
+		extkit_dirent_set_rec_len(fmt, buf + c.prev,
+					  prev_len + c.rec_len);
 	}
-	put_le32(buf + off, 0);
+	put_le32(buf + offset, 0);
 	return 0;
 }
 

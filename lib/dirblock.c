@@ -19,20 +19,9 @@
 #define DX_ROOT_COUNT	32u	/* count/limit of a dx_root */
 #define DX_NODE_COUNT	8u	/* count/limit of a dx_node */
 
-static uint32_t rec_len_at(const uint8_t *buf, uint32_t off, uint32_t bs)
-{
-	__le16 d;
-
-	memcpy(&d, buf + off + 4, sizeof(d));
-	return extkit_rec_len_from_disk(d, bs);
-}
-
 int extkit_dirblock_has_tail(const struct extkit_fs *fs, const uint8_t *buf)
 {
-	const uint8_t *t = buf + fs->g.block_size - TAIL_LEN;
-
-	return get_le32(t) == 0 && get_le16(t + 4) == TAIL_LEN &&
-	       t[6] == 0 && t[7] == EXT4_DIR_TAIL_FT;
+	return extkit_dirent_is_tail(buf + fs->g.block_size - TAIL_LEN);
 }
 
 void extkit_dirblock_init_tail(const struct extkit_fs *fs, uint8_t *buf)
@@ -53,13 +42,16 @@ void extkit_dirblock_init_tail(const struct extkit_fs *fs, uint8_t *buf)
 static uint32_t dx_count_offset(const struct extkit_fs *fs,
 				const uint8_t *buf)
 {
-	uint32_t bs = fs->g.block_size, off = 0, limit, count;
-	uint32_t rl = rec_len_at(buf, 0, bs);
+	uint32_t bs = fs->g.block_size, off = 0, limit, count, rl;
+	struct extkit_dir_format fmt;
 
+	extkit_dir_format_init(fs, &fmt);
+	rl = extkit_dirent_rec_len(&fmt, buf);
 	if (rl == bs && get_le32(buf) == 0 && buf[6] == 0)
 		off = DX_NODE_COUNT;
-	else if (rl == 12 && buf[6] == 1 && rec_len_at(buf, 12, bs) ==
-		 bs - 12 && buf[18] == 2 &&
+	else if (rl == 12 && buf[6] == 1 &&
+		 extkit_dirent_rec_len(&fmt, buf + 12) == bs - 12 &&
+		 buf[18] == 2 &&
 		 buf[24 + offsetof(struct dx_root_info, info_length)] == 8)
 		off = DX_ROOT_COUNT;
 	if (!off)

@@ -26,7 +26,6 @@
 #include "dirblock.h"
 #include "dircompact.h"
 #include "dirspace.h"
-#include "endian.h"
 #include "error.h"
 #include "htree.h"
 #include "inode.h"
@@ -213,14 +212,14 @@ static int collect_one(struct compact *c, const struct extkit_dirent *d)
 /* '.', '..' and every other live entry; holes hold none. */
 static int collect(struct compact *c)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent d;
 	int rc;
 
-	rc = extkit_dir_iter_init(&it, c->fs, c->ino, 0);
+	rc = extkit_dir_iter_open(c->fs, c->ino, 0, &it);
 	if (rc)
 		return rc;
-	while ((rc = extkit_dir_iter_next(&it, &d)) > 0) {
+	while ((rc = extkit_dir_iter_next(it, &d)) > 0) {
 		if (d.kind == EXTKIT_DE_CORRUPT)
 			rc = -EFSCORRUPTED;
 		else if (d.kind == EXTKIT_DE_LIVE)
@@ -230,7 +229,7 @@ static int collect(struct compact *c)
 		if (rc)
 			break;
 	}
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 	if (!rc && (!c->dot || !c->dotdot))
 		rc = -EFSCORRUPTED;
 	return rc;
@@ -259,32 +258,23 @@ static uint8_t *out_block(const struct compact *c, uint64_t lblk)
 	return c->out + lblk * c->bs;
 }
 
-/* Appends record (ino, name) at *off of block blk. */
+/* Appends record (ino, name) at *off of block blk, at its minimal size
+ * (dir.c's record setter: the format decides the type byte). */
 static void put_rec(struct compact *c, uint8_t *blk, uint32_t *off,
 		    uint32_t ino, const char *name, uint32_t len,
 		    uint8_t ftype)
 {
-	uint8_t *p = blk + *off;
 	uint32_t rl = extkit_dirent_min_len(len);
-	__le16 d;
 
-	put_le32(p, ino);
-	extkit_rec_len_to_disk(rl, c->bs, &d);
-	memcpy(p + 4, &d, sizeof(d));
-	p[6] = (uint8_t)len;
-	p[7] = c->fmt.has_filetype ? ftype : 0;
-	memcpy(p + EXT2_DIR_ENTRY_HEADER_LEN, name, len);
+	extkit_dirent_set(&c->fmt, blk + *off, ino, rl, name, len, ftype);
 	*off += rl;
 }
 
 /* The last record (at last) takes the rest of the block; the tail. */
 static void finish_block(struct compact *c, uint8_t *blk, uint32_t last)
 {
-	__le16 d;
-
-	extkit_rec_len_to_disk(extkit_dirspace_usable(&c->fmt) - last, c->bs,
-			       &d);
-	memcpy(blk + last + 4, &d, sizeof(d));
+	extkit_dirent_set_rec_len(&c->fmt, blk + last,
+				  extkit_dirspace_usable(&c->fmt) - last);
 	if (c->fmt.tail_len)
 		extkit_dirblock_init_tail(c->fs, blk);
 }

@@ -88,6 +88,27 @@ static void blk_give_back(struct extkit_fs *fs,
 		ba->release(ba->arg, blk);
 }
 
+/*
+ * Blocks taken before the first write, handed out by map_append as the
+ * indirect blocks it needs (an allocator over a fixed set).
+ */
+struct blk_pool {
+	uint64_t blk[2];
+	unsigned int n;		/* taken */
+	unsigned int used;	/* handed out */
+};
+
+static int pool_alloc(void *arg, uint64_t goal, uint64_t *blk)
+{
+	struct blk_pool *p = arg;
+
+	(void)goal;
+	if (p->used == p->n)
+		return -EIO;	/* counted wrong: never write unplanned */
+	*blk = p->blk[p->used++];
+	return 0;
+}
+
 /* ---- block-mapped ---- */
 
 static int new_zero_block(struct extkit_fs *fs,
@@ -263,14 +284,80 @@ static uint64_t fs_blocks_of(const struct extkit_fs *fs,
 	return extkit_inode_blocks_bytes(fs, inode) / fs->g.block_size;
 }
 
+/* How many indirect blocks appending at lblk of a block map allocates. */
+static int ind_needed(struct extkit_fs *fs, const struct extkit_inode *inode,
+		      uint64_t lblk, unsigned int *need)
+{
+	uint64_t apb = fs->g.addr_per_block, l = lblk;
+	uint32_t dind = inode->block[NDIR + 1];
+	uint8_t *b;
+	int rc;
+
+	*need = 0;
+	if (l < NDIR)
+		return 0;
+	l -= NDIR;
+	if (l < apb) {
+		*need = !inode->block[NDIR];
+		return 0;
+	}
+	l -= apb;
+	if (l >= apb * apb)
+		return -EFBIG;
+	if (!dind) {
+		*need = 2;
+		return 0;
+	}
+	b = malloc(fs->g.block_size);
+	if (!b)
+		return -ENOMEM;
+	rc = extkit_fs_read_block(fs, dind, b);
+	*need = !rc && !get_le32(b + 4 * (l / apb));
+	free(b);
+	return rc;
+}
+
+/*
+ * The data block and the indirect blocks a block-mapped append needs, all
+ * taken before the first write (all or nothing); pool gets the latter.
+ */
+static int take_blocks(struct extkit_fs *fs, const struct extkit_inode *inode,
+		       uint64_t lblk, uint64_t goal,
+		       const struct extkit_blk_alloc *ba, uint64_t *blk,
+		       struct blk_pool *pool)
+{
+	unsigned int need = 0;
+	int rc = 0;
+
+	if (!(inode->flags & EXT4_EXTENTS_FL))
+		rc = ind_needed(fs, inode, lblk, &need);
+	if (!rc)
+		rc = blk_take(fs, ba, goal, blk);
+	if (rc)
+		return rc;
+	while (!rc && pool->n < need) {
+		rc = blk_take(fs, ba, *blk, &pool->blk[pool->n]);
+		if (!rc)
+			pool->n++;
+	}
+	if (!rc)
+		return 0;
+	while (pool->n)
+		blk_give_back(fs, ba, pool->blk[--pool->n]);
+	blk_give_back(fs, ba, *blk);
+	return rc;
+}
+
 int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
 			    uint64_t lblk, uint64_t goal, uint64_t *pblk,
 			    const struct extkit_blk_alloc *ba)
 {
+	struct blk_pool pool = { .n = 0 };
+	struct extkit_blk_alloc from_pool = { pool_alloc, NULL, &pool };
 	uint64_t added = 0, blk;
 	int rc;
 
-	rc = blk_take(fs, ba, goal, &blk);
+	rc = take_blocks(fs, inode, lblk, goal, ba, &blk, &pool);
 	if (rc)
 		return rc;
 	if (inode->flags & EXT4_EXTENTS_FL)
@@ -278,9 +365,12 @@ int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
 	else if (blk > UINT32_MAX)
 		rc = -EFBIG;
 	else
-		rc = map_append(fs, ba, inode, lblk, (uint32_t)blk, blk,
-				&added);
+		rc = map_append(fs, &from_pool, inode, lblk, (uint32_t)blk,
+				blk, &added);
 	if (rc) {
+		/* Only blocks nothing was written to go back. */
+		while (pool.n > pool.used)
+			blk_give_back(fs, ba, pool.blk[--pool.n]);
 		blk_give_back(fs, ba, blk);
 		return rc;
 	}

@@ -31,8 +31,8 @@ struct extkit_blk_alloc {
 
 /*
  * Maps a newly allocated block (near goal, from ba) at logical block
- * lblk, which must be the first past the end, or for a block map any hole
- * (fsck fills a directory's holes this way); indirect blocks come from
+ * lblk, which must be the first past the end, or for a block map any
+ * hole; indirect blocks come from
  * ba too. *pblk gets it; its contents are the caller's to write.
  * -EXTKIT_EUNSUPP for extent trees deeper than the inode, a full
  * in-inode extent list or an lblk before the last extent's end; -EFBIG

@@ -417,24 +417,21 @@ int extkit_dirspace_set_room(struct extkit_dirspace *ds, uint64_t lblk,
 int extkit_dirspace_block_room(const struct extkit_dir_format *fmt,
 			       const uint8_t *buf, uint32_t *room)
 {
-	uint32_t limit = extkit_dirspace_usable(fmt), off = 0, len, r = 0;
-	uint32_t ino, have;
+	struct extkit_dir_cursor c;
+	uint32_t r = 0, have;
+	int rc;
 
-	while (off < limit) {
-		if (extkit_dirent_check(fmt, buf, off, limit, &len) !=
-		    EXTKIT_DIRENT_OK)
-			return -EFSCORRUPTED;
-		ino = get_le32(buf + off);
-		have = len;
-		if (ino)
-			have = len - extkit_dirent_min_len(
-				extkit_dirent_name_len(fmt,
-					(const struct ext2_dir_entry_2 *)
-					(buf + off)));
+	extkit_dir_cursor_init(&c, fmt, buf, 0, extkit_dirspace_usable(fmt));
+	while ((rc = extkit_dir_cursor_next(&c)) > 0) {
+		have = c.rec_len;
+		if (get_le32(buf + c.off))
+			have -= extkit_dirent_min_len(extkit_dirent_name_len(fmt,
+				(const struct ext2_dir_entry_2 *)(buf + c.off)));
 		if (have > r)
 			r = have;
-		off += len;
 	}
+	if (rc < 0)
+		return rc;
 	*room = r;
 	return 0;
 }

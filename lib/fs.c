@@ -249,29 +249,44 @@ int extkit_fs_write_primary_super(struct extkit_fs *fs)
 				     sizeof(sb));
 }
 
-static int write_backup(struct extkit_fs *fs, uint32_t g)
+/*
+ * One write of extkit_fs_write_super; a dry run only checks that it lies
+ * inside the target, so that a device shorter than the filesystem says
+ * so before anything is written.
+ */
+static int put(struct extkit_fs *fs, int dry, uint64_t off, const void *buf,
+	       uint64_t len)
+{
+	if (dry)
+		return off > fs->io->size || len > fs->io->size - off ?
+		       -EXTKIT_ETRUNC : 0;
+	return extkit_io_write_bytes(fs->io, off, buf, (size_t)len);
+}
+
+static int write_backup(struct extkit_fs *fs, uint32_t g, int dry)
 {
 	struct ext2_super_block sb;
+	uint64_t bs = fs->g.block_size;
 	uint64_t start = extkit_group_first_block(&fs->sb, g);
 	int meta = (fs->sb.feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG);
 	uint32_t ndesc = fs->g.gdt_blocks;
 	int rc;
 
 	encode_super(fs, g, &sb);
-	rc = extkit_io_write_bytes(fs->io, start * fs->g.block_size, &sb,
-				   sizeof(sb));
+	rc = put(fs, dry, start * bs, &sb, sizeof(sb));
 	if (rc)
 		return rc;
 	if (meta && fs->sb.first_meta_bg < ndesc)
 		ndesc = fs->sb.first_meta_bg;
-	return extkit_io_write_blocks(fs->io, start + 1, ndesc, fs->gdt_raw);
+	return put(fs, dry, (start + 1) * bs, fs->gdt_raw, ndesc * bs);
 }
 
 /* meta_bg: each descriptor block lives in groups 0, 1 and last of its
  * meta group. */
-static int write_meta_bg_descs(struct extkit_fs *fs)
+static int write_meta_bg_descs(struct extkit_fs *fs, int dry)
 {
 	uint32_t dpb = fs->g.descs_per_block;
+	uint64_t bs = fs->g.block_size;
 	int rc;
 
 	for (uint32_t i = fs->sb.first_meta_bg; i < fs->g.gdt_blocks; i++) {
@@ -286,8 +301,8 @@ static int write_meta_bg_descs(struct extkit_fs *fs)
 				continue;
 			blk = extkit_group_first_block(&fs->sb, g) +
 			      (uint64_t)extkit_super_group_has_backup(&fs->sb, g);
-			rc = extkit_io_write_blocks(fs->io, blk, 1, fs->gdt_raw +
-					(size_t)i * fs->g.block_size);
+			rc = put(fs, dry, blk * bs,
+				 fs->gdt_raw + (size_t)i * bs, bs);
 			if (rc)
 				return rc;
 		}
@@ -295,24 +310,46 @@ static int write_meta_bg_descs(struct extkit_fs *fs)
 	return 0;
 }
 
-int extkit_fs_write_super(struct extkit_fs *fs)
+/* Every copy but the primary superblock: descriptors, then backups. */
+static int write_copies(struct extkit_fs *fs, int dry)
 {
 	int meta = (fs->sb.feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG);
 	uint32_t ndesc = fs->g.gdt_blocks;
+	uint64_t bs = fs->g.block_size;
+	int rc;
+
+	if (meta && fs->sb.first_meta_bg < ndesc)
+		ndesc = fs->sb.first_meta_bg;
+	rc = put(fs, dry, (fs->sb.first_data_block + 1) * bs, fs->gdt_raw,
+		 ndesc * bs);
+	for (uint32_t g = 1; !rc && g < fs->g.group_count; g++)
+		if (extkit_super_group_has_backup(&fs->sb, g))
+			rc = write_backup(fs, g, dry);
+	if (!rc && meta)
+		rc = write_meta_bg_descs(fs, dry);
+	return rc;
+}
+
+/*
+ * Every place is checked before the first write, and the primary
+ * superblock goes last (as e2fsprogs' ext2fs_flush does): when a write
+ * fails, the primary still describes the filesystem as it was, and only
+ * copies e2fsck does not compare (backups are rewritten from the primary)
+ * may hold the new state.
+ */
+int extkit_fs_write_super(struct extkit_fs *fs)
+{
 	int rc;
 
 	encode_descriptors(fs);
-	rc = extkit_fs_write_primary_super(fs);
-	if (rc)
-		return rc;
-	if (meta && fs->sb.first_meta_bg < ndesc)
-		ndesc = fs->sb.first_meta_bg;
-	rc = extkit_io_write_blocks(fs->io, fs->sb.first_data_block + 1, ndesc,
-				    fs->gdt_raw);
-	for (uint32_t g = 1; !rc && g < fs->g.group_count; g++)
-		if (extkit_super_group_has_backup(&fs->sb, g))
-			rc = write_backup(fs, g);
-	if (!rc && meta)
-		rc = write_meta_bg_descs(fs);
+	extkit_super_encode(&fs->sb, &fs->raw_sb);
+	rc = write_copies(fs, 1);
+	if (!rc)
+		rc = put(fs, 1, EXT2_SUPERBLOCK_OFFSET, NULL,
+			 sizeof(struct ext2_super_block));
+	if (!rc)
+		rc = write_copies(fs, 0);
+	if (!rc)
+		rc = extkit_fs_write_primary_super(fs);
 	return rc;
 }

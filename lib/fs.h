@@ -48,7 +48,12 @@ int extkit_fs_read_block(struct extkit_fs *fs, uint64_t blk, void *buf);
 int extkit_fs_write_block(struct extkit_fs *fs, uint64_t blk,
 			  const void *buf);
 
-/* Writes the superblock and descriptors, primary and every backup. */
+/*
+ * Writes the superblock and descriptors, primary and every backup. Every
+ * place is checked against the target's size first (-EXTKIT_ETRUNC before
+ * any write); the primary superblock is written last, so after a failed
+ * write it still holds the previous state.
+ */
 int extkit_fs_write_super(struct extkit_fs *fs);
 /* Writes the primary superblock only (descriptors untouched). */
 int extkit_fs_write_primary_super(struct extkit_fs *fs);

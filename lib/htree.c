@@ -273,20 +273,6 @@ int extkit_htree_index_blocks(const struct extkit_fs *fs, uint64_t leaves,
 
 /* ---- building ---- */
 
-static void put_dirent(uint8_t *p, uint32_t ino, uint32_t rec_len,
-		       const char *name, uint32_t name_len, uint8_t ftype,
-		       uint32_t bs)
-{
-	__le16 rl;
-
-	put_le32(p, ino);
-	extkit_rec_len_to_disk(rec_len, bs, &rl);
-	memcpy(p + 4, &rl, sizeof(rl));
-	p[6] = (uint8_t)name_len;
-	p[7] = ftype;
-	memcpy(p + 8, name, name_len);
-}
-
 /* Fills count/limit at base and entries for targets [first, first + n):
  * target k of the level below starts at hash key[k]. */
 static void put_dx_entries(uint8_t *b, uint32_t base, uint32_t limit,
@@ -313,15 +299,18 @@ static uint64_t build_level(const struct extkit_fs *fs, uint8_t *nodes,
 {
 	uint32_t bs = fs->g.block_size, nl = extkit_htree_node_limit(fs);
 	uint64_t k, first, count = div_up(n, nl);
+	struct extkit_dir_format fmt;
 	uint32_t m;
 
+	extkit_dir_format_init(fs, &fmt);
 	for (k = 0; k < count; k++) {
 		uint8_t *b = nodes + k * bs;
 
 		first = k * nl;
 		m = (uint32_t)(n - first < nl ? n - first : nl);
 		memset(b, 0, bs);
-		put_dirent(b, 0, bs, "", 0, 0, bs);
+		/* one empty record over the block hides the index */
+		extkit_dirent_set(&fmt, b, 0, bs, "", 0, 0);
 		put_dx_entries(b, DX_NODE_HDR, nl, first, m, key, target0);
 		key_up[k] = key[first];
 	}
@@ -333,14 +322,14 @@ static void build_root_head(const struct extkit_fs *fs,
 			    uint8_t *root)
 {
 	uint32_t bs = fs->g.block_size;
-	uint8_t ft = extkit_has_incompat(&fs->sb,
-					 EXT2_FEATURE_INCOMPAT_FILETYPE) ?
-		     EXT2_FT_DIR : 0;
+	struct extkit_dir_format fmt;
 	struct dx_root_info *info;
 
+	extkit_dir_format_init(fs, &fmt);
 	memset(root, 0, bs);
-	put_dirent(root, lay->dot_ino, 12, ".", 1, ft, bs);
-	put_dirent(root + 12, lay->dotdot_ino, bs - 12, "..", 2, ft, bs);
+	extkit_dirent_set(&fmt, root, lay->dot_ino, 12, ".", 1, EXT2_FT_DIR);
+	extkit_dirent_set(&fmt, root + 12, lay->dotdot_ino, bs - 12, "..", 2,
+			  EXT2_FT_DIR);
 	info = (struct dx_root_info *)(root + 24);
 	info->hash_version = lay->hash_version;
 	info->info_length = sizeof(*info);

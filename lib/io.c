@@ -34,6 +34,7 @@ int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
 	rc = check_range(io, off, len);
 	if (rc)
 		return rc;
+	io->writes++;
 	return io->ops->write_bytes(io, off, buf, len);
 }
 
@@ -46,16 +47,22 @@ int extkit_io_zero_bytes(struct extkit_io *io, uint64_t off, uint64_t len)
 	rc = check_range(io, off, len);
 	if (rc)
 		return rc;
+	io->writes++;
 	return io->ops->zero_bytes(io, off, len);
 }
 
 int extkit_io_set_size(struct extkit_io *io, uint64_t size)
 {
+	int rc;
+
 	if (!(io->flags & EXTKIT_IO_WRITE))
 		return -EROFS;
 	if (!io->ops->set_size)
 		return -EOPNOTSUPP;
-	return io->ops->set_size(io, size);
+	rc = io->ops->set_size(io, size);
+	if (!rc)	/* all or nothing: counted when done */
+		io->writes++;
+	return rc;
 }
 
 int extkit_io_flush(struct extkit_io *io)
@@ -63,6 +70,11 @@ int extkit_io_flush(struct extkit_io *io)
 	if (!io->ops->flush)
 		return 0;
 	return io->ops->flush(io);
+}
+
+uint64_t extkit_io_writes(const struct extkit_io *io)
+{
+	return io ? io->writes : 0;
 }
 
 static int block_span(struct extkit_io *io, uint64_t blk, uint32_t count,

@@ -34,6 +34,12 @@ struct extkit_io {
 	unsigned int block_size;/* unit of the block calls, set by the user */
 	int flags;
 	int is_blockdev;
+	/*
+	 * Write, zero and resize calls that reached the backend since open,
+	 * failed ones included (a failed pwrite may have written part): a
+	 * tool reads it to say truthfully whether the target was modified.
+	 */
+	uint64_t writes;
 	void *priv;
 };
 
@@ -57,6 +63,8 @@ int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
 int extkit_io_zero_bytes(struct extkit_io *io, uint64_t off, uint64_t len);
 int extkit_io_set_size(struct extkit_io *io, uint64_t size);
 int extkit_io_flush(struct extkit_io *io);
+/* Writes that reached the backend so far (see struct extkit_io). */
+uint64_t extkit_io_writes(const struct extkit_io *io);
 
 /* Block-unit calls, in io->block_size units. Reads past the end fail with
  * EXTKIT_ETRUNC; block numbers are never trusted to fit in memory. */

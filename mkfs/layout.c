@@ -19,6 +19,8 @@
 #include "group.h"
 #include "ondisk.h"
 #include "super.h"
+#include "cli/msg.h"
+#include "cli/parse.h"
 
 #include "mkfs.h"
 
@@ -69,26 +71,26 @@ static int pick_size(const struct mkfs_opts *o, const struct mkfs_target *t,
 	uint64_t unit = o->block_size ? o->block_size : 1024;
 
 	if (o->size_arg) {
-		if (mkfs_parse_scaled(o->size_arg, unit, &l->size_bytes)) {
-			mkfs_error("invalid size '%s': a number with an optional K, M, G or T suffix",
-				   o->size_arg);
+		if (cli_parse_size(o->size_arg, unit, &l->size_bytes)) {
+			cli_error("invalid size '%s': a number with an optional K, M, G, T, P or E suffix",
+				  o->size_arg);
 			return -EINVAL;
 		}
 		if (t->is_blockdev && l->size_bytes > t->size) {
-			mkfs_error("%s: size %s is larger than the device (%llu bytes)",
-				   t->path, o->size_arg,
-				   (unsigned long long)t->size);
+			cli_error("%s: size %s is larger than the device (%llu bytes)",
+				  t->path, o->size_arg,
+				  (unsigned long long)t->size);
 			return -EINVAL;
 		}
 		return 0;
 	}
 	if (!t->exists) {
-		mkfs_error("%s does not exist; give a SIZE to create it",
-			   t->path);
+		cli_error("%s does not exist; give a SIZE to create it",
+			  t->path);
 		return -ENOENT;
 	}
 	if (!t->size) {
-		mkfs_error("%s is empty; give a SIZE", t->path);
+		cli_error("%s is empty; give a SIZE", t->path);
 		return -EINVAL;
 	}
 	l->size_bytes = t->size;
@@ -105,8 +107,8 @@ static int pick_block_size(const struct mkfs_opts *o,
 	if (t->sector_size <= l->block_size)
 		return 0;
 	if (o->block_size || t->sector_size > EXT2_MAX_BLOCK_SIZE) {
-		mkfs_error("block size %u is smaller than the sector size %u of %s",
-			   l->block_size, t->sector_size, t->path);
+		cli_error("block size %u is smaller than the sector size %u of %s",
+			  l->block_size, t->sector_size, t->path);
 		return -EINVAL;
 	}
 	l->block_size = t->sector_size;
@@ -124,8 +126,8 @@ static int pick_sizes(const struct mkfs_opts *o, const struct mkfs_target *t,
 		return -EINVAL;
 	l->inode_size = o->inode_size ? o->inode_size : DEFAULT_ISIZE;
 	if (l->inode_size > l->block_size) {
-		mkfs_error("inode size %u is larger than the block size %u",
-			   l->inode_size, l->block_size);
+		cli_error("inode size %u is larger than the block size %u",
+			  l->inode_size, l->block_size);
 		return -EINVAL;
 	}
 	l->inode_ratio = o->inode_ratio;
@@ -137,8 +139,8 @@ static int pick_sizes(const struct mkfs_opts *o, const struct mkfs_target *t,
 	if (l->size_from_target && page > l->block_size)
 		l->blocks &= ~(page / l->block_size - 1);
 	if (l->blocks > UINT32_MAX) {
-		mkfs_error("%llu blocks of %u bytes do not fit in 32 bits; use a larger block size (-b)",
-			   (unsigned long long)l->blocks, l->block_size);
+		cli_error("%llu blocks of %u bytes do not fit in 32 bits; use a larger block size (-b)",
+			  (unsigned long long)l->blocks, l->block_size);
 		return -EFBIG;
 	}
 	l->first_data_block = l->block_size == 1024;
@@ -155,14 +157,14 @@ static int pick_inodes(const struct mkfs_opts *o, const struct mkfs_layout *l,
 
 	*inodes = o->inode_count ? o->inode_count : bytes / l->inode_ratio;
 	if (*inodes > UINT32_MAX) {
-		mkfs_error("too many inodes (%llu); raise the bytes per inode (-i)",
-			   (unsigned long long)*inodes);
+		cli_error("too many inodes (%llu); raise the bytes per inode (-i)",
+			  (unsigned long long)*inodes);
 		return -EINVAL;
 	}
 	if (*inodes * l->inode_size >= bytes) {
-		mkfs_error("%llu inodes of %u bytes do not fit in %llu bytes; raise -i or lower -N",
-			   (unsigned long long)*inodes, l->inode_size,
-			   (unsigned long long)bytes);
+		cli_error("%llu inodes of %u bytes do not fit in %llu bytes; raise -i or lower -N",
+			  (unsigned long long)*inodes, l->inode_size,
+			  (unsigned long long)bytes);
 		return -EINVAL;
 	}
 	return 0;
@@ -214,8 +216,8 @@ static int has_backup(const struct mkfs_opts *o, uint32_t g)
 
 static int too_small(const struct mkfs_layout *l)
 {
-	mkfs_error("%llu bytes are too small for a filesystem with %u-byte blocks",
-		   (unsigned long long)l->size_bytes, l->block_size);
+	cli_error("%llu bytes are too small for a filesystem with %u-byte blocks",
+		  (unsigned long long)l->size_bytes, l->block_size);
 	return -ENOSPC;
 }
 
@@ -236,7 +238,7 @@ static int fit_groups(const struct mkfs_opts *o, struct mkfs_layout *l,
 	ipg = div_ceil(inodes, groups);
 	if (ipg > 8ULL * bs) {
 		if (l->blocks_per_group < 256) {
-			mkfs_error("too many inodes for the filesystem size");
+			cli_error("too many inodes for the filesystem size");
 			return -EINVAL;
 		}
 		l->blocks_per_group -= 8;
@@ -248,13 +250,13 @@ static int fit_groups(const struct mkfs_opts *o, struct mkfs_layout *l,
 	l->rsv_gdt = (o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) ?
 		     reserved_gdt(l) : 0;
 	if (l->rsv_gdt + l->desc_blocks > l->blocks_per_group * 3 / 4) {
-		mkfs_error("%u groups need meta_bg, which ext2 here does not offer; use a larger block size (-b)",
-			   l->groups);
+		cli_error("%u groups need meta_bg, which ext2 here does not offer; use a larger block size (-b)",
+			  l->groups);
 		return -EFBIG;
 	}
 	if (3 + l->itable_blocks + l->rsv_gdt + l->desc_blocks >
 	    l->blocks_per_group) {
-		mkfs_error("too many inodes per group; raise -i or lower -N");
+		cli_error("too many inodes per group; raise -i or lower -N");
 		return -EINVAL;
 	}
 	last = 2 + l->itable_blocks;
@@ -470,15 +472,15 @@ int mkfs_fs_init(const struct mkfs_opts *o, const struct mkfs_layout *l,
 		fs->sb.feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
 	rc = extkit_super_validate(&fs->sb, 0, &fs->g, &why);
 	if (rc) {
-		mkfs_error("internal error: the new superblock is invalid: %s",
-			   why ? why : extkit_strerror(rc));
+		cli_error("internal error: the new superblock is invalid: %s",
+			  why ? why : extkit_strerror(rc));
 		return rc;
 	}
 	fs->groups = calloc(l->groups, sizeof(*fs->groups));
 	fs->gdt_raw = calloc(fs->g.gdt_blocks, fs->g.block_size);
 	if (!fs->groups || !fs->gdt_raw) {
 		mkfs_fs_release(fs);
-		mkfs_error("out of memory");
+		cli_error("out of memory");
 		return -ENOMEM;
 	}
 	fill_groups(l, fs);

@@ -12,8 +12,11 @@
 
 #include "error.h"
 #include "io.h"
+#include "cli/msg.h"
 
 #include "mkfs.h"
+
+const char cli_prog[] = "extkit-mkfs";
 
 static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 		  const struct mkfs_layout *l, struct extkit_fs *fs)
@@ -28,22 +31,22 @@ static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 	rc = extkit_io_open_unix(t->path, EXTKIT_IO_WRITE | EXTKIT_IO_EXCL,
 				 &io);
 	if (rc) {
-		mkfs_error("%s: %s", t->path, rc == -EBUSY ?
-			   "the device is in use" : extkit_strerror(rc));
+		cli_error("%s: %s", t->path, rc == -EBUSY ?
+			  "the device is in use" : extkit_strerror(rc));
 		return rc;
 	}
 	if (io->size < fs_bytes) {
-		mkfs_error("%s: only %llu bytes, %llu needed", t->path,
-			   (unsigned long long)io->size,
-			   (unsigned long long)fs_bytes);
+		cli_error("%s: only %llu bytes, %llu needed", t->path,
+			  (unsigned long long)io->size,
+			  (unsigned long long)fs_bytes);
 		extkit_io_close(io);
 		return -ENOSPC;
 	}
 	fs->io = io;
 	rc = mkfs_write(o, t, l, fs);
 	if (rc)
-		mkfs_error("%s: writing failed: %s", t->path,
-			   extkit_strerror(rc));
+		cli_error("%s: writing failed: %s", t->path,
+			  extkit_strerror(rc));
 	fs->io = NULL;
 	extkit_io_close(io);
 	return rc;
@@ -72,7 +75,7 @@ int main(int argc, char **argv)
 	mkfs_fs_release(&fs);
 	mkfs_opts_free(&o);
 	if (fflush(stdout) == EOF && !rc) {
-		mkfs_error("writing the report failed");
+		cli_error("writing the report failed");
 		rc = -EIO;
 	}
 	return rc ? MKFS_EXIT_FAIL : MKFS_EXIT_OK;

@@ -11,8 +11,7 @@
 #include <sys/types.h>
 
 #include "fs.h"
-
-#define PROG	"extkit-mkfs"
+#include "cli/parse.h"
 
 /* Exit codes: 0 done, 1 for anything else (bad argument, refusal, error). */
 #define MKFS_EXIT_OK	0
@@ -26,7 +25,7 @@ struct mkfs_opts {
 	uint32_t inode_ratio;		/* -i; 0: from the size class */
 	uint64_t inode_count;		/* -N; 0: from the inode ratio */
 	double reserved_pct;		/* -m */
-	char label[17];			/* -L, NUL-terminated */
+	char label[CLI_LABEL_MAX + 1];	/* -L, NUL-terminated */
 	int force;			/* -F */
 	int dry_run;			/* -n */
 	int quiet;			/* -q */
@@ -80,9 +79,6 @@ struct mkfs_layout {
 /* options.c: returns -1 to go on, else the exit code (help, bad usage). */
 int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o);
 void mkfs_opts_free(struct mkfs_opts *o);
-/* A decimal number with an optional K, M, G, T (binary) or s (512-byte
- * sectors) suffix; a bare number counts units of unit bytes. */
-int mkfs_parse_scaled(const char *s, uint64_t unit, uint64_t *out);
 
 /* probe.c */
 int mkfs_target_inspect(const char *path, struct mkfs_target *t);
@@ -103,8 +99,6 @@ uint32_t mkfs_backup_count(const struct extkit_fs *fs);
 /* report.c */
 void mkfs_report(const struct mkfs_opts *o, const struct mkfs_target *t,
 		 const struct mkfs_layout *l, const struct extkit_fs *fs);
-void mkfs_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
 
 /* write.c */
 int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,

@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,8 @@
 #include "clock.h"
 #include "feature.h"
 #include "ondisk.h"
+#include "cli/msg.h"
+#include "cli/parse.h"
 
 #include "mkfs.h"
 
@@ -47,41 +48,6 @@ struct raw_args {
 
 enum { OPT_FEATURES = 'O', OPT_VERSION = 'V', OPT_RESERVED = 'm' };
 
-/* Bytes per unit for a size suffix; 0 for an unknown one. */
-static uint64_t suffix_mult(char c, uint64_t unit)
-{
-	static const char units[] = "KMGT";
-	const char *p;
-
-	if (c == '\0')
-		return unit;
-	if (c == 's')
-		return 512;
-	p = strchr(units, toupper((unsigned char)c));
-	return p ? 1ULL << (10 * (p - units + 1)) : 0;
-}
-
-int mkfs_parse_scaled(const char *s, uint64_t unit, uint64_t *out)
-{
-	unsigned long long v;
-	uint64_t mult;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -ERANGE;
-	mult = suffix_mult(*end, unit);
-	if (!mult || (*end && end[1]))
-		return -EINVAL;
-	if (v > UINT64_MAX / mult)
-		return -ERANGE;
-	*out = v * mult;
-	return 0;
-}
-
 static int is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
@@ -91,10 +57,10 @@ static int parse_block_size(const char *s, struct mkfs_opts *o)
 {
 	uint64_t v;
 
-	if (mkfs_parse_scaled(s, 1, &v) || !is_pow2(v) ||
+	if (cli_parse_size(s, 1, &v) || !is_pow2(v) ||
 	    v < EXT2_MIN_BLOCK_SIZE || v > EXT2_MAX_BLOCK_SIZE) {
-		mkfs_error("invalid block size '%s': a power of two from 1024 to 65536",
-			   s);
+		cli_error("invalid block size '%s': a power of two from 1024 to 65536",
+			  s);
 		return -EINVAL;
 	}
 	o->block_size = (uint32_t)v;
@@ -105,10 +71,10 @@ static int parse_inode_size(const char *s, struct mkfs_opts *o)
 {
 	uint64_t v;
 
-	if (mkfs_parse_scaled(s, 1, &v) || !is_pow2(v) ||
+	if (cli_parse_size(s, 1, &v) || !is_pow2(v) ||
 	    v < EXT2_GOOD_OLD_INODE_SIZE || v > EXT2_MAX_BLOCK_SIZE) {
-		mkfs_error("invalid inode size '%s': a power of two from 128 to the block size",
-			   s);
+		cli_error("invalid inode size '%s': a power of two from 128 to the block size",
+			  s);
 		return -EINVAL;
 	}
 	o->inode_size = (uint32_t)v;
@@ -120,26 +86,26 @@ static int parse_inode_numbers(const struct raw_args *a, struct mkfs_opts *o)
 	uint64_t v;
 
 	if (a->inode_ratio) {
-		if (mkfs_parse_scaled(a->inode_ratio, 1, &v) ||
+		if (cli_parse_size(a->inode_ratio, 1, &v) ||
 		    v < EXT2_MIN_BLOCK_SIZE ||
 		    v > (uint64_t)EXT2_MAX_BLOCK_SIZE * 1024) {
-			mkfs_error("invalid bytes per inode '%s': 1024 to 64M",
-				   a->inode_ratio);
+			cli_error("invalid bytes per inode '%s': 1024 to 64M",
+				  a->inode_ratio);
 			return -EINVAL;
 		}
 		o->inode_ratio = (uint32_t)v;
 	}
 	if (a->inode_count) {
-		if (mkfs_parse_scaled(a->inode_count, 1, &v) || v == 0 ||
+		if (cli_parse_size(a->inode_count, 1, &v) || v == 0 ||
 		    v > UINT32_MAX) {
-			mkfs_error("invalid inode count '%s': 1 to 4294967295",
-				   a->inode_count);
+			cli_error("invalid inode count '%s': 1 to 4294967295",
+				  a->inode_count);
 			return -EINVAL;
 		}
 		o->inode_count = v;
 	}
 	if (a->inode_ratio && a->inode_count) {
-		mkfs_error("-i and -N exclude each other");
+		cli_error("-i and -N exclude each other");
 		return -EINVAL;
 	}
 	return 0;
@@ -161,13 +127,13 @@ static int set_feature(struct mkfs_opts *o, const char *name, int clear)
 	uint32_t bit;
 
 	if (extkit_feature_lookup(name, &kind, &bit)) {
-		mkfs_error("unknown feature '%s'", name);
+		cli_error("unknown feature '%s'", name);
 		return -EINVAL;
 	}
 	if (!(supp[kind] & bit)) {
 		if (clear)
 			return 0;
-		mkfs_error("feature '%s' is not supported (ext2 only)", name);
+		cli_error("feature '%s' is not supported (ext2 only)", name);
 		return -EINVAL;
 	}
 	if (clear)
@@ -196,22 +162,17 @@ static int parse_features(char *list, struct mkfs_opts *o)
 	}
 	if ((o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
 	    !(o->ro_compat & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER)) {
-		mkfs_error("resize_inode needs sparse_super");
+		cli_error("resize_inode needs sparse_super");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int parse_uuid(const char *s, struct mkfs_opts *o)
+/* -U: a UUID, random (also without -U), time, clear or null. */
+static int pick_uuid(const char *s, struct mkfs_opts *o)
 {
-	if (!s || !strcmp(s, "random"))
-		uuid_generate(o->uuid);
-	else if (!strcmp(s, "time"))
-		uuid_generate_time(o->uuid);
-	else if (!strcmp(s, "clear") || !strcmp(s, "null"))
-		uuid_clear(o->uuid);
-	else if (uuid_parse(s, o->uuid)) {
-		mkfs_error("invalid UUID '%s'", s);
+	if (cli_parse_uuid(s ? s : "random", o->uuid)) {
+		cli_error("invalid UUID '%s'", s);
 		return -EINVAL;
 	}
 	return 0;
@@ -230,13 +191,13 @@ static int parse_extended(char *list, struct mkfs_opts *o)
 		}
 		if (!strncmp(tok, "hash_seed=", 10)) {
 			if (uuid_parse(tok + 10, o->hash_seed)) {
-				mkfs_error("invalid hash seed '%s'", tok + 10);
+				cli_error("invalid hash seed '%s'", tok + 10);
 				return -EINVAL;
 			}
 			o->hash_seed_given = 1;
 			continue;
 		}
-		mkfs_error("unknown extended option '%s'", tok);
+		cli_error("unknown extended option '%s'", tok);
 		return -EINVAL;
 	}
 	return 0;
@@ -262,26 +223,24 @@ static int parse_misc(const struct raw_args *a, struct mkfs_opts *o)
 	const char *bad = NULL;
 
 	if (a->type && strcmp(a->type, "ext2")) {
-		mkfs_error("filesystem type '%s' is not supported (ext2 only)",
-			   a->type);
+		cli_error("filesystem type '%s' is not supported (ext2 only)",
+			  a->type);
 		return -EINVAL;
 	}
 	if (a->reserved_given &&
 	    !(a->reserved >= 0.0 && a->reserved <= 50.0)) {
-		mkfs_error("invalid reserved blocks percent %g: 0 to 50",
-			   a->reserved);
+		cli_error("invalid reserved blocks percent %g: 0 to 50",
+			  a->reserved);
 		return -EINVAL;
 	}
-	if (a->label && strlen(a->label) > 16) {
-		mkfs_error("label '%s' is longer than 16 bytes", a->label);
+	if (a->label && cli_check_label(a->label))
 		return -EINVAL;
-	}
 	if (o->quiet && o->verbose) {
-		mkfs_error("-q and -v exclude each other");
+		cli_error("-q and -v exclude each other");
 		return -EINVAL;
 	}
 	if (extkit_clock_now(&o->now, &o->fixed_time, &bad)) {
-		mkfs_error("%s is not a number of seconds since 1970", bad);
+		cli_error("%s is not a number of seconds since 1970", bad);
 		return -EINVAL;
 	}
 	return 0;
@@ -303,7 +262,7 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 		strcpy(o->label, a->label);
 	if (a->features && parse_features(a->features, o))
 		return -EINVAL;
-	if (parse_uuid(a->uuid, o))
+	if (pick_uuid(a->uuid, o))
 		return -EINVAL;
 	if (a->extended && parse_extended(a->extended, o))
 		return -EINVAL;
@@ -343,26 +302,15 @@ static int add_features(struct raw_args *a, char *arg)
 	return 0;
 }
 
-/* TARGET and SIZE: copies, since popt frees its strings with the context. */
+/* TARGET and SIZE. */
 static int take_positionals(poptContext pc, struct mkfs_opts *o)
 {
-	const char *target = poptGetArg(pc);
-	const char *size = poptGetArg(pc);
+	char *args[2];
 
-	if (!target) {
-		mkfs_error("no TARGET given (see --help)");
+	if (cli_take_args(pc, args, 2, 0))
 		return -EINVAL;
-	}
-	if (poptPeekArg(pc)) {
-		mkfs_error("unexpected argument '%s'", poptPeekArg(pc));
-		return -EINVAL;
-	}
-	o->target = strdup(target);
-	o->size_arg = size ? strdup(size) : NULL;
-	if (!o->target || (size && !o->size_arg)) {
-		mkfs_error("out of memory");
-		return -ENOMEM;
-	}
+	o->target = args[0];
+	o->size_arg = args[1];
 	return 0;
 }
 
@@ -374,22 +322,21 @@ static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 	while ((rc = poptGetNextOpt(pc)) > 0) {
 		switch (rc) {
 		case OPT_VERSION:
-			printf(PROG " %s\n", PACKAGE_VERSION);
+			cli_version();
 			return MKFS_EXIT_OK;
 		case OPT_RESERVED:
 			a->reserved_given = 1;
 			break;
 		case OPT_FEATURES:
 			if (add_features(a, poptGetOptArg(pc))) {
-				mkfs_error("out of memory");
+				cli_error("out of memory");
 				return MKFS_EXIT_FAIL;
 			}
 			break;
 		}
 	}
 	if (rc < -1) {
-		mkfs_error("%s: %s", poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			   poptStrerror(rc));
+		cli_popt_error(pc, rc);
 		return MKFS_EXIT_FAIL;
 	}
 	if (take_positionals(pc, o) || validate_opts(a, o))
@@ -456,7 +403,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 
 	memset(&a, 0, sizeof(a));
 	defaults(o);
-	pc = poptGetContext(PROG, argc, argv, table, 0);
+	pc = poptGetContext(cli_prog, argc, argv, table, 0);
 	poptSetOtherOptionHelp(pc, "[OPTIONS] TARGET [SIZE]");
 	rc = run_popt(pc, &a, o);
 	raw_args_free(&a);

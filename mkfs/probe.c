@@ -24,6 +24,8 @@
 
 #include <blkid.h>
 
+#include "cli/msg.h"
+
 #include "mkfs.h"
 
 #define PATH_LEN	4096
@@ -54,7 +56,7 @@ int mkfs_target_inspect(const char *path, struct mkfs_target *t)
 	if (stat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return 0;
-		mkfs_error("%s: %s", path, strerror(errno));
+		cli_error("%s: %s", path, strerror(errno));
 		return -errno;
 	}
 	t->exists = 1;
@@ -66,7 +68,7 @@ int mkfs_target_inspect(const char *path, struct mkfs_target *t)
 		if (fd >= 0)
 			close(fd);
 		if (end < 0) {
-			mkfs_error("%s: %s", path, strerror(errno));
+			cli_error("%s: %s", path, strerror(errno));
 			return -errno;
 		}
 		t->is_blockdev = 1;
@@ -75,8 +77,8 @@ int mkfs_target_inspect(const char *path, struct mkfs_target *t)
 		return 0;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		mkfs_error("%s is neither a block device nor a regular file",
-			   path);
+		cli_error("%s is neither a block device nor a regular file",
+			  path);
 		return -ENOTBLK;
 	}
 	t->dev = st.st_dev;
@@ -356,24 +358,24 @@ int mkfs_target_check(const struct mkfs_opts *o, const struct mkfs_target *t)
 	if (!t->exists)
 		return 0;
 	if (t->is_blockdev && dev_busy(t->rdev, why, sizeof(why))) {
-		mkfs_error("%s %s; will not make a filesystem here", t->path,
-			   why);
+		cli_error("%s %s; will not make a filesystem here", t->path,
+			  why);
 		return -EBUSY;
 	}
 	if (!t->is_blockdev && file_loop_busy(t, why, sizeof(why))) {
-		mkfs_error("%s %s; will not make a filesystem here", t->path,
-			   why);
+		cli_error("%s %s; will not make a filesystem here", t->path,
+			  why);
 		return -EBUSY;
 	}
 	if (is_swap(t)) {
-		mkfs_error("%s is an active swap area; will not make a filesystem here",
-			   t->path);
+		cli_error("%s is an active swap area; will not make a filesystem here",
+			  t->path);
 		return -EBUSY;
 	}
 	if (o->force || !t->size)
 		return 0;
 	if (blkid_finds(t, why, sizeof(why))) {
-		mkfs_error("%s; use -F to overwrite it", why);
+		cli_error("%s; use -F to overwrite it", why);
 		return -EEXIST;
 	}
 	return 0;
@@ -394,8 +396,8 @@ static int discard_device(const struct mkfs_opts *o,
 		return 0;
 	fd = open(t->path, O_RDWR | O_EXCL | O_CLOEXEC);
 	if (fd < 0) {
-		mkfs_error("%s: %s", t->path, errno == EBUSY ?
-			   "the device is in use" : strerror(errno));
+		cli_error("%s: %s", t->path, errno == EBUSY ?
+			  "the device is in use" : strerror(errno));
 		return -errno;
 	}
 	ioctl(fd, BLKDISCARD, range);
@@ -438,6 +440,6 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 fail:
 	if (fd >= 0)
 		close(fd);
-	mkfs_error("%s: %s", t->path, strerror(err));
+	cli_error("%s: %s", t->path, strerror(err));
 	return -err;
 }

@@ -1,32 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * What extkit-mkfs prints: errors (one line each, on stderr) and the
- * layout of the new filesystem (on stdout): a summary, and with -v every
- * group.
+ * What extkit-mkfs prints on stdout: the layout of the new filesystem, a
+ * summary, and with -v every group. (Errors: lib/cli, one line each.)
  */
 #include "config.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include <uuid/uuid.h>
 
 #include "feature.h"
 #include "group.h"
+#include "cli/msg.h"
 
 #include "mkfs.h"
-
-void mkfs_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void print_features(const struct extkit_super *sb)
 {
@@ -128,7 +116,7 @@ void mkfs_report(const struct mkfs_opts *o, const struct mkfs_target *t,
 	if (o->quiet)
 		return;
 	if (o->verbose)
-		printf(PROG " %s\n", PACKAGE_VERSION);
+		cli_version();
 	print_summary(o, t, l, fs);
 	if (o->verbose)
 		for (uint32_t g = 0; g < l->groups; g++)

@@ -191,19 +191,12 @@ static int write_inodes(const struct mkfs_opts *o,
 	return rc;
 }
 
-/* One directory record; the type byte only with the filetype feature. */
-static void put_dirent(const struct extkit_fs *fs, uint8_t *p, uint32_t ino,
-		       uint32_t rec_len, const char *name)
+/* One directory record: a directory, or free space when ino is 0. */
+static void put_dirent(const struct extkit_dir_format *fmt, uint8_t *p,
+		       uint32_t ino, uint32_t rec_len, const char *name)
 {
-	struct ext2_dir_entry_2 *de = (struct ext2_dir_entry_2 *)p;
-	size_t len = strlen(name);
-
-	de->inode = cpu_to_le32(ino);
-	extkit_rec_len_to_disk(rec_len, fs->g.block_size, &de->rec_len);
-	de->name_len = (uint8_t)len;
-	if (ino && (fs->sb.feature_incompat & EXT2_FEATURE_INCOMPAT_FILETYPE))
-		de->file_type = EXT2_FT_DIR;
-	memcpy(p + EXT2_DIR_ENTRY_HEADER_LEN, name, len);
+	extkit_dirent_set(fmt, p, ino, rec_len, name, (uint32_t)strlen(name),
+			  ino ? EXT2_FT_DIR : 0);
 }
 
 /* Root then lost+found: adjacent, so one write. */
@@ -212,18 +205,20 @@ static int write_dirs(const struct mkfs_layout *l, struct extkit_fs *fs)
 	uint32_t bs = l->block_size, n = 1 + l->lpf_blocks;
 	uint8_t *buf = calloc(n, bs);
 	uint8_t *lpf = buf + bs;
+	struct extkit_dir_format fmt;
 	int rc;
 
 	if (!buf)
 		return -ENOMEM;
-	put_dirent(fs, buf, EXT2_ROOT_INO, 12, ".");
-	put_dirent(fs, buf + 12, EXT2_ROOT_INO, 12, "..");
-	put_dirent(fs, buf + 24, EXT2_GOOD_OLD_FIRST_INO, bs - 24,
+	extkit_dir_format_init(fs, &fmt);
+	put_dirent(&fmt, buf, EXT2_ROOT_INO, 12, ".");
+	put_dirent(&fmt, buf + 12, EXT2_ROOT_INO, 12, "..");
+	put_dirent(&fmt, buf + 24, EXT2_GOOD_OLD_FIRST_INO, bs - 24,
 		   "lost+found");
-	put_dirent(fs, lpf, EXT2_GOOD_OLD_FIRST_INO, 12, ".");
-	put_dirent(fs, lpf + 12, EXT2_ROOT_INO, bs - 12, "..");
+	put_dirent(&fmt, lpf, EXT2_GOOD_OLD_FIRST_INO, 12, ".");
+	put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, bs - 12, "..");
 	for (uint32_t i = 1; i < l->lpf_blocks; i++)
-		put_dirent(fs, lpf + (size_t)i * bs, 0, bs, "");
+		put_dirent(&fmt, lpf + (size_t)i * bs, 0, bs, "");
 	rc = extkit_io_write_blocks(fs->io, l->root_block, n, buf);
 	free(buf);
 	return rc;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every header compiles on its own (after config.h, as every .c includes
-# it first), and twice in a row (its include guard works). Covers lib/*.h
-# and the tools' private headers.
+# it first), and twice in a row (its include guard works). Covers lib/*.h,
+# lib/cli/*.h and the tools' private headers.
 
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -10,7 +10,8 @@ command -v "$CC" >/dev/null 2>&1 || skip "no C compiler ($CC)"
 config=$top_builddir/config.h
 [ -f "$config" ] || { echo "ERROR: $config missing (run configure)"; exit 99; }
 
-for h in "$top_srcdir"/lib/*.h "$top_srcdir"/dump/*.h "$top_srcdir"/mkfs/*.h \
+for h in "$top_srcdir"/lib/*.h "$top_srcdir"/lib/cli/*.h \
+	 "$top_srcdir"/dump/*.h "$top_srcdir"/mkfs/*.h \
 	 "$top_srcdir"/fsck/*.h; do
 	[ -f "$h" ] || continue
 	rel=${h#"$top_srcdir"/}

@@ -40,15 +40,15 @@ static int count_block(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 
 static void walk_dir(struct extkit_fs *fs, uint32_t ino)
 {
-	struct extkit_dir_iter it;
+	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	uint64_t n = 0;
 
-	if (extkit_dir_iter_init(&it, fs, ino, EXTKIT_DIR_ITER_HOLES))
+	if (extkit_dir_iter_open(fs, ino, EXTKIT_DIR_ITER_HOLES, &it))
 		return;
-	while (extkit_dir_iter_next(&it, &ent) > 0 && n++ < 1000000)
+	while (extkit_dir_iter_next(it, &ent) > 0 && n++ < 1000000)
 		;
-	extkit_dir_iter_end(&it);
+	extkit_dir_iter_close(it);
 }
 
 static void walk_inode(struct extkit_fs *fs, uint32_t ino)

@@ -67,6 +67,28 @@ label --uuid random "$img" && "$E2FSCK" -fn "$img" >/dev/null 2>&1 &&
 	ok "UUID change with metadata_csum_seed, e2fsck clean" ||
 	fail "UUID with csum seed"
 
+# A write that fails half-way (the file size limit makes writes past
+# 24 MiB fail: the backup in group 1 is written, the one in group 3 is
+# not): exit 1, and the primary superblock, written last, keeps the old
+# label, which e2label reads; e2fsck finds the filesystem clean.
+"$MKE2FS" -q -F -t ext2 -b 1024 "$img" 64M || exit 99
+label "$img" before || fail "setting a label failed"
+(trap '' XFSZ; ulimit -f 49152 && exec "$LABEL" "$img" after) \
+	2>"$tmpdir/err"
+rc=$?
+bk1=$("$DUMPE2FS" -o superblock=8193 -o blocksize=1024 -h "$img" 2>/dev/null |
+	sed -n 's/^Filesystem volume name: *//p')
+if [ "$rc" -eq 1 ] && [ "$("$E2LABEL" "$img")" = before ] &&
+   [ "$bk1" = after ] && "$E2FSCK" -fn "$img" >/dev/null 2>&1 &&
+   grep -q "label not changed: the primary superblock keeps the old" \
+	"$tmpdir/err"; then
+	ok "backup write fails: exit 1, label not changed, said so"
+else
+	fail "backup write fails: exit $rc, label $("$E2LABEL" "$img"), \
+backup 1 '$bk1'"
+	cat "$tmpdir/err"
+fi
+
 label 2>/dev/null && fail "no target accepted" || ok "no target refused"
 label "$tmpdir/missing" 2>/dev/null && fail "missing file" ||
 	ok "missing file refused"

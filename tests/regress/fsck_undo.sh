@@ -147,6 +147,23 @@ fi
 : >undo
 undo_case "an existing empty undo file is used" 1
 
+# -p stopping at a problem it may not fix writes the superblock (error
+# state) and exits: the undo file is finished first, so e2undo replays.
+mkimg 1024 8M
+populate
+dbg "unlink top"
+sum=$(sha256sum <image)
+rm -f undo
+rc=$(fsck_rc out -pf -z undo image)
+if [ "$rc" -eq 4 ] && grep -q 'UNEXPECTED INCONSISTENCY' out &&
+   $E2UNDO undo image >uout 2>&1 && [ ! -s uout ] &&
+   [ "$(sha256sum <image)" = "$sum" ]; then
+	ok "-p halts: exit 4, e2undo restores the image"
+else
+	fail "-p halts: exit $rc"
+	cat out uout
+fi
+
 # all_cases: every f_ case's damage, repaired through -z and replayed.
 all_cases() {
 	for _c in "$REGRESS_DIR"/f_*/; do

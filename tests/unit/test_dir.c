@@ -972,6 +972,213 @@ START_TEST(test_path_too_long)
 }
 END_TEST
 
+/* ---- the record setter, the cursor, editing under the walk ---- */
+
+START_TEST(test_dirent_set_golden)
+{
+	static const uint8_t ft[12] = { 13, 0, 0, 0, 16, 0, 3, 1,
+					'a', 'b', 'c', 0 };
+	static const uint8_t noft[12] = { 13, 0, 0, 0, 16, 0, 3, 0,
+					  'a', 'b', 'c', 0 };
+	struct extkit_dir_format fmt = { .block_size = 1024,
+					 .inodes_count = 100,
+					 .has_filetype = 1 };
+	uint8_t b[24];
+
+	memset(b, 0xff, sizeof(b));
+	ck_assert_int_eq(extkit_dirent_set(&fmt, b, 13, 16, "abc", 3,
+					   EXT2_FT_REG_FILE), 0);
+	ck_assert_mem_eq(b, ft, sizeof(ft));
+	ck_assert_uint_eq(b[12], 0xff);	/* past the minimal record */
+	ck_assert_uint_eq(extkit_dirent_rec_len(&fmt, b), 16);
+	/* without filetype byte 7 is name_len's high byte: 0 */
+	fmt.has_filetype = 0;
+	memset(b, 0xff, sizeof(b));
+	ck_assert_int_eq(extkit_dirent_set(&fmt, b, 13, 16, "abc", 3,
+					   EXT2_FT_REG_FILE), 0);
+	ck_assert_mem_eq(b, noft, sizeof(noft));
+	/* refused: nothing written */
+	ck_assert_int_eq(extkit_dirent_set(&fmt, b, 1, 18, "x", 1, 0),
+			 -EINVAL);
+	ck_assert_int_eq(extkit_dirent_set(&fmt, b, 1, 2048, "x", 1, 0),
+			 -EINVAL);
+	ck_assert_mem_eq(b, noft, sizeof(noft));
+	/* 64 KiB blocks: the whole block is stored as 65535 */
+	fmt.block_size = 65536;
+	ck_assert_int_eq(extkit_dirent_set(&fmt, b, 0, 65536, "", 0, 0), 0);
+	ck_assert_uint_eq(get_le16(b + 4), 65535);
+	ck_assert_uint_eq(extkit_dirent_rec_len(&fmt, b), 65536);
+}
+END_TEST
+
+START_TEST(test_cursor)
+{
+	struct extkit_dir_format fmt = { .block_size = 1024,
+					 .inodes_count = 100,
+					 .tail_len = 12, .has_filetype = 1 };
+	struct extkit_dir_cursor c;
+	struct tctx t;
+	uint32_t off;
+
+	tctx_open(&t, 1024, 8192);
+	off = rec(&t, 0, 2, 12, ".", 2);
+	off = rec(&t, off, 2, 12, "..", 2);
+	off = rec(&t, off, 500, 16, "far", 1);	/* inode out of range */
+	rec(&t, off, 14, 1012 - off, "y", 1);
+	tail(&t);
+	ck_assert_uint_eq(extkit_dir_block_end(&fmt, t.blk), 1012);
+	extkit_dir_cursor_init(&c, &fmt, t.blk, 0, 1012);
+	ck_assert_int_eq(extkit_dir_cursor_next(&c), 1);
+	ck_assert_uint_eq(c.prev, EXTKIT_DIR_NO_OFFSET);
+	ck_assert_int_eq(extkit_dir_cursor_next(&c), 1);
+	ck_assert_uint_eq(c.off, 12);
+	ck_assert_int_eq(extkit_dir_cursor_next(&c), -EFSCORRUPTED);
+	ck_assert_int_eq(c.problem, EXTKIT_DIRENT_BAD_INODE);
+	ck_assert_int_eq(extkit_dir_cursor_next(&c), 1);	/* past it */
+	ck_assert_uint_eq(c.off, 40);
+	ck_assert_uint_eq(c.prev, 24);
+	ck_assert_int_eq(extkit_dir_cursor_next(&c), 0);
+	/* a length that cannot be trusted: the cursor stays */
+	put_le16(t.blk + 12 + 4, 13);
+	extkit_dir_cursor_init(&c, &fmt, t.blk, 0, 1012);
+	ck_assert_int_eq(extkit_dir_cursor_next(&c), 1);
+	ck_assert_int_eq(extkit_dir_cursor_next(&c), -EFSCORRUPTED);
+	ck_assert_int_eq(c.problem, EXTKIT_DIRENT_UNALIGNED);
+	ck_assert_int_eq(extkit_dir_cursor_next(&c), -EFSCORRUPTED);
+	ck_assert_uint_eq(c.off, 12);
+	/* no tail: the records end at the block end */
+	memset(t.blk + 1012, 0, 12);
+	ck_assert_uint_eq(extkit_dir_block_end(&fmt, t.blk), 1024);
+	tctx_close(&t);
+}
+END_TEST
+
+/* One block: '.', '..', "big" (1000 bytes) and a record with an inode
+ * past the count behind a split. Returns the block. */
+static uint64_t make_edit_dir(struct tctx *t)
+{
+	uint64_t blk;
+
+	rec(t, rec(t, rec(t, 0, DIR_INO, 12, ".", 2), 2, 12, "..", 2), 13,
+	    1000, "big", 1);
+	blk = flush_blk(t);
+	put_dir(t, DIR_INO, &blk, 1, 0);
+	return blk;
+}
+
+START_TEST(test_iter_split_and_seek)
+{
+	const struct extkit_dir_format *fmt;
+	struct extkit_dir_iter *it;
+	struct extkit_dirent e;
+	uint64_t blk;
+	struct tctx t;
+	uint8_t *b;
+
+	tctx_open(&t, 1024, 8192);
+	blk = make_edit_dir(&t);
+	ck_assert_int_eq(extkit_dir_iter_open(t.fs, DIR_INO, 0, &it), 0);
+	fmt = extkit_dir_iter_format(it);
+	ck_assert_uint_eq(extkit_dir_iter_nblocks(it), 1);
+	ck_assert_uint_eq(extkit_dir_iter_pblk(it, 0), blk);
+	ck_assert_uint_eq(extkit_dir_iter_pblk(it, 1), 0);
+	ck_assert_int_eq(extkit_dir_iter_indexed(it), 0);
+	ck_assert_uint_eq(extkit_dir_iter_inode(it)->size, 1024);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_uint_eq(e.offset, 24);
+	/* split "big": the new record is handed out next */
+	b = extkit_dir_iter_block(it);
+	ck_assert_int_eq(extkit_dirent_set_rec_len(fmt, b + 24, 12), 0);
+	ck_assert_int_eq(extkit_dirent_set(fmt, b + 36, 14, 988, "new", 3,
+					   1), 0);
+	extkit_dir_iter_mark_dirty(it);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_uint_eq(e.offset, 36);
+	ck_assert_uint_eq(e.inode, 14);
+	ck_assert_uint_eq(e.rec_len, 988);
+	/* back to "big", then clear "new" */
+	ck_assert_int_eq(extkit_dir_iter_seek(it, 24), 0);
+	ck_assert_int_eq(extkit_dir_iter_seek(it, 26), -EINVAL);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_uint_eq(e.offset, 24);
+	ck_assert_uint_eq(e.rec_len, 12);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_int_eq(extkit_dir_iter_set_inode(it, 0), 0);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 0);
+	ck_assert_int_eq(extkit_dir_iter_close(it), 0);
+	ck_assert_int_eq(extkit_fs_read_block(t.fs, blk, t.blk), 0);
+	ck_assert_uint_eq(get_le16(t.blk + 24 + 4), 12);
+	ck_assert_uint_eq(get_le32(t.blk + 36), 0);
+	ck_assert_mem_eq(t.blk + 44, "new", 3);
+	tctx_close(&t);
+}
+END_TEST
+
+START_TEST(test_iter_past_corrupt)
+{
+	struct extkit_dir_iter *it;
+	struct extkit_dirent e;
+	struct tctx t;
+	uint64_t blk;
+
+	tctx_open(&t, 1024, 8192);
+	rec(&t, rec(&t, rec(&t, 0, DIR_INO, 12, ".", 2), 2, 12, "..", 2),
+	    t.fs->sb.inodes_count + 1, 16, "far", 1);
+	rec(&t, 40, 13, 984, "z", 1);
+	blk = flush_blk(&t);
+	put_dir(&t, DIR_INO, &blk, 1, 0);
+	ck_assert_int_eq(extkit_dir_iter_open(t.fs, DIR_INO,
+			 EXTKIT_DIR_ITER_PAST_CORRUPT, &it), 0);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_int_eq(e.kind, EXTKIT_DE_CORRUPT);
+	ck_assert_int_eq(e.problem, EXTKIT_DIRENT_BAD_INODE);
+	ck_assert_uint_eq(e.rec_len, 16);
+	ck_assert_uint_eq(e.name_len, 3);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_int_eq(e.kind, EXTKIT_DE_LIVE);
+	ck_assert_uint_eq(e.offset, 40);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 0);
+	ck_assert_int_eq(extkit_dir_iter_close(it), 0);
+	tctx_close(&t);
+}
+END_TEST
+
+START_TEST(test_iter_nowrite_freeze)
+{
+	struct extkit_dir_iter *it;
+	struct extkit_dirent e;
+	struct tctx t;
+	uint64_t blk;
+
+	tctx_open(&t, 1024, 8192);
+	blk = make_edit_dir(&t);
+	/* NOWRITE: edits are walked, never written */
+	ck_assert_int_eq(extkit_dir_iter_open(t.fs, DIR_INO,
+			 EXTKIT_DIR_ITER_NOWRITE, &it), 0);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_int_eq(extkit_dir_iter_set_inode(it, 15), 0);
+	ck_assert_int_eq(extkit_dir_iter_close(it), 0);
+	ck_assert_int_eq(extkit_fs_read_block(t.fs, blk, t.blk), 0);
+	ck_assert_uint_eq(get_le32(t.blk), DIR_INO);
+	/* freeze: what was changed so far is written, later edits not */
+	ck_assert_int_eq(extkit_dir_iter_open(t.fs, DIR_INO, 0, &it), 0);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_int_eq(extkit_dir_iter_set_inode(it, 15), 0);
+	ck_assert_int_eq(extkit_dir_iter_freeze(it), 0);
+	ck_assert_int_eq(extkit_dir_iter_next(it, &e), 1);
+	ck_assert_int_eq(extkit_dir_iter_set_inode(it, 16), 0);
+	ck_assert_int_eq(extkit_dir_iter_close(it), 0);
+	ck_assert_int_eq(extkit_fs_read_block(t.fs, blk, t.blk), 0);
+	ck_assert_uint_eq(get_le32(t.blk), 15);
+	ck_assert_uint_eq(get_le32(t.blk + 12), 2);
+	tctx_close(&t);
+}
+END_TEST
+
 Suite *dir_suite(void)
 {
 	Suite *s = suite_create("dir");
@@ -987,6 +1194,11 @@ Suite *dir_suite(void)
 	tcase_add_test(tc, test_check_64k);
 	tcase_add_test(tc, test_name_len_high_byte);
 	tcase_add_test(tc, test_problem_str);
+	tcase_add_test(tc, test_dirent_set_golden);
+	tcase_add_test(ti, test_cursor);
+	tcase_add_test(ti, test_iter_split_and_seek);
+	tcase_add_test(ti, test_iter_past_corrupt);
+	tcase_add_test(ti, test_iter_nowrite_freeze);
 	tcase_add_test(ti, test_format_init);
 	tcase_add_test(ti, test_iter_mixed);
 	tcase_add_test(ti, test_iter_holes);

@@ -49,6 +49,34 @@ START_TEST(test_mem_owned_grow)
 }
 END_TEST
 
+/* The write count: every write, zeroing and resize that reached the
+ * backend; refused calls (read-only, out of range) are not counted. */
+START_TEST(test_write_count)
+{
+	unsigned char buf[4096], b[8] = "abcdefg";
+	struct extkit_io *io;
+
+	ck_assert_int_eq(extkit_io_open_mem(buf, sizeof(buf), 0, &io), 0);
+	ck_assert_int_eq(extkit_io_write_bytes(io, 0, b, 8), -EROFS);
+	ck_assert_uint_eq(extkit_io_writes(io), 0);
+	extkit_io_close(io);
+
+	ck_assert_int_eq(extkit_io_open_mem_owned(16, &io), 0);
+	ck_assert_uint_eq(extkit_io_writes(io), 0);
+	ck_assert_int_eq(extkit_io_write_bytes(io, 12, b, 8), -EXTKIT_ETRUNC);
+	ck_assert_uint_eq(extkit_io_writes(io), 0);
+	ck_assert_int_eq(extkit_io_write_bytes(io, 8, b, 8), 0);
+	ck_assert_int_eq(extkit_io_zero_bytes(io, 0, 4), 0);
+	ck_assert_int_eq(extkit_io_set_size(io, 64), 0);
+	ck_assert_uint_eq(extkit_io_writes(io), 3);
+	io->block_size = 16;
+	ck_assert_int_eq(extkit_io_write_blocks(io, 1, 2, buf), 0);
+	ck_assert_uint_eq(extkit_io_writes(io), 4);
+	extkit_io_close(io);
+	ck_assert_uint_eq(extkit_io_writes(NULL), 0);
+}
+END_TEST
+
 START_TEST(test_strerror)
 {
 	ck_assert_str_eq(extkit_strerror(-EXTKIT_ENOTEXT),
@@ -65,6 +93,7 @@ Suite *io_suite(void)
 
 	tcase_add_test(tc, test_mem_bounds);
 	tcase_add_test(tc, test_mem_owned_grow);
+	tcase_add_test(tc, test_write_count);
 	tcase_add_test(tc, test_strerror);
 	suite_add_tcase(s, tc);
 	return s;

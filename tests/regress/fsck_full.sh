@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Writers that can stop half-way are all or nothing (issue 10): on a full
+# filesystem, creating or growing lost+found fails before its first
+# write, says so once, and leaves no allocated-but-unused inode or block
+# behind (e2fsck -fn finds no bitmap or count difference); a hole in an
+# extent directory, which fsck cannot fill, is refused before a block is
+# written. The exit status and the MODIFIED line follow what was written.
+. "${top_srcdir:-.}/tests/regress/env.sh"
+cd "$tmpdir" || exit 99
+. "$REGRESS_DIR/helpers.sh"
+
+# fill: uses up every free block with one file.
+fill() {
+	# not zeros: debugfs would leave holes
+	head -c 64M /dev/zero | tr '\0' x >fillfile
+	dbg "write fillfile fill"
+	rm -f fillfile
+}
+
+# leftovers LOG: e2fsck -fn's complaints about allocations nobody uses.
+leftovers() {
+	$E2FSCK -fn image >"$1" 2>&1
+	grep -E "bitmap differences|count wrong" "$1"
+}
+
+# Only the superblock and the descriptors (blocks 1 and 2 of a 1 KiB
+# image with one group) may differ from before.
+only_super_changed() {
+	cmp -l before image | awk '{ b = int(($1 - 1) / 1024);
+		if (b != 1 && b != 2) bad++ } END { exit bad > 0 }'
+}
+
+# 1. No lost+found, no free block: its creation fails once.
+mkimg 1024 2M
+dbg "rmdir lost+found"
+many d 3 data
+unlink_many d 3
+fill
+cp image before
+rc=$(fsck_rc out -fy image)
+if [ "$rc" -eq 4 ] && [ -z "$(leftovers e2out)" ] && only_super_changed &&
+   [ "$(grep -c 'Create? yes' out)" -eq 1 ] &&
+   grep -q '^Cannot create /lost+found: No space left on device.$' out &&
+   [ "$(grep -c '^Cannot connect inode' out)" -eq 3 ]; then
+	ok "lost+found cannot be created: exit 4, nothing allocated or written"
+else
+	fail "lost+found cannot be created: exit $rc"
+	sed 's/^/    /' out e2out | head -40
+fi
+
+# 2. lost+found full, no free block: it cannot grow.
+mkimg 1024 2M
+dbg "rmdir lost+found" "mkdir lost+found"
+many d 120 data
+unlink_many d 120
+fill
+lf_blocks=$(blk lost+found 1)
+rc=$(fsck_rc out -fy image)
+if [ "$rc" -eq 4 ] && [ -z "$(leftovers e2out)" ] &&
+   [ "$(blk lost+found 1)" = "$lf_blocks" ] &&
+   grep -q '^Cannot connect inode 132 to /lost+found: No space left' out
+then
+	ok "lost+found cannot grow: exit 4, it keeps its one block"
+else
+	fail "lost+found cannot grow: exit $rc"
+	sed 's/^/    /' out e2out | head -40
+fi
+
+# 3. A hole in an extent-mapped directory: refused before any write.
+mkext4 1024 8M
+many d 200 data
+dbg "punch d 1 1"
+map=$($DEBUGFS -R "ex d" image 2>/dev/null)
+rc=$(fsck_rc out -fy image)
+if [ "$rc" -eq 4 ] && [ -z "$(leftovers e2out)" ] &&
+   [ "$($DEBUGFS -R "ex d" image 2>/dev/null)" = "$map" ]; then
+	ok "extent directory hole: exit 4, no block written or leaked"
+else
+	fail "extent directory hole: exit $rc"
+	sed 's/^/    /' out e2out | head -40
+fi
+finish
