@@ -39,18 +39,13 @@
 #include "group.h"
 #include "inode.h"
 #include "ondisk.h"
+#include "walk.h"
 
 #include "fsck.h"
 #include "pass1.h"
 #include "problem.h"
 
-#define BB_LEVELS	3
 #define WHY_MAX		96
-
-struct bb_walk {
-	struct fsck_ctx *ctx;
-	uint8_t *bufs[BB_LEVELS];
-};
 
 static int bb_report(struct fsck_ctx *ctx, uint32_t code, uint64_t blk,
 		     int64_t blkcount, const char *why)
@@ -129,123 +124,79 @@ static int meta_block(struct fsck_ctx *ctx, uint64_t blk, char *why)
 	return -1;
 }
 
-static int bb_slot(struct bb_walk *w, uint32_t *slot, int level,
-		   uint64_t lblk);
-
-/* Walks the indirect block blk of the given level mapping lblk on. */
-static void bb_ind(struct bb_walk *w, uint64_t blk, int level,
-		   uint64_t lblk)
-{
-	struct fsck_ctx *ctx = w->ctx;
-	uint32_t apb = ctx->fs->g.addr_per_block;
-	uint8_t *buf = w->bufs[level - 1];
-	uint64_t span = 1;
-	int dirty = 0, rc;
-
-	rc = extkit_fs_read_block(ctx->fs, blk, buf);
-	if (rc) {
-		struct problem_context pctx;
-
-		clear_problem_context(&pctx);
-		pctx.ino = EXT2_BAD_INO;
-		pctx.blk = blk;
-		pctx.blkcount = -level;
-		pctx.str = extkit_strerror(rc);
-		fix_problem(ctx, PR_1_BLOCK_READ, &pctx);
-		return;
-	}
-	for (int l = 1; l < level; l++)
-		span *= apb;
-	for (uint32_t i = 0; i < apb; i++) {
-		uint32_t b = get_le32(buf + 4 * i);
-
-		if (b && bb_slot(w, &b, level - 1, lblk + i * span)) {
-			put_le32(buf + 4 * i, b);
-			dirty = 1;
-		}
-	}
-	if (dirty && fsck_fixing(ctx))
-		extkit_fs_write_block(ctx->fs, blk, buf);
-}
-
-/* A bad block (data, level 0) that is already claimed; 1 if removed. */
-static int claimed_data(struct bb_walk *w, uint32_t *slot, uint64_t lblk)
+/* A bad block (data) that is already claimed: dropped or kept. */
+static int claimed_data(struct fsck_ctx *ctx, const struct extkit_walk_ent *e)
 {
 	char why[WHY_MAX];
-	int kind = meta_block(w->ctx, *slot, why);
+	int kind = meta_block(ctx, e->pblk, why);
 
 	if (!kind)
 		return 0;
 	if (kind < 0)
 		snprintf(why, sizeof(why), "already on the list");
-	if (!bb_report(w->ctx, PR_1_BB_META_BLOCK, *slot, (int64_t)lblk, why))
+	if (!bb_report(ctx, PR_1_BB_META_BLOCK, e->pblk, (int64_t)e->lblk, why))
 		return 0;
-	*slot = 0;
-	return 1;
+	return EXTKIT_WALK_DROP;
 }
 
-/* Checks the entry at *slot (data when level 0); 1 if *slot changed. */
-static int bb_slot(struct bb_walk *w, uint32_t *slot, int level,
-		   uint64_t lblk)
+/* An indirect block already claimed: the map must not be read from (or
+ * written to) metadata. */
+static int claimed_map(struct fsck_ctx *ctx, const struct extkit_walk_ent *e)
 {
-	struct fsck_ctx *ctx = w->ctx;
-	int64_t blkcount = level ? -level : (int64_t)lblk;
 	char why[WHY_MAX];
 
-	if (!*slot)
+	if (meta_block(ctx, e->pblk, why) < 0)
+		snprintf(why, sizeof(why), "already in use");
+	else
+		snprintf(why, sizeof(why), "filesystem metadata");
+	if (!bb_report(ctx, PR_1_BB_META_BLOCK, e->pblk, -e->level, why))
+		return EXTKIT_WALK_SKIP;
+	return EXTKIT_WALK_DROP;
+}
+
+static void report_read(struct fsck_ctx *ctx, const struct extkit_walk_ent *e)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = EXT2_BAD_INO;
+	pctx.blk = e->pblk;
+	pctx.blkcount = -e->level;
+	pctx.str = extkit_strerror(e->err);
+	fix_problem(ctx, PR_1_BLOCK_READ, &pctx);
+}
+
+/* The walker's callback: checks one entry of the list's map. */
+static int bb_fn(struct extkit_fs *fs, struct extkit_walk_ent *e, void *arg)
+{
+	struct fsck_ctx *ctx = arg;
+	int64_t blkcount = e->level ? -e->level : (int64_t)e->lblk;
+
+	if (e->flags & EXTKIT_WALK_LEAVE)
 		return 0;
-	if (!extkit_fs_valid_block(ctx->fs, *slot)) {
-		if (!bb_report(ctx, PR_1_BB_ILLEGAL_BLOCK, *slot, blkcount,
-			       NULL))
-			return 0;
-		*slot = 0;
-		return 1;
-	}
-	if (fsck_block_test(ctx, *slot)) {
-		if (!level)
-			return claimed_data(w, slot, lblk);
-		/* The map must not be read from (or written to) metadata. */
-		if (meta_block(ctx, *slot, why) < 0)
-			snprintf(why, sizeof(why), "already in use");
-		else
-			snprintf(why, sizeof(why), "filesystem metadata");
-		if (!bb_report(ctx, PR_1_BB_META_BLOCK, *slot, blkcount, why))
-			return 0;
-		*slot = 0;
-		return 1;
-	}
-	fsck_block_mark(ctx, *slot, 1);
-	if (level)
-		bb_ind(w, *slot, level, lblk);
+	if (e->bad == EXTKIT_WALK_BAD_PBLK)
+		return bb_report(ctx, PR_1_BB_ILLEGAL_BLOCK, e->pblk, blkcount,
+				 NULL) ? EXTKIT_WALK_DROP : 0;
+	if (fsck_block_test(ctx, e->pblk))
+		return e->level ? claimed_map(ctx, e) : claimed_data(ctx, e);
+	fsck_block_mark(ctx, e->pblk, 1);
+	if (e->bad == EXTKIT_WALK_BAD_READ)
+		report_read(ctx, e);
 	return 0;
 }
 
 static int walk_map(struct fsck_ctx *ctx, struct extkit_inode *inode)
 {
-	struct bb_walk w = { .ctx = ctx };
-	uint64_t apb = ctx->fs->g.addr_per_block;
-	uint64_t base = EXT2_NDIR_BLOCKS, span = apb;
-	int changed = 0, rc = 0;
+	struct extkit_walk wk = { .ino = EXT2_BAD_INO, .fn = bb_fn,
+				  .arg = ctx };
+	int rc;
 
-	for (int i = 0; i < BB_LEVELS; i++) {
-		w.bufs[i] = malloc(ctx->fs->g.block_size);
-		if (!w.bufs[i])
-			rc = -ENOMEM;
-	}
-	for (int i = 0; i < EXT2_NDIR_BLOCKS && !rc; i++)
-		changed |= bb_slot(&w, &inode->block[i], 0, (uint64_t)i);
-	for (int level = 1; level <= BB_LEVELS && !rc; level++) {
-		uint32_t *slot = &inode->block[EXT2_IND_BLOCK + level - 1];
-
-		changed |= bb_slot(&w, slot, level, base);
-		base += span;
-		span *= apb;
-	}
-	for (int i = 0; i < BB_LEVELS; i++)
-		free(w.bufs[i]);
-	if (changed)
+	if (!fsck_fixing(ctx))
+		wk.flags |= EXTKIT_WALK_DRY;
+	rc = extkit_walk(ctx->fs, inode, &wk);
+	if (wk.inode_changed)
 		fsck_write_inode(ctx, EXT2_BAD_INO, inode);
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
 int pass1_check_bad_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)

@@ -3,10 +3,9 @@
  * Block ownership for fsck: the found/duplicate maps and the pass 1 scan
  * of one inode's block map (extended attribute blocks: xattr.c).
  *
- * The library's walker (bmap.c) stops at the first bad block number; fsck
- * must go on, report each bad number and clear it in place, so indirect
- * maps are scanned here with write-back; extent trees likewise in
- * extents.c.
+ * Indirect maps are scanned through the library's walker (walk.c), which
+ * reports each bad block number and lets the scan clear it in place;
+ * extent trees likewise in extents.c.
  */
 #include "config.h"
 
@@ -18,6 +17,7 @@
 #include "error.h"
 #include "fs.h"
 #include "ondisk.h"
+#include "walk.h"
 
 #include "fsck.h"
 #include "problem.h"
@@ -98,7 +98,6 @@ struct scan {
 	uint32_t ino;
 	struct extkit_inode *inode;
 	struct fsck_blk_result *res;
-	uint8_t *bufs[IND_LEVELS];
 	uint64_t run_start;	/* pending run of blocks to claim */
 	uint32_t run_len;
 };
@@ -176,110 +175,78 @@ static int garbage(struct scan *s, const uint8_t *buf, uint64_t blk,
 	return 1;
 }
 
-static int scan_ind(struct scan *s, uint32_t *slot, int level,
-		    uint64_t lblk);
-
-/* Checks one block number at *slot (data when level 0); returns 1 when
- * *slot was changed. */
-static int scan_entry(struct scan *s, uint32_t *slot, int level,
-		      uint64_t lblk)
+static void report_read(struct scan *s, const struct extkit_walk_ent *e)
 {
-	uint32_t b = *slot;
+	struct problem_context pctx;
 
-	if (!b)
-		return 0;
-	if (!extkit_fs_valid_block(s->ctx->fs, b)) {
-		if (illegal(s, b, level ? -level : (int64_t)lblk)) {
-			*slot = 0;
-			return 1;
-		}
-		return 0;
-	}
-	if (!level) {
-		run_add(s, b);
-		if ((int64_t)lblk > s->res->last_lblk)
-			s->res->last_lblk = (int64_t)lblk;
-		s->res->last_init_lblk = s->res->last_lblk;
-		return 0;
-	}
-	return scan_ind(s, slot, level, lblk);
+	clear_problem_context(&pctx);
+	pctx.ino = s->ino;
+	pctx.blk = e->pblk;
+	pctx.blkcount = -e->level;
+	pctx.str = extkit_strerror(e->err);
+	fix_problem(s->ctx, PR_1_BLOCK_READ, &pctx);
+	s->res->failed = 1;
+	run_add(s, e->pblk);
 }
 
-/* Scans the indirect block at *slot of the given level mapping lblk on.
- * Returns 1 when *slot was cleared. Recursion depth is at most 3. */
-static int scan_ind(struct scan *s, uint32_t *slot, int level,
-		    uint64_t lblk)
+/*
+ * An indirect block, read: garbage is dropped; one claimed already
+ * (metadata, another inode) keeps its fixes in memory, as e2fsck's: pass
+ * 1B clears them in the private copy.
+ */
+static int scan_ind(struct scan *s, const struct extkit_walk_ent *e)
 {
-	struct extkit_fs *fs = s->ctx->fs;
-	uint32_t apb = fs->g.addr_per_block;
-	uint64_t span = 1;
-	uint8_t *buf = s->bufs[level - 1];
-	int dirty = 0, shared, rc;
+	int shared;
 
-	rc = extkit_fs_read_block(fs, *slot, buf);
-	if (rc) {
-		struct problem_context pctx;
+	if (garbage(s, e->block, e->pblk, e->level))
+		return s->res->failed ? EXTKIT_WALK_SKIP : EXTKIT_WALK_DROP;
+	shared = fsck_block_test(s->ctx, e->pblk);
+	run_add(s, e->pblk);
+	return shared ? EXTKIT_WALK_NOWRITE : 0;
+}
 
-		clear_problem_context(&pctx);
-		pctx.ino = s->ino;
-		pctx.blk = *slot;
-		pctx.blkcount = -level;
-		pctx.str = extkit_strerror(rc);
-		fix_problem(s->ctx, PR_1_BLOCK_READ, &pctx);
-		s->res->failed = 1;
-		run_add(s, *slot);
+/* The walker's callback: each block number of the map, checked. */
+static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+		   void *arg)
+{
+	struct scan *s = arg;
+
+	if (e->flags & EXTKIT_WALK_LEAVE)
+		return 0;
+	if (e->bad == EXTKIT_WALK_BAD_PBLK)
+		return illegal(s, e->pblk, e->level ? -e->level :
+			       (int64_t)e->lblk) ? EXTKIT_WALK_DROP : 0;
+	if (e->bad == EXTKIT_WALK_BAD_READ) {
+		report_read(s, e);
 		return 0;
 	}
-	if (garbage(s, buf, *slot, level)) {
-		if (s->res->failed)
-			return 0;
-		*slot = 0;
-		return 1;
-	}
-	/* Claimed already (metadata, another inode): its fixes stay in
-	 * memory, as e2fsck's; pass 1B clears them in the private copy. */
-	shared = fsck_block_test(s->ctx, *slot);
-	run_add(s, *slot);
-	for (int l = 1; l < level; l++)
-		span *= apb;
-	for (uint32_t i = 0; i < apb; i++) {
-		uint32_t b = get_le32(buf + 4 * i);
-
-		if (!b)
-			continue;
-		if (scan_entry(s, &b, level - 1, lblk + i * span)) {
-			put_le32(buf + 4 * i, b);
-			dirty = 1;
-		}
-	}
-	if (dirty && !shared && fsck_fixing(s->ctx))
-		extkit_fs_write_block(fs, *slot, buf);
+	if (e->level)
+		return scan_ind(s, e);
+	run_add(s, e->pblk);
+	if ((int64_t)e->lblk > s->res->last_lblk)
+		s->res->last_lblk = (int64_t)e->lblk;
+	s->res->last_init_lblk = s->res->last_lblk;
 	return 0;
 }
 
 static int scan_indirect(struct scan *s)
 {
-	uint64_t apb = s->ctx->fs->g.addr_per_block;
-	uint64_t base = EXT2_NDIR_BLOCKS, span = apb;
+	struct extkit_walk wk = { .ino = s->ino, .fn = scan_fn, .arg = s };
+	int rc;
 
-	for (int i = 0; i < IND_LEVELS; i++) {
-		s->bufs[i] = malloc(s->ctx->fs->g.block_size);
-		if (!s->bufs[i])
-			return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < EXT2_NDIR_BLOCKS; i++)
-		if (scan_entry(s, &s->inode->block[i], 0, i))
-			s->res->inode_dirty = 1;
-	for (int level = 1; level <= IND_LEVELS; level++) {
-		uint32_t *slot = &s->inode->block[EXT2_IND_BLOCK + level - 1];
-
-		if (scan_entry(s, slot, level, base))
-			s->res->inode_dirty = 1;
-		base += span;
-		span *= apb;
-	}
+	if (!fsck_fixing(s->ctx))
+		wk.flags |= EXTKIT_WALK_DRY;
+	rc = extkit_walk(s->ctx->fs, s->inode, &wk);
+	if (wk.inode_changed)
+		s->res->inode_dirty = 1;
 	run_flush(s);
-	return 0;
+	/* Indirect blocks pointing at each other: more references than
+	 * the filesystem has blocks. What was met is claimed. */
+	if (rc == -EXTKIT_ELOOP) {
+		s->res->failed = 1;
+		rc = 0;
+	}
+	return rc < 0 ? rc : 0;
 }
 
 /* The resize inode: its reserved GDT blocks are group metadata. */
@@ -332,8 +299,6 @@ int fsck_scan_blocks(struct fsck_ctx *ctx, uint32_t ino,
 		rc = fsck_scan_extent_tree(ctx, ino, inode, res);
 	else
 		rc = scan_indirect(&s);
-	for (int i = 0; i < IND_LEVELS; i++)
-		free(s.bufs[i]);
 	return rc;
 }
 
@@ -364,94 +329,63 @@ struct remap {
 	fsck_remap_fn fn;
 	void *arg;
 	int err;
+	int moved[IND_LEVELS + 1];	/* the block entered at a level is a
+					 * private copy made by this remap */
 };
 
-/* Under a private copy: an indirect block pass 1 found full of garbage
- * (its fix stayed in memory, the parent being shared) is dropped. */
-static int garbage_child(struct remap *r, uint32_t blk, int level)
+/*
+ * A block this remap met in a private copy it made: the illegal numbers
+ * pass 1 reported there (not written: the block was shared) are dropped,
+ * and so is an indirect block pass 1 found full of garbage.
+ */
+static int in_copy(const struct remap *r, const struct extkit_walk_ent *e)
 {
-	struct extkit_fs *fs = r->ctx->fs;
-	uint8_t *buf;
-	int bad;
-
-	if (!level)
-		return 0;
-	buf = malloc(fs->g.block_size);
-	if (!buf)
-		return 0;
-	bad = !extkit_fs_read_block(fs, blk, buf) && garbage_count(fs, buf);
-	free(buf);
-	return bad;
+	return e->node && e->level < IND_LEVELS && r->moved[e->level + 1];
 }
 
-/* Remaps *slot (a block at level: 0 data, 1..3 indirect); 1 if changed.
- * in_copy: *slot is an entry of a private copy made by this remap. */
-static int remap_slot(struct remap *r, uint32_t *slot, int level,
-		      int in_copy)
+/* Remaps one block; an indirect block is read again after fn (fn may
+ * have copied it, or fixed it in place). */
+static int remap_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+		    void *arg)
 {
-	struct extkit_fs *fs = r->ctx->fs;
-	uint32_t apb = fs->g.addr_per_block;
+	struct remap *r = arg;
 	uint64_t nb;
-	uint8_t *buf;
-	int changed = 0, dirty = 0;
 
-	if (!*slot || !extkit_fs_valid_block(fs, *slot) || r->err)
+	if (e->flags & EXTKIT_WALK_LEAVE)
 		return 0;
-	if (in_copy && garbage_child(r, *slot, level)) {
-		*slot = 0;
-		return 1;
-	}
-	nb = r->fn(r->ctx, *slot, level, r->arg);
+	if (e->bad == EXTKIT_WALK_BAD_PBLK)
+		return in_copy(r, e) ? EXTKIT_WALK_DROP : 0;
+	if (r->err)
+		return EXTKIT_WALK_SKIP;
+	if (e->level && !e->bad && in_copy(r, e) && garbage_count(fs, e->block))
+		return EXTKIT_WALK_DROP;
+	nb = r->fn(r->ctx, e->pblk, e->level, r->arg);
 	if (!nb) {
 		r->err = -ENOSPC;
-		return 0;
+		return EXTKIT_WALK_SKIP;
 	}
-	if (nb != *slot) {
-		*slot = (uint32_t)nb;
-		changed = 1;
+	if (e->level) {
+		r->moved[e->level] = nb != e->pblk;
+		if (e->bad || extkit_fs_read_block(fs, nb, e->block))
+			r->err = -EIO;
 	}
-	if (!level)
-		return changed;
-	buf = malloc(fs->g.block_size);
-	if (!buf || extkit_fs_read_block(fs, *slot, buf)) {
-		free(buf);
-		r->err = buf ? -EIO : -ENOMEM;
-		return changed;
-	}
-	for (uint32_t i = 0; i < apb; i++) {
-		uint32_t b = get_le32(buf + 4 * i);
-
-		/* A private copy drops the illegal numbers pass 1 reported
-		 * (not written there: the block was shared). */
-		if (changed && b && !extkit_fs_valid_block(fs, b)) {
-			put_le32(buf + 4 * i, 0);
-			dirty = 1;
-			continue;
-		}
-		if (remap_slot(r, &b, level - 1, changed)) {
-			put_le32(buf + 4 * i, b);
-			dirty = 1;
-		}
-	}
-	if (dirty && extkit_fs_write_block(fs, *slot, buf))
-		r->err = -EIO;
-	free(buf);
-	return changed;
+	if (nb == e->pblk)
+		return r->err ? EXTKIT_WALK_SKIP : 0;
+	e->pblk = nb;
+	return EXTKIT_WALK_CHANGED | (r->err ? EXTKIT_WALK_SKIP : 0);
 }
 
 int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
 		      fsck_remap_fn fn, void *arg)
 {
 	struct remap r = { .ctx = ctx, .fn = fn, .arg = arg };
+	struct extkit_walk wk = { .fn = remap_fn, .arg = &r };
+	int rc;
 
 	if (!extkit_inode_has_block_map(inode))
 		return 0;
 	if (inode->flags & EXT4_EXTENTS_FL)
 		return -EXTKIT_EUNSUPP;	/* fsck_clone_extents() */
-	for (int i = 0; i < EXT2_N_BLOCKS; i++) {
-		int level = i < EXT2_NDIR_BLOCKS ? 0 : i - EXT2_NDIR_BLOCKS + 1;
-
-		remap_slot(&r, &inode->block[i], level, 0);
-	}
-	return r.err;
+	rc = extkit_walk(ctx->fs, inode, &wk);
+	return r.err ? r.err : rc < 0 ? rc : 0;
 }

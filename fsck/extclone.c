@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Pass 1B for extent-mapped inodes (e2fsck's clone_file on an extent
- * tree): every block the inode shares gets a private copy.
+ * tree), through the library's walker: every block the inode shares gets
+ * a private copy.
  *
  * A shared tree block is copied and its parent entry pointed at the copy
  * before its own entries are looked at. A leaf extent with shared blocks
@@ -19,13 +20,11 @@
  */
 #include "config.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 #include "error.h"
 #include "extent.h"
 #include "fs.h"
 #include "ondisk.h"
+#include "walk.h"
 
 #include "fsck.h"
 
@@ -33,8 +32,6 @@
 
 struct ext_clone {
 	struct fsck_ctx *ctx;
-	uint32_t ino, gen;	/* the owner: seed of the block checksums */
-	uint8_t *bufs[EXT4_EXT_MAX_DEPTH];	/* per child depth */
 	int err;		/* first failure; the walk goes on */
 };
 
@@ -118,33 +115,28 @@ static int move_extent(struct ext_clone *c, uint8_t *node, uint16_t i,
 	fsck_block_unmark(c->ctx, ex->pblk, ex->len);
 	ex->pblk = nb;
 	extkit_extent_put(node, i, ex);
-	return 1;
+	return EXTKIT_WALK_EDITED;
 }
 
 /*
- * Clones the shared blocks of leaf entry i (node capacity cap). Returns
- * how many entries it now takes (>= 1); *dirty when the node changed.
+ * Clones the shared blocks of the leaf entry e: the pieces take its place
+ * in its node, the walk passing over the ones after it.
  */
-static uint16_t clone_extent(struct ext_clone *c, uint8_t *node, uint16_t i,
-			     uint16_t cap, int *dirty)
+static int clone_extent(struct ext_clone *c, struct extkit_walk_ent *e)
 {
 	struct piece p[MAX_PIECES];
 	struct extkit_extent ex;
+	uint16_t i = e->index;
 	int n;
 
-	extkit_extent_get(node, i, &ex);
-	if (!ex.len || !extkit_fs_valid_block(c->ctx->fs, ex.pblk) ||
-	    !extkit_fs_valid_block(c->ctx->fs, ex.pblk + ex.len - 1))
-		return 1;
+	extkit_extent_get(e->node, i, &ex);
 	n = cut_pieces(c->ctx, &ex, p, MAX_PIECES);
 	if (n == 1 && !p[0].shared)
-		return 1;
+		return 0;
 	if (!n || n == 1 ||
-	    extkit_extent_open_slots(node, i + 1, (uint16_t)(n - 1), cap)) {
-		*dirty |= move_extent(c, node, i, &ex);
-		return 1;
-	}
-	*dirty = 1;
+	    extkit_extent_open_slots(e->node, i + 1, (uint16_t)(n - 1),
+				     e->cap))
+		return move_extent(c, e->node, i, &ex);
 	for (int k = 0; k < n; k++) {
 		struct extkit_extent piece = {
 			.lblk = p[k].lblk, .pblk = p[k].pblk, .len = p[k].len,
@@ -157,84 +149,52 @@ static uint16_t clone_extent(struct ext_clone *c, uint8_t *node, uint16_t i,
 			if (nb)
 				piece.pblk = nb;
 		}
-		extkit_extent_put(node, (uint16_t)(i + k), &piece);
+		extkit_extent_put(e->node, (uint16_t)(i + k), &piece);
 	}
-	return (uint16_t)n;
+	e->skip = (uint16_t)(n - 1);
+	return EXTKIT_WALK_EDITED;
 }
 
-static int clone_node(struct ext_clone *c, uint8_t *node, uint16_t cap);
-
-/* Index entry i: a shared child is copied first, then cloned inside. */
-static int clone_child(struct ext_clone *c, uint8_t *node, uint16_t i)
+/*
+ * The walker's callback. A shared tree block is copied when entered and
+ * its parent entry pointed at the copy, which the walk writes (its
+ * checksum seeded with its new owner) after cloning inside it.
+ */
+static int clone_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+		    void *arg)
 {
-	struct extkit_fs *fs = c->ctx->fs;
-	uint16_t depth = extkit_extent_depth(node) - 1;
-	struct extkit_extent_idx ix;
-	uint8_t *buf = c->bufs[depth];
-	int dirty = 0;
+	struct ext_clone *c = arg;
 	uint64_t nb;
 
-	extkit_extent_idx_get(node, i, &ix);
-	if (!extkit_fs_valid_block(fs, ix.child))
+	if (e->flags & EXTKIT_WALK_LEAVE)
 		return 0;
-	if (is_dup(c->ctx, ix.child)) {
-		nb = clone_run(c, ix.child, 1);
-		if (!nb)
-			return 0;
-		ix.child = nb;
-		extkit_extent_idx_put(node, i, &ix);
-		dirty = 1;
-	}
-	if (extkit_fs_read_block(fs, ix.child, buf) ||
-	    extkit_extent_depth(buf) != depth) {
+	if (e->bad == EXTKIT_WALK_BAD_READ || e->bad == EXTKIT_WALK_BAD_DEPTH) {
 		if (!c->err)
 			c->err = -EFSCORRUPTED;
-		return dirty;
-	}
-	/* A copied tree block is rewritten as well: its checksum is
-	 * seeded with its new owner. */
-	if ((clone_node(c, buf, extkit_extent_capacity(fs->g.block_size)) ||
-	     dirty) &&
-	    extkit_extent_write_block(fs, c->ino, c->gen, ix.child, buf) &&
-	    !c->err)
-		c->err = -EIO;
-	return dirty;
-}
-
-/* Returns 1 when node changed. */
-static int clone_node(struct ext_clone *c, uint8_t *node, uint16_t cap)
-{
-	int dirty = 0;
-
-	if (extkit_extent_entries(node) > cap)
 		return 0;
-	if (!extkit_extent_depth(node)) {
-		for (uint16_t i = 0; i < extkit_extent_entries(node);)
-			i += clone_extent(c, node, i, cap, &dirty);
-		return dirty;
 	}
-	for (uint16_t i = 0; i < extkit_extent_entries(node); i++)
-		dirty |= clone_child(c, node, i);
-	return dirty;
+	if (e->bad && e->bad != EXTKIT_WALK_BAD_ORDER &&
+	    e->bad != EXTKIT_WALK_BAD_PAST)
+		return 0;
+	if (!(e->flags & EXTKIT_WALK_META))
+		return clone_extent(c, e);
+	if (e->bad || !is_dup(c->ctx, e->pblk))
+		return 0;
+	nb = clone_run(c, e->pblk, 1);
+	if (!nb)
+		return EXTKIT_WALK_SKIP;
+	e->pblk = nb;
+	return EXTKIT_WALK_CHANGED;
 }
 
 int fsck_clone_extents(struct fsck_ctx *ctx, uint32_t ino,
 		       struct extkit_inode *inode)
 {
-	struct ext_clone c = { .ctx = ctx, .ino = ino,
-			       .gen = inode->generation };
-	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE];
+	struct ext_clone c = { .ctx = ctx };
+	struct extkit_walk wk = { .ino = ino, .fn = clone_fn, .arg = &c };
+	int rc = extkit_walk(ctx->fs, inode, &wk);
 
-	for (int i = 0; i < EXT4_EXT_MAX_DEPTH; i++) {
-		c.bufs[i] = malloc(ctx->fs->g.block_size);
-		if (!c.bufs[i])
-			c.err = -ENOMEM;
-	}
-	extkit_extent_root_get(inode, root);
-	if (!c.err && extkit_extent_depth(root) <= EXT4_EXT_MAX_DEPTH &&
-	    clone_node(&c, root, EXTKIT_EXTENT_ROOT_MAX))
-		extkit_extent_root_put(inode, root);
-	for (int i = 0; i < EXT4_EXT_MAX_DEPTH; i++)
-		free(c.bufs[i]);
+	if (!c.err && rc < 0 && rc != -EFSCORRUPTED)
+		c.err = rc;
 	return c.err;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Extent trees in pass 1 (e2fsck's scan_extent_node): every node of an
- * extent-mapped inode is checked and its blocks claimed; a bad entry is
+ * extent-mapped inode is checked through the library's walker (walk.c)
+ * and its blocks claimed; a bad entry is
  * removed from its node (or, for an extent reaching past its index
  * range, shortened), the rest is kept.
  *
@@ -27,7 +28,6 @@
  */
 #include "config.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "endian.h"
@@ -35,20 +35,16 @@
 #include "extent.h"
 #include "fs.h"
 #include "ondisk.h"
+#include "walk.h"
 
 #include "fsck.h"
 #include "problem.h"
-
-/* Logical block numbers are 32-bit. */
-#define LBLK_LIMIT	(UINT64_C(1) << 32)
 
 struct ext_scan {
 	struct fsck_ctx *ctx;
 	uint32_t ino;
 	struct extkit_inode *inode;
 	struct fsck_blk_result *res;
-	uint8_t *bufs[EXT4_EXT_MAX_DEPTH];	/* per child depth */
-	uint64_t next_lblk;	/* no extent may start below this */
 };
 
 static int report(struct ext_scan *s, uint32_t code, uint64_t blk,
@@ -68,114 +64,87 @@ static int report(struct ext_scan *s, uint32_t code, uint64_t blk,
 
 /* ---- leaves ---- */
 
-/* What is wrong with extent ex of a leaf covering [lo, hi), or 0. */
-static uint32_t extent_problem(const struct ext_scan *s,
-			       const struct extkit_extent *ex, uint64_t lo,
-			       uint64_t hi)
+static void claim_extent(struct ext_scan *s, const struct extkit_walk_ent *e)
 {
-	const struct extkit_fs *fs = s->ctx->fs;
+	int64_t last = (int64_t)(e->lblk + e->len - 1);
 
-	if (!ex->len)
-		return PR_1_EXTENT_ZERO_LEN;
-	if (!ex->pblk || !extkit_fs_valid_block(fs, ex->pblk) ||
-	    !extkit_fs_valid_block(fs, ex->pblk + ex->len - 1))
-		return PR_1_EXTENT_BAD_PBLK;
-	if (ex->lblk < lo || ex->lblk < s->next_lblk || ex->lblk >= hi)
-		return PR_1_EXTENT_ORDER;
-	if (ex->lblk + ex->len > hi)
-		return PR_1_EXTENT_PAST_INDEX;
-	return 0;
-}
-
-static void claim_extent(struct ext_scan *s, const struct extkit_extent *ex)
-{
-	int64_t last = (int64_t)(ex->lblk + ex->len - 1);
-
-	fsck_claim_blocks(s->ctx, s->res, ex->pblk, ex->len);
+	fsck_claim_blocks(s->ctx, s->res, e->pblk, e->len);
 	if (last > s->res->last_lblk)
 		s->res->last_lblk = last;
-	if (!ex->unwritten && last > s->res->last_init_lblk)
+	if (!(e->flags & EXTKIT_WALK_UNWRITTEN) && last > s->res->last_init_lblk)
 		s->res->last_init_lblk = last;
-	s->next_lblk = ex->lblk + ex->len;
 }
 
-/* Checks a leaf's extents; returns 1 when the node was changed. */
-static int scan_leaf(struct ext_scan *s, uint8_t *node, uint64_t lo,
-		     uint64_t hi)
+/* A leaf extent: claimed when sound, else reported and removed (one
+ * reaching past its index range shortened, then claimed). */
+static int scan_extent(struct ext_scan *s, struct extkit_walk_ent *e)
 {
-	struct extkit_extent ex;
-	int dirty = 0;
-	uint32_t code;
+	static const uint32_t codes[] = {
+		[EXTKIT_WALK_BAD_LEN] = PR_1_EXTENT_ZERO_LEN,
+		[EXTKIT_WALK_BAD_PBLK] = PR_1_EXTENT_BAD_PBLK,
+		[EXTKIT_WALK_BAD_ORDER] = PR_1_EXTENT_ORDER,
+		[EXTKIT_WALK_BAD_PAST] = PR_1_EXTENT_PAST_INDEX,
+	};
+	int late = e->bad == EXTKIT_WALK_BAD_ORDER ||
+		   e->bad == EXTKIT_WALK_BAD_PAST;
 
-	for (uint16_t i = 0; i < extkit_extent_entries(node);) {
-		extkit_extent_get(node, i, &ex);
-		code = extent_problem(s, &ex, lo, hi);
-		if (!code) {
-			claim_extent(s, &ex);
-			i++;
-			continue;
-		}
-		if (!report(s, code, ex.pblk, ex.lblk, ex.len, NULL)) {
-			s->res->failed = 1;
-			if (code == PR_1_EXTENT_ORDER ||
-			    code == PR_1_EXTENT_PAST_INDEX)
-				claim_extent(s, &ex);	/* still its blocks */
-			i++;
-			continue;
-		}
-		dirty = 1;
-		if (code == PR_1_EXTENT_PAST_INDEX) {
-			ex.len = (uint32_t)(hi - ex.lblk);
-			extkit_extent_put(node, i, &ex);
-		} else {
-			extkit_extent_remove(node, i);
-		}
+	if (!e->bad) {
+		claim_extent(s, e);
+		return 0;
 	}
-	return dirty;
+	if (!report(s, codes[e->bad], e->pblk, e->lblk, e->len, NULL)) {
+		s->res->failed = 1;
+		if (late)
+			claim_extent(s, e);	/* still its blocks */
+		return 0;
+	}
+	if (e->bad != EXTKIT_WALK_BAD_PAST)
+		return EXTKIT_WALK_DROP;
+	e->len = (uint32_t)(e->end - e->lblk);
+	claim_extent(s, e);
+	return EXTKIT_WALK_CHANGED;
 }
 
-/* ---- index nodes ---- */
+/* ---- tree blocks ---- */
 
-static int scan_node(struct ext_scan *s, uint8_t *node, uint64_t lo,
-		     uint64_t hi);
-
-/* Why the block of an index entry is no node of the given depth. */
-static const char *node_problem(struct ext_scan *s, uint64_t blk,
-				uint16_t depth, uint8_t *buf, int *rc)
+/* A child that is no tree block (or not readable). */
+static int bad_node(struct ext_scan *s, const struct extkit_walk_ent *e)
 {
-	uint32_t bs = s->ctx->fs->g.block_size;
-	struct ext4_extent_header eh;
+	const char *why = "block number out of range";
 
-	*rc = 0;
-	if (!blk || !extkit_fs_valid_block(s->ctx->fs, blk))
-		return "block number out of range";
-	*rc = extkit_fs_read_block(s->ctx->fs, blk, buf);
-	if (*rc)
-		return extkit_strerror(*rc);
-	memcpy(&eh, buf, sizeof(eh));
-	if (le16(eh.eh_magic) != EXT4_EXT_MAGIC)
-		return "bad magic number";
-	if (extkit_extent_header_check(&eh, bs))
-		return "bad entry count or capacity";
-	return NULL;
+	if (e->bad == EXTKIT_WALK_BAD_READ && e->err != -EFSCORRUPTED) {
+		/* Unreadable: reported, left as it is. */
+		report(s, PR_1_EXTENT_BAD, e->pblk, e->lblk, 0,
+		       extkit_strerror(e->err));
+		s->ctx->flags |= FSCK_FL_UNCORRECTED;
+		s->res->failed = 1;
+		fsck_claim_blocks(s->ctx, s->res, e->pblk, 1);
+		return 0;
+	}
+	if (e->bad == EXTKIT_WALK_BAD_READ)
+		why = extkit_strerror(e->err);
+	else if (e->bad == EXTKIT_WALK_BAD_MAGIC)
+		why = "bad magic number";
+	else if (e->bad == EXTKIT_WALK_BAD_HEADER)
+		why = "bad entry count or capacity";
+	if (report(s, PR_1_EXTENT_NODE_BAD, e->pblk, e->lblk, 0, why))
+		return EXTKIT_WALK_DROP;
+	s->res->failed = 1;
+	return 0;
 }
 
 /*
  * A tree block whose header is valid but whose eh_depth does not fit its
  * place: its entries are read as that place wants (the kernel checks
- * eh_depth the same way). 0 when it is (now) right.
+ * eh_depth the same way), the walker correcting eh_depth.
  */
-static int check_depth(struct ext_scan *s, uint64_t blk, uint8_t *buf,
-		       uint16_t depth, int *cdirty)
+static int bad_depth(struct ext_scan *s, const struct extkit_walk_ent *e)
 {
-	uint16_t have = extkit_extent_depth(buf);
-
-	if (have == depth)
-		return 0;
-	if (!report(s, PR_1_EXTENT_NODE_DEPTH, blk, have, depth, NULL))
-		return -1;
-	extkit_extent_set_depth(buf, depth);
-	*cdirty = 1;
+	if (report(s, PR_1_EXTENT_NODE_DEPTH, e->pblk,
+		   extkit_extent_depth(e->block), e->level - 1, NULL))
+		return EXTKIT_WALK_CHANGED;
+	s->res->failed = 1;
+	fsck_claim_blocks(s->ctx, s->res, e->pblk, 1);
 	return 0;
 }
 
@@ -188,106 +157,47 @@ static uint64_t first_lblk(const uint8_t *node)
 	return ix.lblk;
 }
 
-/*
- * Entry i of an index node at depth (>= 1), covering [lo, hi): its child
- * is checked, scanned and written back when changed. Returns 1 when the
- * entry was removed, 2 when it was changed, 0 otherwise.
- */
-static int scan_child(struct ext_scan *s, uint8_t *node, uint16_t i,
-		      uint64_t hi)
+/* A tree block after its entries: dropped when empty, its index entry's
+ * start corrected when it differs from the block's first entry. */
+static int leave_node(struct ext_scan *s, struct extkit_walk_ent *e)
 {
-	uint16_t depth = extkit_extent_depth(node) - 1;
-	struct extkit_extent_idx ix;
-	uint8_t *buf = s->bufs[depth];
-	const char *why;
-	int changed = 0, cdirty, rc;
+	int rc = 0;
 
-	extkit_extent_idx_get(node, i, &ix);
-	why = node_problem(s, ix.child, depth, buf, &rc);
-	if (rc && rc != -EFSCORRUPTED) {
-		/* Unreadable: reported, left as it is. */
-		report(s, PR_1_EXTENT_BAD, ix.child, ix.lblk, 0, why);
-		s->ctx->flags |= FSCK_FL_UNCORRECTED;
-		s->res->failed = 1;
-		fsck_claim_blocks(s->ctx, s->res, ix.child, 1);
-		return 0;
-	}
-	if (why) {
-		if (report(s, PR_1_EXTENT_NODE_BAD, ix.child, ix.lblk, 0, why))
-			return 1;
-		s->res->failed = 1;
-		return 0;
-	}
-	cdirty = 0;
-	if (check_depth(s, ix.child, buf, depth, &cdirty)) {
-		s->res->failed = 1;
-		fsck_claim_blocks(s->ctx, s->res, ix.child, 1);
-		return 0;
-	}
-	cdirty |= scan_node(s, buf, ix.lblk, hi);
-	if (!extkit_extent_entries(buf)) {
-		if (report(s, PR_1_EXTENT_EMPTY_NODE, ix.child, ix.lblk, 0,
+	if (!e->entries) {
+		if (report(s, PR_1_EXTENT_EMPTY_NODE, e->pblk, e->lblk, 0,
 			   NULL))
-			return 1;
+			return EXTKIT_WALK_DROP;
 		s->res->failed = 1;
-	} else if (first_lblk(buf) != ix.lblk &&
-		   report(s, PR_1_EXTENT_INDEX_START, ix.child,
-			  first_lblk(buf), ix.lblk, NULL)) {
-		ix.lblk = first_lblk(buf);
-		extkit_extent_idx_put(node, i, &ix);
-		changed = 2;
+	} else if (first_lblk(e->block) != e->lblk &&
+		   report(s, PR_1_EXTENT_INDEX_START, e->pblk,
+			  first_lblk(e->block), e->lblk, NULL)) {
+		e->lblk = first_lblk(e->block);
+		rc = EXTKIT_WALK_CHANGED;
 	}
-	if (cdirty && fsck_fixing(s->ctx))
-		extkit_extent_write_block(s->ctx->fs, s->ino,
-					  s->inode->generation, ix.child, buf);
-	fsck_claim_blocks(s->ctx, s->res, ix.child, 1);
-	return changed;
+	fsck_claim_blocks(s->ctx, s->res, e->pblk, 1);
+	return rc;
 }
 
-/* Checks an index node's entries; returns 1 when it was changed. */
-static int scan_index(struct ext_scan *s, uint8_t *node, uint64_t lo,
-		      uint64_t hi)
+/* The walker's callback: every entry of the tree, checked. */
+static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+		   void *arg)
 {
-	struct extkit_extent_idx ix, nx;
-	uint64_t end;
-	int dirty = 0, rc;
+	struct ext_scan *s = arg;
 
-	for (uint16_t i = 0; i < extkit_extent_entries(node);) {
-		extkit_extent_idx_get(node, i, &ix);
-		if (ix.lblk < lo || ix.lblk < s->next_lblk || ix.lblk >= hi) {
-			if (report(s, PR_1_EXTENT_NODE_BAD, ix.child, ix.lblk,
-				   0, "index entry out of order")) {
-				extkit_extent_remove(node, i);
-				dirty = 1;
-				continue;
-			}
-			s->res->failed = 1;
-		}
-		end = hi;
-		if (i + 1 < extkit_extent_entries(node)) {
-			extkit_extent_idx_get(node, i + 1, &nx);
-			if (nx.lblk > ix.lblk && nx.lblk < hi)
-				end = nx.lblk;
-		}
-		rc = scan_child(s, node, i, end);
-		if (rc == 1) {
-			extkit_extent_remove(node, i);
-			dirty = 1;
-			continue;
-		}
-		if (rc)
-			dirty = 1;
-		i++;
+	if (!(e->flags & EXTKIT_WALK_META))
+		return scan_extent(s, e);
+	if (e->flags & EXTKIT_WALK_LEAVE)
+		return leave_node(s, e);
+	if (e->bad == EXTKIT_WALK_BAD_ORDER) {
+		if (report(s, PR_1_EXTENT_NODE_BAD, e->pblk, e->lblk, 0,
+			   "index entry out of order"))
+			return EXTKIT_WALK_DROP;
+		s->res->failed = 1;
+		return 0;
 	}
-	return dirty;
-}
-
-static int scan_node(struct ext_scan *s, uint8_t *node, uint64_t lo,
-		     uint64_t hi)
-{
-	if (!extkit_extent_depth(node))
-		return scan_leaf(s, node, lo, hi);
-	return scan_index(s, node, lo, hi);
+	if (e->bad == EXTKIT_WALK_BAD_DEPTH)
+		return bad_depth(s, e);
+	return e->bad ? bad_node(s, e) : 0;
 }
 
 /* ---- the root ---- */
@@ -339,8 +249,10 @@ int fsck_scan_extent_tree(struct fsck_ctx *ctx, uint32_t ino,
 {
 	struct ext_scan s = { .ctx = ctx, .ino = ino, .inode = inode,
 			      .res = res };
+	struct extkit_walk wk = { .ino = ino, .fn = scan_fn, .arg = &s };
 	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE];
-	int dirty = 0, rc = 0;
+	struct extkit_inode work = *inode;
+	int dirty = 0, rc;
 
 	extkit_extent_root_get(inode, root);
 	switch (check_root(&s, root, &dirty)) {
@@ -351,21 +263,18 @@ int fsck_scan_extent_tree(struct fsck_ctx *ctx, uint32_t ino,
 		res->failed = 1;
 		return 0;
 	}
-	for (int i = 0; i < EXT4_EXT_MAX_DEPTH; i++) {
-		s.bufs[i] = malloc(ctx->fs->g.block_size);
-		if (!s.bufs[i])
-			rc = -ENOMEM;
+	if (!fsck_fixing(ctx))
+		wk.flags |= EXTKIT_WALK_DRY;
+	extkit_extent_root_put(&work, root);
+	rc = extkit_walk(ctx->fs, &work, &wk);
+	/* Tree blocks pointing at each other: what was met is claimed. */
+	if (rc == -EXTKIT_ELOOP) {
+		res->failed = 1;
+		rc = 0;
 	}
-	if (!rc && scan_node(&s, root, 0, LBLK_LIMIT))
-		dirty = 1;
-	/* An index root left with no child is an empty leaf again. */
-	if (!rc && dirty && !extkit_extent_entries(root))
-		extkit_extent_set_depth(root, 0);
-	if (!rc && dirty) {
-		extkit_extent_root_put(inode, root);
+	if (!rc && (dirty || wk.inode_changed)) {
+		memcpy(inode->block, work.block, sizeof(inode->block));
 		res->inode_dirty = 1;
 	}
-	for (int i = 0; i < EXT4_EXT_MAX_DEPTH; i++)
-		free(s.bufs[i]);
-	return rc;
+	return rc < 0 ? rc : 0;
 }

@@ -17,315 +17,233 @@
 #include "endian.h"
 #include "error.h"
 #include "extent.h"
+#include "walk.h"
 
 #define IND_LEVELS	3	/* single, double, triple indirect */
 
-struct ind_walk {
-	struct extkit_fs *fs;
+_Static_assert(EXTKIT_WALK_META == EXTKIT_BLOCK_META &&
+	       EXTKIT_WALK_UNWRITTEN == EXTKIT_BLOCK_UNWRITTEN,
+	       "the walker's flags are the block walk's");
+
+/*
+ * A run of contiguous data blocks not yet reported: the read-only walk
+ * and the truncation pass indirect data blocks on in runs, as extents
+ * come. stop keeps the caller's positive stop value.
+ */
+struct runs {
 	extkit_block_fn fn;
 	void *arg;
-	void *bufs[IND_LEVELS];	/* one block buffer per level */
-	uint64_t budget;	/* block references still allowed */
-	uint64_t run_lblk;	/* pending run of contiguous data blocks */
-	uint64_t run_pblk;
-	uint32_t run_len;
+	int stop;
+	uint64_t lblk;
+	uint64_t pblk;
+	uint32_t len;
 };
 
-static int run_flush(struct ind_walk *w)
+/* Calls the caller's fn: a positive stop value aborts the walk. */
+static int runs_call(struct extkit_fs *fs, struct runs *r, uint64_t lblk,
+		     uint64_t pblk, uint32_t count, int flags)
 {
-	uint32_t len = w->run_len;
+	int rc = r->fn(fs, lblk, pblk, count, flags, r->arg);
+
+	if (rc > 0) {
+		r->stop = rc;
+		return EXTKIT_WALK_ABORT;
+	}
+	return rc;
+}
+
+static int run_flush(struct extkit_fs *fs, struct runs *r)
+{
+	uint32_t len = r->len;
 
 	if (!len)
 		return 0;
-	w->run_len = 0;
-	return w->fn(w->fs, w->run_lblk, w->run_pblk, len, 0, w->arg);
+	r->len = 0;
+	return runs_call(fs, r, r->lblk, r->pblk, len, 0);
 }
 
-/* Checks blk and charges it to the budget; flushes the run on failure so
- * that every good block before the bad one has been reported. */
-static int charge_block(struct ind_walk *w, uint64_t blk)
-{
-	int err = 0;
-	int rc;
-
-	if (!extkit_fs_valid_block(w->fs, blk))
-		err = -EFSCORRUPTED;
-	else if (!w->budget)
-		err = -EXTKIT_ELOOP;
-	if (!err) {
-		w->budget--;
-		return 0;
-	}
-	rc = run_flush(w);
-	return rc ? rc : err;
-}
-
-static int run_add(struct ind_walk *w, uint64_t lblk, uint64_t pblk)
+static int run_add(struct extkit_fs *fs, struct runs *r, uint64_t lblk,
+		   uint64_t pblk)
 {
 	int rc;
 
-	rc = charge_block(w, pblk);
-	if (rc)
-		return rc;
-	if (w->run_len && w->run_len < UINT32_MAX &&
-	    lblk == w->run_lblk + w->run_len &&
-	    pblk == w->run_pblk + w->run_len) {
-		w->run_len++;
+	if (r->len && r->len < UINT32_MAX && lblk == r->lblk + r->len &&
+	    pblk == r->pblk + r->len) {
+		r->len++;
 		return 0;
 	}
-	rc = run_flush(w);
+	rc = run_flush(fs, r);
 	if (rc)
 		return rc;
-	w->run_lblk = lblk;
-	w->run_pblk = pblk;
-	w->run_len = 1;
+	r->lblk = lblk;
+	r->pblk = pblk;
+	r->len = 1;
 	return 0;
 }
 
-/* Reports indirect block blk (mapping from lblk on) and reads it. */
-static int ind_enter(struct ind_walk *w, uint64_t blk, int level,
-		     uint64_t lblk, void **bufp)
+/* What a bad entry means to a walk that cannot go past it. */
+static int bad_error(const struct extkit_walk_ent *e)
 {
-	void *buf = w->bufs[level - 1];
-	int rc;
-
-	rc = charge_block(w, blk);
-	if (!rc)
-		rc = run_flush(w);
-	if (!rc)
-		rc = w->fn(w->fs, lblk, blk, 1, EXTKIT_BLOCK_META, w->arg);
-	if (rc)
-		return rc;
-	if (!buf) {
-		buf = malloc(w->fs->g.block_size);
-		if (!buf)
-			return -ENOMEM;
-		w->bufs[level - 1] = buf;
-	}
-	*bufp = buf;
-	return extkit_fs_read_block(w->fs, blk, buf);
+	if (e->bad == EXTKIT_WALK_BAD_READ)
+		return e->err;
+	if (e->bad == EXTKIT_WALK_BAD_DEPTH)
+		return -EXTKIT_ELOOP;
+	return -EFSCORRUPTED;
 }
 
-/*
- * Walks indirect block blk of the given level (1 single .. 3 triple) whose
- * first entry maps logical block lblk. Recursion depth is at most 3.
- */
-static int walk_ind(struct ind_walk *w, uint64_t blk, int level,
-		    uint64_t lblk)
+/* Ends a walk: the pending run goes out first, then the walk's result
+ * (the caller's stop value when it stopped the walk). */
+static int runs_end(struct extkit_fs *fs, struct runs *r, int rc)
 {
-	uint32_t apb = w->fs->g.addr_per_block;
-	uint64_t span = 1;
-	uint32_t i;
-	void *buf;
-	int rc;
-	int l;
+	int frc = 0;
 
-	rc = ind_enter(w, blk, level, lblk, &buf);
-	if (rc)
-		return rc;
-	for (l = 1; l < level; l++)
-		span *= apb;
-	for (i = 0; i < apb; i++) {
-		uint32_t b = get_le32((const uint8_t *)buf + 4 * i);
-
-		if (!b)
-			continue;
-		if (level == 1)
-			rc = run_add(w, lblk + i, b);
-		else
-			rc = walk_ind(w, b, level - 1, lblk + i * span);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	if (rc <= 0 && !r->stop)
+		frc = run_flush(fs, r);
+	if (r->stop)
+		return r->stop;
+	if (frc < 0)
+		return frc;
+	return rc < 0 ? rc : 0;
 }
 
-static int walk_indirect(struct extkit_fs *fs,
-			 const struct extkit_inode *inode,
-			 extkit_block_fn fn, void *arg)
+/* The read-only walk: every block reported, the first bad one ends it
+ * (the good ones before it reported). */
+static int block_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+		    void *arg)
 {
-	uint64_t apb = fs->g.addr_per_block;
-	uint64_t base = EXT2_NDIR_BLOCKS;
-	uint64_t span = apb;
-	struct ind_walk w = {
-		.fs = fs, .fn = fn, .arg = arg,
-		.budget = fs->sb.blocks_count,
-	};
-	unsigned int i;
-	int level;
-	int rc = 0;
+	struct runs *r = arg;
+	int rc;
 
-	for (i = 0; i < EXT2_NDIR_BLOCKS; i++) {
-		if (inode->block[i]) {
-			rc = run_add(&w, i, inode->block[i]);
-			if (rc)
-				goto out;
-		}
+	if (e->flags & EXTKIT_WALK_LEAVE)
+		return 0;
+	if (e->bad) {
+		rc = run_flush(fs, r);
+		/* An indirect block is reported before it is read. */
+		if (!rc && e->bad == EXTKIT_WALK_BAD_READ &&
+		    !(e->flags & EXTKIT_WALK_EXTENT))
+			rc = runs_call(fs, r, e->lblk, e->pblk, 1,
+				       EXTKIT_BLOCK_META);
+		return rc ? rc : bad_error(e);
 	}
-	for (level = 1; level <= IND_LEVELS; level++) {
-		uint32_t b = inode->block[EXT2_IND_BLOCK + level - 1];
-
-		if (b) {
-			rc = walk_ind(&w, b, level, base);
-			if (rc)
-				goto out;
-		}
-		base += span;
-		span *= apb;
-	}
-	rc = run_flush(&w);
-out:
-	for (i = 0; i < IND_LEVELS; i++)
-		free(w.bufs[i]);
-	return rc;
+	if (!(e->flags & (EXTKIT_WALK_META | EXTKIT_WALK_EXTENT)))
+		return run_add(fs, r, e->lblk, e->pblk);
+	rc = run_flush(fs, r);
+	if (rc)
+		return rc;
+	return runs_call(fs, r, e->lblk, e->pblk, e->len,
+			 e->flags & (EXTKIT_BLOCK_META |
+				     EXTKIT_BLOCK_UNWRITTEN));
 }
 
 int extkit_block_walk(struct extkit_fs *fs, const struct extkit_inode *inode,
 		      extkit_block_fn fn, void *arg)
 {
+	struct extkit_inode copy = *inode;
+	struct runs r = { .fn = fn, .arg = arg };
+	struct extkit_walk wk = { .flags = EXTKIT_WALK_DRY, .fn = block_fn,
+				  .arg = &r };
+
 	if (!extkit_inode_has_block_map(inode))
 		return 0;
-	if (inode->flags & EXT4_EXTENTS_FL)
-		return extkit_extent_walk(fs, inode, fn, arg);
-	return walk_indirect(fs, inode, fn, arg);
+	return runs_end(fs, &r, extkit_walk(fs, &copy, &wk));
 }
 
 /* ---- truncation ---- */
 
 struct trunc {
-	struct ind_walk w;	/* reports whole subtrees that go */
-	extkit_block_fn fn;	/* the caller's callback */
-	void *arg;
-	int stop;		/* its positive stop value */
+	struct runs r;
 	uint64_t keep;		/* logical blocks kept */
-	int dry;
 };
 
-/* The walk's callback: a positive stop value of the caller's becomes an
- * error inside the cut (positive values mean "slot cleared" there). */
-static int trunc_report(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
-			uint32_t count, int flags, void *arg)
+/*
+ * Indirect map: data past keep goes in runs; an indirect block wholly
+ * past keep is reported when entered (before its data), one cut inside
+ * when it is left empty.
+ */
+static int trunc_ind_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+			void *arg)
 {
 	struct trunc *t = arg;
-	int rc = t->fn(fs, lblk, pblk, count, flags, t->arg);
-
-	if (rc > 0) {
-		t->stop = rc;
-		return -ECANCELED;
-	}
-	return rc;
-}
-
-static int trunc_slot(struct trunc *t, uint32_t *slot, int level,
-		      uint64_t lblk, uint64_t span);
-
-/*
- * Cuts indirect block *slot (level 1..3, mapping span blocks from lblk,
- * with lblk < keep < lblk + span): its entries past keep are cleared, and
- * the block itself goes when no entry is left. 1 when *slot was cleared.
- */
-static int trunc_ind(struct trunc *t, uint32_t *slot, int level,
-		     uint64_t lblk, uint64_t span)
-{
-	uint32_t apb = t->w.fs->g.addr_per_block;
-	uint64_t child = span / apb;
-	int changed = 0, empty = 1, rc;
-	uint8_t *buf = t->w.bufs[level - 1];
-
-	rc = charge_block(&t->w, *slot);
-	if (rc)
-		return rc;
-	if (!buf) {
-		buf = malloc(t->w.fs->g.block_size);
-		if (!buf)
-			return -ENOMEM;
-		t->w.bufs[level - 1] = buf;
-	}
-	rc = extkit_fs_read_block(t->w.fs, *slot, buf);
-	if (rc)
-		return rc;
-	for (uint32_t i = 0; i < apb; i++) {
-		uint32_t b = get_le32(buf + 4 * i);
-
-		rc = trunc_slot(t, &b, level - 1, lblk + i * child, child);
-		if (rc < 0)
-			return rc;
-		if (rc) {
-			put_le32(buf + 4 * i, b);
-			changed = 1;
-		}
-		if (b)
-			empty = 0;
-	}
-	if (empty) {
-		rc = run_flush(&t->w);
-		if (!rc)
-			rc = trunc_report(t->w.fs, lblk, *slot, 1,
-					  EXTKIT_BLOCK_META, t);
-		if (rc)
-			return rc;
-		*slot = 0;
-		return 1;
-	}
-	if (changed && !t->dry)
-		rc = extkit_fs_write_block(t->w.fs, *slot, buf);
-	return rc;
-}
-
-/* Cuts the map under *slot (level 0: a data block); 1 if *slot went. */
-static int trunc_slot(struct trunc *t, uint32_t *slot, int level,
-		      uint64_t lblk, uint64_t span)
-{
 	int rc;
 
-	if (!*slot)
-		return 0;
-	if (lblk >= t->keep) {
-		rc = level ? walk_ind(&t->w, *slot, level, lblk) :
-			     run_add(&t->w, lblk, *slot);
-		if (rc)
-			return rc;
-		*slot = 0;
-		return 1;
+	if (e->bad) {
+		rc = run_flush(fs, &t->r);
+		return rc ? rc : bad_error(e);
 	}
-	if (!level || lblk + span <= t->keep)
+	if (!(e->flags & EXTKIT_WALK_META)) {
+		rc = run_add(fs, &t->r, e->lblk, e->pblk);
+		return rc ? rc : EXTKIT_WALK_DROP;
+	}
+	if (e->flags & EXTKIT_WALK_LEAVE) {
+		if (e->lblk >= t->keep)
+			return EXTKIT_WALK_DROP;
+		if (e->entries)
+			return 0;
+	} else if (e->lblk < t->keep) {
 		return 0;
-	return trunc_ind(t, slot, level, lblk, span);
+	}
+	rc = run_flush(fs, &t->r);
+	if (!rc)
+		rc = runs_call(fs, &t->r, e->lblk, e->pblk, 1,
+			       EXTKIT_BLOCK_META);
+	if (rc)
+		return rc;
+	return e->flags & EXTKIT_WALK_LEAVE ? EXTKIT_WALK_DROP : 0;
+}
+
+/*
+ * Extent tree, last entry first: extents past keep go, the one across
+ * keep is shortened, a tree block left empty goes after its entries.
+ * Order is not checked here (pass 1 does): only what is freed must lie
+ * inside the filesystem.
+ */
+static int trunc_ext_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+			void *arg)
+{
+	struct trunc *t = arg;
+	int unwritten = e->flags & EXTKIT_BLOCK_UNWRITTEN;
+	uint64_t cut;
+	int rc;
+
+	if (e->bad && e->bad != EXTKIT_WALK_BAD_ORDER &&
+	    e->bad != EXTKIT_WALK_BAD_PAST)
+		return bad_error(e);
+	if (e->flags & EXTKIT_WALK_META) {
+		if (!(e->flags & EXTKIT_WALK_LEAVE) || e->entries)
+			return 0;
+		rc = runs_call(fs, &t->r, e->lblk, e->pblk, 1,
+			       EXTKIT_BLOCK_META);
+		return rc ? rc : EXTKIT_WALK_DROP;
+	}
+	if (e->lblk >= t->keep) {
+		rc = runs_call(fs, &t->r, e->lblk, e->pblk, e->len, unwritten);
+		return rc ? rc : EXTKIT_WALK_DROP;
+	}
+	cut = e->lblk + e->len - t->keep;
+	rc = runs_call(fs, &t->r, t->keep, e->pblk + e->len - cut,
+		       (uint32_t)cut, unwritten);
+	e->len -= (uint32_t)cut;
+	return rc ? rc : EXTKIT_WALK_CHANGED;
 }
 
 int extkit_bmap_truncate(struct extkit_fs *fs, uint32_t ino,
 			 struct extkit_inode *inode, uint64_t keep, int dry,
 			 extkit_block_fn fn, void *arg)
 {
-	struct trunc t = {
-		.w = { .fs = fs, .fn = trunc_report,
-		       .budget = fs->sb.blocks_count },
-		.fn = fn, .arg = arg, .keep = keep, .dry = dry,
-	};
-	uint64_t span = fs->g.addr_per_block, lblk = EXT2_NDIR_BLOCKS;
-	int rc = 0;
+	struct trunc t = { .r = { .fn = fn, .arg = arg }, .keep = keep };
+	struct extkit_walk wk = { .ino = ino, .from = keep, .arg = &t,
+				  .fn = trunc_ind_fn };
+	int ext = inode->flags & EXT4_EXTENTS_FL;
 
-	t.w.arg = &t;
 	if (!extkit_inode_has_block_map(inode))
 		return 0;
-	if (inode->flags & EXT4_EXTENTS_FL)
-		return extkit_extent_truncate(fs, ino, inode, keep, dry, fn,
-					      arg);
-	for (unsigned int i = 0; i < EXT2_NDIR_BLOCKS && rc >= 0; i++)
-		rc = trunc_slot(&t, &inode->block[i], 0, i, 1);
-	for (int level = 1; level <= IND_LEVELS && rc >= 0; level++) {
-		rc = trunc_slot(&t, &inode->block[EXT2_IND_BLOCK + level - 1],
-				level, lblk, span);
-		lblk += span;
-		span *= fs->g.addr_per_block;
+	if (dry)
+		wk.flags |= EXTKIT_WALK_DRY;
+	if (ext) {
+		wk.flags |= EXTKIT_WALK_REVERSE;
+		wk.fn = trunc_ext_fn;
 	}
-	if (rc >= 0)
-		rc = run_flush(&t.w);
-	for (int i = 0; i < IND_LEVELS; i++)
-		free(t.w.bufs[i]);
-	if (t.stop)
-		return t.stop;
-	return rc < 0 ? rc : 0;
+	return runs_end(fs, &t.r, extkit_walk(fs, inode, &wk));
 }
 
 /*
@@ -414,7 +332,7 @@ int extkit_bmap(struct extkit_fs *fs, const struct extkit_inode *inode,
 		return 0;
 	if (!(inode->flags & EXT4_EXTENTS_FL))
 		return ind_lookup(fs, inode, lblk, pblk);
-	rc = extkit_extent_walk(fs, inode, lookup_fn, &la);
+	rc = extkit_block_walk(fs, inode, lookup_fn, &la);
 	if (rc < 0) {
 		*pblk = 0;
 		return rc;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Logical to physical block mapping: direct, indirect, double and triple
- * indirect blocks, and extent trees (extent.c). Every block number read is
- * checked to lie inside the filesystem; depth is bounded, so a map that
- * points at itself ends in an error, never a hang.
+ * indirect blocks, and extent trees, read and cut through the one walker
+ * (walk.c). Every block number read is checked to lie inside the
+ * filesystem; depth is bounded, so a map that points at itself ends in an
+ * error, never a hang.
  */
 #ifndef EXTKIT_BMAP_H
 #define EXTKIT_BMAP_H
@@ -43,10 +44,12 @@ int extkit_block_walk(struct extkit_fs *fs, const struct extkit_inode *inode,
  * Cuts the block map of inode ino down to its first keep logical blocks
  * (a truncate): every pointer to a later block is cleared in
  * inode->block or in its indirect block, and an indirect block left with
- * no pointer at all is released too; extent trees are cut by
- * extkit_extent_truncate() (extent.c) with the same contract. Each released run is passed to
- * fn (EXTKIT_BLOCK_META for an indirect block); a non-zero return stops
- * the cut, possibly half done. Changed indirect
+ * no pointer at all is released too. An extent tree likewise: extents
+ * past keep are dropped, the one across keep shortened, a tree block left
+ * with no entry released (a root left empty becomes an empty leaf), last
+ * entry first; tree blocks are written with their checksum (owner ino).
+ * Each released run is passed to fn (EXTKIT_BLOCK_META for a map block);
+ * a non-zero return stops the cut, possibly half done. Changed map
  * blocks are written unless dry is set (inode->block is edited in memory
  * either way: pass a copy for a dry run); the caller writes the inode and
  * fixes i_blocks. Returns 0, the callback's stop value, EFSCORRUPTED or

@@ -2,8 +2,9 @@
 /*
  * Directory block maps: append and truncate (see dirext.h). Block-mapped
  * inodes up to the double indirect level on append (a directory that
- * large would hold millions of entries) and every level on truncate;
- * extent-mapped inodes whose extents all fit in the inode.
+ * large would hold millions of entries) and every level on truncate (the
+ * block walker's cut, extkit_bmap_truncate); extent-mapped inodes whose
+ * extents all fit in the inode.
  */
 #include "config.h"
 
@@ -11,13 +12,13 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "bmap.h"
 #include "dirext.h"
 #include "endian.h"
 #include "error.h"
 #include "ondisk.h"
 
 #define NDIR		12u
-#define IND_LEVELS	3u
 #define EXT_MAX_LEN	32768u
 
 /* Blocks to free, collected and then freed as sorted ranges. */
@@ -194,69 +195,6 @@ static int map_append(struct extkit_fs *fs, const struct extkit_blk_alloc *ba,
 			added);
 }
 
-/* Frees what indirect block *ptr (level 1..3, first logical block base)
- * maps at or past n, and *ptr itself when nothing below it stays. */
-static int ind_trim(struct extkit_fs *fs, uint32_t *ptr, unsigned int level,
-		    uint64_t base, uint64_t n, struct free_list *fl)
-{
-	uint64_t apb = fs->g.addr_per_block, child = 1, i;
-	uint32_t v;
-	uint8_t *b;
-	int rc;
-
-	for (i = 1; i < level; i++)
-		child *= apb;
-	if (!*ptr || base + child * apb <= n)
-		return 0;
-	if (!extkit_fs_valid_block(fs, *ptr))
-		return -EFSCORRUPTED;
-	b = malloc(fs->g.block_size);
-	if (!b)
-		return -ENOMEM;
-	rc = extkit_fs_read_block(fs, *ptr, b);
-	for (i = 0; !rc && i < apb; i++) {
-		v = get_le32(b + 4 * i);
-		if (!v)
-			continue;
-		if (level > 1)
-			rc = ind_trim(fs, &v, level - 1, base + i * child, n,
-				      fl);
-		else if (base + i >= n && !(rc = fl_push(fl, v)))
-			v = 0;
-		put_le32(b + 4 * i, v);
-	}
-	if (!rc && base >= n) {
-		rc = fl_push(fl, *ptr);
-		*ptr = 0;
-	} else if (!rc) {
-		rc = extkit_fs_write_block(fs, *ptr, b);
-	}
-	free(b);
-	return rc;
-}
-
-static int map_trim(struct extkit_fs *fs, struct extkit_inode *inode,
-		    uint64_t n, struct free_list *fl)
-{
-	uint64_t apb = fs->g.addr_per_block, base = NDIR, span = apb;
-	unsigned int level;
-	uint32_t i;
-	int rc = 0;
-
-	for (i = (uint32_t)(n < NDIR ? n : NDIR); !rc && i < NDIR; i++) {
-		if (inode->block[i])
-			rc = fl_push(fl, inode->block[i]);
-		inode->block[i] = 0;
-	}
-	for (level = 1; !rc && level <= IND_LEVELS; level++) {
-		rc = ind_trim(fs, &inode->block[NDIR + level - 1], level, base,
-			      n, fl);
-		base += span;
-		span *= apb;
-	}
-	return rc;
-}
-
 /* ---- extents in the inode ---- */
 
 struct ext_view {
@@ -320,6 +258,9 @@ static int ext_append(struct extkit_inode *inode, uint64_t lblk,
 	if (v.entries) {
 		e = ext_at(&v, v.entries - 1u);
 		len = get_le16(e + 4);
+		if (lblk < get_le32(e) + (len > EXT_MAX_LEN ?
+					  len - EXT_MAX_LEN : len))
+			return -EXTKIT_EUNSUPP;
 		if (len < EXT_MAX_LEN && get_le32(e) + len == lblk &&
 		    ext_start(e) + len == pblk) {
 			put_le16(e + 4, (uint16_t)(len + 1));
@@ -331,41 +272,6 @@ static int ext_append(struct extkit_inode *inode, uint64_t lblk,
 		return -EXTKIT_EUNSUPP;
 	ext_set(ext_at(&v, v.entries), (uint32_t)lblk, 1, pblk);
 	v.entries++;
-	ext_store(inode, &v);
-	return 0;
-}
-
-static int ext_trim(struct extkit_fs *fs, struct extkit_inode *inode,
-		    uint64_t n, uint64_t *freed)
-{
-	struct ext_view v;
-	uint32_t i, len, keep, flag, kept = 0;
-	uint64_t lb;
-	uint8_t *e;
-	int rc = ext_load(inode, &v);
-
-	for (i = 0; !rc && i < v.entries; i++) {
-		e = ext_at(&v, i);
-		lb = get_le32(e);
-		len = get_le16(e + 4);
-		flag = len > EXT_MAX_LEN ? EXT_MAX_LEN : 0;
-		len -= flag;
-		keep = lb >= n ? 0 : (uint32_t)(n - lb < len ? n - lb : len);
-		if (keep < len) {
-			rc = extkit_free_blocks(fs, ext_start(e) + keep,
-						len - keep);
-			*freed += len - keep;
-		}
-		if (keep) {
-			ext_set(ext_at(&v, kept), (uint32_t)lb, keep + flag,
-				ext_start(e));
-			kept++;
-		}
-	}
-	if (rc)
-		return rc;
-	v.entries = (uint16_t)kept;
-	memset(ext_at(&v, kept), 0, 12u * (4u - kept));
 	ext_store(inode, &v);
 	return 0;
 }
@@ -474,25 +380,41 @@ int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
 	return 0;
 }
 
+/* The truncation's callback: every released run joins the free list. */
+static int trim_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+		   uint32_t count, int flags, void *arg)
+{
+	struct free_list *fl = arg;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < count && !rc; i++)
+		rc = fl_push(fl, pblk + i);
+	return rc;
+}
+
 int extkit_dir_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
 			uint64_t nblocks)
 {
 	struct free_list fl = { 0 };
-	uint64_t freed = 0, have = fs_blocks_of(fs, inode);
+	uint64_t have = fs_blocks_of(fs, inode);
+	struct ext_view v;
 	int rc;
 
+	/* Tree blocks would be rewritten, and their checksums want the
+	 * owner's inode number: extents in the inode only. */
 	if (inode->flags & EXT4_EXTENTS_FL) {
-		rc = ext_trim(fs, inode, nblocks, &freed);
-	} else {
-		rc = map_trim(fs, inode, nblocks, &fl);
-		freed = fl.n;
-		if (!rc)
-			rc = fl_release(fs, &fl);
-		free(fl.blk);
+		rc = ext_load(inode, &v);
+		if (rc)
+			return rc;
 	}
+	rc = extkit_bmap_truncate(fs, 0, inode, nblocks, 0, trim_fn, &fl);
+	if (!rc)
+		rc = fl_release(fs, &fl);
+	free(fl.blk);
 	if (rc)
 		return rc;
-	extkit_inode_set_fs_blocks(fs, inode, have > freed ? have - freed : 0);
+	extkit_inode_set_fs_blocks(fs, inode,
+				   have > fl.n ? have - fl.n : 0);
 	inode->size = nblocks * fs->g.block_size;
 	return 0;
 }

@@ -31,17 +31,21 @@ struct extkit_blk_alloc {
 
 /*
  * Maps a newly allocated block (near goal, from ba) at logical block
- * lblk, which must be the first past the end; indirect blocks come from
+ * lblk, which must be the first past the end, or for a block map any
+ * hole; indirect blocks come from
  * ba too. *pblk gets it; its contents are the caller's to write.
- * -EXTKIT_EUNSUPP for extent trees deeper than the inode or a full
- * in-inode extent list; -EFBIG past double indirect.
+ * -EXTKIT_EUNSUPP for extent trees deeper than the inode, a full
+ * in-inode extent list or an lblk before the last extent's end; -EFBIG
+ * past double indirect.
  */
 int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
 			    uint64_t lblk, uint64_t goal, uint64_t *pblk,
 			    const struct extkit_blk_alloc *ba);
 
 /* Frees every block mapped at or past logical block nblocks, and the
- * index blocks left without a child; sets i_size to nblocks blocks. */
+ * index blocks left without a child (extkit_bmap_truncate); sets i_size
+ * to nblocks blocks. -EXTKIT_EUNSUPP for an extent tree deeper than the
+ * inode. */
 int extkit_dir_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
 			uint64_t nblocks);
 

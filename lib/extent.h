@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Extent trees (ext4): header checks and the walk used by bmap.c. */
+/* Extent trees (ext4): header checks, node access, tree block writes
+ * (walk.c walks them). */
 #ifndef EXTKIT_EXTENT_H
 #define EXTKIT_EXTENT_H
 
@@ -77,23 +78,5 @@ void extkit_extent_remove(uint8_t *node, uint16_t i);
  * them. -ENOSPC when the node (of capacity cap) has no room. */
 int extkit_extent_open_slots(uint8_t *node, uint16_t i, uint16_t count,
 			     uint16_t cap);
-
-/*
- * Cuts the extent tree of inode down to its first keep logical blocks:
- * extents past keep are dropped, the one across keep shortened, and a
- * tree block left with no entry is released too (a root left empty
- * becomes an empty leaf). Each released run is passed to fn
- * (EXTKIT_BLOCK_META for a tree block); a non-zero return stops the cut,
- * possibly half done. Changed tree blocks are written unless dry is set
- * (the root in inode->block is edited either way). Returns 0, the
- * callback's stop value, EFSCORRUPTED or EXTKIT_ELOOP.
- */
-int extkit_extent_truncate(struct extkit_fs *fs, uint32_t ino,
-			   struct extkit_inode *inode, uint64_t keep, int dry,
-			   extkit_block_fn fn, void *arg);
-
-/* Walks the extent tree rooted in inode->block (see extkit_block_walk). */
-int extkit_extent_walk(struct extkit_fs *fs, const struct extkit_inode *inode,
-		       extkit_block_fn fn, void *arg);
 
 #endif /* EXTKIT_EXTENT_H */

@@ -24,6 +24,7 @@ int main(void)
 	srunner_add_suite(sr, problem_suite());
 	srunner_add_suite(sr, undo_suite());
 	srunner_add_suite(sr, xattr_suite());
+	srunner_add_suite(sr, walk_suite());
 	srunner_add_suite(sr, cli_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

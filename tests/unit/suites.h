@@ -19,6 +19,7 @@ Suite *bitmap_suite(void);
 Suite *problem_suite(void);
 Suite *undo_suite(void);
 Suite *xattr_suite(void);
+Suite *walk_suite(void);
 Suite *cli_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
