@@ -25,7 +25,6 @@
 #include "dirblock.h"
 #include "diradd.h"
 #include "dirspace.h"
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
@@ -231,80 +230,6 @@ static int write_dir_block(struct fsck_ctx *ctx, uint64_t blk, uint32_t dir,
 }
 
 /*
- * Maps pblk at logical block lblk of a block-mapped inode (direct or
- * single indirect; ind is the indirect block, new when *ind_new).
- */
-static int map_block(struct fsck_ctx *ctx, struct extkit_inode *inode,
-		     uint64_t lblk, uint64_t pblk, uint64_t ind, int ind_new)
-{
-	int rc = 0;
-
-	if (lblk < EXT2_NDIR_BLOCKS) {
-		inode->block[lblk] = (uint32_t)pblk;
-		return 0;
-	}
-	if (ind_new) {
-		memset(ctx->blkbuf, 0, ctx->fs->g.block_size);
-		inode->block[EXT2_IND_BLOCK] = (uint32_t)ind;
-	} else {
-		rc = extkit_fs_read_block(ctx->fs, ind, ctx->blkbuf);
-	}
-	if (rc)
-		return rc;
-	put_le32(ctx->blkbuf + 4 * (lblk - EXT2_NDIR_BLOCKS), (uint32_t)pblk);
-	return extkit_fs_write_block(ctx->fs, ind, ctx->blkbuf);
-}
-
-/*
- * Maps a new empty block into the hole at logical block lblk of dir. All
- * or nothing: the map's shape and both blocks (the new one, and a new
- * indirect block when the hole is past the direct ones and there is none)
- * are settled first; then the block, the indirect block and the inode
- * are written, in that order.
- */
-int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
-{
-	struct extkit_inode inode;
-	uint32_t bs = ctx->fs->g.block_size;
-	uint64_t blk, ind, goal;
-	int rc, ind_new;
-
-	fsck_drop_add_space(ctx, dir);
-	rc = extkit_inode_read(ctx->fs, dir, &inode);
-	if (rc)
-		return rc;
-	if (inode.flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
-		return -EXTKIT_EUNSUPP;
-	if (lblk >= EXT2_NDIR_BLOCKS + ctx->fs->g.addr_per_block)
-		return -EFBIG;
-	ind = inode.block[EXT2_IND_BLOCK];
-	ind_new = lblk >= EXT2_NDIR_BLOCKS && !ind;
-	goal = inode.block[0] ? inode.block[0] : 0;
-	rc = fsck_new_block(ctx, goal, &blk);
-	if (rc)
-		return rc;
-	if (ind_new) {
-		rc = fsck_new_block(ctx, blk, &ind);
-		if (rc) {
-			lf_release(ctx, blk);
-			return rc;
-		}
-	}
-	rc = write_dir_block(ctx, blk, dir, inode.generation, 0);
-	if (!rc)
-		rc = map_block(ctx, &inode, lblk, blk, ind, ind_new);
-	if (rc)
-		return rc;
-	inode.blocks += (1u + (ind_new ? 1u : 0u)) *
-			ctx->fs->g.sb_sectors_per_block;
-	if (inode.size < (lblk + 1) * bs)
-		inode.size = (lblk + 1) * bs;
-	return fsck_write_inode(ctx, dir, &inode);
-}
-
-/* ---- entries ---- */
-
-/*
  * The library's add-entry grows a directory with blocks from fsck's maps,
  * not the on-disk bitmaps pass 5 is about to rewrite.
  */
@@ -338,6 +263,40 @@ static void lf_release(void *arg, uint64_t blk)
 	fs->groups[g].free_blocks++;
 	fs->sb.free_blocks_count++;
 }
+
+/*
+ * Maps a new empty block into the hole at logical block lblk of dir,
+ * through the library (extkit_dir_append_block, which takes the block and
+ * any indirect block it needs from fsck's maps before its first write);
+ * then the block and the inode are written. Extent maps are refused: the
+ * library appends extents only at the end of a map.
+ */
+int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
+{
+	const struct extkit_blk_alloc ba = { lf_alloc, lf_release, ctx };
+	struct extkit_inode inode;
+	uint32_t bs = ctx->fs->g.block_size;
+	uint64_t blk;
+	int rc;
+
+	fsck_drop_add_space(ctx, dir);
+	rc = extkit_inode_read(ctx->fs, dir, &inode);
+	if (rc)
+		return rc;
+	if (inode.flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
+		return -EXTKIT_EUNSUPP;
+	rc = extkit_dir_append_block(ctx->fs, &inode, lblk, inode.block[0],
+				     &blk, &ba);
+	if (!rc)
+		rc = write_dir_block(ctx, blk, dir, inode.generation, 0);
+	if (rc)
+		return rc;
+	if (inode.size < (lblk + 1) * bs)
+		inode.size = (lblk + 1) * bs;
+	return fsck_write_inode(ctx, dir, &inode);
+}
+
+/* ---- entries ---- */
 
 void fsck_drop_add_space(struct fsck_ctx *ctx, uint32_t dir)
 {
