@@ -310,6 +310,65 @@ int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count)
 	return set_range(fs, start, count, 1);
 }
 
+int extkit_blk_list_push(struct extkit_blk_list *l, uint64_t blk)
+{
+	uint64_t *nb, cap;
+
+	if (l->n == l->cap) {
+		cap = l->cap ? l->cap * 2 : 64;
+		nb = realloc(l->blk, cap * sizeof(*nb));
+		if (!nb)
+			return -ENOMEM;
+		l->blk = nb;
+		l->cap = cap;
+	}
+	l->blk[l->n++] = blk;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void extkit_blk_list_sort(struct extkit_blk_list *l)
+{
+	if (l->n > 1)
+		qsort(l->blk, l->n, sizeof(*l->blk), cmp_u64);
+}
+
+int extkit_blk_list_runs(struct extkit_fs *fs,
+			 const struct extkit_blk_list *l,
+			 int (*fn)(struct extkit_fs *, uint64_t, uint64_t),
+			 int ok)
+{
+	uint64_t i = 0, j;
+	int rc = ok;
+
+	while (rc == ok && i < l->n) {
+		for (j = i + 1; j < l->n && l->blk[j] == l->blk[j - 1] + 1; j++)
+			;
+		rc = fn(fs, l->blk[i], j - i);
+		i = j;
+	}
+	return rc;
+}
+
+int extkit_blk_list_release(struct extkit_fs *fs, struct extkit_blk_list *l)
+{
+	extkit_blk_list_sort(l);
+	return extkit_blk_list_runs(fs, l, extkit_free_blocks, 0);
+}
+
+void extkit_blk_list_free(struct extkit_blk_list *l)
+{
+	free(l->blk);
+	l->blk = NULL;
+	l->n = l->cap = 0;
+}
+
 int extkit_alloc_commit(struct extkit_fs *fs)
 {
 	return extkit_fs_write_super(fs);

@@ -43,6 +43,30 @@ int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count);
 int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
 			   uint64_t count);
 
+/*
+ * A growing list of block numbers, for writers that collect what they
+ * give back and free it at the end, as sorted ranges.
+ */
+struct extkit_blk_list {
+	uint64_t *blk;
+	uint64_t n;
+	uint64_t cap;
+};
+
+int extkit_blk_list_push(struct extkit_blk_list *l, uint64_t blk);
+void extkit_blk_list_sort(struct extkit_blk_list *l);
+/*
+ * Calls fn(fs, start, count) on each run of consecutive blocks of the
+ * sorted list until one call returns other than ok; returns that, or ok.
+ */
+int extkit_blk_list_runs(struct extkit_fs *fs,
+			 const struct extkit_blk_list *l,
+			 int (*fn)(struct extkit_fs *, uint64_t, uint64_t),
+			 int ok);
+/* Sorts the list and frees its blocks a run at a time. */
+int extkit_blk_list_release(struct extkit_fs *fs, struct extkit_blk_list *l);
+void extkit_blk_list_free(struct extkit_blk_list *l);
+
 /* Writes the group descriptors and superblock after allocations. */
 int extkit_alloc_commit(struct extkit_fs *fs);
 

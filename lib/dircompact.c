@@ -43,13 +43,6 @@ struct centry {
 	uint8_t ftype;
 };
 
-/* A growing array of block numbers. */
-struct blist {
-	uint64_t *b;
-	uint64_t n;
-	uint64_t cap;
-};
-
 struct compact {
 	struct extkit_fs *fs;
 	uint32_t ino;
@@ -58,8 +51,8 @@ struct compact {
 	struct extkit_dir_format fmt;
 	uint32_t bs;
 	/* the map now: data blocks in logical order, tree blocks */
-	struct blist data;
-	struct blist tree;
+	struct extkit_blk_list data;
+	struct extkit_blk_list tree;
 	/* the live entries */
 	struct centry *e;
 	uint64_t n;
@@ -80,50 +73,8 @@ struct compact {
 	uint64_t *meta;
 	uint64_t *fresh;
 	uint64_t nfresh;
-	struct blist release;
+	struct extkit_blk_list release;
 };
-
-static int bl_push(struct blist *l, uint64_t blk)
-{
-	uint64_t *nb, cap;
-
-	if (l->n == l->cap) {
-		cap = l->cap ? l->cap * 2 : 64;
-		nb = realloc(l->b, cap * sizeof(*nb));
-		if (!nb)
-			return -ENOMEM;
-		l->b = nb;
-		l->cap = cap;
-	}
-	l->b[l->n++] = blk;
-	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * Calls fn on each run of consecutive blocks of the sorted list l, until
- * one call returns other than ok; returns that, or ok.
- */
-static int bl_runs(struct extkit_fs *fs, const uint64_t *l, uint64_t n,
-		   int (*fn)(struct extkit_fs *, uint64_t, uint64_t), int ok)
-{
-	uint64_t i = 0, j;
-	int rc = ok;
-
-	while (rc == ok && i < n) {
-		for (j = i + 1; j < n && l[j] == l[j - 1] + 1; j++)
-			;
-		rc = fn(fs, l[i], j - i);
-		i = j;
-	}
-	return rc;
-}
 
 /* ---- planning: what the directory is ---- */
 
@@ -154,7 +105,7 @@ static int map_one(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	if (flags & EXTKIT_BLOCK_UNWRITTEN)
 		return -EXTKIT_EUNSUPP;
 	for (i = 0; !rc && i < count; i++)
-		rc = bl_push(flags & EXTKIT_BLOCK_META ? &c->tree : &c->data,
+		rc = extkit_blk_list_push(flags & EXTKIT_BLOCK_META ? &c->tree : &c->data,
 			     pblk + i);
 	return rc;
 }
@@ -429,13 +380,13 @@ static int choose_blocks(struct compact *c)
 {
 	uint64_t keep = c->nout < c->data.n ? c->nout : c->data.n;
 	uint64_t extra = c->nout - keep, spare, need = extra, i, k;
-	uint64_t goal = c->data.b[c->data.n - 1] + 1;
+	uint64_t goal = c->data.blk[c->data.n - 1] + 1;
 	int rc;
 
 	c->pblks = malloc(c->nout * sizeof(*c->pblks));
 	if (!c->pblks)
 		return -ENOMEM;
-	memcpy(c->pblks, c->data.b, keep * sizeof(*c->pblks));
+	memcpy(c->pblks, c->data.blk, keep * sizeof(*c->pblks));
 	c->mb.extents = !!(c->inode.flags & EXT4_EXTENTS_FL);
 	c->mb.nblocks = c->nout;
 	c->mb.pblks = c->pblks;
@@ -463,9 +414,9 @@ static int choose_blocks(struct compact *c)
 		return -ENOMEM;
 	for (i = 0, k = 0; i < c->mb.nmeta; i++) {
 		if (i < c->tree.n)
-			c->meta[i] = c->tree.b[i];
+			c->meta[i] = c->tree.blk[i];
 		else if (i < spare)
-			c->meta[i] = c->data.b[keep + i - c->tree.n];
+			c->meta[i] = c->data.blk[keep + i - c->tree.n];
 		else
 			c->meta[i] = c->fresh[extra + k++];
 	}
@@ -484,18 +435,18 @@ static int plan_release(struct compact *c)
 	int rc = 0;
 
 	for (i = used; !rc && i < c->tree.n; i++)
-		rc = bl_push(&c->release, c->tree.b[i]);
+		rc = extkit_blk_list_push(&c->release, c->tree.blk[i]);
 	for (i = keep + used_data; !rc && i < c->data.n; i++)
-		rc = bl_push(&c->release, c->data.b[i]);
+		rc = extkit_blk_list_push(&c->release, c->data.blk[i]);
 	if (rc || !c->release.n)
 		return rc;
-	qsort(c->release.b, c->release.n, sizeof(uint64_t), cmp_u64);
+	extkit_blk_list_sort(&c->release);
 	for (i = 1; i < c->release.n; i++)
-		if (c->release.b[i] == c->release.b[i - 1])
+		if (c->release.blk[i] == c->release.blk[i - 1])
 			return -EFSCORRUPTED;	/* mapped twice */
 	/* extkit_blocks_all_used says 1 when a run is all in use */
-	rc = bl_runs(c->fs, c->release.b, c->release.n,
-		     extkit_blocks_all_used, 1);
+	rc = extkit_blk_list_runs(c->fs, &c->release, extkit_blocks_all_used,
+				  1);
 	return rc == 1 ? 0 : rc ? rc : -EFSCORRUPTED;
 }
 
@@ -566,8 +517,8 @@ static int write_all(struct compact *c)
 	if (!rc)
 		rc = extkit_inode_write(c->fs, c->ino, &c->next);
 	if (!rc)
-		rc = bl_runs(c->fs, c->release.b, c->release.n,
-			     extkit_free_blocks, 0);
+		rc = extkit_blk_list_runs(c->fs, &c->release,
+					  extkit_free_blocks, 0);
 	if (!rc)
 		rc = extkit_alloc_commit(c->fs);
 	return rc;
@@ -575,9 +526,9 @@ static int write_all(struct compact *c)
 
 static void compact_free(struct compact *c)
 {
-	free(c->data.b);
-	free(c->tree.b);
-	free(c->release.b);
+	extkit_blk_list_free(&c->data);
+	extkit_blk_list_free(&c->tree);
+	extkit_blk_list_free(&c->release);
 	free(c->e);
 	free(c->names);
 	free(c->out);

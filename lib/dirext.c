@@ -21,54 +21,6 @@
 #define NDIR		12u
 #define EXT_MAX_LEN	32768u
 
-/* Blocks to free, collected and then freed as sorted ranges. */
-struct free_list {
-	uint64_t *blk;
-	uint64_t n;
-	uint64_t cap;
-};
-
-static int fl_push(struct free_list *fl, uint64_t blk)
-{
-	uint64_t *nb, cap;
-
-	if (fl->n == fl->cap) {
-		cap = fl->cap ? fl->cap * 2 : 64;
-		nb = realloc(fl->blk, cap * sizeof(*nb));
-		if (!nb)
-			return -ENOMEM;
-		fl->blk = nb;
-		fl->cap = cap;
-	}
-	fl->blk[fl->n++] = blk;
-	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int fl_release(struct extkit_fs *fs, struct free_list *fl)
-{
-	uint64_t i = 0, j;
-	int rc = 0;
-
-	qsort(fl->blk, fl->n, sizeof(*fl->blk), cmp_u64);
-	while (!rc && i < fl->n) {
-		for (j = i + 1; j < fl->n && fl->blk[j] == fl->blk[j - 1] + 1;
-		     j++)
-			;
-		rc = extkit_free_blocks(fs, fl->blk[i], j - i);
-		i = j;
-	}
-	free(fl->blk);
-	fl->blk = NULL;
-	return rc;
-}
-
 /* ---- allocation ---- */
 
 static int blk_take(struct extkit_fs *fs, const struct extkit_blk_alloc *ba,
@@ -384,19 +336,19 @@ int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
 static int trim_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 		   uint32_t count, int flags, void *arg)
 {
-	struct free_list *fl = arg;
+	struct extkit_blk_list *fl = arg;
 	int rc = 0;
 
 	for (uint32_t i = 0; i < count && !rc; i++)
-		rc = fl_push(fl, pblk + i);
+		rc = extkit_blk_list_push(fl, pblk + i);
 	return rc;
 }
 
 int extkit_dir_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
 			uint64_t nblocks)
 {
-	struct free_list fl = { 0 };
-	uint64_t have = fs_blocks_of(fs, inode);
+	struct extkit_blk_list fl = { 0 };
+	uint64_t have = fs_blocks_of(fs, inode), freed;
 	struct ext_view v;
 	int rc;
 
@@ -408,13 +360,13 @@ int extkit_dir_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
 			return rc;
 	}
 	rc = extkit_bmap_truncate(fs, 0, inode, nblocks, 0, trim_fn, &fl);
+	freed = fl.n;
 	if (!rc)
-		rc = fl_release(fs, &fl);
-	free(fl.blk);
+		rc = extkit_blk_list_release(fs, &fl);
+	extkit_blk_list_free(&fl);
 	if (rc)
 		return rc;
-	extkit_inode_set_fs_blocks(fs, inode,
-				   have > fl.n ? have - fl.n : 0);
+	extkit_inode_set_fs_blocks(fs, inode, have > freed ? have - freed : 0);
 	inode->size = nblocks * fs->g.block_size;
 	return 0;
 }
