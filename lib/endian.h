@@ -59,4 +59,49 @@ static inline void put_le32(void *p, uint32_t v)
 	b[3] = (uint8_t)(v >> 24);
 }
 
+/* Big-endian helpers: jbd2 (the journal) is the one big-endian format. */
+static inline uint32_t get_be32(const void *p)
+{
+	const uint8_t *b = p;
+
+	return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) |
+	       ((uint32_t)b[2] << 8) | (uint32_t)b[3];
+}
+
+static inline uint16_t get_be16(const void *p)
+{
+	const uint8_t *b = p;
+
+	return (uint16_t)((b[0] << 8) | b[1]);
+}
+
+static inline void put_be32(void *p, uint32_t v)
+{
+	uint8_t *b = p;
+
+	b[0] = (uint8_t)(v >> 24);
+	b[1] = (uint8_t)(v >> 16);
+	b[2] = (uint8_t)(v >> 8);
+	b[3] = (uint8_t)v;
+}
+
+static inline void put_be16(void *p, uint16_t v)
+{
+	uint8_t *b = p;
+
+	b[0] = (uint8_t)(v >> 8);
+	b[1] = (uint8_t)v;
+}
+
+static inline uint64_t get_be64(const void *p)
+{
+	return ((uint64_t)get_be32(p) << 32) | get_be32((const uint8_t *)p + 4);
+}
+
+static inline void put_be64(void *p, uint64_t v)
+{
+	put_be32(p, (uint32_t)(v >> 32));
+	put_be32((uint8_t *)p + 4, (uint32_t)v);
+}
+
 #endif /* EXTKIT_ENDIAN_H */
