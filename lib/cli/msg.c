@@ -82,10 +82,12 @@ fail:
 	return rc;
 }
 
-int cli_check_label(const char *label)
+void cli_fit_label(char *label)
 {
 	if (cli_label_fits(label))
-		return 0;
-	cli_error("label '%s' is longer than %d bytes", label, CLI_LABEL_MAX);
-	return -EINVAL;
+		return;
+	fprintf(stderr, "%s: warning: label '%s' is longer than %d bytes; "
+		"truncated to ", cli_prog, label, CLI_LABEL_MAX);
+	label[CLI_LABEL_MAX] = '\0';
+	fprintf(stderr, "'%s'\n", label);
 }

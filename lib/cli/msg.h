@@ -37,7 +37,8 @@ void cli_mounted(const char *target, const char *where,
  */
 int cli_take_args(poptContext pc, char **out, int n, int rest);
 
-/* 0 if label fits in the superblock, else -EINVAL after saying so. */
-int cli_check_label(const char *label);
+/* A label longer than the superblock holds is cut to its first 16 bytes
+ * with a warning, as e2label and mke2fs do. */
+void cli_fit_label(char *label);
 
 #endif /* EXTKIT_CLI_MSG_H */
