@@ -100,10 +100,14 @@ static int open_target(const char *target, int write, struct extkit_fs **fs)
 			return -EBUSY;
 		}
 	}
+	/* Printing reads a truncated image as far as it goes (e2label). */
 	rc = extkit_fs_open(target, write ? EXTKIT_FS_WRITE | EXTKIT_FS_EXCL
-				    : 0, fs, &why);
+				    : EXTKIT_FS_PARTIAL, fs, &why);
 	if (rc)
 		cli_error("%s: %s", target, why ? why : extkit_strerror(rc));
+	else if ((*fs)->truncated)
+		cli_warn_truncated(target, (*fs)->io->size /
+				   (*fs)->g.block_size, (*fs)->sb.blocks_count);
 	return rc;
 }
 

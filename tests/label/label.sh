@@ -32,6 +32,18 @@ bk=$("$DUMPE2FS" -o superblock=8193 -o blocksize=1024 -h "$img" 2>/dev/null |
 
 label "$img" 0123456789abcdef && [ "$(label "$img")" = 0123456789abcdef ] &&
 	ok "16-byte label" || fail "16-byte label"
+# A truncated image: the label is printed, with a warning (as e2label);
+# setting one is refused.
+cp "$img" "$tmpdir/short.img"
+truncate -s 300K "$tmpdir/short.img"
+if [ "$(label "$tmpdir/short.img" 2>"$tmpdir/err")" = 0123456789abcdef ] &&
+   grep -q 'warning: .*truncated' "$tmpdir/err" &&
+   ! label "$tmpdir/short.img" other 2>/dev/null; then
+	ok "truncated image: label printed with a warning, not set"
+else
+	fail "truncated image: $(cat "$tmpdir/err")"
+fi
+
 # A longer label is cut to 16 bytes with a warning, as e2label does.
 cp "$img" "$tmpdir/e2.img"
 if label "$img" 0123456789abcdefgh 2>"$tmpdir/err" &&
