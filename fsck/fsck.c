@@ -176,17 +176,41 @@ void fsck_mark_changed(struct fsck_ctx *ctx)
 	ctx->flags |= FSCK_FL_CHANGED;
 }
 
-/* -C 0 on a terminal: a bar on stdout, redrawn in place. */
+/*
+ * The whole check's share done when pass p begins, in permille: e2fsck
+ * weighs the passes 70, 20, 2, 5 and 3 percent.
+ */
+static const unsigned int pass_start[] = { 0, 0, 700, 900, 920, 950, 1000 };
+
+static unsigned int overall_permille(int pass, uint64_t cur, uint64_t max)
+{
+	unsigned int lo, hi;
+
+	if (pass < 1 || pass > 5)
+		return pass > 5 ? 1000 : 0;
+	lo = pass_start[pass];
+	hi = pass_start[pass + 1];
+	if (!max || cur >= max)
+		return hi;
+	return lo + (unsigned int)((hi - lo) * cur / max);
+}
+
+/* -C 0 on a terminal: one bar for the whole check, redrawn in place
+ * when it moves. */
 static void progress_bar(struct fsck_ctx *ctx, uint64_t cur, uint64_t max)
 {
 	static const char bar[] = "========================================";
 	int width = (int)sizeof(bar) - 1;
-	int done = max ? (int)(cur * (uint64_t)width / max) : width;
+	unsigned int pm = overall_permille(ctx->pass, cur, max);
+	int done = (int)(pm * (unsigned int)width / 1000);
 
-	printf("\r%s: pass %d |%.*s%*s| %3d%%", ctx->device, ctx->pass, done,
-	       bar, width - done, "", max ? (int)(cur * 100 / max) : 100);
+	if (ctx->bar_drawn && pm == ctx->bar_permille)
+		return;
+	printf("\r%s: |%.*s%*s| %3u.%u%%", ctx->device, done, bar,
+	       width - done, "", pm / 10, pm % 10);
 	fflush(stdout);
 	ctx->bar_drawn = 1;
+	ctx->bar_permille = pm;
 }
 
 void fsck_progress_clear(struct fsck_ctx *ctx)
@@ -400,6 +424,8 @@ static void run_passes(struct fsck_ctx *ctx)
 		if (passes[i].header && ctx->opts->mode != FSCK_MODE_PREEN)
 			printf("%s\n", passes[i].header);
 		rc = passes[i].fn(ctx);
+		if (!(ctx->flags & FSCK_FL_ABORT))
+			fsck_progress(ctx, 1, 1);	/* the pass is done */
 		fsck_progress_clear(ctx);
 		if (rc < 0) {
 			cli_error("%s", extkit_strerror(rc));

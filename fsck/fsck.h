@@ -144,6 +144,7 @@ struct fsck_ctx {
 	int yes_to_all;
 	int pass;		/* current pass for progress */
 	int bar_drawn;		/* -C 0: a progress bar is on the line */
+	unsigned int bar_permille;	/* what it shows */
 
 	/* pass 1 results */
 	uint8_t *istate;		/* inodes_count + 1 bytes */

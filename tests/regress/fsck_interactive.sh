@@ -7,7 +7,7 @@
 # marked not clean, and a later run finishes the repair. Also: -r is
 # accepted; the summary line names the filesystem by its label and gives
 # the non-contiguous share, and -v prints the statistics block, both as
-# e2fsck prints them; -n on a mounted filesystem warns.
+# e2fsck prints them; -n on a mounted filesystem warns; -C progress.
 . "${top_srcdir:-.}/tests/regress/env.sh"
 cd "$tmpdir" || exit 99
 . "$REGRESS_DIR/helpers.sh"
@@ -141,6 +141,33 @@ while [ $i -lt 60 ]; do
 	i=$((i + 1))
 done
 summary_same "ext2, many empty files"
+
+# -C FD: lines "pass current max device", passes 1 to 5 in order, each
+# ending at its max; -C 0 on a terminal: one bar for the whole check,
+# weighted per pass as e2fsck weighs them, up to 100% and then cleared.
+mkimg 1024 8M
+populate
+many d3 300
+"$FSCK" -fn -C 3 image 3>progress >/dev/null 2>&1
+if awk 'BEGIN { last = 0 }
+	{ if ($1 < last) bad = 1; if ($1 != last && last && !done) bad = 1
+	  done = ($2 == $3); last = $1; seen[$1] = 1 }
+	END { for (p = 1; p <= 5; p++) if (!seen[p]) bad = 1
+	      exit bad || !done }' progress; then
+	ok "-C FD: passes 1-5 in order, each to its end"
+else
+	fail "-C FD lines"
+	sed 's/^/    /' progress | head -20
+fi
+$PTY out "" -- "$FSCK" -fn -C 0 image
+if grep -q '|========================================| 100.0%' out &&
+   tail -1 out | grep -q "^.*image: [0-9]*/[0-9]* files" &&
+   [ "$(tr '\r' '\n' <out | grep -c '%$')" -ge 6 ]; then
+	ok "-C 0: the bar advances to 100% and is cleared"
+else
+	fail "-C 0 bar"
+	cat -A out | head -10
+fi
 
 # -n on a mounted filesystem: a warning, on stderr.
 if [ "$(id -u)" -ne 0 ]; then
