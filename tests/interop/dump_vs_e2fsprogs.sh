@@ -22,7 +22,7 @@ $SHELL "$top_srcdir/tests/mkimages.sh" "$tmpdir/img" >"$tmpdir/mkimages.log" ||
 echo "images built in $(( $(date +%s) - start ))s"
 
 cat >"$tmpdir/check.py" <<'EOF'
-import json, os, re, subprocess, sys
+import difflib, json, os, re, subprocess, sys
 
 DUMP, DEBUGFS, DUMPE2FS, IMG, TMP = sys.argv[1:6]
 NAME = os.path.basename(IMG)
@@ -188,6 +188,20 @@ def check_groups():
         fail("%d groups, dumpe2fs %d" % (len(got), len(groups)))
     elif not bad:
         ok("groups: %d groups = dumpe2fs" % len(groups))
+    # The text, line for line: places, relative offsets, checksums,
+    # counts and the free block and inode ranges.
+    want = out.decode("utf-8", "replace").split("\n\n", 1)[-1]
+    want = want[want.find("Group 0:"):]
+    rc, text, _ = run([DUMP, IMG, "groups"])
+    text = text.decode("utf-8", "replace")
+    if rc == 0 and text.strip() == want.strip():
+        ok("groups text = dumpe2fs, %d lines" % len(text.splitlines()))
+    else:
+        diff = [l for l in difflib.unified_diff(want.splitlines(),
+                                                text.splitlines(),
+                                                lineterm="")][:12]
+        fail("groups text differs from dumpe2fs:\n    " +
+             "\n    ".join(diff))
 
 
 # ---- ls: breadth-first over every directory, one debugfs run per level ----
