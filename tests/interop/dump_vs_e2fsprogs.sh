@@ -284,6 +284,13 @@ def data_blocks(stat_lines):
     return blocks
 
 
+def map_text(stat_lines):
+    """debugfs stat's BLOCKS/EXTENTS list, TOTAL left out."""
+    text = b" ".join(stat_lines).decode("utf-8", "replace")
+    m = re.search(r"(?:BLOCKS|EXTENTS):(.*?)(?:TOTAL:|$)", text)
+    return " ".join(m[1].split()) if m else None
+
+
 def stat_fields(lines):
     text = b"\n".join(lines).decode("utf-8", "replace")
     f = {}
@@ -326,6 +333,7 @@ def check_blocks(tree):
     paths = [paths[i] for i in sel]
     want_all = [b" ".join(want_all[i]).split() for i in sel]
     want_data = [data_blocks(stats[i]) for i in sel]
+    want_maps = [map_text(stats[i]) for i in sel]
     stats = [stat_fields(stats[i]) for i in sel]
     got_all = dump("blocks", "-m", *paths)
     got_data = dump("blocks", *paths)
@@ -370,6 +378,24 @@ def check_blocks(tree):
                     [stats[i][k] for k in diff]))
     if not bad:
         ok("stat of %d files = debugfs stat" % nstat)
+    # The decoded map (text), item for item, for the same files.
+    bad = 0
+    nmap = 0
+    for i, p in enumerate(paths):
+        if p.startswith(b"<") or p.startswith(b"/deep/level01/") or \
+                not want_maps[i]:
+            continue
+        text = dump("stat", p)
+        nmap += 1
+        got = re.search(rb"^(?:Extents|Blocks): +(.*)$", text or b"", re.M)
+        got = got[1].decode() if got else None
+        if got != want_maps[i]:
+            bad += 1
+            if bad <= 3:
+                fail("stat %r map: %s, debugfs %s" % (
+                    p, (got or "")[:120], want_maps[i][:120]))
+    if not bad:
+        ok("decoded maps of %d files = debugfs stat" % nmap)
 
 
 def check_htree():
