@@ -170,6 +170,7 @@ int dump_stat(struct dump_ctx *ctx)
 		json_begin_object(&ctx->jw, NULL);
 	stat_print(ctx, ino, &in);
 	stat_iblock(ctx, &in);
+	dump_stat_xattrs(ctx, ino, &in);
 	if (ctx->o->json)
 		json_end_object(&ctx->jw);
 	return 0;
