@@ -285,12 +285,12 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
  * pass 1 it also lowers h_refcount on disk, and frees the block at 0.
  */
 /*
- * The attributes kept in raw inode ino (after i_extra_isize): validated,
+ * The attributes kept in inode ino (after i_extra_isize): validated,
  * the EA inodes they name checked and counted; *ea_blocks gets the
  * blocks of those EA inodes (they count in the inode's i_blocks). A bad
- * area is cleared (raw and the inode on disk) when the answer is yes.
+ * area is cleared on disk when the answer is yes: 1 then, else 0.
  */
-int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
+int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
 			uint64_t *ea_blocks);
 /* Pass 4: an EA inode's stored reference count against the entries
  * found; 1 when ino is an EA inode something names (it is attached). */

@@ -44,6 +44,34 @@ uint64_t fsck_inline_dir_size(struct fsck_ctx *ctx, uint32_t ino)
 	return size;
 }
 
+/*
+ * Both the inline data and the extents flags (e2fsck's
+ * fix_inline_data_extents_file): an extent header in i_block keeps the
+ * extents, a size that fits in the inode keeps the inline data, anything
+ * else is cleared. 1 when the inode was cleared.
+ */
+static int both_flags(struct fsck_ctx *ctx, uint32_t ino,
+		      struct extkit_inode *inode, int *dirty)
+{
+	uint32_t room = ctx->fs->g.inode_size - EXT2_INODE_CORE_SIZE -
+			inode->extra_isize;
+
+	if (ctx->fs->g.inode_size <= EXT2_INODE_CORE_SIZE)
+		room = 0;
+	if (!pass1_report(ctx, PR_1_INLINE_EXTENTS, ino, inode, 0))
+		return 0;
+	if ((inode->block[0] & 0xffff) == EXT4_EXT_MAGIC)
+		inode->flags &= ~EXT4_INLINE_DATA_FL;
+	else if (inode->size < EXTKIT_INLINE_IBLOCK + room)
+		inode->flags &= ~EXT4_EXTENTS_FL;
+	else {
+		pass1_clear_inode(ctx, ino, inode);
+		return 1;
+	}
+	*dirty = 1;
+	return 0;
+}
+
 int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode, int *dirty)
 {
@@ -53,6 +81,11 @@ int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 	int has;
 
 	if (!(inode->flags & EXT4_INLINE_DATA_FL) || ino < ctx->fs->g.first_ino)
+		return 0;
+	if ((inode->flags & EXT4_EXTENTS_FL) && both_flags(ctx, ino, inode,
+							   dirty))
+		return 1;
+	if (!(inode->flags & EXT4_INLINE_DATA_FL))
 		return 0;
 	raw = malloc(ctx->fs->g.inode_size);
 	if (!raw)

@@ -263,15 +263,22 @@ static int record_inode(struct fsck_ctx *ctx, uint32_t ino,
 
 /* Checks one inode in use (or that might be); inode may be changed. */
 static int check_live(struct fsck_ctx *ctx, uint32_t ino,
-		      struct extkit_inode *inode, uint64_t ibody_blocks)
+		      struct extkit_inode *inode)
 {
 	struct fsck_blk_result res;
-	uint64_t ea_blocks;
+	uint64_t ea_blocks, ibody_blocks;
 	int dirty = 0, rc;
 
 	if (check_inode_fields(ctx, ino, inode, &dirty))
 		return 0;
+	/* e2fsck's order: inline data, then the attributes in the inode */
 	if (fsck_inline_check(ctx, ino, inode, &dirty))
+		return 0;
+	if (dirty)
+		fsck_write_inode(ctx, ino, inode);
+	/* Clearing the attributes takes an inline inode's system.data. */
+	if (fsck_ea_check_ibody(ctx, ino, &ibody_blocks) == 1 &&
+	    fsck_inline_check(ctx, ino, inode, &dirty))
 		return 0;
 	check_flags(ctx, ino, inode, &dirty);
 	if (pass1_check_type(ctx, ino, inode, &dirty))
@@ -494,7 +501,6 @@ static void check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	struct extkit_inode inode;
-	uint64_t ibody_blocks;
 
 	check_raw(ctx, ino, raw);
 	if (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO) {
@@ -508,9 +514,8 @@ static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	if (!inode.links_count && (inode.dtime || !inode.mode))
 		return 0;
 	check_raw_live(ctx, ino, raw);
-	fsck_ea_check_ibody(ctx, ino, raw, &ibody_blocks);
 	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
-	return check_live(ctx, ino, &inode, ibody_blocks);
+	return check_live(ctx, ino, &inode);
 }
 
 /*

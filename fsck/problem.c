@@ -285,7 +285,7 @@ const struct problem problem_table[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_1_INLINE_EXTENTS,
 	  "Inode %i has both the inline data and the extents flags.",
-	  PROMPT_CLEAR, 0 },
+	  PROMPT_FIX, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

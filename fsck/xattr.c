@@ -225,8 +225,8 @@ static void ea_block_csum(struct fsck_ctx *ctx, uint32_t ino,
 
 /* ---- in-inode attributes ---- */
 
-int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
-			uint64_t *ea_blocks)
+static int check_ibody(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
+		       uint64_t *ea_blocks)
 {
 	struct extkit_xattr_format fmt;
 	struct extkit_xattr_region reg;
@@ -265,9 +265,29 @@ int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
 	}
 	/* As e2fsck: every attribute of the inode goes. */
 	put_le32((uint8_t *)reg.buf, 0);
-	if (fsck_fixing(ctx) && !extkit_inode_write_raw(ctx->fs, ino, raw))
-		ctx->flags |= FSCK_FL_CHANGED;
-	return 0;
+	if (!fsck_fixing(ctx) || extkit_inode_write_raw(ctx->fs, ino, raw))
+		return 0;
+	ctx->flags |= FSCK_FL_CHANGED;
+	return 1;
+}
+
+int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
+			uint64_t *ea_blocks)
+{
+	uint8_t *raw;
+	int rc;
+
+	*ea_blocks = 0;
+	if (ctx->fs->g.inode_size <= EXT2_INODE_CORE_SIZE)
+		return 0;
+	raw = malloc(ctx->fs->g.inode_size);
+	if (!raw)
+		return -ENOMEM;
+	rc = extkit_inode_read_raw(ctx->fs, ino, raw);
+	if (!rc)
+		rc = check_ibody(ctx, ino, raw, ea_blocks);
+	free(raw);
+	return rc;
 }
 
 int fsck_ea_inode_attached(struct fsck_ctx *ctx, uint32_t ino)
