@@ -184,6 +184,9 @@ import os, sys
 m = sys.argv[1]
 os.mkdir(m + '/idir')
 open(m + '/idir/f', 'w').write('x')
+os.mkdir(m + '/d3')
+for i in range(4):
+    open(m + '/d3/longname%d' % i, 'w').close()
 os.mkdir(m + '/d2')
 for i in range(30):
     open(m + '/d2/file%02d' % i, 'w').write('%d' % i)
@@ -198,7 +201,34 @@ for i in range(25):
     os.setxattr(m + '/d2', 'user.attr%02d' % i, b'v%d' % i)
 EOF
 	umount "$mnt"
+	# /d3 spills into its system.data value
+	$DEBUGFS -R "stat /d3" "$kimg" 2>/dev/null |
+		grep -q "system.data ([1-9]" &&
+		ok "kernel: an inline directory in system.data" ||
+		fail "kernel: /d3 has nothing in system.data"
 	check "$kimg" "kernel"
+	# pass 2 edits the system.data part: an entry's inode out of range
+	d3=$($DEBUGFS -R "stat /d3" "$kimg" 2>/dev/null |
+		sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+	loc=$($DEBUGFS -R "imap <$d3>" "$kimg" 2>/dev/null |
+		sed -n 's/.*block \([0-9]*\), offset 0x\([0-9a-f]*\).*/\1 \2/p')
+	python3 - "$kimg" $loc <<'EOF' || fail "kernel: editing /d3"
+import struct, sys
+img, blk, off = sys.argv[1], int(sys.argv[2]), int(sys.argv[3], 16)
+with open(img, 'r+b') as f:
+    f.seek(blk * 1024 + off)
+    raw = bytearray(f.read(256))
+    at = raw.find(b'longname3')
+    assert at > 160
+    struct.pack_into('<I', raw, at - 8, 999999)
+    f.seek(blk * 1024 + off)
+    f.write(raw)
+EOF
+	run_to "$tmpdir/fy.log" $FSCK -fy "$kimg"
+	grep -q "in /d3 .* out of range" "$tmpdir/fy.log" && [ "$rc" -eq 1 ] &&
+		$E2FSCK -fn "$kimg" >/dev/null 2>&1 &&
+		ok "kernel: an entry in system.data repaired, e2fsck clean" ||
+		{ fail "kernel: repair in system.data"; cat "$tmpdir/fy.log"; }
 else
 	echo "kernel part skipped: no loop mount"
 fi
