@@ -194,10 +194,14 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	if (res->failed || ino == EXT2_RESIZE_INO)
 		return;
 	want = (uint64_t)(res->last_lblk + 1) * bs;
-	if (inode->flags & EXT4_INLINE_DATA_FL) {
-		/* a file's i_size is not bounded (as e2fsck) */
+	if (inode->flags & EXT4_INLINE_DATA_FL && S_ISDIR(inode->mode)) {
 		want = fsck_inline_dir_size(ctx, ino);
-		bad = S_ISDIR(inode->mode) && inode->size != want;
+		bad = inode->size != want;
+	} else if (inode->flags & EXT4_INLINE_DATA_FL) {
+		/* e2fsck bounds a file's i_size only as a block-mapped
+		 * one's, and sets it to 0 past that */
+		want = 0;
+		bad = inode->size > max_mapped_size(bs);
 	} else if (S_ISDIR(inode->mode))
 		bad = inode->size != want;
 	else if (S_ISREG(inode->mode) && res->last_init_lblk >= 0 &&

@@ -104,6 +104,11 @@ static const char *ea_inode_check(struct fsck_ctx *ctx, uint32_t owner,
 	*blocks = 0;
 	if (extkit_inode_read(ctx->fs, x->value_inum, &in))
 		return "it cannot be read";
+	if (!in.links_count || in.dtime || !S_ISREG(in.mode))
+		return "it is not in use";
+	/* the kernel refuses a value inode of another size */
+	if (in.size != x->value_size)
+		return "its size is wrong";
 	if (extkit_xattr_hash_ea_inode(name, x->name_len, in.atime, 0) ==
 	    x->hash ||
 	    extkit_xattr_hash_ea_inode(name, x->name_len, in.atime, 1) ==

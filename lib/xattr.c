@@ -41,6 +41,9 @@ static const char *const problem_str[] = {
 		"an entry names a value inode out of range",
 	[EXTKIT_XATTR_BAD_HASH] = "an entry hash is wrong",
 	[EXTKIT_XATTR_NAME_PAST_END] = "a name runs past the end",
+	[EXTKIT_XATTR_INUM_VALUE] =
+		"an entry naming a value inode has a value offset or size "
+		"out of range",
 };
 
 const char *extkit_xattr_problem_str(enum extkit_xattr_problem p)
@@ -155,6 +158,10 @@ check_entry(const struct extkit_xattr_format *fmt,
 	/* The value lives in inode inum; its hash needs that inode. */
 	if (inum < fmt->first_ino || inum > fmt->inodes_count)
 		return EXTKIT_XATTR_BAD_VALUE_INUM;
+	/* as e2fsprogs reads them: no offset, at most 64 KiB */
+	if (le16(e->e_value_offs) ||
+	    le32(e->e_value_size) > EXTKIT_XATTR_MAX_VALUE)
+		return EXTKIT_XATTR_INUM_VALUE;
 	return EXTKIT_XATTR_OK;
 }
 

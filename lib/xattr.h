@@ -30,6 +30,8 @@ enum extkit_xattr_problem {
 	EXTKIT_XATTR_BAD_VALUE_INUM,	/* e_value_inum out of range */
 	EXTKIT_XATTR_BAD_HASH,		/* e_hash does not match */
 	EXTKIT_XATTR_NAME_PAST_END,	/* in-inode: a name runs past the end */
+	EXTKIT_XATTR_INUM_VALUE,	/* a value inode entry with a value
+					 * offset, or over 64 KiB */
 };
 
 const char *extkit_xattr_problem_str(enum extkit_xattr_problem p);

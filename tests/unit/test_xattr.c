@@ -188,7 +188,15 @@ START_TEST(test_value_inum)
 	ck_assert_int_eq(check(b), EXTKIT_XATTR_VALUE_INUM);
 	fmt_init(&fmt, BS);
 	fmt.ea_inode = 1;
+	/* a value inode entry keeps no value offset (e2fsprogs' rule) */
+	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b),
+			 EXTKIT_XATTR_INUM_VALUE);
+	put_le16(b + 32 + 2, 0);
 	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b), EXTKIT_XATTR_OK);
+	put_le32(b + 32 + 8, 65537);
+	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b),
+			 EXTKIT_XATTR_INUM_VALUE);
+	put_le32(b + 32 + 8, 11);
 	put_le32(b + 32 + 4, 5);
 	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b),
 			 EXTKIT_XATTR_BAD_VALUE_INUM);
