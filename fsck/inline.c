@@ -76,6 +76,7 @@ int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode, int *dirty)
 {
 	struct extkit_super *sb = &ctx->fs->sb;
+	const uint32_t feature = EXT4_FEATURE_INCOMPAT_INLINE_DATA;
 	struct extkit_inline in;
 	uint8_t *raw;
 	int has;
@@ -92,10 +93,10 @@ int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 		return 0;
 	has = !locate(ctx, ino, raw, &in);
 	free(raw);
-	if (!extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA)) {
+	if (!extkit_has_incompat(sb, feature)) {
 		if (has && pass1_report(ctx, PR_1_INLINE_NO_FEATURE, ino, inode,
 					0)) {
-			sb->feature_incompat |= EXT4_FEATURE_INCOMPAT_INLINE_DATA;
+			sb->feature_incompat |= feature;
 			ctx->flags |= FSCK_FL_SB_DIRTY;
 		} else if (pass1_report(ctx, PR_1_INLINE_SET, ino, inode, 0)) {
 			pass1_clear_inode(ctx, ino, inode);
