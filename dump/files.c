@@ -305,6 +305,7 @@ int dump_stat(struct dump_ctx *ctx)
 	stat_print(ctx, ino, &in);
 	stat_iblock(ctx, &in);
 	stat_map(ctx, &in);
+	dump_stat_xattrs(ctx, ino, &in);
 	if (ctx->o->json)
 		json_end_object(&ctx->jw);
 	return 0;

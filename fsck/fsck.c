@@ -340,6 +340,9 @@ static int alloc_maps(struct fsck_ctx *ctx)
 	rc = fsck_count_init(&ctx->link_count, (uint32_t)ninodes);
 	if (!rc)
 		rc = fsck_count_init(&ctx->link_counted, (uint32_t)ninodes);
+	if (!rc && extkit_has_incompat(&ctx->fs->sb,
+				       EXT4_FEATURE_INCOMPAT_EA_INODE))
+		rc = fsck_count_init(&ctx->ea_inode_refs, (uint32_t)ninodes);
 	if (rc)
 		return rc;
 	rc = extkit_bitmap_init(&ctx->inode_used, ninodes);
@@ -357,6 +360,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	free(ctx->relocate);
 	fsck_count_free(&ctx->link_count);
 	fsck_count_free(&ctx->link_counted);
+	fsck_count_free(&ctx->ea_inode_refs);
 	free(ctx->blkbuf);
 	free(ctx->dirs);
 	free(ctx->alloc_blocks.v);

@@ -91,6 +91,7 @@ struct fsck_ea_rec {
 	uint32_t refs;		/* inodes that keep naming it */
 	uint32_t disk_refs;	/* its h_refcount as read */
 	uint8_t problem;	/* enum extkit_xattr_problem, 0: valid */
+	uint32_t quota;		/* blocks of its EA inodes' values */
 };
 
 /* Extended attribute blocks seen: validated once, counted per inode. */
@@ -158,6 +159,8 @@ struct fsck_ctx {
 	uint32_t dir_cap;
 	uint64_t dup_blocks;
 	struct fsck_ea_set ea;
+	/* ea_inode: references to each EA inode (entries naming it) */
+	struct fsck_count ea_inode_refs;
 
 	/* pass 0: per group, the places (bit 0 block bitmap, 1 inode
 	 * bitmap, 2 inode table) that were out of place; NULL when none */
@@ -302,13 +305,34 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
  * Extended attribute blocks (xattr.c). Pass 1: checks inode ino's
  * i_file_acl (feature, range, content; a bad block is cleared from the
  * inode) and claims a valid block once however many inodes share it;
- * *counted says whether the block counts in i_blocks. fsck_ea_refcounts
+ * *ea_blocks the blocks it counts for in i_blocks (the block and its
+ * EA inodes' values; 0 when not counted). fsck_ea_refcounts
  * (end of pass 1) sets each block's h_refcount to the inodes naming it.
  * fsck_ea_release drops one inode's reference (a deleted inode); after
  * pass 1 it also lowers h_refcount on disk, and frees the block at 0.
  */
+/*
+ * The attributes kept in inode ino (after i_extra_isize): validated,
+ * the EA inodes they name checked and counted; *ea_blocks gets the
+ * blocks of those EA inodes (they count in the inode's i_blocks). A bad
+ * area is cleared on disk when the answer is yes: 1 then, else 0.
+ */
+int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
+			uint64_t *ea_blocks);
+/* Pass 4: an EA inode's stored reference count against the entries
+ * found; 1 when ino is an EA inode something names (it is attached). */
+int fsck_ea_inode_attached(struct fsck_ctx *ctx, uint32_t ino);
+/*
+ * Pass 1: the inline data flag and the system.data attribute of inode
+ * ino (inline.c); 1 when the inode was cleared.
+ */
+int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
+		      struct extkit_inode *inode, int *dirty);
+/* i_size an inline directory must have (60 plus system.data), or 0. */
+uint64_t fsck_inline_dir_size(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
-			struct extkit_inode *inode, int *dirty, int *counted);
+			struct extkit_inode *inode, int *dirty,
+			uint64_t *ea_blocks);
 int fsck_ea_refcounts(struct fsck_ctx *ctx);
 void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk);
 void fsck_ea_free(struct fsck_ea_set *set);

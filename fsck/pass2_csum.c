@@ -65,7 +65,9 @@ void pass2_check_block_csum(struct dir_state *ds,
 	uint32_t bs = ds->fmt.block_size, last = 0;
 	int rc;
 
-	if (!buf || !extkit_has_metadata_csum(&fs->sb))
+	/* inline directory parts are covered by the inode's checksum */
+	if (!buf || !extkit_has_metadata_csum(&fs->sb) ||
+	    extkit_dir_iter_is_inline(it))
 		return;
 	rc = extkit_dirblock_csum_verify(fs, ds->ino,
 					 extkit_dir_iter_inode(it)->generation,

@@ -256,6 +256,38 @@ const struct problem problem_table[] = {
 	  "Extent tree block %b of inode %i says depth %N, but it sits at "
 	  "depth %O.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	/* Extended attributes in inodes, EA inodes, inline data */
+	{ PR_1_INLINE_NO_FEATURE,
+	  "Inode %i has inline data, but the superblock is missing the "
+	  "inline_data feature.",
+	  PROMPT_FIX, 0 },
+	{ PR_1_INLINE_SET,
+	  "Inode %i has the inline data flag on a filesystem without "
+	  "inline data support.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_INLINE_NO_ATTR,
+	  "Inode %i has the inline data flag but no valid system.data "
+	  "attribute.",
+	  PROMPT_TRUNCATE, 0 },
+	{ PR_1_IBODY_EA_BAD,
+	  "Inode %i has extended attributes in the inode that are not "
+	  "valid (%s).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EA_INODE_BAD,
+	  "Inode %i has an extended attribute whose value inode %N is not "
+	  "valid (%s).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EA_INODE_FLAG,
+	  "Extended attribute value inode %N of inode %i is missing the "
+	  "EA_INODE flag.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_EA_BLOCK_CSUM,
+	  "Extended attribute block %b passes checks, but its checksum does "
+	  "not match.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_INLINE_EXTENTS,
+	  "Inode %i has both the inline data and the extents flags.",
+	  PROMPT_FIX, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
@@ -395,6 +427,10 @@ const struct problem problem_table[] = {
 	{ PR_4_ZERO_DTIME,
 	  "Deleted inode %i has zero dtime.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_EA_INODE_REFS,
+	  "Extended attribute value inode %i has reference count %O, should "
+	  "be %N.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 5 */
 	{ PR_5_BLOCK_BITMAP,
 	  "Block bitmap differences: %s.",
@@ -453,6 +489,7 @@ static const char *const prompt_text[] = {
 	[PROMPT_UNLINK] = "Unlink",
 	[PROMPT_USE] = "Use it",
 	[PROMPT_CLEAR_INDEX] = "Clear the index",
+	[PROMPT_TRUNCATE] = "Truncate",
 };
 
 /* What preen mode prints after a fixed problem's message. */
@@ -472,6 +509,7 @@ static const char *const preen_text[] = {
 	[PROMPT_UNLINK] = "UNLINKED",
 	[PROMPT_USE] = "USED",
 	[PROMPT_CLEAR_INDEX] = "INDEX CLEARED",
+	[PROMPT_TRUNCATE] = "TRUNCATED",
 };
 
 void clear_problem_context(struct problem_context *pctx)

@@ -289,6 +289,12 @@ static int ds_walk_run(struct ds_walk *w, struct extkit_dir_iter *it)
 	if (rc)
 		return rc;
 	ds_finish(w);
+	if (it->inline_dir) {
+		/* held in the inode: no blocks to need or reclaim */
+		w->st->blocks = 0;
+		w->st->blocks_needed = 0;
+		w->st->reclaimable_blocks = 0;
+	}
 	return 0;
 }
 
@@ -355,7 +361,8 @@ static int ds_load(struct extkit_dirspace *ds)
 		return rc;
 	ds->fmt = it.fmt;
 	ds->gen = it.inode.generation;
-	rc = ds_reserve(ds, it.nblocks);
+	/* no insertion into an inline directory (yet) */
+	rc = it.inline_dir ? -EXTKIT_EUNSUPP : ds_reserve(ds, it.nblocks);
 	if (rc)
 		goto out;
 	ds->nblocks = it.nblocks;
