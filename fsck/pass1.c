@@ -63,6 +63,9 @@ static void mark_group_metadata(struct fsck_ctx *ctx)
 			fsck_block_mark(ctx, gd->inode_table,
 					fs->g.itable_blocks);
 	}
+	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_MMP) &&
+	    extkit_fs_valid_block(fs, fs->sb.mmp_block))
+		fsck_block_mark(ctx, fs->sb.mmp_block, 1);
 }
 
 void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,

@@ -95,6 +95,14 @@ void extkit_super_decode(const struct ext2_super_block *d,
 	m->lpf_ino = le32(d->s_lpf_ino);
 	m->checksum_seed = le32(d->s_checksum_seed);
 	m->checksum = le32(d->s_checksum);
+	m->mmp_interval = le16(d->s_mmp_interval);
+	m->mmp_block = le64(d->s_mmp_block);
+	m->quota_inum[0] = le32(d->s_usr_quota_inum);
+	m->quota_inum[1] = le32(d->s_grp_quota_inum);
+	m->quota_inum[2] = le32(d->s_prj_quota_inum);
+	m->orphan_file_inum = le32(d->s_orphan_file_inum);
+	m->encoding = le16(d->s_encoding);
+	m->encoding_flags = le16(d->s_encoding_flags);
 }
 
 static void encode_counts(const struct extkit_super *m,
@@ -335,4 +343,16 @@ int extkit_super_group_has_backup(const struct extkit_super *sb, uint32_t g)
 	if (g == 1)
 		return 1;
 	return is_power_of(g, 3) || is_power_of(g, 5) || is_power_of(g, 7);
+}
+
+int extkit_super_internal_inode(const struct extkit_super *sb, uint32_t ino)
+{
+	if (!ino)
+		return 0;
+	if (sb->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA)
+		for (int i = 0; i < 3; i++)
+			if (sb->quota_inum[i] == ino)
+				return 1;
+	return (sb->feature_compat & EXT4_FEATURE_COMPAT_ORPHAN_FILE) &&
+	       sb->orphan_file_inum == ino;
 }
