@@ -244,7 +244,8 @@ int fsck_free_counts_possible(struct fsck_ctx *ctx)
 	int bad;
 
 	for (uint32_t g = 0; g < fs->g.group_count; g++) {
-		blocks += fs->groups[g].free_blocks;
+		blocks += (uint64_t)fs->groups[g].free_blocks <<
+			  fs->g.cluster_bits;
 		inodes += fs->groups[g].free_inodes;
 	}
 	bad = check_free_count(ctx, "blocks", &sb->free_blocks_count,

@@ -218,7 +218,7 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 		inode->size = want;
 		*dirty = 1;
 	}
-	nblk = res->nblocks + (ea_counted ? 1 : 0);
+	nblk = res->nblocks + (ea_counted ? ctx->fs->g.cluster_ratio : 0);
 	if (extkit_inode_blocks_bytes(ctx->fs, inode) != nblk * bs &&
 	    pass1_report(ctx, PR_1_BAD_I_BLOCKS, ino, inode,
 		   nblk * ctx->fs->g.sb_sectors_per_block)) {

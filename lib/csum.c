@@ -248,7 +248,7 @@ void extkit_group_block_bitmap_csum_set(struct extkit_fs *fs, uint32_t g,
 {
 	if (extkit_has_metadata_csum(&fs->sb))
 		fs->groups[g].block_bitmap_csum = extkit_bitmap_csum(fs, raw,
-					fs->sb.blocks_per_group / 8);
+					(fs->sb.blocks_per_group >> fs->g.cluster_bits) / 8);
 }
 
 void extkit_group_inode_bitmap_csum_set(struct extkit_fs *fs, uint32_t g,
@@ -274,7 +274,7 @@ int extkit_group_block_bitmap_csum_ok(const struct extkit_fs *fs,
 	return !extkit_has_metadata_csum(&fs->sb) ||
 	       bitmap_csum_match(fs, fs->groups[g].block_bitmap_csum,
 				 extkit_bitmap_csum(fs, raw,
-					fs->sb.blocks_per_group / 8));
+					(fs->sb.blocks_per_group >> fs->g.cluster_bits) / 8));
 }
 
 int extkit_group_inode_bitmap_csum_ok(const struct extkit_fs *fs,

@@ -56,14 +56,16 @@ static int check_features(struct extkit_fs *fs, const char **why)
 uint64_t extkit_fs_desc_block(const struct extkit_fs *fs, uint32_t i)
 {
 	const struct extkit_super *sb = &fs->sb;
-	uint64_t base = fs->sb_block ? fs->sb_block : sb->first_data_block;
+	uint64_t base = fs->sb_block ? fs->sb_block : sb->first_data_block +
+			extkit_group_boot_block(sb, &fs->g, 0);
 
 	if ((sb->feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG) &&
 	    i >= sb->first_meta_bg) {
 		uint32_t g = i * fs->g.descs_per_block;
 
 		return extkit_group_first_block(sb, g) +
-		       (uint64_t)extkit_super_group_has_backup(sb, g);
+		       (uint64_t)extkit_super_group_has_backup(sb, g) +
+		       extkit_group_boot_block(sb, &fs->g, g);
 	}
 	return base + 1 + i;
 }

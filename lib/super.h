@@ -87,6 +87,8 @@ struct extkit_geom {
 	uint32_t addr_per_block;	/* block numbers per indirect block */
 	uint32_t sb_sectors_per_block;	/* i_blocks units (512) per block */
 	int big_rec_len;		/* 64 KiB blocks: rec_len encoding */
+	uint32_t cluster_bits;		/* log2 blocks per cluster (bigalloc) */
+	uint32_t cluster_ratio;		/* blocks per cluster, 1 without */
 };
 
 void extkit_super_decode(const struct ext2_super_block *disk,
