@@ -256,6 +256,30 @@ int fsck_free_counts_possible(struct fsck_ctx *ctx)
 	return !bad;
 }
 
+/*
+ * The checksums of the superblock and the descriptors as read; a fix is
+ * the rewrite of both (extkit_fs_write_super sets every checksum).
+ */
+static void check_csums(struct fsck_ctx *ctx)
+{
+	struct problem_context pctx;
+	uint16_t want;
+
+	clear_problem_context(&pctx);
+	if (!extkit_fs_super_csum_ok(ctx->fs) &&
+	    fix_problem(ctx, PR_0_SB_CSUM, &pctx))
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	for (uint32_t g = 0; g < ctx->fs->g.group_count; g++) {
+		if (extkit_fs_group_csum_ok(ctx->fs, g, &want))
+			continue;
+		pctx.group = g;
+		pctx.num = ctx->fs->groups[g].checksum;
+		pctx.num2 = want;
+		if (fix_problem(ctx, PR_0_GD_CSUM, &pctx))
+			ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+}
+
 /* Superblock fields the passes rely on. */
 static void check_super_fields(struct fsck_ctx *ctx)
 {
@@ -263,6 +287,7 @@ static void check_super_fields(struct fsck_ctx *ctx)
 	struct problem_context pctx;
 
 	clear_problem_context(&pctx);
+	check_csums(ctx);
 	if (sb->r_blocks_count > sb->blocks_count) {
 		pctx.num = sb->r_blocks_count;
 		pctx.num2 = sb->blocks_count;

@@ -355,3 +355,21 @@ int extkit_fs_write_super(struct extkit_fs *fs)
 		rc = extkit_fs_write_primary_super(fs);
 	return rc;
 }
+
+int extkit_fs_super_csum_ok(const struct extkit_fs *fs)
+{
+	if (!(fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
+		return 1;
+	return extkit_super_csum(&fs->raw_sb) == le32(fs->raw_sb.s_checksum);
+}
+
+int extkit_fs_group_csum_ok(const struct extkit_fs *fs, uint32_t g,
+			    uint16_t *want)
+{
+	const uint8_t *raw = fs->gdt_raw + (size_t)g * fs->g.desc_size;
+
+	if (!extkit_has_group_csum(&fs->sb))
+		return 1;
+	*want = extkit_group_csum(fs, g, raw);
+	return *want == fs->groups[g].checksum;
+}

@@ -66,4 +66,16 @@ static inline int extkit_fs_valid_block(const struct extkit_fs *fs,
 	return blk >= fs->sb.first_data_block && blk < fs->sb.blocks_count;
 }
 
+/*
+ * metadata_csum: whether the superblock as read carries its checksum
+ * (1 without the feature).
+ */
+int extkit_fs_super_csum_ok(const struct extkit_fs *fs);
+/*
+ * gdt_csum or metadata_csum: whether descriptor g as read carries its
+ * checksum; *want gets the right one (1 without the features).
+ */
+int extkit_fs_group_csum_ok(const struct extkit_fs *fs, uint32_t g,
+			    uint16_t *want);
+
 #endif /* EXTKIT_FS_H */
