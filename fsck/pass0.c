@@ -30,6 +30,7 @@
 #include "fs.h"
 #include "group.h"
 #include "io.h"
+#include "mmp.h"
 #include "ondisk.h"
 #include "undo.h"
 #include "cli/msg.h"
@@ -41,7 +42,8 @@ static const uint32_t backup_groups[] = { 1, 3, 5, 7, 9 };
 
 static int fs_flags(const struct fsck_ctx *ctx)
 {
-	int flags = EXTKIT_FS_NO_GDT_CHECK;
+	/* MMP: taken by open_primary itself, to name who has it */
+	int flags = EXTKIT_FS_NO_GDT_CHECK | EXTKIT_FS_NO_MMP;
 
 	if (!ctx->readonly)
 		flags |= EXTKIT_FS_WRITE;
@@ -359,6 +361,20 @@ static int open_undo(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* Another node has the filesystem (MMP): named, and nothing is done. */
+static int mmp_in_use(struct fsck_ctx *ctx, const char *why)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.blk = ctx->fs->sb.mmp_block;
+	pctx.str = why;
+	fix_problem(ctx, PR_0_MMP_IN_USE, &pctx);
+	extkit_fs_close(ctx->fs);
+	ctx->fs = NULL;
+	return -EBUSY;
+}
+
 /* Opens the primary superblock, falling back to a backup. */
 static int open_primary(struct fsck_ctx *ctx)
 {
@@ -367,6 +383,20 @@ static int open_primary(struct fsck_ctx *ctx)
 	int rc;
 
 	rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), 0, 0, &ctx->fs, &why);
+	if (!rc && extkit_has_incompat(&ctx->fs->sb,
+				       EXT4_FEATURE_INCOMPAT_MMP)) {
+		rc = ctx->readonly ? extkit_mmp_check(ctx->fs, &why) :
+				     extkit_mmp_start(ctx->fs, &why);
+		if (rc == -EBUSY)
+			return mmp_in_use(ctx, why);
+		/* a bad MMP block: the backups' copy of s_mmp_block */
+		if (rc) {
+			extkit_fs_close(ctx->fs);
+			ctx->fs = NULL;
+		} else if (!ctx->readonly) {
+			ctx->fs->mmp_started = 1;
+		}
+	}
 	if (rc == -EXTKIT_EUNSUPP) {
 		cli_error("%s: %s", ctx->opts->target,
 			  why ? why : extkit_strerror(rc));

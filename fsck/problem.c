@@ -86,12 +86,9 @@ const struct problem problem_table[] = {
 	  "Group descriptor %g checksum is %N, should be %O.",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_0_MMP_IN_USE,
-	  "The filesystem is in use on another node (MMP block %b, %s); "
-	  "not checking it.",
+	  "MMP block %b: %s; not checking it. If no node uses the "
+	  "filesystem, clear it with tune2fs -f -E clear_mmp.",
 	  PROMPT_NONE, PR_FATAL },
-	{ PR_0_MMP_BAD,
-	  "The MMP block %b is not valid (%s).",
-	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",

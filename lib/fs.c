@@ -14,6 +14,7 @@
 #include "error.h"
 #include "feature.h"
 #include "fs.h"
+#include "mmp.h"
 
 static int read_super(struct extkit_fs *fs, uint64_t sb_block,
 		      uint32_t block_size)
@@ -148,6 +149,14 @@ int extkit_fs_open_io(struct extkit_io *io, int flags, uint64_t sb_block,
 	rc = read_groups(fs, why);
 	if (rc)
 		goto fail;
+	/* A writer takes the MMP block first (and refuses if it is taken). */
+	if ((flags & (EXTKIT_FS_WRITE | EXTKIT_FS_NO_MMP)) == EXTKIT_FS_WRITE &&
+	    extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_MMP)) {
+		rc = extkit_mmp_start(fs, why);
+		if (rc)
+			goto fail;
+		fs->mmp_started = 1;
+	}
 	*out = fs;
 	return 0;
 fail:
@@ -184,6 +193,8 @@ void extkit_fs_close(struct extkit_fs *fs)
 {
 	if (!fs)
 		return;
+	if (fs->mmp_started)
+		extkit_mmp_stop(fs);
 	if (fs->owns_io)
 		extkit_io_close(fs->io);
 	free(fs->groups);
