@@ -313,7 +313,8 @@ static int write_meta_bg_descs(struct extkit_fs *fs, int dry)
 			if (g >= fs->g.group_count)
 				continue;
 			blk = extkit_group_first_block(&fs->sb, g) +
-			      (uint64_t)extkit_super_group_has_backup(&fs->sb, g);
+			      (uint64_t)extkit_super_group_has_backup(&fs->sb, g) +
+			      extkit_group_boot_block(&fs->sb, &fs->g, g);
 			rc = put(fs, dry, blk * bs,
 				 fs->gdt_raw + (size_t)i * bs, bs);
 			if (rc)
@@ -333,8 +334,9 @@ static int write_copies(struct extkit_fs *fs, int dry)
 
 	if (meta && fs->sb.first_meta_bg < ndesc)
 		ndesc = fs->sb.first_meta_bg;
-	rc = put(fs, dry, (fs->sb.first_data_block + 1) * bs, fs->gdt_raw,
-		 ndesc * bs);
+	rc = put(fs, dry, (fs->sb.first_data_block + 1 +
+			   extkit_group_boot_block(&fs->sb, &fs->g, 0)) * bs,
+		 fs->gdt_raw, ndesc * bs);
 	for (uint32_t g = 1; !rc && g < fs->g.group_count; g++)
 		if (extkit_super_group_has_backup(&fs->sb, g))
 			rc = write_backup(fs, g, dry);
