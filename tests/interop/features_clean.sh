@@ -11,7 +11,7 @@
 
 . "${top_srcdir:-.}/tests/lib.sh"
 need_dump
-need_tools mke2fs debugfs e2fsck tune2fs python3
+need_tools mke2fs debugfs dumpe2fs e2fsck tune2fs python3
 FSCK=$top_builddir/extkit-fsck
 MKE2FS_CONFIG=$top_srcdir/tests/regress/mke2fs.conf
 export MKE2FS_CONFIG
@@ -78,7 +78,8 @@ k_no64bit|16M|-t ext4 -O ^64bit,^flex_bg,sparse_super2'
 
 check_image() {
 	if python3 "$top_srcdir/tests/interop/features_clean_check.py" \
-	    "$FSCK" "$DUMP" "$E2FSCK" "$DEBUGFS" "$1" "$tmpdir" $paths \
+	    "$FSCK" "$DUMP" "$E2FSCK" "$DEBUGFS" "$DUMPE2FS" "$1" "$tmpdir" \
+	    $paths \
 	    >"$tmpdir/check.log" 2>&1; then
 		ok "$(tail -1 "$tmpdir/check.log")"
 	else

@@ -3,7 +3,8 @@
 # -fn finds nothing, -fy finds nothing and changes only the check's own
 # superblock fields, e2fsck -fn stays clean, and extkit-dump ls/stat
 # agree with debugfs.
-# usage: features_clean_check.py FSCK DUMP E2FSCK DEBUGFS IMG TMPDIR PATH...
+# usage: features_clean_check.py FSCK DUMP E2FSCK DEBUGFS DUMPE2FS IMG TMPDIR
+#        PATH...
 import json
 import os
 import re
@@ -12,8 +13,8 @@ import struct
 import subprocess
 import sys
 
-FSCK, DUMP, E2FSCK, DEBUGFS, IMG, TMP = sys.argv[1:7]
-PATHS = sys.argv[7:]
+FSCK, DUMP, E2FSCK, DEBUGFS, DUMPE2FS, IMG, TMP = sys.argv[1:8]
+PATHS = sys.argv[8:]
 NAME = os.path.basename(IMG)
 counts = {"ok": 0, "fail": 0}
 
@@ -179,9 +180,41 @@ def check_stat(img, path):
         ok("stat %s: %s as debugfs" % (path, sorted(want)))
 
 
+SUPER_KEYS = ("Cluster size", "Clusters per group", "MMP block number",
+              "MMP update interval", "User quota inode", "Group quota inode",
+              "Project quota inode", "Checksum seed", "Character encoding",
+              "Orphan file inode", "Block count", "Free blocks")
+
+
+def super_fields(text):
+    out = {}
+    for line in text.splitlines():
+        key, sep, val = line.partition(":")
+        if sep and key in SUPER_KEYS:
+            out[key] = val.strip()
+    return out
+
+
+def check_super(img):
+    """The feature fields of extkit-dump super as dumpe2fs -h has them."""
+    rc, out, err = run([DUMP, img, "super"])
+    if rc != 0:
+        fail("extkit-dump super: exit %d: %s" % (rc, err.strip()))
+        return
+    _, theirs, _ = run([DUMPE2FS, "-h", img])
+    mine, want = super_fields(out), super_fields(theirs)
+    if mine != want:
+        fail("super: extkit-dump %s, dumpe2fs %s" % (
+            {k: v for k, v in mine.items() if want.get(k) != v},
+            {k: v for k, v in want.items() if mine.get(k) != v}))
+    else:
+        ok("super: %s as dumpe2fs" % ", ".join(sorted(want)))
+
+
 def main():
     work = os.path.join(TMP, NAME + ".fy")
     check_e2fsck(IMG, "mke2fs")
+    check_super(IMG)
     check_fsck(IMG, "-fn")
     shutil.copyfile(IMG, work)
     if check_fsck(work, "-fy"):
