@@ -42,7 +42,11 @@ static uint64_t block_claim(struct fsck_ctx *ctx, uint64_t blk,
 {
 	uint64_t bit = bit_of(ctx, blk), dups = 0;
 
-	if (!extkit_bitmap_count_range(&ctx->block_found, bit, count)) {
+	/* shared_blocks (e2fsprogs' deduplicated images): a block may
+	 * have several owners, none of them a duplicate (as e2fsck). */
+	if (!extkit_bitmap_count_range(&ctx->block_found, bit, count) ||
+	    extkit_has_ro_compat(&ctx->fs->sb,
+				 EXT4_FEATURE_RO_COMPAT_SHARED_BLOCKS)) {
 		extkit_bitmap_set_range(&ctx->block_found, bit, count);
 		return 0;
 	}

@@ -37,9 +37,11 @@ for i in range(300):
 os.symlink("small", os.path.join(t, "link"))
 os.symlink("x" * 100, os.path.join(t, "longlink"))
 EOF
-paths="/ /d/ /big/ /f100k /sparse /d/sub/f200k /longlink
+paths="/ /d/ /big/ /f100k /sparse /d/sub/f200k /longlink /link"
 
-# name|size|mke2fs options|after (quota: tune2fs -O quota)
+# name|size|mke2fs options|after (quota: tune2fs -O quota). Features
+# only in a mix: metadata_csum_seed, casefold, large_dir (mix_b),
+# stable_inodes, encrypt (mix_c).
 cases='plain|16M|-t ext4|
 b1k|16M|-t ext4 -b 1024|
 b64k|128M|-t ext4 -b 65536|
@@ -53,10 +55,7 @@ large_dir|16M|-t ext4 -O large_dir|
 meta_bg|64M|-t ext4 -b 1024 -O meta_bg,^resize_inode|
 sparse_super2|64M|-t ext4 -b 1024 -O sparse_super2|
 no64bit|16M|-t ext4 -O ^64bit|
-csum_seed|16M|-t ext4 -O metadata_csum_seed|
-stable_inodes|16M|-t ext4 -O stable_inodes|
 verity|16M|-t ext4 -O verity|
-encrypt|16M|-t ext4 -O encrypt|
 casefold|16M|-t ext4 -O casefold|
 mmp|16M|-t ext4 -O mmp|
 no_flex_bg|16M|-t ext4 -O ^flex_bg|
@@ -68,11 +67,9 @@ mix_c|64M|-t ext4 -O ^64bit,sparse_super2,^flex_bg,encrypt,stable_inodes|'
 
 # kernel cases: name|size|mke2fs options (populated on a loop mount)
 kcases='k_plain|16M|-t ext4
-k_b1k|16M|-t ext4 -b 1024
 k_bigalloc|64M|-t ext4 -O bigalloc -C 16384
 k_orphan_file|16M|-t ext4 -O orphan_file
 k_verity|16M|-t ext4 -O verity
-k_large_dir|16M|-t ext4 -O large_dir
 k_meta_bg|64M|-t ext4 -b 1024 -O meta_bg,^resize_inode
 k_no64bit|16M|-t ext4 -O ^64bit,^flex_bg,sparse_super2'
 
