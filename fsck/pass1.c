@@ -204,8 +204,10 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	if (S_ISDIR(inode->mode))
 		bad = inode->size != want;
 	else if (S_ISREG(inode->mode) && res->last_init_lblk >= 0 &&
-		 inode->size < (uint64_t)res->last_init_lblk * bs)
-		/* unwritten extents past i_size are preallocation */
+		 inode->size < (uint64_t)res->last_init_lblk * bs &&
+		 !(inode->flags & EXT4_VERITY_FL))
+		/* unwritten extents past i_size are preallocation; a verity
+		 * file keeps its Merkle tree past i_size (as e2fsck) */
 		bad = 1;
 	else if (!(inode->flags & EXT4_EXTENTS_FL))
 		/* past what a block map reaches (e2fsck's ext2_max_sizes) */

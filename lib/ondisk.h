@@ -295,6 +295,7 @@ _Static_assert(offsetof(struct ext4_group_desc, bg_itable_unused_hi) == 0x32,
 #define EXT2_INDEX_FL			0x00001000
 #define EXT4_HUGE_FILE_FL		0x00040000
 #define EXT4_EXTENTS_FL			0x00080000
+#define EXT4_VERITY_FL			0x00100000
 #define EXT4_EA_INODE_FL		0x00200000
 #define EXT4_INLINE_DATA_FL		0x10000000
 #define EXT4_CASEFOLD_FL		0x40000000
