@@ -361,8 +361,9 @@ static int open_undo(struct fsck_ctx *ctx)
 	return 0;
 }
 
-/* Another node has the filesystem (MMP): named, and nothing is done. */
-static int mmp_in_use(struct fsck_ctx *ctx, const char *why)
+/* Another node has the filesystem, or the MMP block is not one: named,
+ * and nothing is done (e2fsck refuses both too). */
+static int mmp_refused(struct fsck_ctx *ctx, const char *why, int rc)
 {
 	struct problem_context pctx;
 
@@ -372,7 +373,7 @@ static int mmp_in_use(struct fsck_ctx *ctx, const char *why)
 	fix_problem(ctx, PR_0_MMP_IN_USE, &pctx);
 	extkit_fs_close(ctx->fs);
 	ctx->fs = NULL;
-	return -EBUSY;
+	return rc;
 }
 
 /* Opens the primary superblock, falling back to a backup. */
@@ -387,15 +388,16 @@ static int open_primary(struct fsck_ctx *ctx)
 				       EXT4_FEATURE_INCOMPAT_MMP)) {
 		rc = ctx->readonly ? extkit_mmp_check(ctx->fs, &why) :
 				     extkit_mmp_start(ctx->fs, &why);
-		if (rc == -EBUSY)
-			return mmp_in_use(ctx, why);
-		/* a bad MMP block: the backups' copy of s_mmp_block */
+		if (rc == -EBUSY || rc == -EFSCORRUPTED)
+			return mmp_refused(ctx, why, rc);
 		if (rc) {
+			cli_error("%s: reading the MMP block: %s",
+				  ctx->opts->target, extkit_strerror(rc));
 			extkit_fs_close(ctx->fs);
 			ctx->fs = NULL;
-		} else if (!ctx->readonly) {
-			ctx->fs->mmp_started = 1;
+			return rc;
 		}
+		ctx->fs->mmp_started = !ctx->readonly;
 	}
 	if (rc == -EXTKIT_EUNSUPP) {
 		cli_error("%s: %s", ctx->opts->target,
