@@ -88,7 +88,7 @@ enum problem_prompt {
  */
 #define PR_0_SB_CSUM		0x000030 /* metadata_csum: s_checksum */
 #define PR_0_GD_CSUM		0x000031 /* bg_checksum wrong */
-#define PR_0_MMP_IN_USE		0x000032 /* in use elsewhere, or bad: stop */
+#define PR_0_MMP_IN_USE		0x000032 /* MMP: in use, or bad: stop */
 #define PR_1_EXTENT_CSUM	0x010070 /* tree block: only the csum */
 
 /* Pass 1: inodes and blocks. */

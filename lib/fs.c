@@ -313,8 +313,9 @@ static int write_meta_bg_descs(struct extkit_fs *fs, int dry)
 			if (g >= fs->g.group_count)
 				continue;
 			blk = extkit_group_first_block(&fs->sb, g) +
-			      (uint64_t)extkit_super_group_has_backup(&fs->sb, g) +
-			      extkit_group_boot_block(&fs->sb, &fs->g, g);
+			      extkit_group_boot_block(&fs->sb, &fs->g, g) +
+			      (uint64_t)extkit_super_group_has_backup(&fs->sb,
+								      g);
 			rc = put(fs, dry, blk * bs,
 				 fs->gdt_raw + (size_t)i * bs, bs);
 			if (rc)

@@ -14,7 +14,7 @@
 #define EXTKIT_FS_EXCL		0x2	/* exclusive open of block devices */
 #define EXTKIT_FS_FORCE		0x4	/* open despite unsupported features */
 #define EXTKIT_FS_NO_GDT_CHECK	0x8	/* keep descriptors that point outside */
-#define EXTKIT_FS_NO_MMP	0x10	/* writer takes the MMP block itself */
+#define EXTKIT_FS_NO_MMP	0x10	/* the caller takes the MMP block */
 
 struct extkit_fs {
 	struct extkit_io *io;
@@ -26,7 +26,7 @@ struct extkit_fs {
 	uint64_t sb_block;		/* 0: primary; else a backup's block */
 	int flags;
 	int owns_io;
-	int mmp_started;		/* close writes the clean MMP sequence */
+	int mmp_started;		/* close: clean MMP sequence */
 	char *device_name;
 };
 

@@ -67,7 +67,7 @@ struct extkit_super {
 	/* Feature fields (decoded only; encode keeps the on-disk bytes). */
 	uint16_t mmp_interval;
 	uint64_t mmp_block;
-	uint32_t quota_inum[3];		/* user, group, project; 0: none */
+	uint32_t quota_inum[3];		/* user, group, project (0: none) */
 	uint32_t orphan_file_inum;
 	uint16_t encoding;
 	uint16_t encoding_flags;
