@@ -135,6 +135,12 @@ static void super_text_geom(const struct dump_ctx *ctx)
 	LINE("Group count:", "%" PRIu32, g->group_count);
 	if (sb->feature_compat || sb->feature_incompat)
 		LINE("Reserved GDT blocks:", "%u", sb->reserved_gdt_blocks);
+	if (extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_BIGALLOC)) {
+		LINE("Cluster size:", "%" PRIu64,
+		     (uint64_t)g->block_size << g->cluster_bits);
+		LINE("Clusters per group:", "%" PRIu32,
+		     sb->blocks_per_group >> g->cluster_bits);
+	}
 	LINE("Blocks per group:", "%" PRIu32, sb->blocks_per_group);
 	LINE("Inodes per group:", "%" PRIu32, sb->inodes_per_group);
 	LINE("Inode blocks per group:", "%" PRIu32, g->itable_blocks);
@@ -164,6 +170,34 @@ static void super_text_times(const struct extkit_super *sb)
 	LINE("Reserved blocks gid:", "%u", sb->def_resgid);
 }
 
+/* The fields of the features that have some (dumpe2fs' names). */
+static void super_text_features(const struct extkit_super *sb)
+{
+	static const char *const quota_names[] = {
+		"User quota inode:", "Group quota inode:",
+		"Project quota inode:",
+	};
+
+	if (extkit_has_compat(sb, EXT4_FEATURE_COMPAT_SPARSE_SUPER2))
+		LINE("Backup block groups:", "%" PRIu32 " %" PRIu32,
+		     sb->backup_bgs[0], sb->backup_bgs[1]);
+	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_MMP)) {
+		LINE("MMP block number:", "%" PRIu64, sb->mmp_block);
+		LINE("MMP update interval:", "%u", sb->mmp_interval);
+	}
+	for (int i = 0; i < 3; i++)
+		if (sb->quota_inum[i])
+			LINE(quota_names[i], "%" PRIu32, sb->quota_inum[i]);
+	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CSUM_SEED))
+		LINE("Checksum seed:", "0x%08" PRIx32, sb->checksum_seed);
+	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CASEFOLD))
+		LINE("Character encoding:", "%s%s",
+		     sb->encoding == 1 ? "utf8-12.1" : "unknown",
+		     sb->encoding_flags & 1 ? " (strict)" : "");
+	if (sb->orphan_file_inum)
+		LINE("Orphan file inode:", "%" PRIu32, sb->orphan_file_inum);
+}
+
 static void super_text_misc(const struct dump_ctx *ctx)
 {
 	const struct extkit_super *sb = &ctx->fs->sb;
@@ -187,6 +221,7 @@ static void super_text_misc(const struct dump_ctx *ctx)
 		put_le32(seed + 4 * i, sb->hash_seed[i]);
 	format_uuid(seed, uuid);
 	LINE("Directory Hash Seed:", "%s", uuid);
+	super_text_features(sb);
 	if (extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)) {
 		LINE("Checksum type:", "%s",
 		     sb->checksum_type == 1 ? "crc32c" : "unknown");

@@ -109,6 +109,7 @@ struct fsck_blk_result {
 	int64_t last_init_lblk;	/* the same, unwritten extents left out */
 	uint64_t dups;		/* blocks already claimed */
 	uint64_t first_dup;
+	uint64_t last_cluster;	/* bigalloc: last cluster counted + 1 */
 	int inode_dirty;	/* i_block changed: write the inode */
 	int failed;		/* a map could not be read or is corrupt */
 	int fragmented;		/* a block not right after the one before */

@@ -63,6 +63,9 @@ static void mark_group_metadata(struct fsck_ctx *ctx)
 			fsck_block_mark(ctx, gd->inode_table,
 					fs->g.itable_blocks);
 	}
+	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_MMP) &&
+	    extkit_fs_valid_block(fs, fs->sb.mmp_block))
+		fsck_block_mark(ctx, fs->sb.mmp_block, 1);
 }
 
 void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
@@ -205,8 +208,10 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	} else if (S_ISDIR(inode->mode))
 		bad = inode->size != want;
 	else if (S_ISREG(inode->mode) && res->last_init_lblk >= 0 &&
-		 inode->size < (uint64_t)res->last_init_lblk * bs)
-		/* unwritten extents past i_size are preallocation */
+		 inode->size < (uint64_t)res->last_init_lblk * bs &&
+		 !(inode->flags & EXT4_VERITY_FL))
+		/* unwritten extents past i_size are preallocation; a verity
+		 * file keeps its Merkle tree past i_size (as e2fsck) */
 		bad = 1;
 	else if (!(inode->flags & EXT4_EXTENTS_FL))
 		/* past what a block map reaches (e2fsck's ext2_max_sizes) */

@@ -109,6 +109,8 @@ int fsck_pass4(struct fsck_ctx *ctx)
 			continue;
 		if (ino < first && ino != EXT2_ROOT_INO)
 			continue;
+		if (extkit_super_internal_inode(&ctx->fs->sb, ino))
+			continue;
 		if ((ino & 0xffff) == 0)
 			fsck_progress(ctx, ino, n);
 		/* An EA inode is named by attributes, not directories. */

@@ -81,6 +81,16 @@ const struct problem problem_table[] = {
 	  "disagree and no backup is usable; group 0's inode bitmap backs "
 	  "the %s.",
 	  PROMPT_FIX, 0 },
+	{ PR_0_SB_CSUM,
+	  "The superblock checksum does not match the superblock.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_GD_CSUM,
+	  "Group descriptor %g checksum is %N, should be %O.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_MMP_IN_USE,
+	  "MMP block %b: %s; not checking it. If no node uses the "
+	  "filesystem, clear it with tune2fs -f -E clear_mmp.",
+	  PROMPT_NONE, PR_FATAL },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
@@ -255,6 +265,10 @@ const struct problem problem_table[] = {
 	{ PR_1_EXTENT_NODE_DEPTH,
 	  "Extent tree block %b of inode %i says depth %N, but it sits at "
 	  "depth %O.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_EXTENT_CSUM,
+	  "Extent tree block %b of inode %i passes checks, but its checksum "
+	  "does not match.",
 	  PROMPT_FIX, PR_PREEN_OK },
 	/* Extended attributes in inodes, EA inodes, inline data */
 	{ PR_1_INLINE_NO_FEATURE,

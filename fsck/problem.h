@@ -83,6 +83,15 @@ enum problem_prompt {
 #define PR_0_FLEX_SIZE		0x000012 /* s_log_groups_per_flex > 31 */
 #define PR_0_INODE_COUNTS	0x000013 /* inodes_count != groups * ipg */
 
+/*
+ * Features and checksums (issue 13, branch feat): superblock and group
+ * descriptor checksums, MMP, extent block checksums, directory tails.
+ */
+#define PR_0_SB_CSUM		0x000030 /* metadata_csum: s_checksum */
+#define PR_0_GD_CSUM		0x000031 /* bg_checksum wrong */
+#define PR_0_MMP_IN_USE		0x000032 /* MMP: in use, or bad: stop */
+#define PR_1_EXTENT_CSUM	0x010070 /* tree block: only the csum */
+
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
 #define PR_1_DTIME_LIVE		0x010002

@@ -429,7 +429,8 @@ int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 	}
 	/* Valid, or bad but kept (answer no): in use, counted. */
 	ea_ref(ctx, r);
-	*ea_blocks = 1 + (uint64_t)r->quota;
+	/* The EA block counts as a whole cluster with bigalloc. */
+	*ea_blocks = ctx->fs->g.cluster_ratio + (uint64_t)r->quota;
 	return 0;
 }
 
