@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +326,42 @@ static void warn_target(const char *target, const struct extkit_fs *fs)
 			where[0] ? where : "?");
 }
 
+/*
+ * Runs the command. JSON is a contract: the document is built in memory
+ * and printed only when the command succeeded, so that a failure leaves
+ * stdout empty and says why on stderr.
+ */
+static int run_command(struct dump_ctx *ctx, const struct dump_cmd *cmd)
+{
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *mem = NULL;
+	int rc;
+
+	if (ctx->o->json) {
+		mem = open_memstream(&doc, &len);
+		if (!mem) {
+			cli_error("%s", extkit_strerror(-ENOMEM));
+			return -ENOMEM;
+		}
+	}
+	json_init(&ctx->jw, mem ? mem : stdout);
+	rc = cmd->run(ctx);
+	if (mem) {
+		if (json_finish(&ctx->jw) && rc >= 0) {
+			cli_error("%s: internal error: malformed JSON output",
+				  ctx->o->target);
+			rc = -1;
+		}
+		if (fclose(mem) && rc >= 0)
+			rc = -ENOMEM;
+		if (rc >= 0 && len)
+			fwrite(doc, 1, len, stdout);
+		free(doc);
+	}
+	return rc;
+}
+
 static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 {
 	struct dump_ctx ctx = { .o = o };
@@ -343,13 +380,7 @@ static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 		return DUMP_EXIT_FAIL;
 	}
 	warn_target(o->target, ctx.fs);
-	json_init(&ctx.jw, stdout);
-	rc = cmd->run(&ctx);
-	if (o->json && json_finish(&ctx.jw) && rc >= 0) {
-		cli_error("%s: internal error: malformed JSON output",
-			  o->target);
-		rc = -1;
-	}
+	rc = run_command(&ctx, cmd);
 	extkit_fs_close(ctx.fs);
 	if (fflush(stdout) || ferror(stdout)) {
 		cli_error("stdout: write error");
