@@ -359,7 +359,8 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = fit_geometry(o, l, inodes);
 	if (!rc)
 		rc = pick_journal(o, l);
-	l->lpf_blocks = lpf_blocks(l->block_size);
+	if (!rc)
+		l->lpf_blocks = lpf_blocks(l->block_size);
 	return rc;
 }
 

@@ -129,6 +129,9 @@ int mkfs_conf_get_bool(const struct mkfs_conf *c, const char *const *types,
 
 /* profile.c: features and defaults for a filesystem of size_bytes. */
 int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes);
+/* Early checks of -O and -t (names, what extkit-mkfs can make). */
+int mkfs_features_check(const char *list);
+int mkfs_fs_type_check(const char *type);
 
 /* probe.c */
 int mkfs_target_inspect(const char *path, struct mkfs_target *t);

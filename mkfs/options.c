@@ -319,6 +319,9 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 		return -EINVAL;
 	if (a->errors && parse_errors(a->errors, o))
 		return -EINVAL;
+	if ((a->features && mkfs_features_check(a->features)) ||
+	    (a->type && mkfs_fs_type_check(a->type)))
+		return -EINVAL;
 	o->fs_type = a->type;
 	o->usage_types = a->usage;
 	o->features_arg = a->features;

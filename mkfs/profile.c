@@ -110,6 +110,24 @@ static int edit_features(const char *list, struct mkfs_opts *o)
 	return rc;
 }
 
+int mkfs_features_check(const char *list)
+{
+	struct mkfs_opts scratch;
+
+	memset(&scratch, 0, sizeof(scratch));
+	return edit_features(list, &scratch);
+}
+
+int mkfs_fs_type_check(const char *type)
+{
+	if (!strcmp(type, "ext2") || !strcmp(type, "ext3") ||
+	    !strcmp(type, "ext4"))
+		return 0;
+	cli_error("filesystem type '%s' is not supported (ext2, ext3 or ext4)",
+		  type);
+	return -EINVAL;
+}
+
 /* The fs_types list: the filesystem type, then each usage type. */
 static int build_types(const struct mkfs_opts *o, const struct mkfs_conf *c,
 		       const char *size_type, const char **types,
@@ -123,11 +141,8 @@ static int build_types(const struct mkfs_opts *o, const struct mkfs_conf *c,
 		ext = mkfs_conf_stanza_get(c, "", "fs_type");
 	if (!ext)
 		ext = o->journal ? "ext3" : "ext2";
-	if (strcmp(ext, "ext2") && strcmp(ext, "ext3") && strcmp(ext, "ext4")) {
-		cli_error("filesystem type '%s' is not supported (ext2, ext3 or ext4)",
-			  ext);
+	if (mkfs_fs_type_check(ext))
 		return -EINVAL;
-	}
 	types[n++] = ext;
 	*usage_copy = strdup(o->usage_types ? o->usage_types : size_type);
 	if (!*usage_copy)
