@@ -311,20 +311,46 @@ static int mark_all(struct extkit_fs *fs, const struct jplan *jp)
 	return rc;
 }
 
+#define ZERO_CHUNK	(1u << 20)	/* bytes per plain write of zeroes */
+
+/* Plain writes of zeroes over [off, off + len). */
+static int write_zero_run(struct extkit_fs *fs, uint64_t off, uint64_t len,
+			  const uint8_t *zeroes)
+{
+	int rc = 0;
+
+	while (!rc && len) {
+		size_t n = len < ZERO_CHUNK ? (size_t)len : ZERO_CHUNK;
+
+		rc = extkit_io_write_bytes(fs->io, off, zeroes, n);
+		off += n;
+		len -= n;
+	}
+	return rc;
+}
+
 /* Zeroes over the log: every data block but the superblock, by runs. */
-static int zero_log(struct extkit_fs *fs, const struct jplan *jp)
+static int zero_log(struct extkit_fs *fs, const struct jplan *jp,
+		    int write_zeroes)
 {
 	uint64_t bs = fs->g.block_size, i = 1;
-	int rc = 0;
+	uint8_t *zeroes = write_zeroes ? calloc(1, ZERO_CHUNK) : NULL;
+	int rc = write_zeroes && !zeroes ? -ENOMEM : 0;
 
 	while (!rc && i < jp->n) {
 		uint64_t len = 1;
 
 		while (i + len < jp->n && jp->data[i + len] == jp->data[i] + len)
 			len++;
-		rc = extkit_io_zero_bytes(fs->io, jp->data[i] * bs, len * bs);
+		if (zeroes)
+			rc = write_zero_run(fs, jp->data[i] * bs, len * bs,
+					    zeroes);
+		else
+			rc = extkit_io_zero_bytes(fs->io, jp->data[i] * bs,
+						  len * bs);
 		i += len;
 	}
+	free(zeroes);
 	return rc;
 }
 
@@ -364,7 +390,7 @@ static int write_plan(struct extkit_fs *fs,
 	if (!rc)
 		rc = extkit_fs_write_block(fs, jp->data[0], jp->jsb);
 	if (!rc && p->zero_log)
-		rc = zero_log(fs, jp);
+		rc = zero_log(fs, jp, p->write_zeroes);
 	if (!rc)
 		rc = extkit_inode_write(fs, EXT2_JOURNAL_INO, &jp->inode);
 	if (rc)

@@ -49,6 +49,7 @@ struct mkfs_opts {
 	uint32_t flex_bg_size;		/* -G; profile flex_bg_size */
 	int lazy_itable_init;		/* -E; -1: from the profile */
 	int lazy_journal_init;		/* -E; -1: from the profile */
+	int lazy_journal_init_given;	/* by -E, not the profile */
 	uint32_t stride, stripe_width;	/* -E stride=, stripe_width= */
 	uint64_t resize_blocks;		/* -E resize=; 0: 1024 times */
 	int root_owner_given;		/* -E root_owner[=uid:gid] */

@@ -198,8 +198,10 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		return ext_number(tok, val, 1, UINT64_MAX, &o->resize_blocks);
 	if (!strcmp(tok, "lazy_itable_init"))
 		return ext_flag(tok, val, &o->lazy_itable_init);
-	if (!strcmp(tok, "lazy_journal_init"))
+	if (!strcmp(tok, "lazy_journal_init")) {
+		o->lazy_journal_init_given = 1;
 		return ext_flag(tok, val, &o->lazy_journal_init);
+	}
 	if (!strcmp(tok, "root_owner"))
 		return ext_root_owner(tok, val, o);
 	cli_error("unknown extended option '%s'", tok);

@@ -305,7 +305,10 @@ static int zero_slack(const struct mkfs_layout *l, struct extkit_fs *fs)
 
 /*
  * The journal, through the library, which reads the bitmaps written
- * above; group free counts show which groups it took blocks from.
+ * above; group free counts show which groups it took blocks from. Its
+ * log reads as zeroes: on a target that reads zeroes it is left as it
+ * is (holes in a new image file) unless -E lazy_journal_init=0 asks for
+ * zeroes written out; elsewhere it is zeroed unless lazy_journal_init.
  */
 static int write_journal(const struct mkfs_opts *o,
 			 const struct mkfs_target *t,
@@ -314,7 +317,9 @@ static int write_journal(const struct mkfs_opts *o,
 {
 	struct extkit_journal_params p = {
 		.blocks = l->journal_blocks,
-		.zero_log = !o->lazy_journal_init,
+		.zero_log = !o->lazy_journal_init &&
+			    (!t->known_zero || o->lazy_journal_init_given),
+		.write_zeroes = t->known_zero,
 		.csum = 1,
 		.now = o->now,
 		.defer_super = 1,
@@ -324,7 +329,6 @@ static int write_journal(const struct mkfs_opts *o,
 
 	if (!before)
 		return -ENOMEM;
-	(void)t;
 	for (uint32_t g = 0; g < l->groups; g++)
 		before[g] = fs->groups[g].free_blocks;
 	rc = extkit_journal_create(fs, &p);
