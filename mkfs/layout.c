@@ -202,14 +202,43 @@ static uint32_t reserved_gdt(const struct mkfs_opts *o,
 	return rsv > l->block_size / 4 ? l->block_size / 4 : (uint32_t)rsv;
 }
 
-static int has_backup(const struct mkfs_opts *o, uint32_t g)
+/*
+ * sparse_super2's two backup groups for l->groups groups, as mke2fs sets
+ * them: group 1 and the last group (num_backup_sb of them), clamped,
+ * never twice the same, in ascending order (initialize.c).
+ */
+static void pick_backup_bgs(const struct mkfs_opts *o, struct mkfs_layout *l)
+{
+	uint32_t b0 = o->num_backup_sb >= 1 ? 1 : 0;
+	uint32_t b1 = o->num_backup_sb >= 2 ? UINT32_MAX : 0;
+
+	if (b0 >= l->groups)
+		b0 = l->groups - 1;
+	if (b1 >= l->groups)
+		b1 = l->groups - 1;
+	if (b1 == b0)
+		b1 = 0;
+	l->backup_bgs[0] = b0 < b1 || !b1 ? b0 : b1;
+	l->backup_bgs[1] = b0 < b1 || !b1 ? b1 : b0;
+	if (!b1) {
+		l->backup_bgs[0] = b0;
+		l->backup_bgs[1] = 0;
+	}
+}
+
+/* Whether the last group holds a backup (for its overhead); with
+ * sparse_super2 mke2fs decides it from num_backup_sb, before clamping. */
+static int last_has_backup(const struct mkfs_opts *o,
+			   const struct mkfs_layout *l)
 {
 	struct extkit_super sb;
 
+	if (o->compat & EXT4_FEATURE_COMPAT_SPARSE_SUPER2)
+		return l->groups == 2 ? o->num_backup_sb >= 1 :
+		       o->num_backup_sb >= 2;
 	memset(&sb, 0, sizeof(sb));
 	sb.feature_ro_compat = o->ro_compat;
-	sb.feature_compat = o->compat;
-	return extkit_super_group_has_backup(&sb, g);
+	return extkit_super_group_has_backup(&sb, l->groups - 1);
 }
 
 static int too_small(const struct mkfs_layout *l)
@@ -261,7 +290,8 @@ static int fit_groups(struct mkfs_opts *o, struct mkfs_layout *l,
 		return -EINVAL;
 	}
 	last = 2 + l->itable_blocks;
-	if (has_backup(o, l->groups - 1))
+	pick_backup_bgs(o, l);
+	if (last_has_backup(o, l))
 		last += 1 + l->desc_blocks + l->rsv_gdt;
 	rem = (l->blocks - l->first_data_block) % l->blocks_per_group;
 	if (l->groups == 1 && rem && rem < last)
@@ -361,6 +391,7 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = pick_journal(o, l);
 	if (!rc)
 		l->lpf_blocks = lpf_blocks(l->block_size);
+	l->stride = o->stride;
 	return rc;
 }
 
@@ -419,6 +450,10 @@ static void fill_super(const struct mkfs_opts *o, const struct mkfs_layout *l,
 		sb->min_extra_isize = sb->want_extra_isize = 32;
 	if (o->errors_behavior)
 		sb->errors = o->errors_behavior;
+	if (o->compat & EXT4_FEATURE_COMPAT_SPARSE_SUPER2) {
+		sb->backup_bgs[0] = l->backup_bgs[0];
+		sb->backup_bgs[1] = l->backup_bgs[1];
+	}
 	if (o->incompat & EXT4_FEATURE_INCOMPAT_64BIT)
 		sb->desc_size = (uint16_t)l->desc_size;
 	if (o->incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG)

@@ -50,6 +50,7 @@ struct mkfs_opts {
 	int lazy_itable_init;		/* -E; -1: from the profile */
 	int lazy_journal_init;		/* -E; -1: from the profile */
 	int lazy_journal_init_given;	/* by -E, not the profile */
+	int num_backup_sb;		/* sparse_super2: 0 .. 2; -1 unset */
 	uint32_t stride, stripe_width;	/* -E stride=, stripe_width= */
 	uint64_t resize_blocks;		/* -E resize=; 0: 1024 times */
 	int root_owner_given;		/* -E root_owner[=uid:gid] */
@@ -96,6 +97,8 @@ struct mkfs_layout {
 	uint64_t dind_block;		/* resize inode; 0 without */
 	uint32_t desc_size;		/* 32, or 64 with 64bit */
 	uint32_t journal_blocks;	/* 0: no journal */
+	uint32_t backup_bgs[2];		/* sparse_super2's backup groups */
+	uint32_t stride;		/* -E stride= (table placement) */
 	struct mkfs_place *place;	/* where tables went (place.c) */
 };
 

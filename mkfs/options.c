@@ -43,7 +43,8 @@ struct raw_args {
 	int reserved_given;
 };
 
-enum { OPT_FEATURES = 'O', OPT_VERSION = 'V', OPT_RESERVED = 'm' };
+enum { OPT_FEATURES = 'O', OPT_EXTENDED = 'E', OPT_VERSION = 'V',
+       OPT_RESERVED = 'm' };
 
 static int is_pow2(uint64_t v)
 {
@@ -202,6 +203,12 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		o->lazy_journal_init_given = 1;
 		return ext_flag(tok, val, &o->lazy_journal_init);
 	}
+	if (!strcmp(tok, "num_backup_sb") && val) {
+		if (ext_number(tok, val, 0, 2, &v))
+			return -EINVAL;
+		o->num_backup_sb = (int)v;
+		return 0;
+	}
 	if (!strcmp(tok, "root_owner"))
 		return ext_root_owner(tok, val, o);
 	cli_error("unknown extended option '%s'", tok);
@@ -342,17 +349,19 @@ static void defaults(struct mkfs_opts *o)
 	o->reserved_pct = 5.0;
 	o->lazy_itable_init = -1;
 	o->lazy_journal_init = -1;
+	o->num_backup_sb = -1;
 }
 
-/* Appends one -O argument (popt's copy, freed here) to the joined list. */
-static int add_features(struct raw_args *a, char *arg)
+/* Appends one -O or -E argument (popt's copy, freed here) to the joined
+ * list *list. */
+static int add_to_list(char **list, char *arg)
 {
-	size_t old = a->features ? strlen(a->features) : 0;
+	size_t old = *list ? strlen(*list) : 0;
 	char *p;
 
 	if (!arg)
 		return 0;
-	p = realloc(a->features, old + strlen(arg) + 2);
+	p = realloc(*list, old + strlen(arg) + 2);
 	if (!p) {
 		free(arg);
 		return -ENOMEM;
@@ -360,7 +369,7 @@ static int add_features(struct raw_args *a, char *arg)
 	if (old)
 		p[old++] = ',';
 	strcpy(p + old, arg);
-	a->features = p;
+	*list = p;
 	free(arg);
 	return 0;
 }
@@ -391,7 +400,13 @@ static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 			a->reserved_given = 1;
 			break;
 		case OPT_FEATURES:
-			if (add_features(a, poptGetOptArg(pc))) {
+			if (add_to_list(&a->features, poptGetOptArg(pc))) {
+				cli_error("out of memory");
+				return MKFS_EXIT_FAIL;
+			}
+			break;
+		case OPT_EXTENDED:
+			if (add_to_list(&a->extended, poptGetOptArg(pc))) {
 				cli_error("out of memory");
 				return MKFS_EXIT_FAIL;
 			}
@@ -446,8 +461,8 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		  "filesystem UUID: a UUID, random, time or clear", "UUID" },
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
-		{ "extended", 'E', POPT_ARG_STRING, &a.extended, 0,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], discard, nodiscard",
+		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },

@@ -42,6 +42,7 @@ struct mkfs_place {
 	struct place_range *r;
 	uint32_t nr, cap;
 	uint32_t *head;		/* per group: first range, 1-based */
+	uint32_t stride;	/* -E stride= */
 	uint8_t *flex_used;	/* per group: took a flex_bg table block */
 };
 
@@ -198,8 +199,20 @@ static int place_group(struct mkfs_place *p, struct extkit_group *groups,
 	struct extkit_group *gd = &groups[g];
 	int rc;
 
-	if ((sb->feature_incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG) &&
-	    sb->log_groups_per_flex) {
+	if (p->stride && !((sb->feature_incompat &
+			    EXT4_FEATURE_INCOMPAT_FLEX_BG) &&
+			   sb->log_groups_per_flex)) {
+		/* -E stride= without flex_bg: the bitmaps go after where the
+		 * inode table will be, shifted by stride * group */
+		rc = find_free(p, group_blk, last, 1, &start);
+		if (rc)
+			return rc;
+		start += itb;
+		start += (uint64_t)p->stride * g % (last - start + 1);
+		if (start >= last)
+			start = group_blk;
+	} else if ((sb->feature_incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG) &&
+		   sb->log_groups_per_flex) {
 		flex = 1u << sb->log_groups_per_flex;
 		last_grp = g | (flex - 1);
 		if (last_grp > n - 1)
@@ -300,6 +313,7 @@ int mkfs_place(struct mkfs_layout *l, struct extkit_fs *fs)
 	if (p) {
 		p->fs = fs;
 		p->blocks = fs->sb.blocks_count;
+		p->stride = l->stride;
 		p->head = calloc(n, sizeof(*p->head));
 		p->flex_used = calloc(n, 1);
 		if (!p->head || !p->flex_used)

@@ -30,7 +30,8 @@
 #define MKFS_COMPAT_SUPP	(EXT2_FEATURE_COMPAT_EXT_ATTR |		\
 				 EXT2_FEATURE_COMPAT_RESIZE_INODE |	\
 				 EXT2_FEATURE_COMPAT_DIR_INDEX |	\
-				 EXT3_FEATURE_COMPAT_HAS_JOURNAL)
+				 EXT3_FEATURE_COMPAT_HAS_JOURNAL |	\
+				 EXT4_FEATURE_COMPAT_SPARSE_SUPER2)
 #define MKFS_INCOMPAT_SUPP	(EXT2_FEATURE_INCOMPAT_FILETYPE |	\
 				 EXT4_FEATURE_INCOMPAT_EXTENTS |	\
 				 EXT4_FEATURE_INCOMPAT_64BIT |		\
@@ -246,6 +247,11 @@ static void resolve_numbers(struct mkfs_opts *o, const struct mkfs_conf *c,
 	if (o->lazy_journal_init < 0)
 		o->lazy_journal_init = mkfs_conf_get_bool(c, types,
 			"lazy_journal_init", 0);
+	if (o->num_backup_sb < 0)
+		o->num_backup_sb = (int)mkfs_conf_get_int(c, types,
+							  "num_backup_sb", 2);
+	if (o->num_backup_sb < 0 || o->num_backup_sb > 2)
+		o->num_backup_sb = 2;
 	if (!o->reserved_given) {
 		const char *r = mkfs_conf_get(c, types, "reserved_ratio");
 
