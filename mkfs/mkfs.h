@@ -161,6 +161,9 @@ int mkfs_place(struct mkfs_layout *l, struct extkit_fs *fs);
 void mkfs_place_free(struct mkfs_place *p);
 /* Whether group g took a flex_bg table block (no BLOCK_UNINIT). */
 int mkfs_place_flex_used(const struct mkfs_place *p, uint32_t g);
+/* Whether group g's block bitmap is all zeroes (nothing used, no
+ * padding). */
+int mkfs_place_group_empty(const struct mkfs_place *p, uint32_t g);
 /* The block bitmap of group g (bm of 8 * block size bits). */
 void mkfs_place_group_bitmap(const struct mkfs_place *p, uint32_t g,
 			     struct extkit_bitmap *bm);

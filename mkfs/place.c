@@ -81,12 +81,22 @@ static int file_range(struct mkfs_place *p, uint32_t g, uint64_t start,
 	return 0;
 }
 
-/* Marks [start, start + len) used. */
+/* Marks [start, start + len) used. A range inside one group that
+ * continues the group's last one extends it (packed tables stay one
+ * range, and searches stay short). */
 static int use(struct mkfs_place *p, uint64_t start, uint32_t len, int flex)
 {
 	uint32_t g = group_of(p, start), last = group_of(p, start + len - 1);
+	struct place_range *prev = p->head[g] ? &p->r[p->head[g] - 1] : NULL;
 	int rc = 0;
 
+	if (g == last && prev && prev->start + prev->len == start &&
+	    group_of(p, prev->start) == g && prev->len + len > prev->len) {
+		prev->len += len;
+		if (flex)
+			p->flex_used[g] = 1;
+		return 0;
+	}
 	for (; !rc && g <= last; g++) {
 		rc = file_range(p, g, start, len);
 		if (flex)
@@ -336,6 +346,14 @@ int mkfs_place(struct mkfs_layout *l, struct extkit_fs *fs)
 int mkfs_place_flex_used(const struct mkfs_place *p, uint32_t g)
 {
 	return p->flex_used[g];
+}
+
+int mkfs_place_group_empty(const struct mkfs_place *p, uint32_t g)
+{
+	return !p->head[g] &&
+	       !extkit_group_sb_overhead(&p->fs->sb, &p->fs->g, g) &&
+	       extkit_group_block_count(&p->fs->sb, g) ==
+	       8 * p->fs->g.block_size;
 }
 
 void mkfs_place_group_bitmap(const struct mkfs_place *p, uint32_t g,

@@ -49,14 +49,20 @@ static int all_zero(const uint8_t *buf, size_t len)
 /*
  * Group g's block bitmap, with its checksum. A bitmap of zeros is not
  * written on a target that reads zeros (most groups of a flex_bg
- * filesystem hold nothing). Every bitmap is right on disk before the
- * journal is placed, which reads them.
+ * filesystem hold nothing), and gets no checksum: such a group ends
+ * BLOCK_UNINIT (checksum 0) unless the journal takes blocks from it, and
+ * the journal's allocation sets it then. Every bitmap is right on disk
+ * before the journal is placed, which reads them.
  */
 static int write_block_bitmap(const struct mkfs_target *t,
 			      const struct mkfs_layout *l,
 			      struct extkit_fs *fs, uint32_t g,
 			      struct extkit_bitmap *bm, uint8_t *buf)
 {
+	if (mkfs_place_group_empty(l->place, g) &&
+	    (g + 1 < l->groups || !extkit_has_group_csum(&fs->sb)))
+		return t->known_zero ? 0 :
+		       zero_blocks(fs, fs->groups[g].block_bitmap, 1);
 	mkfs_place_group_bitmap(l->place, g, bm);
 	extkit_bitmap_to_disk(bm, 0, bm->nbits, buf);
 	extkit_group_block_bitmap_csum_set(fs, g, buf);
@@ -66,18 +72,23 @@ static int write_block_bitmap(const struct mkfs_target *t,
 				      buf);
 }
 
-/* Group g's inode bitmap: inodes 1 .. 11 in group 0, the padding past
- * the group's inodes. INODE_UNINIT groups' bitmaps are not written. */
-static int write_inode_bitmap(const struct mkfs_layout *l,
-			      struct extkit_fs *fs, uint32_t g,
-			      struct extkit_bitmap *bm, uint8_t *buf)
+/* An inode bitmap: inodes 1 .. 11 used in group 0, the padding past the
+ * group's inodes. */
+static void build_inode_bitmap(const struct mkfs_layout *l, int group0,
+			       struct extkit_bitmap *bm, uint8_t *buf)
 {
 	extkit_bitmap_clear_all(bm);
-	if (g == 0)
+	if (group0)
 		extkit_bitmap_set_range(bm, 0, EXT2_GOOD_OLD_FIRST_INO);
 	extkit_bitmap_set_range(bm, l->inodes_per_group,
 				bm->nbits - l->inodes_per_group);
 	extkit_bitmap_to_disk(bm, 0, bm->nbits, buf);
+}
+
+/* Group g's inode bitmap (buf built for it); INODE_UNINIT groups' are
+ * not written. */
+static int write_inode_bitmap(struct extkit_fs *fs, uint32_t g, uint8_t *buf)
+{
 	if (fs->groups[g].flags & EXT4_BG_INODE_UNINIT)
 		return 0;
 	extkit_group_inode_bitmap_csum_set(fs, g, buf);
@@ -111,14 +122,19 @@ static int write_groups(const struct mkfs_opts *o,
 {
 	struct extkit_bitmap bm;
 	int rc = extkit_bitmap_init(&bm, 8ULL * l->block_size);
-	uint8_t *buf = malloc(l->block_size);
+	uint8_t *buf = malloc(3 * (size_t)l->block_size);
+	uint8_t *ib0 = buf + l->block_size, *ib = ib0 + l->block_size;
 
 	if (!buf && !rc)
 		rc = -ENOMEM;
+	if (!rc) {
+		build_inode_bitmap(l, 1, &bm, ib0);
+		build_inode_bitmap(l, 0, &bm, ib);
+	}
 	for (uint32_t g = 0; !rc && g < l->groups; g++) {
 		rc = write_block_bitmap(t, l, fs, g, &bm, buf);
 		if (!rc)
-			rc = write_inode_bitmap(l, fs, g, &bm, buf);
+			rc = write_inode_bitmap(fs, g, g ? ib : ib0);
 		if (!rc)
 			rc = zero_itable(o, t, l, fs, g);
 	}
