@@ -86,11 +86,13 @@ static void build_inode_bitmap(const struct mkfs_layout *l, int group0,
 }
 
 /* Group g's inode bitmap (buf built for it); INODE_UNINIT groups' are
- * not written. */
-static int write_inode_bitmap(struct extkit_fs *fs, uint32_t g, uint8_t *buf)
+ * not written, only zeroed on a target that may hold old data. */
+static int write_inode_bitmap(const struct mkfs_target *t,
+			      struct extkit_fs *fs, uint32_t g, uint8_t *buf)
 {
 	if (fs->groups[g].flags & EXT4_BG_INODE_UNINIT)
-		return 0;
+		return t->known_zero ? 0 :
+		       zero_blocks(fs, fs->groups[g].inode_bitmap, 1);
 	extkit_group_inode_bitmap_csum_set(fs, g, buf);
 	return extkit_io_write_blocks(fs->io, fs->groups[g].inode_bitmap, 1,
 				      buf);
@@ -134,7 +136,7 @@ static int write_groups(const struct mkfs_opts *o,
 	for (uint32_t g = 0; !rc && g < l->groups; g++) {
 		rc = write_block_bitmap(t, l, fs, g, &bm, buf);
 		if (!rc)
-			rc = write_inode_bitmap(fs, g, g ? ib : ib0);
+			rc = write_inode_bitmap(t, fs, g, g ? ib : ib0);
 		if (!rc)
 			rc = zero_itable(o, t, l, fs, g);
 	}
