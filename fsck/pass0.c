@@ -154,6 +154,24 @@ static int find_backup(struct fsck_ctx *ctx, struct extkit_fs **out,
 
 static int open_primary(struct fsck_ctx *ctx);
 
+/*
+ * No superblock at all (PR_0_NO_SUPER): on stderr, what was tried and
+ * what -b would do, as e2fsck explains it.
+ */
+static void report_no_super(struct fsck_ctx *ctx, const char *why)
+{
+	cli_error("%s: no usable superblock: the primary (at byte 1024) is "
+		  "unusable (%s), and no backup was found in groups 1, 3, 5, "
+		  "7 or 9 for any block size from 1 KiB to 64 KiB",
+		  ctx->opts->target, why);
+	cli_error("%s: if it holds an ext2/ext3/ext4 filesystem, check it "
+		  "from a backup superblock with -b BLOCK -B BLOCKSIZE (for "
+		  "group 1: -b 8193 -B 1024, -b 32768 -B 4096; "
+		  "'mke2fs -n' with the options it was made with lists them "
+		  "all)", ctx->opts->target);
+	ctx->flags |= FSCK_FL_ABORT;
+}
+
 static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		      int64_t group)
 {
@@ -172,7 +190,7 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		 * bitmap (inode_counts.c), then opened again. */
 		if (fsck_fix_inode_counts(ctx) == 0)
 			return open_primary(ctx);
-		fix_problem(ctx, PR_0_NO_SUPER, &pctx);
+		report_no_super(ctx, why);
 		return -EFSCORRUPTED;
 	}
 	pctx.blk = blk;
