@@ -90,6 +90,7 @@ case_one "$t" 5G E:stride=16,stripe_width=32 -t ext4 -O ^flex_bg
 case_one "$t" 8G -t ext4 -b 1024 -O ^has_journal
 case_one "$t" 20G -t ext4 -O ^64bit,^metadata_csum -J size=100
 case_one "$t" 300G E:resize=200000000 -t ext4 -G 2 -T news
+case_one "$t" 130G -t ext4 -O ^flex_bg
 case_one "$t" 1T -t ext4
 if [ -n "$big" ]; then
 	case_one "$big" 16T -t ext4
