@@ -6,6 +6,9 @@
 # Both make the same ext2 geometry with their defaults (mke2fs adds
 # resize_inode, so extkit gets -O resize_inode too).
 #   sh bench/mkfs.sh [SIZE...]
+# With BENCH_FS=ext4: extkit-mkfs -t ext4 against mke2fs -t ext4 (journal
+# included), default sizes 1 GiB, 16 GiB, 1 TiB and 16 TiB; a 16 TiB file
+# needs a BENCH_DIR whose filesystem allows it (tmpfs, xfs; not ext4).
 # Environment: EXTKIT_MKFS (default ./extkit-mkfs), MKE2FS, BENCH_DIR (a
 # directory on a filesystem with sparse files; default a new one under
 # /var/tmp), RUNS (default 3). Not part of make check. mke2fs may
@@ -17,7 +20,12 @@ PATH=$PATH:/sbin:/usr/sbin
 MKE2FS=${MKE2FS:-$(command -v mke2fs)} || { echo "mke2fs not found" >&2; exit 1; }
 RUNS=${RUNS:-3}
 [ -x "$MKFS" ] || { echo "$MKFS not built" >&2; exit 1; }
-[ $# -gt 0 ] || set -- 1G 16G 256G 1T
+FS=${BENCH_FS:-ext2}
+case $FS in
+ext2) [ $# -gt 0 ] || set -- 1G 16G 256G 1T ;;
+ext4) [ $# -gt 0 ] || set -- 1G 16G 1T 16T ;;
+*) echo "BENCH_FS: ext2 or ext4" >&2; exit 1 ;;
+esac
 dir=${BENCH_DIR:-$(mktemp -d /var/tmp/mkfs-bench.XXXXXX)} || exit 1
 trap 'rm -f "$dir/bench.img"; [ -n "${BENCH_DIR:-}" ] || rmdir "$dir"' EXIT
 export SOURCE_DATE_EPOCH=1700000000 E2FSPROGS_FAKE_TIME=1700000000
@@ -37,9 +45,11 @@ run() {
 		rm -f "$dir/bench.img"
 		sync
 		t0=$(now)
-		case $1 in
-		extkit) "$MKFS" -q -O resize_inode "$dir/bench.img" "$2" ;;
-		mke2fs) "$MKE2FS" -q -F -t ext2 "$dir/bench.img" "$2" ;;
+		case $1-$FS in
+		extkit-ext2) "$MKFS" -q -O resize_inode "$dir/bench.img" "$2" ;;
+		mke2fs-ext2) "$MKE2FS" -q -F -t ext2 "$dir/bench.img" "$2" ;;
+		extkit-ext4) "$MKFS" -q -t ext4 "$dir/bench.img" "$2" ;;
+		mke2fs-ext4) "$MKE2FS" -q -F -t ext4 "$dir/bench.img" "$2" ;;
 		esac >/dev/null 2>&1 || { echo "$1 failed on $2" >&2; return 1; }
 		t1=$(now)
 		t=$(echo "$t1 - $t0" | bc -l)
@@ -62,6 +72,7 @@ ratio() {
 if nm "$MKFS" 2>/dev/null | grep -q __asan_init; then
 	echo "note: $MKFS is built with sanitizers; times include their cost"
 fi
+echo "$FS"
 printf '%-6s %10s %10s %6s %12s %12s %6s\n' size "extkit s" "mke2fs s" \
 	ratio "extkit KiB" "mke2fs KiB" ratio
 for size in "$@"; do

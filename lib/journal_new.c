@@ -26,6 +26,7 @@
 #include "csum.h"
 #include "endian.h"
 #include "error.h"
+#include "extent.h"
 #include "inode.h"
 #include "jbd2_ondisk.h"
 #include "journal_new.h"
@@ -191,6 +192,59 @@ static int place_block_map(struct extkit_fs *fs, uint64_t goal,
 	return rc ? rc : extkit_mapbuild_plan(fs, &jp->mb);
 }
 
+/* Blocks in the first nruns runs (of at most 32768 contiguous blocks,
+ * as extents hold them) of the data. */
+static uint64_t first_runs_len(const struct jplan *jp, unsigned nruns)
+{
+	uint64_t i = 0;
+
+	while (i < jp->n && nruns--) {
+		uint64_t len = 1;
+
+		while (i + len < jp->n && len < 32768 &&
+		       jp->data[i + len] == jp->data[i] + len)
+			len++;
+		i += len;
+	}
+	return i;
+}
+
+/*
+ * One leaf block, placed as e2fsprogs' fallocate places it: the root is
+ * split when the fifth extent goes in, its blocks already taken; the
+ * leaf is the first free block at or after data start - 1 that is not
+ * one of them, and the data after the fifth extent continues from the
+ * first free block after it, the leaf skipped.
+ */
+static int place_one_leaf(struct extkit_fs *fs, struct jplan *jp)
+{
+	uint64_t m = first_runs_len(jp, EXTKIT_EXTENT_ROOT_MAX + 1);
+	uint64_t want = (m > jp->n - m ? m : jp->n - m) + 1, k = 0;
+	uint64_t *cand = malloc(want * sizeof(*cand));
+	uint64_t *sorted = malloc(m * sizeof(*sorted));
+	int rc = cand && sorted ? 0 : -ENOMEM;
+
+	if (!rc) {
+		memcpy(sorted, jp->data, m * sizeof(*sorted));
+		qsort(sorted, m, sizeof(*sorted), cmp_u64);
+		rc = extkit_alloc_find(fs, jp->data[0] - 1, m + 1, cand);
+	}
+	for (uint64_t i = 0; !rc && i <= m; i++)
+		if (!bsearch(&cand[i], sorted, m, sizeof(*sorted), cmp_u64)) {
+			jp->meta[0] = cand[i];
+			break;
+		}
+	if (!rc && m < jp->n)
+		rc = extkit_alloc_find(fs, jp->data[m - 1] + 1, jp->n - m + 1,
+				       cand);
+	for (uint64_t i = 0; !rc && m < jp->n && k < jp->n - m; i++)
+		if (cand[i] != jp->meta[0])
+			jp->data[m + k++] = cand[i];
+	free(cand);
+	free(sorted);
+	return rc;
+}
+
 static int place_extents(struct extkit_fs *fs, uint64_t goal,
 			 struct jplan *jp)
 {
@@ -204,7 +258,12 @@ static int place_extents(struct extkit_fs *fs, uint64_t goal,
 	jp->meta = calloc(jp->nmeta + 1, sizeof(*jp->meta));
 	if (!jp->meta)
 		return -ENOMEM;
-	return jp->nmeta ? place_extent_meta(fs, jp) : 0;
+	if (jp->nmeta != 1)
+		return jp->nmeta ? place_extent_meta(fs, jp) : 0;
+	rc = place_one_leaf(fs, jp);
+	if (!rc)
+		rc = extkit_mapbuild_plan(fs, &jp->mb);
+	return rc || jp->mb.nmeta == 1 ? rc : -EFSCORRUPTED;
 }
 
 /* The jbd2 superblock (all fields big-endian). */
@@ -311,20 +370,46 @@ static int mark_all(struct extkit_fs *fs, const struct jplan *jp)
 	return rc;
 }
 
+#define ZERO_CHUNK	(1u << 20)	/* bytes per plain write of zeroes */
+
+/* Plain writes of zeroes over [off, off + len). */
+static int write_zero_run(struct extkit_fs *fs, uint64_t off, uint64_t len,
+			  const uint8_t *zeroes)
+{
+	int rc = 0;
+
+	while (!rc && len) {
+		size_t n = len < ZERO_CHUNK ? (size_t)len : ZERO_CHUNK;
+
+		rc = extkit_io_write_bytes(fs->io, off, zeroes, n);
+		off += n;
+		len -= n;
+	}
+	return rc;
+}
+
 /* Zeroes over the log: every data block but the superblock, by runs. */
-static int zero_log(struct extkit_fs *fs, const struct jplan *jp)
+static int zero_log(struct extkit_fs *fs, const struct jplan *jp,
+		    int write_zeroes)
 {
 	uint64_t bs = fs->g.block_size, i = 1;
-	int rc = 0;
+	uint8_t *zeroes = write_zeroes ? calloc(1, ZERO_CHUNK) : NULL;
+	int rc = write_zeroes && !zeroes ? -ENOMEM : 0;
 
 	while (!rc && i < jp->n) {
 		uint64_t len = 1;
 
 		while (i + len < jp->n && jp->data[i + len] == jp->data[i] + len)
 			len++;
-		rc = extkit_io_zero_bytes(fs->io, jp->data[i] * bs, len * bs);
+		if (zeroes)
+			rc = write_zero_run(fs, jp->data[i] * bs, len * bs,
+					    zeroes);
+		else
+			rc = extkit_io_zero_bytes(fs->io, jp->data[i] * bs,
+						  len * bs);
 		i += len;
 	}
+	free(zeroes);
 	return rc;
 }
 
@@ -364,7 +449,7 @@ static int write_plan(struct extkit_fs *fs,
 	if (!rc)
 		rc = extkit_fs_write_block(fs, jp->data[0], jp->jsb);
 	if (!rc && p->zero_log)
-		rc = zero_log(fs, jp);
+		rc = zero_log(fs, jp, p->write_zeroes);
 	if (!rc)
 		rc = extkit_inode_write(fs, EXT2_JOURNAL_INO, &jp->inode);
 	if (rc)

@@ -25,6 +25,9 @@ struct extkit_journal_params {
 	uint64_t goal;		/* 0: where mke2fs puts it */
 	int zero_log;		/* 1: write zeroes over the log
 				 * (lazy_journal_init=0); 0: leave it */
+	int write_zeroes;	/* with zero_log: plain writes of zero
+				 * blocks (allocated even in a sparse file),
+				 * not the cheapest zeroing (holes) */
 	int csum;		/* 1: jbd2 csum v3 (crc32c) with
 				 * metadata_csum and 64bit journal blocks with
 				 * 64bit, as the kernel sets them at mount;

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,8 @@
 #include "super.h"
 #include "cli/msg.h"
 #include "cli/parse.h"
+#include "csum.h"
+#include "journal_new.h"
 
 #include "mkfs.h"
 
@@ -29,35 +32,10 @@
 #define TIB		(MIB * MIB)
 #define MAX_BPG		65528u	/* (1 << 16) - 8: free counts are 16-bit */
 #define MIN_IPG		16u	/* group 0 holds inodes 1..11 */
-#define DEFAULT_ISIZE	256u
+#define DESC_SIZE_64BIT	64u	/* s_desc_size with 64bit */
 #define LPF_MIN_BYTES	(16 * KIB)
 #define DEFM_XATTR_USER	0x0004	/* default mount options: user_xattr */
 #define DEFM_ACL	0x0008	/* and acl, as mke2fs.conf sets them */
-
-/* The size classes of /etc/mke2fs.conf (e2fsprogs 1.47 defaults). */
-struct size_class {
-	const char *name;
-	uint64_t below;		/* bytes */
-	uint32_t block_size;
-	uint32_t inode_ratio;
-};
-
-static const struct size_class size_classes[] = {
-	{ "floppy", 3 * MIB, 1024, 8192 },
-	{ "small", 512 * MIB, 1024, 4096 },
-	{ "default", 4 * TIB, 4096, 16384 },
-	{ "big", 16 * TIB, 4096, 32768 },
-	{ "huge", UINT64_MAX, 4096, 65536 },
-};
-
-static const struct size_class *size_class_of(uint64_t bytes)
-{
-	unsigned int i = 0;
-
-	while (bytes >= size_classes[i].below)
-		i++;
-	return &size_classes[i];
-}
 
 static uint64_t div_ceil(uint64_t a, uint64_t b)
 {
@@ -100,10 +78,9 @@ static int pick_size(const struct mkfs_opts *o, const struct mkfs_target *t,
 
 /* The block size: -b, else the size class's, but not below a sector. */
 static int pick_block_size(const struct mkfs_opts *o,
-			   const struct mkfs_target *t,
-			   const struct size_class *c, struct mkfs_layout *l)
+			   const struct mkfs_target *t, struct mkfs_layout *l)
 {
-	l->block_size = o->block_size ? o->block_size : c->block_size;
+	l->block_size = o->block_size ? o->block_size : o->def_block_size;
 	if (t->sector_size <= l->block_size)
 		return 0;
 	if (o->block_size || t->sector_size > EXT2_MAX_BLOCK_SIZE) {
@@ -115,16 +92,22 @@ static int pick_block_size(const struct mkfs_opts *o,
 	return 0;
 }
 
-static int pick_sizes(const struct mkfs_opts *o, const struct mkfs_target *t,
+static int pick_sizes(struct mkfs_opts *o, const struct mkfs_target *t,
 		      struct mkfs_layout *l)
 {
-	const struct size_class *c = size_class_of(l->size_bytes);
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 
-	l->size_class = c->name;
-	if (pick_block_size(o, t, c, l))
+	l->size_class = o->size_type;
+	if (pick_block_size(o, t, l))
 		return -EINVAL;
-	l->inode_size = o->inode_size ? o->inode_size : DEFAULT_ISIZE;
+	if (l->block_size < EXT2_MIN_BLOCK_SIZE ||
+	    l->block_size > EXT2_MAX_BLOCK_SIZE ||
+	    (l->block_size & (l->block_size - 1))) {
+		cli_error("invalid block size %u in mke2fs.conf",
+			  l->block_size);
+		return -EINVAL;
+	}
+	l->inode_size = o->inode_size ? o->inode_size : o->def_inode_size;
 	if (l->inode_size > l->block_size) {
 		cli_error("inode size %u is larger than the block size %u",
 			  l->inode_size, l->block_size);
@@ -132,17 +115,23 @@ static int pick_sizes(const struct mkfs_opts *o, const struct mkfs_target *t,
 	}
 	l->inode_ratio = o->inode_ratio;
 	if (!l->inode_ratio)
-		l->inode_ratio = c->inode_ratio < l->block_size ?
-				 l->block_size : c->inode_ratio;
+		l->inode_ratio = o->def_inode_ratio < l->block_size ?
+				 l->block_size : o->def_inode_ratio;
 	l->blocks = l->size_bytes / l->block_size;
 	/* mke2fs rounds a device's (not a given) size down to whole pages. */
 	if (l->size_from_target && page > l->block_size)
 		l->blocks &= ~(page / l->block_size - 1);
-	if (l->blocks > UINT32_MAX) {
-		cli_error("%llu blocks of %u bytes do not fit in 32 bits; use a larger block size (-b)",
+	if (l->blocks > UINT32_MAX &&
+	    !(o->incompat & EXT4_FEATURE_INCOMPAT_64BIT)) {
+		cli_error("%llu blocks of %u bytes do not fit in 32 bits; use a larger block size (-b) or -O 64bit",
 			  (unsigned long long)l->blocks, l->block_size);
 		return -EFBIG;
 	}
+	/* mke2fs: no resize inode past 2^32 blocks */
+	if (l->blocks > UINT32_MAX)
+		o->compat &= ~EXT2_FEATURE_COMPAT_RESIZE_INODE;
+	l->desc_size = (o->incompat & EXT4_FEATURE_INCOMPAT_64BIT) ?
+		       DESC_SIZE_64BIT : EXT2_MIN_DESC_SIZE;
 	l->first_data_block = l->block_size == 1024;
 	l->blocks_per_group = 8 * l->block_size;
 	if (l->blocks_per_group > MAX_BPG)
@@ -191,27 +180,65 @@ static void fit_ipg(struct mkfs_layout *l, uint32_t ipg)
 }
 
 /* Reserved GDT blocks: room to grow 1024 times, or to 2^32 blocks. */
-static uint32_t reserved_gdt(const struct mkfs_layout *l)
+static uint32_t reserved_gdt(const struct mkfs_opts *o,
+			     const struct mkfs_layout *l)
 {
 	uint64_t max_blocks = UINT32_MAX;
-	uint32_t dpb = l->block_size / EXT2_MIN_DESC_SIZE;
+	uint32_t dpb = l->block_size / l->desc_size;
 	uint64_t rsv_groups, rsv;
 
 	if (l->blocks < max_blocks / 1024)
 		max_blocks = l->blocks * 1024;
+	if (o->resize_blocks)
+		max_blocks = o->resize_blocks;
+	if (max_blocks <= l->blocks)
+		return 0;
 	rsv_groups = div_ceil(max_blocks - l->first_data_block,
 			      l->blocks_per_group);
-	rsv = div_ceil(rsv_groups, dpb) - l->desc_blocks;
+	rsv = div_ceil(rsv_groups, dpb);
+	if (rsv <= l->desc_blocks)
+		return 0;
+	rsv -= l->desc_blocks;
 	return rsv > l->block_size / 4 ? l->block_size / 4 : (uint32_t)rsv;
 }
 
-static int has_backup(const struct mkfs_opts *o, uint32_t g)
+/*
+ * sparse_super2's two backup groups for l->groups groups, as mke2fs sets
+ * them: group 1 and the last group (num_backup_sb of them), clamped,
+ * never twice the same, in ascending order (initialize.c).
+ */
+static void pick_backup_bgs(const struct mkfs_opts *o, struct mkfs_layout *l)
+{
+	uint32_t b0 = o->num_backup_sb >= 1 ? 1 : 0;
+	uint32_t b1 = o->num_backup_sb >= 2 ? UINT32_MAX : 0;
+
+	if (b0 >= l->groups)
+		b0 = l->groups - 1;
+	if (b1 >= l->groups)
+		b1 = l->groups - 1;
+	if (b1 == b0)
+		b1 = 0;
+	l->backup_bgs[0] = b0 < b1 || !b1 ? b0 : b1;
+	l->backup_bgs[1] = b0 < b1 || !b1 ? b1 : b0;
+	if (!b1) {
+		l->backup_bgs[0] = b0;
+		l->backup_bgs[1] = 0;
+	}
+}
+
+/* Whether the last group holds a backup (for its overhead); with
+ * sparse_super2 mke2fs decides it from num_backup_sb, before clamping. */
+static int last_has_backup(const struct mkfs_opts *o,
+			   const struct mkfs_layout *l)
 {
 	struct extkit_super sb;
 
+	if (o->compat & EXT4_FEATURE_COMPAT_SPARSE_SUPER2)
+		return l->groups == 2 ? o->num_backup_sb >= 1 :
+		       o->num_backup_sb >= 2;
 	memset(&sb, 0, sizeof(sb));
 	sb.feature_ro_compat = o->ro_compat;
-	return extkit_super_group_has_backup(&sb, g);
+	return extkit_super_group_has_backup(&sb, l->groups - 1);
 }
 
 static int too_small(const struct mkfs_layout *l)
@@ -223,7 +250,7 @@ static int too_small(const struct mkfs_layout *l)
 
 /* Groups, inodes per group and reserved GDT blocks for l->blocks.
  * Returns 1 when l->blocks was cut (retry), 0 when done, or an error. */
-static int fit_groups(const struct mkfs_opts *o, struct mkfs_layout *l,
+static int fit_groups(struct mkfs_opts *o, struct mkfs_layout *l,
 		      uint64_t inodes)
 {
 	uint32_t bs = l->block_size;
@@ -232,7 +259,7 @@ static int fit_groups(const struct mkfs_opts *o, struct mkfs_layout *l,
 	groups = div_ceil(l->blocks - l->first_data_block,
 			  l->blocks_per_group);
 	l->groups = (uint32_t)groups;
-	l->desc_blocks = (uint32_t)div_ceil(groups, bs / EXT2_MIN_DESC_SIZE);
+	l->desc_blocks = (uint32_t)div_ceil(groups, bs / l->desc_size);
 	if (inodes < EXT2_GOOD_OLD_FIRST_INO + 1)
 		inodes = EXT2_GOOD_OLD_FIRST_INO + 1;
 	ipg = div_ceil(inodes, groups);
@@ -248,19 +275,23 @@ static int fit_groups(const struct mkfs_opts *o, struct mkfs_layout *l,
 		ipg = 65536 - bs / l->inode_size;
 	fit_ipg(l, (uint32_t)ipg);
 	l->rsv_gdt = (o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) ?
-		     reserved_gdt(l) : 0;
+		     reserved_gdt(o, l) : 0;
+	/* mke2fs turns meta_bg on when the descriptors would take more
+	 * than 3/4 of a group (initialize.c) */
 	if (l->rsv_gdt + l->desc_blocks > l->blocks_per_group * 3 / 4) {
-		cli_error("%u groups need meta_bg, which ext2 here does not offer; use a larger block size (-b)",
-			  l->groups);
-		return -EFBIG;
+		o->incompat |= EXT2_FEATURE_INCOMPAT_META_BG;
+		o->compat &= ~EXT2_FEATURE_COMPAT_RESIZE_INODE;
+		l->rsv_gdt = 0;
 	}
-	if (3 + l->itable_blocks + l->rsv_gdt + l->desc_blocks >
-	    l->blocks_per_group) {
+	if (3 + l->itable_blocks + l->rsv_gdt +
+	    ((o->incompat & EXT2_FEATURE_INCOMPAT_META_BG) ? 1 :
+	     l->desc_blocks) > l->blocks_per_group) {
 		cli_error("too many inodes per group; raise -i or lower -N");
 		return -EINVAL;
 	}
 	last = 2 + l->itable_blocks;
-	if (has_backup(o, l->groups - 1))
+	pick_backup_bgs(o, l);
+	if (last_has_backup(o, l))
 		last += 1 + l->desc_blocks + l->rsv_gdt;
 	rem = (l->blocks - l->first_data_block) % l->blocks_per_group;
 	if (l->groups == 1 && rem && rem < last)
@@ -272,7 +303,7 @@ static int fit_groups(const struct mkfs_opts *o, struct mkfs_layout *l,
 	return 0;
 }
 
-static int fit_geometry(const struct mkfs_opts *o, struct mkfs_layout *l,
+static int fit_geometry(struct mkfs_opts *o, struct mkfs_layout *l,
 			uint64_t inodes)
 {
 	uint64_t orig_blocks = l->blocks;
@@ -308,29 +339,40 @@ static uint32_t lpf_blocks(uint32_t bs)
 	return n > EXT2_NDIR_BLOCKS ? EXT2_NDIR_BLOCKS : n;
 }
 
-/* Root, lost+found and the resize inode's block follow group 0's inode
- * table, in the order mke2fs allocates them. */
-static int place_data(const struct mkfs_opts *o, struct mkfs_layout *l)
+/*
+ * The journal's size: -J size= (MiB), else mke2fs's default for the
+ * size; none when the filesystem is too small for one (as mke2fs, which
+ * then goes on without).
+ */
+static int pick_journal(struct mkfs_opts *o, struct mkfs_layout *l)
 {
-	uint64_t g0_end = (uint64_t)l->first_data_block + l->blocks_per_group;
-	uint64_t end;
+	uint64_t j;
 
-	if (g0_end > l->blocks)
-		g0_end = l->blocks;
-	l->root_block = l->first_data_block + 1 + l->desc_blocks +
-			l->rsv_gdt + 2 + l->itable_blocks;
-	l->lpf_blocks = lpf_blocks(l->block_size);
-	l->lpf_block = l->root_block + 1;
-	end = l->lpf_block + l->lpf_blocks;
-	if (o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE)
-		l->dind_block = end++;
-	if (end > g0_end)
-		return too_small(l);
+	if (!(o->compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
+		return 0;
+	if (!o->journal_mb) {
+		l->journal_blocks = extkit_journal_default_blocks(l->blocks,
+								  l->block_size);
+		if (!l->journal_blocks) {
+			o->compat &= ~EXT3_FEATURE_COMPAT_HAS_JOURNAL;
+			if (!o->quiet)
+				fprintf(stderr, "%s: the filesystem is too small for a journal\n",
+					cli_prog);
+		}
+		return 0;
+	}
+	j = (uint64_t)o->journal_mb * MIB / l->block_size;
+	if (j < 1024 || j > 10240000 || j > l->blocks / 2) {
+		cli_error("journal size %u MiB is %llu blocks: 1024 to 10240000 and at most half the filesystem",
+			  o->journal_mb, (unsigned long long)j);
+		return -EINVAL;
+	}
+	l->journal_blocks = (uint32_t)j;
 	return 0;
 }
 
-int mkfs_layout_compute(const struct mkfs_opts *o,
-			const struct mkfs_target *t, struct mkfs_layout *l)
+int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
+			struct mkfs_layout *l)
 {
 	uint64_t inodes;
 	int rc;
@@ -338,13 +380,18 @@ int mkfs_layout_compute(const struct mkfs_opts *o,
 	memset(l, 0, sizeof(*l));
 	rc = pick_size(o, t, l);
 	if (!rc)
+		rc = mkfs_profile_apply(o, l->size_bytes);
+	if (!rc)
 		rc = pick_sizes(o, t, l);
 	if (!rc)
 		rc = pick_inodes(o, l, &inodes);
 	if (!rc)
 		rc = fit_geometry(o, l, inodes);
 	if (!rc)
-		rc = place_data(o, l);
+		rc = pick_journal(o, l);
+	if (!rc)
+		l->lpf_blocks = lpf_blocks(l->block_size);
+	l->stride = o->stride;
 	return rc;
 }
 
@@ -401,31 +448,47 @@ static void fill_super(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	sb->default_mount_opts = DEFM_XATTR_USER | DEFM_ACL;
 	if (l->inode_size > EXT2_GOOD_OLD_INODE_SIZE)
 		sb->min_extra_isize = sb->want_extra_isize = 32;
+	if (o->errors_behavior)
+		sb->errors = o->errors_behavior;
+	if (o->compat & EXT4_FEATURE_COMPAT_SPARSE_SUPER2) {
+		sb->backup_bgs[0] = l->backup_bgs[0];
+		sb->backup_bgs[1] = l->backup_bgs[1];
+	}
+	if (o->incompat & EXT4_FEATURE_INCOMPAT_64BIT)
+		sb->desc_size = (uint16_t)l->desc_size;
+	if (o->incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG)
+		sb->log_groups_per_flex = (uint8_t)log2u(o->flex_bg_size);
+	if (o->ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		sb->checksum_type = 1;	/* crc32c */
 	fill_ids(o, sb);
 }
 
-/* Descriptors and free counts; group 0 also holds root, lost+found, the
- * resize inode's block and inodes 1 .. 11. */
-static void fill_groups(const struct mkfs_layout *l, struct extkit_fs *fs)
+/*
+ * Inode counts and flags (free block counts come from place.c). With a
+ * descriptor checksum every group but 0 is INODE_UNINIT with its whole
+ * table unused, and with lazy_itable_init=0 every table is zeroed
+ * (ITABLE_ZEROED). BLOCK_UNINIT is decided after the journal (write.c).
+ */
+static void fill_groups(const struct mkfs_opts *o,
+			const struct mkfs_layout *l, struct extkit_fs *fs)
 {
 	uint64_t free_blocks = 0, free_inodes = 0;
+	int csum = extkit_has_group_csum(&fs->sb);
 
 	for (uint32_t g = 0; g < l->groups; g++) {
 		struct extkit_group *gd = &fs->groups[g];
-		uint64_t start = extkit_group_first_block(&fs->sb, g);
-		uint32_t meta = extkit_group_sb_overhead(&fs->sb, &fs->g, g);
 
-		gd->block_bitmap = start + meta;
-		gd->inode_bitmap = start + meta + 1;
-		gd->inode_table = start + meta + 2;
-		gd->free_blocks = extkit_group_block_count(&fs->sb, g) - meta -
-				  2 - l->itable_blocks;
 		gd->free_inodes = l->inodes_per_group;
 		if (g == 0) {
-			gd->free_blocks -= 1 + l->lpf_blocks +
-					   (l->dind_block ? 1 : 0);
 			gd->free_inodes -= EXT2_GOOD_OLD_FIRST_INO;
 			gd->used_dirs = 2;
+		}
+		if (csum) {
+			gd->itable_unused = gd->free_inodes;
+			if (g)
+				gd->flags |= EXT4_BG_INODE_UNINIT;
+			if (!o->lazy_itable_init)
+				gd->flags |= EXT4_BG_INODE_ZEROED;
 		}
 		free_blocks += gd->free_blocks;
 		free_inodes += gd->free_inodes;
@@ -459,7 +522,7 @@ uint32_t mkfs_backup_count(const struct extkit_fs *fs)
 	return n;
 }
 
-int mkfs_fs_init(const struct mkfs_opts *o, const struct mkfs_layout *l,
+int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 		 struct extkit_fs *fs)
 {
 	const char *why = NULL;
@@ -468,7 +531,8 @@ int mkfs_fs_init(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	memset(fs, 0, sizeof(*fs));
 	fill_super(o, l, &fs->sb);
 	/* The resize inode of 4 KiB and larger blocks is over 2 GiB. */
-	if (l->dind_block && mkfs_resize_inode_size(l) >= (1ULL << 31))
+	if ((o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
+	    mkfs_resize_inode_size(l) >= (1ULL << 31))
 		fs->sb.feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
 	rc = extkit_super_validate(&fs->sb, 0, &fs->g, &why);
 	if (rc) {
@@ -478,19 +542,25 @@ int mkfs_fs_init(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	}
 	fs->groups = calloc(l->groups, sizeof(*fs->groups));
 	fs->gdt_raw = calloc(fs->g.gdt_blocks, fs->g.block_size);
-	if (!fs->groups || !fs->gdt_raw) {
-		mkfs_fs_release(fs);
-		cli_error("out of memory");
-		return -ENOMEM;
+	rc = fs->groups && fs->gdt_raw ? mkfs_place(l, fs) : -ENOMEM;
+	if (rc) {
+		mkfs_fs_release(fs, l);
+		cli_error(rc == -ENOMEM ? "out of memory" :
+			  "no room for the group tables; raise -i or lower -N");
+		return rc;
 	}
-	fill_groups(l, fs);
+	fill_groups(o, l, fs);
 	extkit_super_encode(&fs->sb, &fs->raw_sb);
+	fs->raw_sb.s_raid_stride = cpu_to_le16((uint16_t)o->stride);
+	fs->raw_sb.s_raid_stripe_width = cpu_to_le32(o->stripe_width);
 	set_overhead(l, fs);
 	return 0;
 }
 
-void mkfs_fs_release(struct extkit_fs *fs)
+void mkfs_fs_release(struct extkit_fs *fs, struct mkfs_layout *l)
 {
+	mkfs_place_free(l->place);
+	l->place = NULL;
 	free(fs->groups);
 	free(fs->gdt_raw);
 	fs->groups = NULL;

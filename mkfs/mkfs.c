@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	rc = 0;
 	if (!o.dry_run)
 		rc = format(&o, &t, &l, &fs);
-	mkfs_fs_release(&fs);
+	mkfs_fs_release(&fs, &l);
 	mkfs_opts_free(&o);
 	if (fflush(stdout) == EOF && !rc) {
 		cli_error("writing the report failed");

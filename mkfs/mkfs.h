@@ -40,6 +40,27 @@ struct mkfs_opts {
 	int nodiscard;			/* -E nodiscard */
 	uint32_t now;
 	int fixed_time;			/* the time came from the environment */
+	/* ext3/ext4 (issue 14): as given, then completed by profile.c */
+	char *fs_type;			/* -t */
+	char *usage_types;		/* -T */
+	char *features_arg;		/* every -O, joined with commas */
+	int journal;			/* -j */
+	uint32_t journal_mb;		/* -J size=; 0: the default */
+	uint32_t flex_bg_size;		/* -G; profile flex_bg_size */
+	int lazy_itable_init;		/* -E; -1: from the profile */
+	int lazy_journal_init;		/* -E; -1: from the profile */
+	int lazy_journal_init_given;	/* by -E, not the profile */
+	int num_backup_sb;		/* sparse_super2: 0 .. 2; -1 unset */
+	uint32_t stride, stripe_width;	/* -E stride=, stripe_width= */
+	uint64_t resize_blocks;		/* -E resize=; 0: 1024 times */
+	int root_owner_given;		/* -E root_owner[=uid:gid] */
+	uint32_t root_uid, root_gid;
+	uint16_t errors_behavior;	/* -e; 0: continue (1) */
+	int reserved_given;		/* -m */
+	const char *size_type;		/* floppy small default big huge */
+	uint32_t def_block_size;	/* from the profile */
+	uint32_t def_inode_ratio;
+	uint32_t def_inode_size;
 };
 
 struct mkfs_target {
@@ -74,11 +95,47 @@ struct mkfs_layout {
 	uint64_t root_block;
 	uint64_t lpf_block;		/* first of lpf_blocks */
 	uint64_t dind_block;		/* resize inode; 0 without */
+	uint32_t desc_size;		/* 32, or 64 with 64bit */
+	uint32_t journal_blocks;	/* 0: no journal */
+	uint32_t backup_bgs[2];		/* sparse_super2's backup groups */
+	uint32_t stride;		/* -E stride= (table placement) */
+	struct mkfs_place *place;	/* where tables went (place.c) */
 };
 
 /* options.c: returns -1 to go on, else the exit code (help, bad usage). */
 int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o);
 void mkfs_opts_free(struct mkfs_opts *o);
+
+/* conf.c: mke2fs.conf (MKE2FS_CONFIG, /etc/mke2fs.conf, built in) */
+struct mkfs_conf_rel {
+	char *stanza;			/* "" for [defaults] */
+	char *key;
+	char *value;
+};
+
+struct mkfs_conf {
+	struct mkfs_conf_rel *rel;
+	size_t n, cap;
+};
+
+int mkfs_conf_load(struct mkfs_conf *c);
+void mkfs_conf_free(struct mkfs_conf *c);
+int mkfs_conf_has_type(const struct mkfs_conf *c, const char *type);
+const char *mkfs_conf_stanza_get(const struct mkfs_conf *c,
+				 const char *stanza, const char *key);
+/* Looked up along types (NULL-terminated, last first), then [defaults]. */
+const char *mkfs_conf_get(const struct mkfs_conf *c,
+			  const char *const *types, const char *key);
+long mkfs_conf_get_int(const struct mkfs_conf *c, const char *const *types,
+		       const char *key, long def);
+int mkfs_conf_get_bool(const struct mkfs_conf *c, const char *const *types,
+		       const char *key, int def);
+
+/* profile.c: features and defaults for a filesystem of size_bytes. */
+int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes);
+/* Early checks of -O and -t (names, what extkit-mkfs can make). */
+int mkfs_features_check(const char *list);
+int mkfs_fs_type_check(const char *type);
 
 /* probe.c */
 int mkfs_target_inspect(const char *path, struct mkfs_target *t);
@@ -88,13 +145,28 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 			uint64_t fs_bytes);
 
 /* layout.c: fills the layout, then the superblock and geometry of fs. */
-int mkfs_layout_compute(const struct mkfs_opts *o,
-			const struct mkfs_target *t, struct mkfs_layout *l);
-int mkfs_fs_init(const struct mkfs_opts *o, const struct mkfs_layout *l,
+int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
+			struct mkfs_layout *l);
+int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 		 struct extkit_fs *fs);
-void mkfs_fs_release(struct extkit_fs *fs);
+void mkfs_fs_release(struct extkit_fs *fs, struct mkfs_layout *l);
 /* Number of groups other than 0 holding a superblock backup. */
 uint32_t mkfs_backup_count(const struct extkit_fs *fs);
+
+/* place.c: tables, root, lost+found and the resize block, as mke2fs
+ * places them; group free counts. */
+struct extkit_bitmap;
+struct mkfs_place;
+int mkfs_place(struct mkfs_layout *l, struct extkit_fs *fs);
+void mkfs_place_free(struct mkfs_place *p);
+/* Whether group g took a flex_bg table block (no BLOCK_UNINIT). */
+int mkfs_place_flex_used(const struct mkfs_place *p, uint32_t g);
+/* Whether group g's block bitmap is all zeroes (nothing used, no
+ * padding). */
+int mkfs_place_group_empty(const struct mkfs_place *p, uint32_t g);
+/* The block bitmap of group g (bm of 8 * block size bits). */
+void mkfs_place_group_bitmap(const struct mkfs_place *p, uint32_t g,
+			     struct extkit_bitmap *bm);
 
 /* report.c */
 void mkfs_report(const struct mkfs_opts *o, const struct mkfs_target *t,

@@ -11,25 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <popt.h>
 #include <uuid/uuid.h>
 
 #include "clock.h"
-#include "feature.h"
 #include "ondisk.h"
 #include "cli/msg.h"
 #include "cli/parse.h"
 
 #include "mkfs.h"
-
-/* Features extkit-mkfs can create (ext2 revision 1). */
-#define MKFS_COMPAT_SUPP	(EXT2_FEATURE_COMPAT_EXT_ATTR |		\
-				 EXT2_FEATURE_COMPAT_RESIZE_INODE |	\
-				 EXT2_FEATURE_COMPAT_DIR_INDEX)
-#define MKFS_INCOMPAT_SUPP	EXT2_FEATURE_INCOMPAT_FILETYPE
-#define MKFS_RO_COMPAT_SUPP	(EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |	\
-				 EXT2_FEATURE_RO_COMPAT_LARGE_FILE)
 
 /* The option strings as popt leaves them; validate_opts() converts. */
 struct raw_args {
@@ -41,12 +33,18 @@ struct raw_args {
 	char *uuid;
 	char *extended;
 	char *type;
+	char *usage;
 	char *features;		/* every -O joined with commas */
+	char *journal_opts;
+	char *errors;
+	char *revision;
+	int flex_bg_size;
 	double reserved;
 	int reserved_given;
 };
 
-enum { OPT_FEATURES = 'O', OPT_VERSION = 'V', OPT_RESERVED = 'm' };
+enum { OPT_FEATURES = 'O', OPT_EXTENDED = 'E', OPT_VERSION = 'V',
+       OPT_RESERVED = 'm' };
 
 static int is_pow2(uint64_t v)
 {
@@ -111,63 +109,6 @@ static int parse_inode_numbers(const struct raw_args *a, struct mkfs_opts *o)
 	return 0;
 }
 
-static int set_feature(struct mkfs_opts *o, const char *name, int clear)
-{
-	static const uint32_t supp[3] = {
-		[EXTKIT_COMPAT] = MKFS_COMPAT_SUPP,
-		[EXTKIT_INCOMPAT] = MKFS_INCOMPAT_SUPP,
-		[EXTKIT_RO_COMPAT] = MKFS_RO_COMPAT_SUPP,
-	};
-	uint32_t *masks[3] = {
-		[EXTKIT_COMPAT] = &o->compat,
-		[EXTKIT_INCOMPAT] = &o->incompat,
-		[EXTKIT_RO_COMPAT] = &o->ro_compat,
-	};
-	enum extkit_feature_kind kind;
-	uint32_t bit;
-
-	if (extkit_feature_lookup(name, &kind, &bit)) {
-		cli_error("unknown feature '%s'", name);
-		return -EINVAL;
-	}
-	if (!(supp[kind] & bit)) {
-		if (clear)
-			return 0;
-		cli_error("feature '%s' is not supported (ext2 only)", name);
-		return -EINVAL;
-	}
-	if (clear)
-		*masks[kind] &= ~bit;
-	else
-		*masks[kind] |= bit;
-	return 0;
-}
-
-/* -O list: names separated by commas or blanks, '^' clears; "none"
- * clears every feature (as mke2fs). */
-static int parse_features(char *list, struct mkfs_opts *o)
-{
-	char *save = NULL;
-
-	for (char *tok = strtok_r(list, ", \t", &save); tok;
-	     tok = strtok_r(NULL, ", \t", &save)) {
-		int clear = tok[0] == '^' || tok[0] == '-';
-
-		if (!strcmp(tok, "none")) {
-			o->compat = o->incompat = o->ro_compat = 0;
-			continue;
-		}
-		if (set_feature(o, tok + clear, clear))
-			return -EINVAL;
-	}
-	if ((o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
-	    !(o->ro_compat & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER)) {
-		cli_error("resize_inode needs sparse_super");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* -U: a UUID, random (also without -U), time, clear or null. */
 static int pick_uuid(const char *s, struct mkfs_opts *o)
 {
@@ -178,29 +119,144 @@ static int pick_uuid(const char *s, struct mkfs_opts *o)
 	return 0;
 }
 
-/* -E: comma-separated: hash_seed=UUID, discard, nodiscard. */
+/* A decimal number in [lo, hi] after "name=" in tok. */
+static int ext_number(const char *tok, const char *val, uint64_t lo,
+		      uint64_t hi, uint64_t *out)
+{
+	if (cli_parse_size(val, 1, out) || *out < lo || *out > hi) {
+		cli_error("invalid extended option '%s'", tok);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* root_owner[=uid:gid]: without a value, the caller's ids (as mke2fs). */
+static int ext_root_owner(const char *tok, const char *val,
+			  struct mkfs_opts *o)
+{
+	unsigned long uid, gid;
+	char end;
+
+	o->root_owner_given = 1;
+	if (!val) {
+		o->root_uid = (uint32_t)getuid();
+		o->root_gid = (uint32_t)getgid();
+		return 0;
+	}
+	if (sscanf(val, "%lu:%lu%c", &uid, &gid, &end) != 2 ||
+	    uid > UINT32_MAX || gid > UINT32_MAX) {
+		cli_error("invalid extended option '%s': root_owner=UID:GID",
+			  tok);
+		return -EINVAL;
+	}
+	o->root_uid = (uint32_t)uid;
+	o->root_gid = (uint32_t)gid;
+	return 0;
+}
+
+static int ext_flag(const char *tok, const char *val, int *out)
+{
+	uint64_t v = 1;
+
+	if (val && ext_number(tok, val, 0, 1, &v))
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+static int ext_one(char *tok, struct mkfs_opts *o)
+{
+	char *val = strchr(tok, '=');
+	uint64_t v;
+
+	if (val)
+		*val++ = '\0';
+	if (!strcmp(tok, "discard") || !strcmp(tok, "nodiscard")) {
+		o->nodiscard = tok[0] == 'n';
+		return 0;
+	}
+	if (!strcmp(tok, "hash_seed") && val) {
+		if (uuid_parse(val, o->hash_seed)) {
+			cli_error("invalid hash seed '%s'", val);
+			return -EINVAL;
+		}
+		o->hash_seed_given = 1;
+		return 0;
+	}
+	if ((!strcmp(tok, "stride") || !strcmp(tok, "stripe_width") ||
+	     !strcmp(tok, "stripe-width")) && val) {
+		/* s_raid_stride is 16 bits, s_raid_stripe_width 32 */
+		if (ext_number(tok, val, 1, strcmp(tok, "stride") ?
+			       UINT32_MAX : 0xffff, &v))
+			return -EINVAL;
+		if (!strcmp(tok, "stride"))
+			o->stride = (uint32_t)v;
+		else
+			o->stripe_width = (uint32_t)v;
+		return 0;
+	}
+	if (!strcmp(tok, "resize") && val)
+		return ext_number(tok, val, 1, UINT64_MAX, &o->resize_blocks);
+	if (!strcmp(tok, "lazy_itable_init"))
+		return ext_flag(tok, val, &o->lazy_itable_init);
+	if (!strcmp(tok, "lazy_journal_init")) {
+		o->lazy_journal_init_given = 1;
+		return ext_flag(tok, val, &o->lazy_journal_init);
+	}
+	if (!strcmp(tok, "num_backup_sb") && val) {
+		if (ext_number(tok, val, 0, 2, &v))
+			return -EINVAL;
+		o->num_backup_sb = (int)v;
+		return 0;
+	}
+	if (!strcmp(tok, "root_owner"))
+		return ext_root_owner(tok, val, o);
+	cli_error("unknown extended option '%s'", tok);
+	return -EINVAL;
+}
+
+/* -E: comma-separated extended options (see the man page). */
 static int parse_extended(char *list, struct mkfs_opts *o)
 {
 	char *save = NULL;
 
 	for (char *tok = strtok_r(list, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "discard") || !strcmp(tok, "nodiscard")) {
-			o->nodiscard = tok[0] == 'n';
-			continue;
-		}
-		if (!strncmp(tok, "hash_seed=", 10)) {
-			if (uuid_parse(tok + 10, o->hash_seed)) {
-				cli_error("invalid hash seed '%s'", tok + 10);
-				return -EINVAL;
-			}
-			o->hash_seed_given = 1;
-			continue;
-		}
-		cli_error("unknown extended option '%s'", tok);
+	     tok = strtok_r(NULL, ",", &save))
+		if (ext_one(tok, o))
+			return -EINVAL;
+	return 0;
+}
+
+/* -J size=MiB: the journal's size (1024 .. 10,240,000 blocks is checked
+ * with the block size known). */
+static int parse_journal(const char *s, struct mkfs_opts *o)
+{
+	uint64_t v;
+
+	if (strncmp(s, "size=", 5) || cli_parse_size(s + 5, 1, &v) || !v ||
+	    v > 10240000) {
+		cli_error("invalid journal options '%s': size=MIB", s);
 		return -EINVAL;
 	}
+	o->journal_mb = (uint32_t)v;
+	o->journal = 1;
 	return 0;
+}
+
+/* -e continue|remount-ro|panic (s_errors 1, 2, 3). */
+static int parse_errors(const char *s, struct mkfs_opts *o)
+{
+	static const char *const names[] = { "continue", "remount-ro",
+					     "panic" };
+
+	for (uint16_t i = 0; i < 3; i++)
+		if (!strcmp(s, names[i])) {
+			o->errors_behavior = i + 1;
+			return 0;
+		}
+	cli_error("invalid error behavior '%s': continue, remount-ro or panic",
+		  s);
+	return -EINVAL;
 }
 
 /* The hash seed: -E, else derived from the UUID when the time is fixed by
@@ -222,11 +278,18 @@ static int parse_misc(const struct raw_args *a, struct mkfs_opts *o)
 {
 	const char *bad = NULL;
 
-	if (a->type && strcmp(a->type, "ext2")) {
-		cli_error("filesystem type '%s' is not supported (ext2 only)",
-			  a->type);
+	if (a->revision && strcmp(a->revision, "1")) {
+		cli_error("revision '%s' is not supported (only 1)",
+			  a->revision);
 		return -EINVAL;
 	}
+	if (a->flex_bg_size && (a->flex_bg_size < 1 ||
+				(a->flex_bg_size & (a->flex_bg_size - 1)) ||
+				a->flex_bg_size > (1 << 30))) {
+		cli_error("invalid flex_bg size %d: a power of two", a->flex_bg_size);
+		return -EINVAL;
+	}
+	o->flex_bg_size = (uint32_t)a->flex_bg_size;
 	if (a->reserved_given &&
 	    !(a->reserved >= 0.0 && a->reserved <= 50.0)) {
 		cli_error("invalid reserved blocks percent %g: 0 to 50",
@@ -258,10 +321,20 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 		return -EINVAL;
 	if (a->reserved_given)
 		o->reserved_pct = a->reserved;
+	o->reserved_given = a->reserved_given;
 	if (a->label)
 		strcpy(o->label, a->label);
-	if (a->features && parse_features(a->features, o))
+	if (a->journal_opts && parse_journal(a->journal_opts, o))
 		return -EINVAL;
+	if (a->errors && parse_errors(a->errors, o))
+		return -EINVAL;
+	if ((a->features && mkfs_features_check(a->features)) ||
+	    (a->type && mkfs_fs_type_check(a->type)))
+		return -EINVAL;
+	o->fs_type = a->type;
+	o->usage_types = a->usage;
+	o->features_arg = a->features;
+	a->type = a->usage = a->features = NULL;	/* o owns them now */
 	if (pick_uuid(a->uuid, o))
 		return -EINVAL;
 	if (a->extended && parse_extended(a->extended, o))
@@ -274,22 +347,21 @@ static void defaults(struct mkfs_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->reserved_pct = 5.0;
-	o->compat = EXT2_FEATURE_COMPAT_EXT_ATTR |
-		    EXT2_FEATURE_COMPAT_DIR_INDEX;
-	o->incompat = EXT2_FEATURE_INCOMPAT_FILETYPE;
-	o->ro_compat = EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |
-		       EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+	o->lazy_itable_init = -1;
+	o->lazy_journal_init = -1;
+	o->num_backup_sb = -1;
 }
 
-/* Appends one -O argument (popt's copy, freed here) to the joined list. */
-static int add_features(struct raw_args *a, char *arg)
+/* Appends one -O or -E argument (popt's copy, freed here) to the joined
+ * list *list. */
+static int add_to_list(char **list, char *arg)
 {
-	size_t old = a->features ? strlen(a->features) : 0;
+	size_t old = *list ? strlen(*list) : 0;
 	char *p;
 
 	if (!arg)
 		return 0;
-	p = realloc(a->features, old + strlen(arg) + 2);
+	p = realloc(*list, old + strlen(arg) + 2);
 	if (!p) {
 		free(arg);
 		return -ENOMEM;
@@ -297,7 +369,7 @@ static int add_features(struct raw_args *a, char *arg)
 	if (old)
 		p[old++] = ',';
 	strcpy(p + old, arg);
-	a->features = p;
+	*list = p;
 	free(arg);
 	return 0;
 }
@@ -328,7 +400,13 @@ static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 			a->reserved_given = 1;
 			break;
 		case OPT_FEATURES:
-			if (add_features(a, poptGetOptArg(pc))) {
+			if (add_to_list(&a->features, poptGetOptArg(pc))) {
+				cli_error("out of memory");
+				return MKFS_EXIT_FAIL;
+			}
+			break;
+		case OPT_EXTENDED:
+			if (add_to_list(&a->extended, poptGetOptArg(pc))) {
 				cli_error("out of memory");
 				return MKFS_EXIT_FAIL;
 			}
@@ -356,6 +434,10 @@ static void raw_args_free(struct raw_args *a)
 	free(a->type);
 	free(a->features);
 	free(a->label);
+	free(a->usage);
+	free(a->journal_opts);
+	free(a->errors);
+	free(a->revision);
 }
 
 int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
@@ -379,11 +461,24 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		  "filesystem UUID: a UUID, random, time or clear", "UUID" },
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
-		{ "extended", 'E', POPT_ARG_STRING, &a.extended, 0,
-		  "extended options: hash_seed=UUID, discard, nodiscard",
+		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
-		  "filesystem type (ext2)", "TYPE" },
+		  "filesystem type: ext2, ext3 or ext4", "TYPE" },
+		{ "usage-type", 'T', POPT_ARG_STRING, &a.usage, 0,
+		  "usage types of mke2fs.conf (news, largefile, ...)",
+		  "TYPES" },
+		{ "flex-bg-size", 'G', POPT_ARG_INT, &a.flex_bg_size, 0,
+		  "groups packed in a flex group (flex_bg)", "N" },
+		{ "journal", 'j', POPT_ARG_NONE, &o->journal, 0,
+		  "add a journal (ext3)", NULL },
+		{ "journal-options", 'J', POPT_ARG_STRING, &a.journal_opts, 0,
+		  "journal options: size=MIB", "OPTS" },
+		{ "errors", 'e', POPT_ARG_STRING, &a.errors, 0,
+		  "on errors: continue, remount-ro or panic", "BEHAVIOR" },
+		{ "revision", 'r', POPT_ARG_STRING, &a.revision, 0,
+		  "filesystem revision (1)", "REV" },
 		{ "force", 'F', POPT_ARG_NONE, &o->force, 0,
 		  "overwrite an existing filesystem or partition table",
 		  NULL },
@@ -417,6 +512,10 @@ void mkfs_opts_free(struct mkfs_opts *o)
 {
 	free(o->target);
 	free(o->size_arg);
+	free(o->fs_type);
+	free(o->usage_types);
+	free(o->features_arg);
 	o->target = NULL;
 	o->size_arg = NULL;
+	o->fs_type = o->usage_types = o->features_arg = NULL;
 }

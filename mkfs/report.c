@@ -81,10 +81,14 @@ static void print_summary(const struct mkfs_opts *o,
 	printf("descriptor blocks:  %u (+%u reserved for growth)\n",
 	       l->desc_blocks, l->rsv_gdt);
 	print_features(&fs->sb);
+	if (l->journal_blocks)
+		printf("journal:            %u blocks (inode 8)\n",
+		       l->journal_blocks);
 	print_ids(o, fs);
 	print_backups(fs);
-	printf("free:               %" PRIu64 " blocks, %u inodes\n",
-	       fs->sb.free_blocks_count, fs->sb.free_inodes_count);
+	printf("free:               %" PRIu64 " blocks, %u inodes%s\n",
+	       fs->sb.free_blocks_count, fs->sb.free_inodes_count,
+	       l->journal_blocks ? " (before the journal)" : "");
 }
 
 static void print_group(const struct mkfs_layout *l,

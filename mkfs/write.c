@@ -15,6 +15,10 @@
 #include <sys/stat.h>
 
 #include "bitmap.h"
+#include "csum.h"
+#include "dirblock.h"
+#include "journal_new.h"
+#include "mapbuild.h"
 #include "dir.h"
 #include "endian.h"
 #include "error.h"
@@ -22,70 +26,6 @@
 #include "io.h"
 
 #include "mkfs.h"
-
-/*
- * The bitmaps being written and what they were built for: groups past 0
- * differ only in whether they hold a backup and in the last group's
- * size, so most groups reuse the previous group's bitmaps as they are.
- */
-struct bitmap_buf {
-	struct extkit_bitmap bm;
-	uint8_t *buf;		/* block bitmap, then inode bitmap */
-	uint32_t used;		/* metadata blocks at the group's start */
-	uint32_t count;		/* blocks in the group */
-	int for_group0;		/* 1: built for group 0; -1: not built */
-};
-
-static void build_block_bitmap(const struct mkfs_layout *l,
-			       struct bitmap_buf *b, uint32_t g,
-			       uint64_t start)
-{
-	uint32_t bits = 8 * l->block_size;
-
-	extkit_bitmap_clear_all(&b->bm);
-	extkit_bitmap_set_range(&b->bm, 0, b->used);
-	if (g == 0)
-		extkit_bitmap_set_range(&b->bm, l->root_block - start,
-					1 + l->lpf_blocks +
-					(l->dind_block ? 1 : 0));
-	/* Padding: past the group's last block up to the bitmap's end. */
-	extkit_bitmap_set_range(&b->bm, b->count, bits - b->count);
-	extkit_bitmap_to_disk(&b->bm, 0, bits, b->buf);
-}
-
-static void build_inode_bitmap(const struct mkfs_layout *l,
-			       struct bitmap_buf *b, uint32_t g)
-{
-	uint32_t bits = 8 * l->block_size;
-
-	extkit_bitmap_clear_all(&b->bm);
-	if (g == 0)
-		extkit_bitmap_set_range(&b->bm, 0, EXT2_GOOD_OLD_FIRST_INO);
-	extkit_bitmap_set_range(&b->bm, l->inodes_per_group,
-				bits - l->inodes_per_group);
-	extkit_bitmap_to_disk(&b->bm, 0, bits, b->buf + l->block_size);
-}
-
-/* Writes a group's block and inode bitmaps (adjacent: one write). */
-static int write_bitmaps(const struct mkfs_layout *l, struct extkit_fs *fs,
-			 uint32_t g, struct bitmap_buf *b)
-{
-	const struct extkit_group *gd = &fs->groups[g];
-	uint64_t start = extkit_group_first_block(&fs->sb, g);
-	uint32_t count = extkit_group_block_count(&fs->sb, g);
-	uint32_t used = (uint32_t)(gd->inode_table - start) + l->itable_blocks;
-	int same = b->for_group0 == 0 && g != 0;
-
-	if (!same || used != b->used || count != b->count) {
-		b->used = used;
-		b->count = count;
-		build_block_bitmap(l, b, g, start);
-	}
-	if (!same)
-		build_inode_bitmap(l, b, g);
-	b->for_group0 = g == 0;
-	return extkit_io_write_blocks(fs->io, gd->block_bitmap, 2, b->buf);
-}
 
 /* Blocks at the start of group 0's inode table holding inodes 1 .. 11. */
 static uint32_t reserved_itable_blocks(const struct mkfs_layout *l)
@@ -101,25 +41,107 @@ static int zero_blocks(struct extkit_fs *fs, uint64_t blk, uint64_t count)
 	return count ? extkit_io_zero_bytes(fs->io, blk * bs, count * bs) : 0;
 }
 
-static int write_groups(const struct mkfs_target *t,
+static int all_zero(const uint8_t *buf, size_t len)
+{
+	return len == 0 || (buf[0] == 0 && !memcmp(buf, buf + 1, len - 1));
+}
+
+/*
+ * Group g's block bitmap, with its checksum. A bitmap of zeros is not
+ * written on a target that reads zeros (most groups of a flex_bg
+ * filesystem hold nothing), and gets no checksum: such a group ends
+ * BLOCK_UNINIT (checksum 0) unless the journal takes blocks from it, and
+ * the journal's allocation sets it then. Every bitmap is right on disk
+ * before the journal is placed, which reads them.
+ */
+static int write_block_bitmap(const struct mkfs_target *t,
+			      const struct mkfs_layout *l,
+			      struct extkit_fs *fs, uint32_t g,
+			      struct extkit_bitmap *bm, uint8_t *buf)
+{
+	if (mkfs_place_group_empty(l->place, g) &&
+	    (g + 1 < l->groups || !extkit_has_group_csum(&fs->sb)))
+		return t->known_zero ? 0 :
+		       zero_blocks(fs, fs->groups[g].block_bitmap, 1);
+	mkfs_place_group_bitmap(l->place, g, bm);
+	extkit_bitmap_to_disk(bm, 0, bm->nbits, buf);
+	extkit_group_block_bitmap_csum_set(fs, g, buf);
+	if (t->known_zero && all_zero(buf, l->block_size))
+		return 0;
+	return extkit_io_write_blocks(fs->io, fs->groups[g].block_bitmap, 1,
+				      buf);
+}
+
+/* An inode bitmap: inodes 1 .. 11 used in group 0, the padding past the
+ * group's inodes. */
+static void build_inode_bitmap(const struct mkfs_layout *l, int group0,
+			       struct extkit_bitmap *bm, uint8_t *buf)
+{
+	extkit_bitmap_clear_all(bm);
+	if (group0)
+		extkit_bitmap_set_range(bm, 0, EXT2_GOOD_OLD_FIRST_INO);
+	extkit_bitmap_set_range(bm, l->inodes_per_group,
+				bm->nbits - l->inodes_per_group);
+	extkit_bitmap_to_disk(bm, 0, bm->nbits, buf);
+}
+
+/* Group g's inode bitmap (buf built for it); INODE_UNINIT groups' are
+ * not written, only zeroed on a target that may hold old data. */
+static int write_inode_bitmap(const struct mkfs_target *t,
+			      struct extkit_fs *fs, uint32_t g, uint8_t *buf)
+{
+	if (fs->groups[g].flags & EXT4_BG_INODE_UNINIT)
+		return t->known_zero ? 0 :
+		       zero_blocks(fs, fs->groups[g].inode_bitmap, 1);
+	extkit_group_inode_bitmap_csum_set(fs, g, buf);
+	return extkit_io_write_blocks(fs->io, fs->groups[g].inode_bitmap, 1,
+				      buf);
+}
+
+/*
+ * Inode tables: on a target that may hold old data, zeroed where mke2fs
+ * zeroes them (everything with lazy_itable_init=0, else only group 0's
+ * used part). Group 0's first blocks are written by write_inodes.
+ */
+static int zero_itable(const struct mkfs_opts *o, const struct mkfs_target *t,
+		       const struct mkfs_layout *l, struct extkit_fs *fs,
+		       uint32_t g)
+{
+	uint64_t it = fs->groups[g].inode_table;
+	uint32_t skip = g ? 0 : reserved_itable_blocks(l);
+	uint32_t n = l->itable_blocks;
+
+	if (t->known_zero)
+		return 0;
+	if (o->lazy_itable_init && extkit_has_group_csum(&fs->sb))
+		n = g ? 0 : skip;
+	return n > skip ? zero_blocks(fs, it + skip, n - skip) : 0;
+}
+
+static int write_groups(const struct mkfs_opts *o,
+			const struct mkfs_target *t,
 			const struct mkfs_layout *l, struct extkit_fs *fs)
 {
-	struct bitmap_buf b = { .for_group0 = -1 };
-	int rc = extkit_bitmap_init(&b.bm, 8ULL * l->block_size);
+	struct extkit_bitmap bm;
+	int rc = extkit_bitmap_init(&bm, 8ULL * l->block_size);
+	uint8_t *buf = malloc(3 * (size_t)l->block_size);
+	uint8_t *ib0 = buf + l->block_size, *ib = ib0 + l->block_size;
 
-	b.buf = malloc(2 * (size_t)l->block_size);
-	if (!b.buf && !rc)
+	if (!buf && !rc)
 		rc = -ENOMEM;
-	for (uint32_t g = 0; !rc && g < l->groups; g++) {
-		uint64_t it = fs->groups[g].inode_table;
-		uint32_t skip = g ? 0 : reserved_itable_blocks(l);
-
-		rc = write_bitmaps(l, fs, g, &b);
-		if (!rc && !t->known_zero)
-			rc = zero_blocks(fs, it + skip, l->itable_blocks - skip);
+	if (!rc) {
+		build_inode_bitmap(l, 1, &bm, ib0);
+		build_inode_bitmap(l, 0, &bm, ib);
 	}
-	extkit_bitmap_free(&b.bm);
-	free(b.buf);
+	for (uint32_t g = 0; !rc && g < l->groups; g++) {
+		rc = write_block_bitmap(t, l, fs, g, &bm, buf);
+		if (!rc)
+			rc = write_inode_bitmap(t, fs, g, g ? ib : ib0);
+		if (!rc)
+			rc = zero_itable(o, t, l, fs, g);
+	}
+	extkit_bitmap_free(&bm);
+	free(buf);
 	return rc;
 }
 
@@ -138,8 +160,29 @@ static void dir_inode(const struct mkfs_opts *o, const struct extkit_fs *fs,
 static void put_inode(const struct extkit_fs *fs, uint8_t *table,
 		      uint32_t ino, const struct extkit_inode *in)
 {
-	extkit_inode_encode(in, fs->g.inode_size,
-			    table + (size_t)(ino - 1) * fs->g.inode_size);
+	uint8_t *raw = table + (size_t)(ino - 1) * fs->g.inode_size;
+
+	extkit_inode_encode(in, fs->g.inode_size, raw);
+	extkit_inode_csum_set(fs, ino, raw);
+}
+
+/* A directory's blocks, first .. first + n - 1: an extent in i_block
+ * with the extent feature, else direct blocks. */
+static void map_dir(const struct extkit_fs *fs, struct extkit_inode *in,
+		    uint64_t first, uint32_t n)
+{
+	uint64_t pblks[EXT2_NDIR_BLOCKS];
+	struct extkit_mapbuild mb = {
+		.extents = extkit_has_incompat(&fs->sb,
+					       EXT4_FEATURE_INCOMPAT_EXTENTS),
+		.nblocks = n, .pblks = pblks,
+	};
+
+	for (uint32_t i = 0; i < n; i++)
+		pblks[i] = first + i;
+	/* contiguous and at most 12 blocks: no tree blocks, no error */
+	extkit_mapbuild_plan(fs, &mb);
+	extkit_mapbuild_fill(fs, &mb, in);
 }
 
 /* Inodes 1 (bad blocks), 2 (root), 7 (resize) and 11 (lost+found). */
@@ -156,13 +199,16 @@ static void build_inodes(const struct mkfs_opts *o,
 
 	dir_inode(o, fs, &in, S_IFDIR | 0755, 1);
 	in.links_count = 3;
-	in.block[0] = (uint32_t)l->root_block;
+	map_dir(fs, &in, l->root_block, 1);
+	if (o->root_owner_given) {
+		in.uid = o->root_uid;
+		in.gid = o->root_gid;
+	}
 	put_inode(fs, table, EXT2_ROOT_INO, &in);
 
 	dir_inode(o, fs, &in, S_IFDIR | 0700, l->lpf_blocks);
 	in.links_count = 2;
-	for (uint32_t i = 0; i < l->lpf_blocks; i++)
-		in.block[i] = (uint32_t)(l->lpf_block + i);
+	map_dir(fs, &in, l->lpf_block, l->lpf_blocks);
 	put_inode(fs, table, EXT2_GOOD_OLD_FIRST_INO, &in);
 
 	if (!l->dind_block)
@@ -199,27 +245,50 @@ static void put_dirent(const struct extkit_dir_format *fmt, uint8_t *p,
 			  ino ? EXT2_FT_DIR : 0);
 }
 
-/* Root then lost+found: adjacent, so one write. */
+/* With metadata_csum: the tail record and checksum of block k. */
+static void seal_dir_block(struct extkit_fs *fs, uint32_t ino, uint8_t *blk)
+{
+	if (!extkit_has_metadata_csum(&fs->sb))
+		return;
+	extkit_dirblock_init_tail(fs, blk);
+	extkit_dirblock_csum_set(fs, ino, 0, blk);
+}
+
+/* Root, then lost+found right after it (in one write when adjacent). */
 static int write_dirs(const struct mkfs_layout *l, struct extkit_fs *fs)
 {
 	uint32_t bs = l->block_size, n = 1 + l->lpf_blocks;
 	uint8_t *buf = calloc(n, bs);
 	uint8_t *lpf = buf + bs;
 	struct extkit_dir_format fmt;
+	uint32_t end;
 	int rc;
 
 	if (!buf)
 		return -ENOMEM;
 	extkit_dir_format_init(fs, &fmt);
+	end = bs - fmt.tail_len;
 	put_dirent(&fmt, buf, EXT2_ROOT_INO, 12, ".");
 	put_dirent(&fmt, buf + 12, EXT2_ROOT_INO, 12, "..");
-	put_dirent(&fmt, buf + 24, EXT2_GOOD_OLD_FIRST_INO, bs - 24,
+	put_dirent(&fmt, buf + 24, EXT2_GOOD_OLD_FIRST_INO, end - 24,
 		   "lost+found");
+	seal_dir_block(fs, EXT2_ROOT_INO, buf);
 	put_dirent(&fmt, lpf, EXT2_GOOD_OLD_FIRST_INO, 12, ".");
-	put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, bs - 12, "..");
-	for (uint32_t i = 1; i < l->lpf_blocks; i++)
-		put_dirent(&fmt, lpf + (size_t)i * bs, 0, bs, "");
-	rc = extkit_io_write_blocks(fs->io, l->root_block, n, buf);
+	put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, end - 12, "..");
+	seal_dir_block(fs, EXT2_GOOD_OLD_FIRST_INO, lpf);
+	for (uint32_t i = 1; i < l->lpf_blocks; i++) {
+		put_dirent(&fmt, lpf + (size_t)i * bs, 0, end, "");
+		seal_dir_block(fs, EXT2_GOOD_OLD_FIRST_INO,
+			       lpf + (size_t)i * bs);
+	}
+	if (l->lpf_block == l->root_block + 1) {
+		rc = extkit_io_write_blocks(fs->io, l->root_block, n, buf);
+	} else {
+		rc = extkit_io_write_blocks(fs->io, l->root_block, 1, buf);
+		if (!rc)
+			rc = extkit_io_write_blocks(fs->io, l->lpf_block,
+						    l->lpf_blocks, lpf);
+	}
 	free(buf);
 	return rc;
 }
@@ -252,13 +321,80 @@ static int zero_slack(const struct mkfs_layout *l, struct extkit_fs *fs)
 	return rc;
 }
 
+/*
+ * The journal, through the library, which reads the bitmaps written
+ * above; group free counts show which groups it took blocks from. Its
+ * log reads as zeroes: on a target that reads zeroes it is left as it
+ * is (holes in a new image file) unless -E lazy_journal_init=0 asks for
+ * zeroes written out; elsewhere it is zeroed unless lazy_journal_init.
+ */
+static int write_journal(const struct mkfs_opts *o,
+			 const struct mkfs_target *t,
+			 const struct mkfs_layout *l, struct extkit_fs *fs,
+			 uint8_t *touched)
+{
+	struct extkit_journal_params p = {
+		.blocks = l->journal_blocks,
+		.zero_log = !o->lazy_journal_init &&
+			    (!t->known_zero || o->lazy_journal_init_given),
+		.write_zeroes = t->known_zero,
+		.csum = 1,
+		.now = o->now,
+		.defer_super = 1,
+	};
+	uint32_t *before = malloc(l->groups * sizeof(*before));
+	int rc;
+
+	if (!before)
+		return -ENOMEM;
+	for (uint32_t g = 0; g < l->groups; g++)
+		before[g] = fs->groups[g].free_blocks;
+	rc = extkit_journal_create(fs, &p);
+	for (uint32_t g = 0; !rc && g < l->groups; g++)
+		if (fs->groups[g].free_blocks != before[g])
+			touched[g] = 1;
+	free(before);
+	return rc;
+}
+
+/*
+ * BLOCK_UNINIT as mke2fs leaves it: on every group but the last that
+ * nothing was allocated in (no flex_bg tables, no root, lost+found or
+ * resize block, no journal). Their bitmaps, written for the journal's
+ * search, go back to holes on a target that reads zeros, and their
+ * bitmap checksums are 0 as mke2fs leaves them.
+ */
+static int set_block_uninit(const struct mkfs_target *t,
+			    const struct mkfs_layout *l, struct extkit_fs *fs,
+			    const uint8_t *touched)
+{
+	int rc = 0;
+
+	if (!extkit_has_group_csum(&fs->sb))
+		return 0;
+	for (uint32_t g = 1; !rc && g + 1 < l->groups; g++) {
+		struct extkit_group *gd = &fs->groups[g];
+
+		if (touched[g] || mkfs_place_flex_used(l->place, g))
+			continue;
+		gd->flags |= EXT4_BG_BLOCK_UNINIT;
+		gd->block_bitmap_csum = 0;
+		if (t->known_zero && extkit_group_sb_overhead(&fs->sb,
+							      &fs->g, g))
+			rc = zero_blocks(fs, gd->block_bitmap, 1);
+	}
+	return rc;
+}
+
 int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 	       const struct mkfs_layout *l, struct extkit_fs *fs)
 {
-	int rc;
+	uint8_t *touched = calloc(l->groups, 1);
+	int rc = touched ? 0 : -ENOMEM;
 
 	fs->io->block_size = l->block_size;
-	rc = write_groups(t, l, fs);
+	if (!rc)
+		rc = write_groups(o, t, l, fs);
 	if (!rc)
 		rc = write_inodes(o, l, fs);
 	if (!rc)
@@ -267,9 +403,14 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = mkfs_resize_write(l, fs);
 	if (!rc && !t->known_zero)
 		rc = zero_slack(l, fs);
+	if (!rc && l->journal_blocks)
+		rc = write_journal(o, t, l, fs, touched);
+	if (!rc)
+		rc = set_block_uninit(t, l, fs, touched);
 	if (!rc)
 		rc = extkit_fs_write_super(fs);
 	if (!rc)
 		rc = extkit_io_flush(fs->io);
+	free(touched);
 	return rc;
 }

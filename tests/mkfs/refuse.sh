@@ -63,16 +63,24 @@ refuse "too many inodes" "$new" "do not fit" -N 60000 "$new" 8M
 refuse "reserved 60%" "$new" "reserved blocks percent" -m 60 "$new" 8M
 refuse "unknown feature" "$new" "unknown feature 'frob'" \
 	-O frob "$new" 8M
-refuse "unsupported feature" "$new" "'extent' is not supported" \
-	-O extent "$new" 8M
+refuse "unsupported feature" "$new" "'inline_data' is not supported" \
+	-O inline_data "$new" 8M
+refuse "bigalloc" "$new" "'bigalloc' is not supported" \
+	-t ext4 -O bigalloc "$new" 8M
 refuse "resize_inode without sparse_super" "$new" "needs sparse_super" \
 	-O resize_inode,^sparse_super "$new" 8M
 refuse "bad UUID" "$new" "invalid UUID" -U not-a-uuid "$new" 8M
 refuse "bad hash seed" "$new" "invalid hash seed" \
 	-E hash_seed=xyz "$new" 8M
 refuse "unknown -E option" "$new" "unknown extended option" \
-	-E stride=4 "$new" 8M
-refuse "type ext4" "$new" "not supported" -t ext4 "$new" 8M
+	-E frob=4 "$new" 8M
+refuse "type ext5" "$new" "not supported" -t ext5 "$new" 8M
+refuse "64bit without extent" "$new" "64bit needs the extent feature" \
+	-O 64bit "$new" 8M
+refuse "-G without flex_bg" "$new" "-G needs the flex_bg feature" \
+	-G 8 "$new" 8M
+refuse "journal too large" "$new" "journal size" \
+	-t ext4 -J size=6 "$new" 8M
 refuse "-q with -v" "$new" "exclude each other" -q -v "$new" 8M
 refuse "too big for 32-bit block numbers" "$new" "do not fit in 32 bits" \
 	-b 1024 "$new" 5T

@@ -39,6 +39,30 @@ for opts in "-b 1024" "-b 4096 -O resize_inode" "-b 65536 -I 128"; do
 	fsck_clean "$opts" "$b"
 done
 
+# ext3/ext4: the journal included (its log left as holes, or zeroed over
+# junk); over junk the inode tables are zeroed (lazy_itable_init=0) as
+# mke2fs would leave them otherwise.
+for opts in "-t ext4" "-t ext3 -b 4096" "-t ext4 -b 1024 -O ^metadata_csum,^flex_bg"; do
+	rm -f "$a" "$b"
+	# shellcheck disable=SC2086
+	MKE2FS_CONFIG=$top_srcdir/tests/mkfs/mke2fs-ext4.conf \
+		mk $opts -E lazy_itable_init=0 -U "$TEST_UUID" "$a" 80M
+	# shellcheck disable=SC2086
+	MKE2FS_CONFIG=$top_srcdir/tests/mkfs/mke2fs-ext4.conf \
+		mk $opts -E lazy_itable_init=0 -U "$TEST_UUID" "$b" 80M
+	cmp -s "$a" "$b" && ok "$opts: two runs are byte-identical" ||
+		fail "$opts: two runs differ: $(cmp "$a" "$b" 2>&1 | head -1)"
+	head -c 83886080 /dev/urandom >"$b"
+	# shellcheck disable=SC2086
+	MKE2FS_CONFIG=$top_srcdir/tests/mkfs/mke2fs-ext4.conf \
+		mk $opts -E lazy_itable_init=0 -F -U "$TEST_UUID" "$b"
+	cmp -s "$a" "$b" && ok "$opts: over 80 MiB of junk: identical" ||
+		fail "$opts: over junk: $(cmp "$a" "$b" 2>&1 | head -1)"
+	fsck_clean "$opts" "$b"
+	[ "$(sb_field "$b" 'Journal inode')" = 8 ] ||
+		fail "$opts: no journal"
+done
+
 seed1=$(sb_field "$a" 'Directory Hash Seed')
 [ "$seed1" != "$TEST_UUID" ] && [ -n "$seed1" ] &&
 	ok "hash seed derived from the UUID: $seed1" ||

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What mke2fs.conf and the options make of a run, as mke2fs's PRS()
+ * decides it: the filesystem type (-t, else ext3 with -j, else ext2),
+ * the usage types (-T, else the size class), the fs_types list (type
+ * then usage types), and from it the features (base_features, each
+ * type's features in order, default_features, then -O), block size,
+ * inode ratio and size, flex_bg size, lazy init, reserved ratio.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "feature.h"
+#include "journal_new.h"
+#include "ondisk.h"
+#include "cli/msg.h"
+
+#include "mkfs.h"
+
+#define MIB		(1024ULL * 1024)
+#define TIB		(MIB * MIB)
+#define MAX_TYPES	8
+
+/* Features extkit-mkfs can make. */
+#define MKFS_COMPAT_SUPP	(EXT2_FEATURE_COMPAT_EXT_ATTR |		\
+				 EXT2_FEATURE_COMPAT_RESIZE_INODE |	\
+				 EXT2_FEATURE_COMPAT_DIR_INDEX |	\
+				 EXT3_FEATURE_COMPAT_HAS_JOURNAL |	\
+				 EXT4_FEATURE_COMPAT_SPARSE_SUPER2)
+#define MKFS_INCOMPAT_SUPP	(EXT2_FEATURE_INCOMPAT_FILETYPE |	\
+				 EXT4_FEATURE_INCOMPAT_EXTENTS |	\
+				 EXT4_FEATURE_INCOMPAT_64BIT |		\
+				 EXT4_FEATURE_INCOMPAT_FLEX_BG |	\
+				 EXT2_FEATURE_INCOMPAT_META_BG)
+#define MKFS_RO_COMPAT_SUPP	(EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |	\
+				 EXT2_FEATURE_RO_COMPAT_LARGE_FILE |	\
+				 EXT4_FEATURE_RO_COMPAT_HUGE_FILE |	\
+				 EXT4_FEATURE_RO_COMPAT_DIR_NLINK |	\
+				 EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE |	\
+				 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+
+/* The size classes of mke2fs (misc/mke2fs.c parse_fs_type). */
+static const char *size_type_of(uint64_t bytes)
+{
+	if (bytes < 3 * MIB)
+		return "floppy";
+	if (bytes < 512 * MIB)
+		return "small";
+	if (bytes < 4 * TIB)
+		return "default";
+	if (bytes < 16 * TIB)
+		return "big";
+	return "huge";
+}
+
+static int set_feature(struct mkfs_opts *o, const char *name, int clear)
+{
+	static const uint32_t supp[3] = {
+		[EXTKIT_COMPAT] = MKFS_COMPAT_SUPP,
+		[EXTKIT_INCOMPAT] = MKFS_INCOMPAT_SUPP,
+		[EXTKIT_RO_COMPAT] = MKFS_RO_COMPAT_SUPP,
+	};
+	uint32_t *masks[3] = {
+		[EXTKIT_COMPAT] = &o->compat,
+		[EXTKIT_INCOMPAT] = &o->incompat,
+		[EXTKIT_RO_COMPAT] = &o->ro_compat,
+	};
+	enum extkit_feature_kind kind;
+	uint32_t bit;
+
+	if (extkit_feature_lookup(name, &kind, &bit)) {
+		cli_error("unknown feature '%s'", name);
+		return -EINVAL;
+	}
+	if (!(supp[kind] & bit)) {
+		if (clear)
+			return 0;
+		cli_error("feature '%s' is not supported by extkit-mkfs",
+			  name);
+		return -EINVAL;
+	}
+	if (clear)
+		*masks[kind] &= ~bit;
+	else
+		*masks[kind] |= bit;
+	return 0;
+}
+
+/* A feature list: names separated by commas or blanks, '^' clears;
+ * "none" clears every feature (as mke2fs). */
+static int edit_features(const char *list, struct mkfs_opts *o)
+{
+	char *copy = strdup(list), *save = NULL;
+	int rc = copy ? 0 : -ENOMEM;
+
+	for (char *tok = copy ? strtok_r(copy, ", \t", &save) : NULL;
+	     !rc && tok; tok = strtok_r(NULL, ", \t", &save)) {
+		int clear = tok[0] == '^' || tok[0] == '-';
+
+		if (!strcmp(tok, "none"))
+			o->compat = o->incompat = o->ro_compat = 0;
+		else
+			rc = set_feature(o, tok + clear, clear);
+	}
+	free(copy);
+	return rc;
+}
+
+int mkfs_features_check(const char *list)
+{
+	struct mkfs_opts scratch;
+
+	memset(&scratch, 0, sizeof(scratch));
+	return edit_features(list, &scratch);
+}
+
+int mkfs_fs_type_check(const char *type)
+{
+	if (!strcmp(type, "ext2") || !strcmp(type, "ext3") ||
+	    !strcmp(type, "ext4"))
+		return 0;
+	cli_error("filesystem type '%s' is not supported (ext2, ext3 or ext4)",
+		  type);
+	return -EINVAL;
+}
+
+/* The fs_types list: the filesystem type, then each usage type. */
+static int build_types(const struct mkfs_opts *o, const struct mkfs_conf *c,
+		       const char *size_type, const char **types,
+		       char **usage_copy)
+{
+	const char *ext = o->fs_type;
+	char *save = NULL;
+	int n = 0;
+
+	if (!ext)
+		ext = mkfs_conf_stanza_get(c, "", "fs_type");
+	if (!ext)
+		ext = o->journal ? "ext3" : "ext2";
+	if (mkfs_fs_type_check(ext))
+		return -EINVAL;
+	types[n++] = ext;
+	*usage_copy = strdup(o->usage_types ? o->usage_types : size_type);
+	if (!*usage_copy)
+		return -ENOMEM;
+	for (char *t = strtok_r(*usage_copy, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (!mkfs_conf_has_type(c, t)) {
+			if (o->usage_types)
+				fprintf(stderr, "%s: warning: usage type '%s' is not in mke2fs.conf\n",
+					cli_prog, t);
+			continue;
+		}
+		if (n < MAX_TYPES)
+			types[n++] = t;
+	}
+	types[n] = NULL;
+	return 0;
+}
+
+static int resolve_features(struct mkfs_opts *o, const struct mkfs_conf *c,
+			    const char *const *types)
+{
+	const char *base = mkfs_conf_get(c, types, "base_features");
+	const char *v;
+	int rc;
+
+	o->compat = o->incompat = o->ro_compat = 0;
+	rc = edit_features(base ? base :
+			   "sparse_super,large_file,filetype,resize_inode,dir_index",
+			   o);
+	for (int i = 0; !rc && types[i]; i++) {
+		v = mkfs_conf_stanza_get(c, types[i], "features");
+		if (v)
+			rc = edit_features(v, o);
+	}
+	v = mkfs_conf_get(c, types, "default_features");
+	if (!rc && v)
+		rc = edit_features(v, o);
+	if (!rc && o->journal)
+		o->compat |= EXT3_FEATURE_COMPAT_HAS_JOURNAL;
+	if (!rc && o->features_arg)
+		rc = edit_features(o->features_arg, o);
+	return rc;
+}
+
+/* Feature rules mke2fs enforces or applies. */
+static int check_features(struct mkfs_opts *o)
+{
+	if ((o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
+	    !(o->ro_compat & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER)) {
+		cli_error("resize_inode needs sparse_super");
+		return -EINVAL;
+	}
+	if ((o->incompat & EXT4_FEATURE_INCOMPAT_64BIT) &&
+	    !(o->incompat & EXT4_FEATURE_INCOMPAT_EXTENTS)) {
+		cli_error("64bit needs the extent feature (-O extent)");
+		return -EINVAL;
+	}
+	if ((o->incompat & EXT2_FEATURE_INCOMPAT_META_BG) &&
+	    (o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE)) {
+		if (o->features_arg && strstr(o->features_arg, "meta_bg") &&
+		    strstr(o->features_arg, "resize_inode") &&
+		    !strstr(o->features_arg, "^resize_inode")) {
+			cli_error("resize_inode and meta_bg exclude each other");
+			return -EINVAL;
+		}
+		o->compat &= ~EXT2_FEATURE_COMPAT_RESIZE_INODE;
+	}
+	if (o->flex_bg_size && !(o->incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG)) {
+		cli_error("-G needs the flex_bg feature");
+		return -EINVAL;
+	}
+	if (o->journal_mb && !(o->compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
+		o->compat |= EXT3_FEATURE_COMPAT_HAS_JOURNAL;
+	return 0;
+}
+
+/* Sizes and switches from the profile, unless an option gave them. */
+static void resolve_numbers(struct mkfs_opts *o, const struct mkfs_conf *c,
+			    const char *const *types)
+{
+	long bs = mkfs_conf_get_int(c, types, "blocksize", 4096);
+
+	if (bs <= 0)		/* -1: the page size, at least -bs */
+		bs = sysconf(_SC_PAGESIZE) < -bs ? -bs :
+		     sysconf(_SC_PAGESIZE);
+	o->def_block_size = (uint32_t)bs;
+	o->def_inode_ratio = (uint32_t)mkfs_conf_get_int(c, types,
+							 "inode_ratio", 8192);
+	o->def_inode_size = (uint32_t)mkfs_conf_get_int(c, types,
+							"inode_size", 128);
+	if (!o->flex_bg_size)
+		o->flex_bg_size = (uint32_t)mkfs_conf_get_int(c, types,
+							      "flex_bg_size",
+							      16);
+	if (o->lazy_itable_init < 0)
+		o->lazy_itable_init = mkfs_conf_get_bool(c, types,
+			"lazy_itable_init",
+			access("/sys/fs/ext4/features/lazy_itable_init",
+			       R_OK) == 0);
+	if (o->lazy_journal_init < 0)
+		o->lazy_journal_init = mkfs_conf_get_bool(c, types,
+			"lazy_journal_init", 0);
+	if (o->num_backup_sb < 0)
+		o->num_backup_sb = (int)mkfs_conf_get_int(c, types,
+							  "num_backup_sb", 2);
+	if (o->num_backup_sb < 0 || o->num_backup_sb > 2)
+		o->num_backup_sb = 2;
+	if (!o->reserved_given) {
+		const char *r = mkfs_conf_get(c, types, "reserved_ratio");
+
+		if (r)
+			o->reserved_pct = strtod(r, NULL);
+	}
+}
+
+int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes)
+{
+	const char *types[MAX_TYPES + 1];
+	char *usage = NULL;
+	struct mkfs_conf c;
+	int rc = mkfs_conf_load(&c);
+
+	o->size_type = size_type_of(size_bytes);
+	if (!rc)
+		rc = build_types(o, &c, o->size_type, types, &usage);
+	if (!rc)
+		rc = resolve_features(o, &c, types);
+	if (!rc)
+		rc = check_features(o);
+	if (!rc)
+		resolve_numbers(o, &c, types);
+	if (rc == -ENOMEM)
+		cli_error("out of memory");
+	free(usage);
+	mkfs_conf_free(&c);
+	return rc;
+}
