@@ -74,6 +74,32 @@ static void set_mode(struct fsck_opts *o, enum fsck_mode m)
 }
 
 /*
+ * -E journal_only (replay the journal, then stop, as e2fsck) is taken out
+ * of the extended options; the rest is left to -D's parser.
+ */
+static void take_journal_only(struct fsck_opts *o)
+{
+	char *ext = (char *)o->extended, *out, *tok, *save = NULL;
+	size_t n = 0;
+
+	if (!ext)
+		return;
+	out = calloc(strlen(ext) + 1, 1);
+	if (!out)
+		return;
+	for (tok = strtok_r(ext, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "journal_only") == 0) {
+			o->journal_only = 1;
+			continue;
+		}
+		n += (size_t)sprintf(out + n, "%s%s", n ? "," : "", tok);
+	}
+	free(ext);
+	o->extended = out;
+}
+
+/*
  * Checks what popt cannot: exclusions and numeric arguments. Returns 0,
  * or -1 after saying what is wrong.
  */
@@ -91,7 +117,8 @@ static int validate_opts(struct fsck_opts *o, const char *sb, const char *bs,
 		why = "invalid block size for -B (1024..65536, a power of two)";
 	else if (cfd && (cli_parse_u64(cfd, &v) || v > 1024))
 		why = "invalid file descriptor for -C";
-	else if (fsck_rehash_parse_extended(o->extended, NULL))
+	else if ((take_journal_only(o), 0) ||
+		 fsck_rehash_parse_extended(o->extended, NULL))
 		why = "unknown extended option for -E";
 	if (why) {
 		cli_error("%s", why);
@@ -483,6 +510,19 @@ static int check_target(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/*
+ * -E journal_only without -f: the journal was replayed (or needed
+ * nothing); what fsck_open changed in the superblock is written and the
+ * run ends there, exit 0, as e2fsck does.
+ */
+static int journal_only_end(struct fsck_ctx *ctx)
+{
+	if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
+	    (extkit_fs_write_super(ctx->fs) || extkit_io_flush(ctx->io)))
+		return FSCK_ERROR;
+	return FSCK_OK;
+}
+
 static int run(struct fsck_ctx *ctx)
 {
 	int rc;
@@ -495,6 +535,8 @@ static int run(struct fsck_ctx *ctx)
 		return extkit_io_writes(ctx->io) ? report_abort(ctx) :
 						   FSCK_ERROR;
 	ctx->open_writes = extkit_io_writes(ctx->io);
+	if (ctx->opts->journal_only && !ctx->opts->force)
+		return journal_only_end(ctx);
 	if (is_clean(ctx)) {
 		/* Released orphans (pass 0) still need their counts. */
 		if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
