@@ -511,6 +511,31 @@ static int check_target(struct fsck_ctx *ctx)
 }
 
 /*
+ * A filesystem skipped as clean shows the free counts of its group
+ * descriptors, which the kernel keeps (not the superblock's, stale after
+ * a journal replay), and gets them written, as e2fsck does. Returns
+ * whether the primary superblock is to be written.
+ */
+static int sync_free_counts(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t blocks = 0, inodes = 0;
+
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		blocks += fs->groups[g].free_blocks;
+		inodes += fs->groups[g].free_inodes;
+	}
+	if (ctx->readonly || blocks > fs->sb.blocks_count ||
+	    inodes > fs->sb.inodes_count ||
+	    (blocks == fs->sb.free_blocks_count &&
+	     inodes == fs->sb.free_inodes_count))
+		return 0;
+	fs->sb.free_blocks_count = blocks;
+	fs->sb.free_inodes_count = (uint32_t)inodes;
+	return 1;
+}
+
+/*
  * -E journal_only without -f: the journal was replayed (or needed
  * nothing); what fsck_open changed in the superblock is written and the
  * run ends there, exit 0, as e2fsck does.
@@ -541,6 +566,10 @@ static int run(struct fsck_ctx *ctx)
 		/* Released orphans (pass 0) still need their counts. */
 		if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
 		    (extkit_fs_write_super(ctx->fs) ||
+		     extkit_io_flush(ctx->io)))
+			return FSCK_ERROR;
+		if (sync_free_counts(ctx) &&
+		    (extkit_fs_write_primary_super(ctx->fs) ||
 		     extkit_io_flush(ctx->io)))
 			return FSCK_ERROR;
 		print_usage_line(ctx, "clean, ");

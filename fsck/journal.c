@@ -187,6 +187,7 @@ static int refuse_fast_commit(struct fsck_ctx *ctx)
 static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 {
 	struct extkit_journal_replay res;
+	unsigned int dirty = ctx->flags & FSCK_FL_SB_DIRTY;
 	int rc;
 
 	rc = extkit_journal_recover(*jp, 0, &res);
@@ -206,6 +207,9 @@ static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 	report_replay(ctx, &res);
 	extkit_journal_count_writes(ctx->fs, res.writes);
 	clear_recover(ctx, res.error != 0);
+	/* The primary superblock alone, as e2fsck: the backups keep what
+	 * they hold unless the check finds more to change. */
+	ctx->flags = (ctx->flags & ~(unsigned int)FSCK_FL_SB_DIRTY) | dirty;
 	rc = extkit_fs_write_primary_super(ctx->fs);
 	if (!rc)
 		rc = extkit_io_flush(ctx->io);
