@@ -132,7 +132,11 @@ static void check_feature(struct fsck_ctx *ctx)
 	}
 }
 
-/* An error the kernel recorded in the journal marks the filesystem. */
+/*
+ * An error the kernel recorded in the journal marks the filesystem as
+ * having errors (a full check follows); the primary superblock is
+ * written at once, as after a replay.
+ */
 static int check_errno(struct fsck_ctx *ctx, struct extkit_journal *j)
 {
 	struct problem_context pctx;
@@ -141,15 +145,17 @@ static int check_errno(struct fsck_ctx *ctx, struct extkit_journal *j)
 	if (!j->errno_ || needs_recovery(&ctx->fs->sb))
 		return 0;
 	clear_problem_context(&pctx);
-	pctx.num = (uint64_t)(int64_t)j->errno_;
+	pctx.num = (uint64_t)(j->errno_ < 0 ? -(int64_t)j->errno_ :
+					      j->errno_);
 	if (!fix_problem(ctx, PR_0_JOURNAL_ERRNO, &pctx))
 		return 0;
 	ctx->fs->sb.state |= EXT2_ERROR_FS;
-	ctx->flags |= FSCK_FL_SB_DIRTY;
 	j->errno_ = 0;
 	rc = extkit_journal_write_super(j);
+	if (!rc)
+		rc = extkit_fs_write_primary_super(ctx->fs);
 	if (rc)
-		cli_error_rc("writing the journal superblock", rc);
+		cli_error_rc("writing the superblock", rc);
 	return rc;
 }
 
@@ -159,7 +165,7 @@ static void report_replay(struct fsck_ctx *ctx,
 	struct problem_context pctx;
 
 	clear_problem_context(&pctx);
-	if (res->failed_commit) {
+	if (res->failed_commit && !res->error) {
 		pctx.num = res->failed_commit;
 		fix_problem(ctx, PR_0_JOURNAL_TXN_CORRUPT, &pctx);
 	}
@@ -175,7 +181,7 @@ static void report_replay(struct fsck_ctx *ctx,
 static int refuse_fast_commit(struct fsck_ctx *ctx)
 {
 	cli_error("%s: the journal holds fast-commit blocks to replay; "
-		  "extkit cannot replay fast commits (e2fsck can)",
+		  "extkit cannot replay fast commits",
 		  ctx->opts->target);
 	return -EXTKIT_EUNSUPP;
 }

@@ -102,8 +102,8 @@ const struct problem problem_table[] = {
 	  "holds transactions.",
 	  PROMPT_REPLAY, PR_PREEN_OK },
 	{ PR_0_JOURNAL_ERRNO,
-	  "The journal superblock records error %N; the filesystem is "
-	  "marked as having errors.",
+	  "The journal superblock records an error (errno %N); the "
+	  "filesystem is marked as having errors.",
 	  PROMPT_CLEAR, PR_PREEN_OK | PR_PREEN_NOMSG },
 	{ PR_0_JOURNAL_TXN_CORRUPT,
 	  "Journal transaction %N was corrupt; the replay stopped before "

@@ -492,6 +492,8 @@ static void plan_dedup(struct recovery *r)
 {
 	size_t out = 0;
 
+	if (!r->nplan)
+		return;
 	qsort(r->plan, r->nplan, sizeof(*r->plan), cmp_plan);
 	for (size_t i = 0; i < r->nplan; i++) {
 		if (i + 1 < r->nplan && r->plan[i + 1].blk == r->plan[i].blk)
@@ -618,7 +620,8 @@ int extkit_journal_recover(struct extkit_journal *j, int dry,
 	if (!res->error)
 		j->sequence = r.end_tid + 1;
 	j->start = 0;
-	if (res->failed_commit)
+	/* e2fsck records a bad commit only in an otherwise clean replay */
+	if (res->failed_commit && !res->error)
 		j->errno_ = -EINVAL;
 	rc = extkit_journal_write_super(j);
 	if (!rc)
