@@ -10,6 +10,11 @@ FILE (jlog.py batch FILE), each line as the arguments below; or
                                    (it wraps around to s_first)
   jlog.py IMG BLOCKS corrupt K OFF flips a byte at OFF of the K-th log
                                    block after s_start
+  jlog.py IMG BLOCKS fuzz SEED     garbage in the log blocks after their
+                                   12-byte headers (tags, revoke counts)
+  jlog.py IMG BLOCKS loop          every log block a descriptor of the
+                                   expected transaction: a log that never
+                                   ends (no commit)
 
 BLOCKS is a file with the journal's physical blocks in logical order
 (debugfs 'blocks <8>'). Every jbd2 field is big-endian.
@@ -76,6 +81,23 @@ def edit(argv):
             if feat & 0x18:
                 struct.pack_into('>I', sb, 0xfc, crc32c(sb[:1024], 0xfc))
             wr(0, sb)
+        elif op == 'fuzz':
+            r = random.Random(int(argv[3]))
+            for k in range(24):
+                i = first + (start - first + k) % (maxlen - first)
+                blk = rd(i)
+                if blk[0:4] != b'\xc0\x3b\x39\x98':
+                    continue
+                for _ in range(r.randint(1, 12)):
+                    blk[r.randrange(12, min(bs, 200))] = r.getrandbits(8)
+                wr(i, blk)
+        elif op == 'loop':
+            seq = struct.unpack('>I', sb[24:28])[0]
+            for i in range(first, maxlen):
+                blk = bytearray(bs)
+                struct.pack_into('>III', blk, 0, 0xc03b3998, 1, seq)
+                struct.pack_into('>IHH', blk, 12, 100, 0, 2 | 8)
+                wr(i, blk)
         elif op == 'corrupt':
             k, off = int(argv[3]), int(argv[4])
             i = first + (start - first + k) % (maxlen - first)

@@ -199,6 +199,49 @@ debugfs_images() {
 	done <"$tmpdir/queue"
 }
 
+# Garbage in the log (tags, revoke counts, flags): checked against
+# e2fsck as the others. A log that never ends (descriptors of the
+# expected transaction all around, no commit; e2fsck 1.47 loops on it):
+# extkit must end, with an exit status of fsck(8).
+fuzz_images() {
+	: >"$tmpdir/edits"
+	: >"$tmpdir/queue"
+	for seed in 1 2 3 4 5 6 7 8; do
+		_bs=1024
+		[ $((seed % 2)) = 0 ] && _bs=4096
+		_img=$tmpdir/z.img
+		mkfs "$_img" $_bs "64bit,^metadata_csum"
+		dbg_log "$_img" $_bs jo
+		variant "$_img" "garbage log, bs=$_bs seed $seed" fuzz $seed
+	done
+	mkfs "$_img" 1024 "^64bit,^metadata_csum"
+	dbg_log "$_img" 1024 jo
+	variant "$_img" "endless log" loop
+	python3 "$JLOG" batch "$tmpdir/edits" || exit 99
+	while IFS='|' read -r _v _n; do
+		case $_n in
+		endless*) endless "$_v" ;;
+		*) check_image "$_v" "$_n" ;;
+		esac
+		rm -f "$_v"
+	done <"$tmpdir/queue"
+}
+
+endless() {
+	timeout -k 5 "$TIMEOUT" "$FSCK" -y -E journal_only "$1" \
+		>"$tmpdir/z.log" 2>&1
+	_rc=$?
+	timeout -k 5 "$TIMEOUT" "$FSCK" -fy "$1" >>"$tmpdir/z.log" 2>&1
+	_rc2=$?
+	if sanitizer_report "$tmpdir/z.log" || [ $_rc -ne 0 ] ||
+	   [ $_rc2 -gt 1 ] || ! "$E2FSCK" -fn "$1" >/dev/null 2>&1; then
+		fail "endless log: exit $_rc, then -fy $_rc2"
+		sed 's/^/    /' "$tmpdir/z.log" | head -10
+	else
+		ok "endless log: the scan ends (exit $_rc), -fy exit $_rc2"
+	fi
+}
+
 # Transactions that zero group 0's bitmaps: the check after the replay
 # rebuilds them.
 bitmap_image() {
@@ -316,6 +359,7 @@ fast_commit() {
 }
 
 debugfs_images
+fuzz_images
 bitmap_image 1024 "64bit,metadata_csum"
 bitmap_image 4096 "^64bit,^metadata_csum"
 modes
