@@ -239,6 +239,14 @@ static void check_log_empty(struct fsck_ctx *ctx, struct extkit_journal *j)
 	}
 }
 
+/* -n: e2fsck's warning, in our words. */
+static void warn_no_replay(void)
+{
+	printf("Warning: the journal needs recovery, but a read-only check "
+	       "(-n) does not replay it: the check below sees the "
+	       "filesystem without its last transactions.\n");
+}
+
 static int check_loaded(struct fsck_ctx *ctx, struct extkit_journal **jp)
 {
 	struct extkit_super *sb = &ctx->fs->sb;
@@ -249,9 +257,7 @@ static int check_loaded(struct fsck_ctx *ctx, struct extkit_journal **jp)
 	if (!needs_recovery(sb) || !has_journal(sb))
 		return check_errno(ctx, *jp);
 	if (ctx->readonly) {
-		printf("Warning: the journal needs recovery, but a read-only "
-		       "check (-n) does not replay it: the check below sees "
-		       "the filesystem without its last transactions.\n");
+		warn_no_replay();
 		return 0;
 	}
 	rc = replay(ctx, jp);
@@ -274,6 +280,10 @@ int fsck_journal(struct fsck_ctx *ctx)
 	if (extkit_journal_is_external(fs)) {
 		if (!needs_recovery(sb))
 			return 0;
+		if (ctx->readonly) {
+			warn_no_replay();
+			return 0;
+		}
 		cli_error("%s: the journal is on another device (external "
 			  "journal); extkit cannot replay it (e2fsck can)",
 			  ctx->opts->target);

@@ -333,6 +333,37 @@ modes() {
 	fi
 }
 
+# A journal on another device (journal UUID set, no journal inode) that
+# needs recovery: refused by name, exit 8, nothing written; -n warns and
+# checks.
+external() {
+	_img=$tmpdir/e.img
+	mkfs "$_img" 1024 "^metadata_csum"
+	"$DEBUGFS" -w -f - "$_img" >/dev/null 2>&1 <<EOF
+ssv journal_inum 0
+ssv journal_uuid 1b4e28ba-2fa1-11d2-883f-0016d3cca427
+feature needs_recovery
+EOF
+	_sum=$(sha256sum <"$_img")
+	"$FSCK" -fy "$_img" >"$tmpdir/e.log" 2>&1
+	_rc=$?
+	if [ $_rc -eq 8 ] && grep -q "external journal" "$tmpdir/e.log" &&
+	   [ "$(sha256sum <"$_img")" = "$_sum" ]; then
+		ok "external journal to replay: refused by name, exit 8"
+	else
+		fail "external journal: exit $_rc"
+		sed 's/^/    /' "$tmpdir/e.log" | head -5
+	fi
+	"$FSCK" -fn "$_img" >"$tmpdir/e.log" 2>&1
+	if grep -q "^Warning: the journal needs recovery" "$tmpdir/e.log" &&
+	   [ "$(sha256sum <"$_img")" = "$_sum" ]; then
+		ok "external journal, -n: warns, checks, writes nothing"
+	else
+		fail "external journal, -n"
+		sed 's/^/    /' "$tmpdir/e.log" | head -5
+	fi
+}
+
 # The kernel writes fast commits on fsync with fast_commit: refused.
 fast_commit() {
 	_img=$tmpdir/f.img
@@ -363,6 +394,7 @@ fuzz_images
 bitmap_image 1024 "64bit,metadata_csum"
 bitmap_image 4096 "^64bit,^metadata_csum"
 modes
+external
 if [ "$(id -u)" = 0 ] && kernel_images; then
 	fast_commit
 else
