@@ -115,8 +115,19 @@ static void run_flush(struct scan *s)
 	s->run_len = 0;
 }
 
+/* Notes whether blocks arrive in one physical run (pass 1's count of
+ * non-contiguous files, as e2fsck counts them: map blocks included). */
+void fsck_note_order(struct fsck_blk_result *res, uint64_t blk,
+		     uint32_t count)
+{
+	if (res->next_pblk && blk != res->next_pblk)
+		res->fragmented = 1;
+	res->next_pblk = blk + count;
+}
+
 static void run_add(struct scan *s, uint64_t blk)
 {
+	fsck_note_order(s->res, blk, 1);
 	s->res->nblocks++;
 	if (s->run_len && blk == s->run_start + s->run_len &&
 	    s->run_len < UINT32_MAX) {

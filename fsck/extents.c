@@ -69,6 +69,7 @@ static void claim_extent(struct ext_scan *s, const struct extkit_walk_ent *e)
 	int64_t last = (int64_t)(e->lblk + e->len - 1);
 
 	fsck_claim_blocks(s->ctx, s->res, e->pblk, e->len);
+	fsck_note_order(s->res, e->pblk, e->len);
 	if (last > s->res->last_lblk)
 		s->res->last_lblk = last;
 	if (!(e->flags & EXTKIT_WALK_UNWRITTEN) && last > s->res->last_init_lblk)

@@ -29,6 +29,7 @@
 #include "cli/parse.h"
 
 #include "fsck.h"
+#include "interact.h"
 #include "rehash.h"
 #include "problem.h"
 
@@ -141,6 +142,9 @@ static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 		  "preen: fix what is safe without asking", NULL },
 		{ NULL, 'a', POPT_ARG_NONE, NULL, OPT_PREEN,
 		  "same as -p", NULL },
+		{ NULL, 'r', POPT_ARG_NONE, NULL, 0,
+		  "repair interactively (the default; accepted as e2fsck "
+		  "accepts it)", NULL },
 		{ NULL, 'f', POPT_ARG_NONE, &o->force, 0,
 		  "check even if the filesystem is marked clean", NULL },
 		{ NULL, 'v', POPT_ARG_NONE, &o->verbose, 0,
@@ -225,6 +229,7 @@ void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max)
 	char line[128];
 	int n;
 
+	fsck_poll_cancel(ctx);	/* progress points are safe points */
 	if (ctx->opts->progress_fd == 0) {
 		if (isatty(1))
 			progress_bar(ctx, cur, max);
@@ -371,13 +376,31 @@ static void free_ctx(struct fsck_ctx *ctx)
 		fclose(ctx->tty);
 }
 
-static void print_usage_line(struct fsck_ctx *ctx, const char *prefix)
+/* "clean, N/M files, B/C blocks" when the check was skipped. */
+static void print_clean_line(struct fsck_ctx *ctx)
 {
 	const struct extkit_super *sb = &ctx->fs->sb;
 
-	printf("%s: %s%" PRIu32 "/%" PRIu32 " files, %" PRIu64 "/%" PRIu64
-	       " blocks\n", ctx->device, prefix,
+	printf("%s: clean, %" PRIu32 "/%" PRIu32 " files, %" PRIu64 "/%"
+	       PRIu64 " blocks\n", ctx->device,
 	       sb->inodes_count - sb->free_inodes_count, sb->inodes_count,
+	       sb->blocks_count - sb->free_blocks_count, sb->blocks_count);
+}
+
+/* After a check: e2fsck's summary line, or with -v its statistics. */
+static void print_summary(struct fsck_ctx *ctx)
+{
+	const struct extkit_super *sb = &ctx->fs->sb;
+	unsigned int pm = fsck_stats_noncontig_permille(ctx);
+
+	if (ctx->opts->verbose) {
+		fsck_stats_print(ctx);
+		return;
+	}
+	printf("%s: %" PRIu32 "/%" PRIu32 " files (%u.%u%% non-contiguous), "
+	       "%" PRIu64 "/%" PRIu64 " blocks\n", ctx->device,
+	       sb->inodes_count - sb->free_inodes_count, sb->inodes_count,
+	       pm / 10, pm % 10,
 	       sb->blocks_count - sb->free_blocks_count, sb->blocks_count);
 }
 
@@ -398,6 +421,8 @@ static void run_passes(struct fsck_ctx *ctx)
 	for (unsigned int i = 0; i < sizeof(passes) / sizeof(passes[0]); i++) {
 		int rc;
 
+		if (fsck_poll_cancel(ctx))
+			return;
 		ctx->pass = (int)i + (i == 0);
 		if (passes[i].header && ctx->opts->mode != FSCK_MODE_PREEN)
 			printf("%s\n", passes[i].header);
@@ -453,11 +478,38 @@ static void note_writes(struct fsck_ctx *ctx)
 		ctx->flags |= FSCK_FL_CHANGED;
 }
 
+/*
+ * Ctrl-C or the end of input stopped the run at a safe point: every fix
+ * made so far is complete. When any was written, the filesystem is marked
+ * not clean (a later check must finish the work) and exit code 1 is
+ * added to 32, as e2fsck does.
+ */
+static int report_cancel(struct fsck_ctx *ctx)
+{
+	int changed = !!(ctx->flags & FSCK_FL_CHANGED);
+
+	if (!ctx->readonly && ctx->fs && changed) {
+		ctx->fs->sb.state &= (uint16_t)~EXT2_VALID_FS;
+		if (extkit_fs_write_primary_super(ctx->fs))
+			cli_error("%s: writing the superblock failed",
+				  ctx->opts->target);
+	}
+	if (!ctx->readonly && ctx->fs)
+		extkit_io_flush(ctx->io);
+	if (changed || (ctx->flags & FSCK_FL_RECOVERED))
+		printf("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n",
+		       ctx->device);
+	printf("%s: check canceled.\n", ctx->device);
+	return FSCK_CANCELED | (changed ? FSCK_NONDESTRUCT : 0);
+}
+
 /* An operational error stopped the run: says whether the filesystem was
  * written before it (e2fsck adds exit code 1 then). */
 static int report_abort(struct fsck_ctx *ctx)
 {
 	note_writes(ctx);
+	if (ctx->flags & FSCK_FL_CANCEL)
+		return report_cancel(ctx);
 	if (!ctx->readonly && ctx->fs)
 		extkit_io_flush(ctx->io);
 	if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_RECOVERED)) {
@@ -485,7 +537,7 @@ static int report_end(struct fsck_ctx *ctx)
 	}
 	if (ctx->flags & FSCK_FL_UNCORRECTED)
 		exit_code = FSCK_UNCORRECTED;
-	print_usage_line(ctx, "");
+	print_summary(ctx);
 	return exit_code;
 }
 
@@ -500,6 +552,10 @@ static int check_target(struct fsck_ctx *ctx)
 			    "it (use -n to check read-only)");
 		return FSCK_ERROR;
 	}
+	if (rc > 0)	/* -n: checked, but the kernel may hold changes */
+		cli_mounted(ctx->opts->target, where, "warning: the check may "
+			    "report errors that are only changes the kernel "
+			    "has not written yet");
 	if (ctx->opts->mode == FSCK_MODE_ASK) {
 		if (!isatty(0) || !isatty(1)) {
 			cli_error("need terminal for interactive repairs");
@@ -562,6 +618,10 @@ static int run(struct fsck_ctx *ctx)
 	ctx->open_writes = extkit_io_writes(ctx->io);
 	if (ctx->opts->journal_only && !ctx->opts->force)
 		return journal_only_end(ctx);
+	/* As e2fsck: messages name the filesystem by its label if it has
+	 * one. */
+	if (ctx->fs->sb.volume_name[0])
+		ctx->device = ctx->fs->sb.volume_name;
 	if (is_clean(ctx)) {
 		/* Released orphans (pass 0) still need their counts. */
 		if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
@@ -572,7 +632,7 @@ static int run(struct fsck_ctx *ctx)
 		    (extkit_fs_write_primary_super(ctx->fs) ||
 		     extkit_io_flush(ctx->io)))
 			return FSCK_ERROR;
-		print_usage_line(ctx, "clean, ");
+		print_clean_line(ctx);
 		return FSCK_OK;
 	}
 	rc = alloc_maps(ctx);
@@ -584,6 +644,8 @@ static int run(struct fsck_ctx *ctx)
 	if (ctx->flags & FSCK_FL_ABORT)
 		return report_abort(ctx);
 	fsck_drop_add_space(ctx, 0);	/* -D rewrites directories */
+	if (fsck_poll_cancel(ctx))
+		return report_abort(ctx);
 	if (ctx->opts->compress_dirs && fsck_rehash(ctx))
 		return report_abort(ctx);
 	note_writes(ctx);
@@ -625,6 +687,7 @@ int main(int argc, const char **argv)
 
 	parse_args(argc, argv, &opts);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	fsck_interrupt_setup();
 	ctx.device = opts.target;
 	ctx.readonly = opts.mode == FSCK_MODE_NO;
 	ctx.now = fsck_clock();

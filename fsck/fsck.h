@@ -58,7 +58,8 @@ struct fsck_opts {
 #define FSCK_FL_RECOVERED	0x40	/* orphans released: written, but
 					 * not an error (e2fsck exits 0) */
 #define FSCK_FL_RESIZE_REBUILD	0x80	/* inode 7 cleared: build it anew */
-#define FSCK_FL_JOURNAL_CLEARED	0x100	/* the journal inode was dropped */
+#define FSCK_FL_CANCEL		0x100	/* Ctrl-C or end of input: stop */
+#define FSCK_FL_JOURNAL_CLEARED	0x200	/* the journal inode was dropped */
 
 /* Per-inode state byte from pass 1. */
 #define IST_FTYPE_MASK	0x07	/* EXT2_FT_* of the mode */
@@ -111,10 +112,25 @@ struct fsck_blk_result {
 	uint64_t first_dup;
 	int inode_dirty;	/* i_block changed: write the inode */
 	int failed;		/* a map could not be read or is corrupt */
+	int fragmented;		/* a block not right after the one before */
+	uint64_t next_pblk;	/* where the next block would follow */
 	int cleared;		/* the map is garbage: clear the inode */
 };
 
 struct extkit_dirspace;
+
+/* What pass 1 saw for -v and the summary's non-contiguous share. */
+#define FSCK_STATS_DEPTHS	6	/* extent depths 0..4, 5: deeper */
+struct fsck_stats {
+	uint32_t frag_files;	/* data not in one physical run */
+	uint32_t frag_dirs;
+	uint32_t ind, dind, tind;	/* indirect maps using each level */
+	uint32_t extent_files;
+	uint32_t extent_depth[FSCK_STATS_DEPTHS];
+	uint32_t fast_symlinks;
+	uint32_t large_files;	/* regular files of 2 GiB or more */
+	uint64_t bad_blocks;	/* listed in the bad blocks inode */
+};
 
 struct fsck_ctx {
 	struct fsck_opts *opts;
@@ -164,9 +180,8 @@ struct fsck_ctx {
 	 */
 	struct extkit_dirspace *add_space;
 
-	/* statistics for the summary line */
-	uint32_t files_used;
-	uint64_t blocks_used;
+	/* statistics for the summary line and -v (stats.c) */
+	struct fsck_stats stats;
 
 	/* scratch block buffer */
 	uint8_t *blkbuf;
@@ -204,6 +219,17 @@ void fsck_release_orphans(struct fsck_ctx *ctx);
  * on the terminal (fsck.c); the bar is wiped before a message. */
 void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max);
 void fsck_progress_clear(struct fsck_ctx *ctx);
+
+/* -v statistics (stats.c); fsck_note_order is in blocks.c. */
+void fsck_note_order(struct fsck_blk_result *res, uint64_t blk,
+		     uint32_t count);
+void fsck_stats_inode(struct fsck_ctx *ctx, const struct extkit_inode *inode,
+		      const struct fsck_blk_result *res);
+void fsck_stats_reserved(struct fsck_ctx *ctx, uint32_t ino,
+			 const struct extkit_inode *inode,
+			 const struct fsck_blk_result *res);
+unsigned int fsck_stats_noncontig_permille(const struct fsck_ctx *ctx);
+void fsck_stats_print(const struct fsck_ctx *ctx);
 
 /* fsck.c helpers */
 static inline int fsck_fixing(const struct fsck_ctx *ctx)

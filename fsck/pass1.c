@@ -254,6 +254,7 @@ static int record_inode(struct fsck_ctx *ctx, uint32_t ino,
 	/* As e2fsck's i_blocks == 0: an EA block is content too. */
 	if (!res->nblocks && !inode->size && !inode->file_acl)
 		ctx->istate[ino] |= IST_EMPTY;
+	fsck_stats_inode(ctx, inode, res);
 	fsck_count_set(&ctx->link_count, ino, inode->links_count);
 	extkit_bitmap_set(&ctx->inode_used, ino - 1);
 	if (ft == EXT2_FT_DIR && ino != EXT2_RESIZE_INO)
@@ -386,6 +387,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		fsck_write_inode(ctx, ino, inode);
 	check_reserved_blocks(ctx, ino, inode, &res);
 	note_dups(ctx, ino, &res);
+	fsck_stats_reserved(ctx, ino, inode, &res);
 	ctx->istate[ino] |= IST_USED;
 	extkit_bitmap_set(&ctx->inode_used, ino - 1);
 	return 0;

@@ -16,6 +16,7 @@
 #include "undo.h"
 
 #include "fsck.h"
+#include "interact.h"
 #include "problem.h"
 
 #define MSG_MAX		4096
@@ -734,35 +735,34 @@ static void preen_halt(struct fsck_ctx *ctx, const char *msg)
 	exit(FSCK_UNCORRECTED);
 }
 
-/* Reads y/n/a from the terminal; returns 1 for yes, 0 for no. */
+/* One key per question on the terminal; returns 1 for yes, 0 for no. A
+ * cancel (Ctrl-C, end of input) answers no and stops the run. */
 static int ask_terminal(struct fsck_ctx *ctx, const char *prompt, int def)
 {
-	char line[64];
-
 	if (ctx->yes_to_all) {
 		printf("  %s? yes\n\n", prompt);
 		return 1;
 	}
-	for (;;) {
-		printf("  %s<%c>? ", prompt, def ? 'y' : 'n');
-		fflush(stdout);
-		if (!ctx->tty || !fgets(line, sizeof(line), ctx->tty)) {
-			printf("cancelled!\n");
-			ctx->flags |= FSCK_FL_ABORT;
-			return 0;
-		}
-		putchar('\n');
-		if (line[0] == '\n')
-			return def;
-		if (line[0] == 'y' || line[0] == 'Y')
-			return 1;
-		if (line[0] == 'n' || line[0] == 'N')
-			return 0;
-		if (line[0] == 'a' || line[0] == 'A') {
-			ctx->yes_to_all = 1;
-			return 1;
-		}
-		printf("Please answer y (yes), n (no) or a (yes to all).\n");
+	printf("  %s<%c>? ", prompt, def ? 'y' : 'n');
+	fflush(stdout);
+	switch (ctx->tty ? fsck_ask_key(fileno(ctx->tty), def) :
+			   FSCK_ANSWER_CANCEL) {
+	case FSCK_ANSWER_YES:
+		printf("yes\n\n");
+		return 1;
+	case FSCK_ANSWER_ALL:
+		printf("yes to all\n\n");
+		ctx->yes_to_all = 1;
+		return 1;
+	case FSCK_ANSWER_NO:
+		printf("no\n\n");
+		return 0;
+	case FSCK_ANSWER_CANCEL:
+	default:
+		printf("cancelled!\n\n");
+		fsck_request_cancel();
+		fsck_poll_cancel(ctx);
+		return 0;
 	}
 }
 
@@ -802,6 +802,9 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code,
 	char *msg;
 	int yes;
 
+	/* A cancelled run fixes nothing more (the passes stop soon). */
+	if (fsck_poll_cancel(ctx))
+		return 0;
 	if (!p) {
 		printf("Unknown problem code 0x%06x.\n", code);
 		ctx->flags |= FSCK_FL_UNCORRECTED;

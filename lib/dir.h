@@ -294,4 +294,10 @@ int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
 int extkit_path_resolve(struct extkit_fs *fs, const char *path,
 			uint32_t *ino);
 
+/* The path of directory dir from the root ("/" for the root), by its
+ * '..' and its name in each ancestor; -ENOENT when a parent does not name
+ * it, -ENAMETOOLONG past 4096 bytes (or a '..' loop). */
+int extkit_dir_path_of(struct extkit_fs *fs, uint32_t dir, char *buf,
+		       size_t size);
+
 #endif /* EXTKIT_DIR_H */

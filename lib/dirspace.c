@@ -46,11 +46,18 @@ unsigned int extkit_hole_bucket(uint32_t size)
 	return i;
 }
 
-double extkit_dirspace_fragmentation(const struct extkit_dirspace_stats *st)
+double extkit_dirspace_small_hole_share(const struct extkit_dirspace_stats *st)
 {
 	if (!st->free_bytes)
 		return 0.0;
 	return (double)st->small_hole_bytes / (double)st->free_bytes;
+}
+
+double extkit_dirspace_free_share(const struct extkit_dirspace_stats *st)
+{
+	uint64_t all = st->live_bytes + st->free_bytes + st->overhead_bytes;
+
+	return all ? (double)st->free_bytes / (double)all : 0.0;
 }
 
 /* ---- max-tree ---- */

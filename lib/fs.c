@@ -89,6 +89,12 @@ static int read_groups(struct extkit_fs *fs, const char **why)
 	uint32_t n = fs->g.gdt_blocks;
 	int rc;
 
+	/* Before allocating: a partial image must still hold the table (a
+	 * lying block count cannot make it huge). */
+	if ((uint64_t)n * bs > fs->io->size) {
+		*why = "the image ends before the group descriptors (truncated?)";
+		return -EXTKIT_ETRUNC;
+	}
 	fs->gdt_raw = malloc((size_t)n * bs);
 	fs->groups = calloc(fs->g.group_count, sizeof(*fs->groups));
 	if (!fs->gdt_raw || !fs->groups)
@@ -119,7 +125,7 @@ int extkit_fs_open_io(struct extkit_io *io, int flags, uint64_t sb_block,
 {
 	struct extkit_fs *fs = calloc(1, sizeof(*fs));
 	const char *dummy;
-	int rc;
+	int partial, rc;
 
 	if (!why)
 		why = &dummy;
@@ -137,7 +143,12 @@ int extkit_fs_open_io(struct extkit_io *io, int flags, uint64_t sb_block,
 	if (rc)
 		goto fail;
 	extkit_super_decode(&fs->raw_sb, &fs->sb);
-	rc = extkit_super_validate(&fs->sb, io->size, &fs->g, why);
+	partial = (flags & EXTKIT_FS_PARTIAL) && !(flags & EXTKIT_FS_WRITE);
+	rc = extkit_super_validate(&fs->sb, partial ? 0 : io->size, &fs->g,
+				   why);
+	if (!rc)
+		fs->truncated = fs->sb.blocks_count >
+				io->size / fs->g.block_size;
 	if (!rc)
 		rc = check_features(fs, why);
 	if (rc)

@@ -14,6 +14,9 @@
 #define EXTKIT_FS_EXCL		0x2	/* exclusive open of block devices */
 #define EXTKIT_FS_FORCE		0x4	/* open despite unsupported features */
 #define EXTKIT_FS_NO_GDT_CHECK	0x8	/* keep descriptors that point outside */
+#define EXTKIT_FS_PARTIAL	0x10	/* read-only: accept an image shorter
+					 * than the filesystem (fs->truncated;
+					 * reads past its end fail) */
 
 struct extkit_fs {
 	struct extkit_io *io;
@@ -24,6 +27,7 @@ struct extkit_fs {
 	uint8_t *gdt_raw;		/* descriptor blocks as read */
 	uint64_t sb_block;		/* 0: primary; else a backup's block */
 	int flags;
+	int truncated;			/* the image ends before the fs does */
 	int owns_io;
 	char *device_name;
 };
