@@ -648,6 +648,7 @@ static int run(struct fsck_ctx *ctx)
 		return report_abort(ctx);
 	if (ctx->opts->compress_dirs && fsck_rehash(ctx))
 		return report_abort(ctx);
+	fsck_journal_recreate(ctx);
 	note_writes(ctx);
 	if (finish_fs(ctx))
 		return FSCK_ERROR |

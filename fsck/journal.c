@@ -26,6 +26,7 @@
 
 #include "error.h"
 #include "journal.h"
+#include "journal_new.h"
 #include "cli/msg.h"
 
 #include "fsck.h"
@@ -318,4 +319,34 @@ int fsck_journal(struct fsck_ctx *ctx)
 	}
 	extkit_journal_free(j);
 	return rc;
+}
+
+void fsck_journal_recreate(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct extkit_journal_params p = { 0 };
+	struct problem_context pctx;
+	int rc;
+
+	if (!(ctx->flags & FSCK_FL_JOURNAL_CLEARED) || ctx->readonly ||
+	    (ctx->flags & FSCK_FL_UNCORRECTED))
+		return;
+	p.blocks = extkit_journal_default_blocks(fs->sb.blocks_count,
+						 fs->g.block_size);
+	if (!p.blocks)
+		return;		/* too small for a journal */
+	clear_problem_context(&pctx);
+	pctx.num = p.blocks;
+	if (!fix_problem(ctx, PR_0_JOURNAL_RECREATE, &pctx))
+		return;
+	p.zero_log = 1;
+	p.now = ctx->now;
+	p.defer_super = 1;	/* finish_fs writes them */
+	rc = extkit_journal_create(fs, &p);
+	if (rc) {
+		pctx.str = extkit_strerror(rc);
+		fix_problem(ctx, PR_0_JOURNAL_CREATE_ERR, &pctx);
+		return;
+	}
+	ctx->flags |= FSCK_FL_SB_DIRTY | FSCK_FL_CHANGED;
 }

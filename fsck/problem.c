@@ -117,6 +117,14 @@ const struct problem problem_table[] = {
 	{ PR_0_JOURNAL_DELETED,
 	  "The journal was cleared: the filesystem has no journal now.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_JOURNAL_RECREATE,
+	  "The filesystem lost its journal; a new empty one of %N blocks "
+	  "can be made.",
+	  PROMPT_CREATE, PR_PREEN_OK },
+	{ PR_0_JOURNAL_CREATE_ERR,
+	  "The new journal could not be made (%s); the filesystem has no "
+	  "journal.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",

@@ -93,6 +93,8 @@ enum problem_prompt {
 #define PR_0_JOURNAL_TXN_CORRUPT 0x00001B /* bad commit: replay stopped */
 #define PR_0_JOURNAL_REPLAY_ERR	0x00001C /* replay failed or partial */
 #define PR_0_JOURNAL_DELETED	0x00001D /* has_journal left without one */
+#define PR_0_JOURNAL_RECREATE	0x00001E /* after the passes: a new one */
+#define PR_0_JOURNAL_CREATE_ERR	0x00001F /* it could not be made */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
