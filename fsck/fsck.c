@@ -75,6 +75,32 @@ static void set_mode(struct fsck_opts *o, enum fsck_mode m)
 }
 
 /*
+ * -E journal_only (replay the journal, then stop, as e2fsck) is taken out
+ * of the extended options; the rest is left to -D's parser.
+ */
+static void take_journal_only(struct fsck_opts *o)
+{
+	char *ext = (char *)o->extended, *out, *tok, *save = NULL;
+	size_t n = 0;
+
+	if (!ext)
+		return;
+	out = calloc(strlen(ext) + 1, 1);
+	if (!out)
+		return;
+	for (tok = strtok_r(ext, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "journal_only") == 0) {
+			o->journal_only = 1;
+			continue;
+		}
+		n += (size_t)sprintf(out + n, "%s%s", n ? "," : "", tok);
+	}
+	free(ext);
+	o->extended = out;
+}
+
+/*
  * Checks what popt cannot: exclusions and numeric arguments. Returns 0,
  * or -1 after saying what is wrong.
  */
@@ -92,7 +118,8 @@ static int validate_opts(struct fsck_opts *o, const char *sb, const char *bs,
 		why = "invalid block size for -B (1024..65536, a power of two)";
 	else if (cfd && (cli_parse_u64(cfd, &v) || v > 1024))
 		why = "invalid file descriptor for -C";
-	else if (fsck_rehash_parse_extended(o->extended, NULL))
+	else if ((take_journal_only(o), 0) ||
+		 fsck_rehash_parse_extended(o->extended, NULL))
 		why = "unknown extended option for -E";
 	if (why) {
 		cli_error("%s", why);
@@ -569,6 +596,44 @@ static int check_target(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/*
+ * A filesystem skipped as clean shows the free counts of its group
+ * descriptors, which the kernel keeps (not the superblock's, stale after
+ * a journal replay), and gets them written, as e2fsck does. Returns
+ * whether the primary superblock is to be written.
+ */
+static int sync_free_counts(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t blocks = 0, inodes = 0;
+
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		blocks += fs->groups[g].free_blocks;
+		inodes += fs->groups[g].free_inodes;
+	}
+	if (ctx->readonly || blocks > fs->sb.blocks_count ||
+	    inodes > fs->sb.inodes_count ||
+	    (blocks == fs->sb.free_blocks_count &&
+	     inodes == fs->sb.free_inodes_count))
+		return 0;
+	fs->sb.free_blocks_count = blocks;
+	fs->sb.free_inodes_count = (uint32_t)inodes;
+	return 1;
+}
+
+/*
+ * -E journal_only without -f: the journal was replayed (or needed
+ * nothing); what fsck_open changed in the superblock is written and the
+ * run ends there, exit 0, as e2fsck does.
+ */
+static int journal_only_end(struct fsck_ctx *ctx)
+{
+	if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
+	    (extkit_fs_write_super(ctx->fs) || extkit_io_flush(ctx->io)))
+		return FSCK_ERROR;
+	return FSCK_OK;
+}
+
 static int run(struct fsck_ctx *ctx)
 {
 	int rc;
@@ -581,6 +646,8 @@ static int run(struct fsck_ctx *ctx)
 		return extkit_io_writes(ctx->io) ? report_abort(ctx) :
 						   FSCK_ERROR;
 	ctx->open_writes = extkit_io_writes(ctx->io);
+	if (ctx->opts->journal_only && !ctx->opts->force)
+		return journal_only_end(ctx);
 	/* As e2fsck: messages name the filesystem by its label if it has
 	 * one. */
 	if (ctx->fs->sb.volume_name[0])
@@ -589,6 +656,10 @@ static int run(struct fsck_ctx *ctx)
 		/* Released orphans (pass 0) still need their counts. */
 		if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
 		    (extkit_fs_write_super(ctx->fs) ||
+		     extkit_io_flush(ctx->io)))
+			return FSCK_ERROR;
+		if (sync_free_counts(ctx) &&
+		    (extkit_fs_write_primary_super(ctx->fs) ||
 		     extkit_io_flush(ctx->io)))
 			return FSCK_ERROR;
 		print_clean_line(ctx);
@@ -607,6 +678,7 @@ static int run(struct fsck_ctx *ctx)
 		return report_abort(ctx);
 	if (ctx->opts->compress_dirs && fsck_rehash(ctx))
 		return report_abort(ctx);
+	fsck_journal_recreate(ctx);
 	note_writes(ctx);
 	if (finish_fs(ctx))
 		return FSCK_ERROR |

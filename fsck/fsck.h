@@ -42,7 +42,8 @@ struct fsck_opts {
 	uint64_t sb_block;	/* -b */
 	uint32_t block_size;	/* -B */
 	int progress_fd;	/* -C, -1 when off */
-	const char *extended;	/* -E */
+	const char *extended;	/* -E, journal_only taken out */
+	int journal_only;	/* -E journal_only: replay, then stop */
 	const char *undo_file;	/* -z */
 	const char *target;
 };
@@ -58,6 +59,7 @@ struct fsck_opts {
 					 * not an error (e2fsck exits 0) */
 #define FSCK_FL_RESIZE_REBUILD	0x80	/* inode 7 cleared: build it anew */
 #define FSCK_FL_CANCEL		0x100	/* Ctrl-C or end of input: stop */
+#define FSCK_FL_JOURNAL_CLEARED	0x200	/* the journal inode was dropped */
 
 /* Per-inode state byte from pass 1. */
 #define IST_FTYPE_MASK	0x07	/* EXT2_FT_* of the mode */
@@ -201,6 +203,13 @@ int fsck_pass5(struct fsck_ctx *ctx);
 
 /* Opens the filesystem, falling back to a backup superblock (pass0.c). */
 int fsck_open(struct fsck_ctx *ctx);
+/* Closes ctx->fs and opens it again (after a journal replay; pass0.c). */
+int fsck_reopen(struct fsck_ctx *ctx);
+/* Checks the journal and replays it when it needs recovery (journal.c). */
+int fsck_journal(struct fsck_ctx *ctx);
+/* After the passes: a journal cleared in pass 0 is made anew, empty, of
+ * mke2fs' default size, as e2fsck does (journal.c). */
+void fsck_journal_recreate(struct fsck_ctx *ctx);
 /* Whether the superblock's free counts are possible (reported if not;
  * pass0.c): a filesystem marked clean is skipped only then. */
 int fsck_free_counts_possible(struct fsck_ctx *ctx);

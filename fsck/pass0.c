@@ -431,6 +431,18 @@ static int open_primary(struct fsck_ctx *ctx)
 	return bad >= 0 ? use_backup(ctx, PR_0_USE_BACKUP_GDT, why, bad) : 0;
 }
 
+int fsck_reopen(struct fsck_ctx *ctx)
+{
+	unsigned int keep = ctx->flags & FSCK_FL_BACKUP_SB;
+
+	extkit_fs_close(ctx->fs);
+	ctx->fs = NULL;
+	ctx->flags &= ~(unsigned int)FSCK_FL_BACKUP_SB;
+	if (keep && ctx->opts->sb_block)
+		return open_explicit(ctx);
+	return open_primary(ctx);
+}
+
 int fsck_open(struct fsck_ctx *ctx)
 {
 	int rc;
@@ -448,6 +460,9 @@ int fsck_open(struct fsck_ctx *ctx)
 			return rc;
 	}
 	rc = ctx->opts->sb_block ? open_explicit(ctx) : open_primary(ctx);
+	if (rc)
+		return rc;
+	rc = fsck_journal(ctx);
 	if (rc)
 		return rc;
 	check_super_fields(ctx);

@@ -332,7 +332,8 @@ static int reserved_unused(const struct extkit_super *sb, uint32_t ino)
 	return 0;
 }
 
-/* As e2fsck: an unused journal or quota inode keeps no map, no links. */
+/* As e2fsck: an unused journal or quota inode is cleared whole (its map,
+ * flags and size too: a cleared journal keeps no extent flag). */
 static void check_reserved_clear(struct fsck_ctx *ctx, uint32_t ino,
 				 struct extkit_inode *inode)
 {
@@ -341,8 +342,7 @@ static void check_reserved_clear(struct fsck_ctx *ctx, uint32_t ino,
 		return;
 	if (!pass1_report(ctx, PR_1_RESERVED_NOT_CLEAR, ino, inode, 0))
 		return;
-	memset(inode->block, 0, sizeof(inode->block));
-	inode->links_count = 0;
+	memset(inode, 0, sizeof(*inode));
 	fsck_write_inode(ctx, ino, inode);
 }
 

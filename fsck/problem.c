@@ -81,6 +81,51 @@ const struct problem problem_table[] = {
 	  "disagree and no backup is usable; group 0's inode bitmap backs "
 	  "the %s.",
 	  PROMPT_FIX, 0 },
+	{ PR_0_JOURNAL_BAD_INODE,
+	  "The superblock names an unusable journal (inode %i): %s.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_0_JOURNAL_BAD_SUPER,
+	  "The journal superblock is corrupt (%s); it is replaced by an "
+	  "empty one.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_JOURNAL_UNSUPP,
+	  "The journal cannot be used: %s.",
+	  PROMPT_NONE, PR_FATAL },
+	{ PR_0_JOURNAL_NO_FEATURE,
+	  "The superblock's has_journal flag is clear, but it names a "
+	  "journal (inode %i).",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_0_JOURNAL_RECOVER_SET,
+	  "The superblock's needs_recovery flag is set, but there is no "
+	  "journal.",
+	  PROMPT_CLEAR, PR_PREEN_OK | PR_NO_OK },
+	{ PR_0_JOURNAL_HAS_DATA,
+	  "The superblock's needs_recovery flag is clear, but the journal "
+	  "holds transactions.",
+	  PROMPT_REPLAY, PR_PREEN_OK },
+	{ PR_0_JOURNAL_ERRNO,
+	  "The journal superblock records an error (errno %N); the "
+	  "filesystem is marked as having errors.",
+	  PROMPT_CLEAR, PR_PREEN_OK | PR_PREEN_NOMSG },
+	{ PR_0_JOURNAL_TXN_CORRUPT,
+	  "Journal transaction %N was corrupt; the replay stopped before "
+	  "it.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_JOURNAL_REPLAY_ERR,
+	  "The journal replay was not complete (%s); the filesystem gets "
+	  "a full check.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_JOURNAL_DELETED,
+	  "The journal was cleared: the filesystem has no journal now.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_JOURNAL_RECREATE,
+	  "The filesystem lost its journal; a new empty one of %N blocks "
+	  "can be made.",
+	  PROMPT_CREATE, PR_PREEN_OK },
+	{ PR_0_JOURNAL_CREATE_ERR,
+	  "The new journal could not be made (%s); the filesystem has no "
+	  "journal.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_0_SB_CSUM,
 	  "The superblock checksum does not match the superblock.",
 	  PROMPT_FIX, PR_PREEN_OK },
@@ -504,6 +549,7 @@ static const char *const prompt_text[] = {
 	[PROMPT_USE] = "Use it",
 	[PROMPT_CLEAR_INDEX] = "Clear the index",
 	[PROMPT_TRUNCATE] = "Truncate",
+	[PROMPT_REPLAY] = "Replay it",
 };
 
 /* What preen mode prints after a fixed problem's message. */
@@ -524,6 +570,7 @@ static const char *const preen_text[] = {
 	[PROMPT_USE] = "USED",
 	[PROMPT_CLEAR_INDEX] = "INDEX CLEARED",
 	[PROMPT_TRUNCATE] = "TRUNCATED",
+	[PROMPT_REPLAY] = "REPLAYED",
 };
 
 void clear_problem_context(struct problem_context *pctx)

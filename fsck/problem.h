@@ -62,6 +62,7 @@ enum problem_prompt {
 	PROMPT_USE,
 	PROMPT_CLEAR_INDEX,
 	PROMPT_TRUNCATE,
+	PROMPT_REPLAY,
 };
 
 /* Pass 0: superblock and group descriptors. */
@@ -82,6 +83,19 @@ enum problem_prompt {
 #define PR_0_META_RELOCATE	0x000011 /* group place to relocate */
 #define PR_0_FLEX_SIZE		0x000012 /* s_log_groups_per_flex > 31 */
 #define PR_0_INODE_COUNTS	0x000013 /* inodes_count != groups * ipg */
+/* The journal (fsck/journal.c). */
+#define PR_0_JOURNAL_BAD_INODE	0x000014 /* journal inode unusable */
+#define PR_0_JOURNAL_BAD_SUPER	0x000015 /* journal superblock corrupt */
+#define PR_0_JOURNAL_UNSUPP	0x000016 /* version/features unknown */
+#define PR_0_JOURNAL_NO_FEATURE	0x000017 /* journal, has_journal clear */
+#define PR_0_JOURNAL_RECOVER_SET 0x000018 /* needs_recovery, no journal */
+#define PR_0_JOURNAL_HAS_DATA	0x000019 /* log not empty, no needs_recovery */
+#define PR_0_JOURNAL_ERRNO	0x00001A /* journal records an error */
+#define PR_0_JOURNAL_TXN_CORRUPT 0x00001B /* bad commit: replay stopped */
+#define PR_0_JOURNAL_REPLAY_ERR	0x00001C /* replay failed or partial */
+#define PR_0_JOURNAL_DELETED	0x00001D /* has_journal left without one */
+#define PR_0_JOURNAL_RECREATE	0x00001E /* after the passes: a new one */
+#define PR_0_JOURNAL_CREATE_ERR	0x00001F /* it could not be made */
 
 /*
  * Features and checksums (issue 13, branch feat): superblock and group

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The journal, before pass 1 (from fsck_open, after the superblock is
+ * open and before the orphan list): the journal inode and the journal
+ * superblock are checked (lib/journal.c), and a filesystem whose journal
+ * needs recovery is replayed, then opened again: the replay may have
+ * rewritten the superblock and the descriptors. With -n nothing is
+ * replayed, and a warning says that the check sees the filesystem
+ * without the journal's transactions.
+ *
+ * Refused by name (exit 8): a journal on another device that needs
+ * recovery, a fast-commit log with pending blocks, a journal of unknown
+ * version or features. A journal inode that is not one is cleared
+ * (has_journal off); a corrupt journal superblock is replaced by an
+ * empty one, as e2fsck does.
+ *
+ * Relies on: ctx->fs open. Produces: ctx->fs reopened after a replay,
+ * FSCK_FL_RECOVERED set (a replay is not an error: exit 0, as e2fsck).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "error.h"
+#include "journal.h"
+#include "journal_new.h"
+#include "cli/msg.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+static int has_journal(const struct extkit_super *sb)
+{
+	return extkit_has_compat(sb, EXT3_FEATURE_COMPAT_HAS_JOURNAL);
+}
+
+static int needs_recovery(const struct extkit_super *sb)
+{
+	return extkit_has_incompat(sb, EXT3_FEATURE_INCOMPAT_RECOVER);
+}
+
+/* Clears needs_recovery; an unclean recovery asks for a full check. */
+static void clear_recover(struct fsck_ctx *ctx, int full_check)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+
+	sb->feature_incompat &= ~(uint32_t)EXT3_FEATURE_INCOMPAT_RECOVER;
+	if (full_check)
+		sb->state &= (uint16_t)~EXT2_VALID_FS;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+}
+
+/* The journal inode is unusable: the journal is dropped (e2fsck). */
+static int fix_bad_inode(struct fsck_ctx *ctx, const char *why)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = sb->journal_inum;
+	pctx.str = why;
+	if (has_journal(sb) || sb->journal_inum) {
+		if (!fix_problem(ctx, PR_0_JOURNAL_BAD_INODE, &pctx))
+			return 0;
+		sb->feature_compat &=
+			~(uint32_t)EXT3_FEATURE_COMPAT_HAS_JOURNAL;
+		sb->journal_inum = 0;
+		clear_recover(ctx, 1);
+		ctx->flags |= FSCK_FL_JOURNAL_CLEARED;
+		fix_problem(ctx, PR_0_JOURNAL_DELETED, &pctx);
+	} else if (needs_recovery(sb) &&
+		   fix_problem(ctx, PR_0_JOURNAL_RECOVER_SET, &pctx)) {
+		clear_recover(ctx, 1);
+	}
+	return 0;
+}
+
+/* A sequence number unlikely to match any old log block. */
+static uint32_t fresh_sequence(const struct fsck_ctx *ctx)
+{
+	uint32_t seq;
+
+	if (getrandom(&seq, sizeof(seq), GRND_NONBLOCK) != sizeof(seq))
+		seq = ctx->now * 2654435761u;
+	return seq;
+}
+
+/* A journal superblock that cannot be trusted is replaced. */
+static int fix_bad_super(struct fsck_ctx *ctx, struct extkit_journal *j,
+			 const char *why)
+{
+	struct problem_context pctx;
+	int rc;
+
+	if (!has_journal(&ctx->fs->sb))
+		return fix_bad_inode(ctx, why);
+	clear_problem_context(&pctx);
+	pctx.str = why;
+	if (!fix_problem(ctx, PR_0_JOURNAL_BAD_SUPER, &pctx))
+		return 0;
+	rc = extkit_journal_reset_super(j, fresh_sequence(ctx));
+	if (rc) {
+		cli_error_rc("writing the journal superblock", rc);
+		return rc;
+	}
+	if (needs_recovery(&ctx->fs->sb))
+		clear_recover(ctx, 1);
+	return 0;
+}
+
+/* has_journal clear although a journal inode is named. */
+static void check_feature(struct fsck_ctx *ctx)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+	int full;
+
+	if (has_journal(sb))
+		return;
+	clear_problem_context(&pctx);
+	pctx.ino = sb->journal_inum;
+	if (fix_problem(ctx, PR_0_JOURNAL_NO_FEATURE, &pctx)) {
+		full = needs_recovery(sb) ||
+		       sb->journal_inum < ctx->fs->g.first_ino;
+		sb->journal_inum = 0;
+		clear_recover(ctx, full);
+	} else if (!ctx->readonly) {
+		sb->feature_compat |= EXT3_FEATURE_COMPAT_HAS_JOURNAL;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+}
+
+/*
+ * An error the kernel recorded in the journal marks the filesystem as
+ * having errors (a full check follows); the primary superblock is
+ * written at once, as after a replay.
+ */
+static int check_errno(struct fsck_ctx *ctx, struct extkit_journal *j)
+{
+	struct problem_context pctx;
+	int rc;
+
+	if (!j->errno_ || needs_recovery(&ctx->fs->sb))
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.num = (uint64_t)(j->errno_ < 0 ? -(int64_t)j->errno_ :
+					      j->errno_);
+	if (!fix_problem(ctx, PR_0_JOURNAL_ERRNO, &pctx))
+		return 0;
+	ctx->fs->sb.state |= EXT2_ERROR_FS;
+	j->errno_ = 0;
+	rc = extkit_journal_write_super(j);
+	if (!rc)
+		rc = extkit_fs_write_primary_super(ctx->fs);
+	if (rc)
+		cli_error_rc("writing the superblock", rc);
+	return rc;
+}
+
+static void report_replay(struct fsck_ctx *ctx,
+			  const struct extkit_journal_replay *res)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	if (res->failed_commit && !res->error) {
+		pctx.num = res->failed_commit;
+		fix_problem(ctx, PR_0_JOURNAL_TXN_CORRUPT, &pctx);
+	}
+	if (res->error) {
+		pctx.str = res->error == -EFSBADCRC ?
+			   "a journal checksum does not match" :
+			   "the log is corrupt";
+		fix_problem(ctx, PR_0_JOURNAL_REPLAY_ERR, &pctx);
+	}
+}
+
+/* Fast-commit blocks the kernel would replay and extkit cannot. */
+static int refuse_fast_commit(struct fsck_ctx *ctx)
+{
+	cli_error("%s: the journal holds fast-commit blocks to replay; "
+		  "extkit cannot replay fast commits",
+		  ctx->opts->target);
+	return -EXTKIT_EUNSUPP;
+}
+
+/*
+ * Replays the log, opens the filesystem again and clears
+ * needs_recovery; the primary superblock is written at once.
+ */
+static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
+{
+	struct extkit_journal_replay res;
+	unsigned int dirty = ctx->flags & FSCK_FL_SB_DIRTY;
+	int rc;
+
+	rc = extkit_journal_recover(*jp, 0, &res);
+	if (!rc && res.fast_commit)
+		return refuse_fast_commit(ctx);
+	printf("%s: recovering journal\n", ctx->device);
+	extkit_journal_free(*jp);
+	*jp = NULL;
+	if (rc) {
+		cli_error_rc("replaying the journal", rc);
+		return rc;
+	}
+	ctx->flags |= FSCK_FL_RECOVERED;
+	rc = fsck_reopen(ctx);
+	if (rc)
+		return rc;
+	report_replay(ctx, &res);
+	extkit_journal_count_writes(ctx->fs, res.writes);
+	clear_recover(ctx, res.error != 0);
+	/* The primary superblock alone, as e2fsck: the backups keep what
+	 * they hold unless the check finds more to change. */
+	ctx->flags = (ctx->flags & ~(unsigned int)FSCK_FL_SB_DIRTY) | dirty;
+	rc = extkit_fs_write_primary_super(ctx->fs);
+	if (!rc)
+		rc = extkit_io_flush(ctx->io);
+	if (rc)
+		cli_error_rc("writing the superblock", rc);
+	return rc;
+}
+
+/* The log holds transactions but needs_recovery is clear. */
+static void check_log_empty(struct fsck_ctx *ctx, struct extkit_journal *j)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	if (!has_journal(sb) || needs_recovery(sb) || !j->start)
+		return;
+	clear_problem_context(&pctx);
+	if (fix_problem(ctx, PR_0_JOURNAL_HAS_DATA, &pctx)) {
+		sb->feature_incompat |= EXT3_FEATURE_INCOMPAT_RECOVER;
+		ctx->opts->force = 1;
+	}
+}
+
+/* -n: e2fsck's warning, in our words. */
+static void warn_no_replay(void)
+{
+	printf("Warning: the journal needs recovery, but a read-only check "
+	       "(-n) does not replay it: the check below sees the "
+	       "filesystem without its last transactions.\n");
+}
+
+static int check_loaded(struct fsck_ctx *ctx, struct extkit_journal **jp)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	int rc;
+
+	check_feature(ctx);
+	check_log_empty(ctx, *jp);
+	if (!needs_recovery(sb) || !has_journal(sb))
+		return check_errno(ctx, *jp);
+	if (ctx->readonly) {
+		warn_no_replay();
+		return 0;
+	}
+	rc = replay(ctx, jp);
+	if (rc)
+		return rc;
+	/* The journal as it is after the replay: s_errno, if any. */
+	return fsck_journal(ctx);
+}
+
+int fsck_journal(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct extkit_super *sb = &fs->sb;
+	enum extkit_journal_problem problem;
+	struct extkit_journal *j = NULL;
+	struct problem_context pctx;
+	const char *why;
+	int rc;
+
+	if (extkit_journal_is_external(fs)) {
+		if (!needs_recovery(sb))
+			return 0;
+		if (ctx->readonly) {
+			warn_no_replay();
+			return 0;
+		}
+		cli_error("%s: the journal is on another device (external "
+			  "journal); extkit cannot replay it (e2fsck can)",
+			  ctx->opts->target);
+		return -EXTKIT_EUNSUPP;
+	}
+	if (!has_journal(sb) && !needs_recovery(sb) && !sb->journal_inum)
+		return 0;
+	if (!sb->journal_inum)
+		return fix_bad_inode(ctx, "no journal inode");
+	rc = extkit_journal_load(fs, &j, &problem, &why);
+	if (rc) {
+		cli_error_rc("reading the journal", rc);
+		return rc;
+	}
+	clear_problem_context(&pctx);
+	pctx.str = why;
+	switch (problem) {
+	case EXTKIT_JOURNAL_OK:
+		rc = check_loaded(ctx, &j);
+		break;
+	case EXTKIT_JOURNAL_BAD_INODE:
+	case EXTKIT_JOURNAL_BAD_MAGIC:
+		rc = fix_bad_inode(ctx, why);
+		break;
+	case EXTKIT_JOURNAL_BAD_SUPER:
+		rc = fix_bad_super(ctx, j, why);
+		break;
+	default:
+		fix_problem(ctx, PR_0_JOURNAL_UNSUPP, &pctx);
+		rc = -EXTKIT_EUNSUPP;
+		break;
+	}
+	extkit_journal_free(j);
+	return rc;
+}
+
+void fsck_journal_recreate(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct extkit_journal_params p = { 0 };
+	struct problem_context pctx;
+	int rc;
+
+	if (!(ctx->flags & FSCK_FL_JOURNAL_CLEARED) || ctx->readonly ||
+	    (ctx->flags & FSCK_FL_UNCORRECTED))
+		return;
+	p.blocks = extkit_journal_default_blocks(fs->sb.blocks_count,
+						 fs->g.block_size);
+	if (!p.blocks)
+		return;		/* too small for a journal */
+	clear_problem_context(&pctx);
+	pctx.num = p.blocks;
+	if (!fix_problem(ctx, PR_0_JOURNAL_RECREATE, &pctx))
+		return;
+	p.zero_log = 1;
+	p.now = ctx->now;
+	p.defer_super = 1;	/* finish_fs writes them */
+	rc = extkit_journal_create(fs, &p);
+	if (rc) {
+		pctx.str = extkit_strerror(rc);
+		fix_problem(ctx, PR_0_JOURNAL_CREATE_ERR, &pctx);
+		return;
+	}
+	ctx->flags |= FSCK_FL_SB_DIRTY | FSCK_FL_CHANGED;
+}

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * jbd2: the journal inode and the journal superblock (load, checks,
+ * write-back, reset). The log itself is read in journal_replay.c.
+ * Every jbd2 field is big-endian. Reference: the kernel's
+ * Documentation/filesystems/ext4/journal.rst and fs/jbd2/journal.c.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bmap.h"
+#include "csum.h"
+#include "endian.h"
+#include "error.h"
+#include "inode.h"
+#include "jbd2_ondisk.h"
+#include "journal.h"
+#include "journal_int.h"
+
+#define KNOWN_COMPAT	JBD2_FEATURE_COMPAT_CHECKSUM
+#define KNOWN_INCOMPAT	(JBD2_FEATURE_INCOMPAT_REVOKE | \
+			 JBD2_FEATURE_INCOMPAT_64BIT | \
+			 JBD2_FEATURE_INCOMPAT_ASYNC_COMMIT | \
+			 JBD2_FEATURE_INCOMPAT_CSUM_V2 | \
+			 JBD2_FEATURE_INCOMPAT_CSUM_V3 | \
+			 JBD2_FEATURE_INCOMPAT_FAST_COMMIT)
+#define KNOWN_ROCOMPAT	0
+
+/* The kernel's default size of the fast-commit area. */
+#define DEFAULT_FC_BLOCKS	256
+
+int extkit_journal_is_external(const struct extkit_fs *fs)
+{
+	static const uint8_t zero[16];
+
+	return fs->sb.journal_inum == 0 &&
+	       (memcmp(fs->raw_sb.s_journal_uuid, zero, 16) != 0 ||
+		le32(fs->raw_sb.s_journal_dev) != 0);
+}
+
+void extkit_journal_free(struct extkit_journal *j)
+{
+	if (!j)
+		return;
+	free(j->map);
+	free(j->sb_raw);
+	free(j);
+}
+
+/*
+ * The journal inode: a regular file in use, at least 1024 blocks, every
+ * block up to i_size mapped inside the filesystem (no holes).
+ */
+static int map_inode(struct extkit_journal *j, const char **why)
+{
+	struct extkit_fs *fs = j->fs;
+	struct extkit_inode inode;
+	uint64_t n;
+	int rc;
+
+	rc = extkit_inode_read(fs, j->ino, &inode);
+	if (rc)
+		return rc;
+	*why = NULL;
+	n = inode.size / fs->g.block_size;
+	if (!S_ISREG(inode.mode) || inode.links_count == 0)
+		*why = "the journal inode is not a regular file in use";
+	else if (!extkit_inode_has_block_map(&inode))
+		*why = "the journal inode has no block map";
+	else if (n < JBD2_MIN_JOURNAL_BLOCKS)
+		*why = "the journal is smaller than 1024 blocks";
+	else if (n > fs->sb.blocks_count || n > UINT32_MAX)
+		*why = "the journal is larger than the filesystem";
+	if (*why)
+		return 0;
+	j->nblocks = (uint32_t)n;
+	j->map = calloc(n, sizeof(*j->map));
+	if (!j->map)
+		return -ENOMEM;
+	rc = extkit_bmap_all(fs, &inode, n, j->map);
+	if (rc == -EFSCORRUPTED || rc == -EXTKIT_ELOOP) {
+		*why = "the journal inode's block map is corrupt";
+		return 0;
+	}
+	if (rc)
+		return rc;
+	for (uint64_t i = 0; i < n; i++) {
+		if (!extkit_fs_valid_block(fs, j->map[i])) {
+			*why = "the journal inode has holes";
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* crc32c(~0) of the superblock's 1024 bytes with s_checksum zero. */
+static uint32_t super_csum(const uint8_t *raw)
+{
+	uint8_t copy[sizeof(struct jbd2_superblock)];
+
+	memcpy(copy, raw, sizeof(copy));
+	memset(copy + offsetof(struct jbd2_superblock, s_checksum), 0, 4);
+	return extkit_crc32c(~0u, copy, sizeof(copy));
+}
+
+static uint32_t sb_field(const uint8_t *raw, size_t off)
+{
+	return get_be32(raw + off);
+}
+
+#define SB_OFF(f) offsetof(struct jbd2_superblock, f)
+
+static void decode_super(struct extkit_journal *j)
+{
+	const uint8_t *raw = j->sb_raw;
+
+	j->blocksize = sb_field(raw, SB_OFF(s_blocksize));
+	j->maxlen = sb_field(raw, SB_OFF(s_maxlen));
+	j->first = sb_field(raw, SB_OFF(s_first));
+	j->sequence = sb_field(raw, SB_OFF(s_sequence));
+	j->start = sb_field(raw, SB_OFF(s_start));
+	j->errno_ = (int32_t)sb_field(raw, SB_OFF(s_errno));
+	j->compat = j->incompat = j->ro_compat = j->nr_users = 0;
+	if (j->version == 2) {
+		j->compat = sb_field(raw, SB_OFF(s_feature_compat));
+		j->incompat = sb_field(raw, SB_OFF(s_feature_incompat));
+		j->ro_compat = sb_field(raw, SB_OFF(s_feature_ro_compat));
+		j->nr_users = sb_field(raw, SB_OFF(s_nr_users));
+	}
+	j->csum_seed = extkit_crc32c(~0u, raw + SB_OFF(s_uuid), 16);
+}
+
+/* The checks the kernel's journal load makes, with a reason. */
+static const char *check_fields(struct extkit_journal *j)
+{
+	const uint8_t *raw = j->sb_raw;
+	int v2 = !!(j->incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2);
+	int v3 = !!(j->incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3);
+	uint32_t fc = 0;
+
+	if (v2 && v3)
+		return "both checksum v2 and v3 are set";
+	if ((v2 || v3) && (j->compat & JBD2_FEATURE_COMPAT_CHECKSUM))
+		return "checksum v1 is set with v2 or v3";
+	if ((v2 || v3) && raw[SB_OFF(s_checksum_type)] != JBD2_CRC32C_CHKSUM)
+		return "unknown checksum type";
+	if ((v2 || v3) && super_csum(raw) != sb_field(raw, SB_OFF(s_checksum)))
+		return "the journal superblock checksum does not match";
+	if (j->blocksize != j->fs->g.block_size)
+		return "the journal block size is not the filesystem's";
+	if (j->maxlen > j->nblocks)
+		return "the journal is shorter than its superblock says";
+	if (j->maxlen < JBD2_MIN_JOURNAL_BLOCKS)
+		return "the journal length is below 1024 blocks";
+	if (j->first == 0 || j->first >= j->maxlen)
+		return "the journal's first log block is out of range";
+	j->last = j->maxlen;
+	if (j->incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) {
+		fc = sb_field(raw, SB_OFF(s_num_fc_blks));
+		if (!fc)
+			fc = DEFAULT_FC_BLOCKS;
+		if (fc >= j->maxlen ||
+		    j->maxlen - fc < JBD2_MIN_JOURNAL_BLOCKS)
+			return "the fast-commit area does not fit the journal";
+		j->last = j->maxlen - fc;
+	}
+	if (j->first >= j->last)
+		return "the journal's first log block is out of range";
+	if (j->start && (j->start < j->first || j->start >= j->last))
+		return "the log start is outside the log";
+	return NULL;
+}
+
+/* Reads and checks block 0 of the journal. */
+static enum extkit_journal_problem check_super(struct extkit_journal *j,
+					       const char **why)
+{
+	uint32_t type;
+
+	*why = NULL;
+	if (get_be32(j->sb_raw) != JBD2_MAGIC_NUMBER) {
+		*why = "no journal superblock magic";
+		return EXTKIT_JOURNAL_BAD_MAGIC;
+	}
+	type = get_be32(j->sb_raw + 4);
+	if (type == JBD2_SUPERBLOCK_V1 || type == JBD2_SUPERBLOCK_V2) {
+		j->version = type == JBD2_SUPERBLOCK_V1 ? 1 : 2;
+	} else if (type == JBD2_DESCRIPTOR_BLOCK ||
+		   type == JBD2_COMMIT_BLOCK || type == JBD2_REVOKE_BLOCK) {
+		*why = "block 0 of the journal is a log block";
+		return EXTKIT_JOURNAL_BAD_SUPER;
+	} else {
+		*why = "unknown journal superblock version";
+		return EXTKIT_JOURNAL_UNSUPP_VERSION;
+	}
+	decode_super(j);
+	if (j->nr_users > 1) {
+		*why = "the journal is shared by several filesystems";
+		return EXTKIT_JOURNAL_MULTI_FS;
+	}
+	if (j->incompat & ~KNOWN_INCOMPAT) {
+		*why = "unknown incompatible journal features";
+		return EXTKIT_JOURNAL_UNSUPP_INCOMPAT;
+	}
+	if (j->ro_compat & ~KNOWN_ROCOMPAT) {
+		*why = "unknown read-only journal features";
+		return EXTKIT_JOURNAL_UNSUPP_ROCOMPAT;
+	}
+	*why = check_fields(j);
+	return *why ? EXTKIT_JOURNAL_BAD_SUPER : EXTKIT_JOURNAL_OK;
+}
+
+int extkit_journal_load(struct extkit_fs *fs, struct extkit_journal **out,
+			enum extkit_journal_problem *problem,
+			const char **why)
+{
+	struct extkit_journal *j = calloc(1, sizeof(*j));
+	int rc;
+
+	*out = NULL;
+	*why = NULL;
+	if (!j)
+		return -ENOMEM;
+	j->fs = fs;
+	j->ino = fs->sb.journal_inum;
+	*problem = EXTKIT_JOURNAL_BAD_INODE;
+	if (j->ino < 1 || j->ino > fs->sb.inodes_count) {
+		*why = "the journal inode number is out of range";
+		extkit_journal_free(j);
+		return 0;
+	}
+	rc = map_inode(j, why);
+	if (rc || *why) {
+		extkit_journal_free(j);
+		return rc;
+	}
+	j->sb_raw = malloc(fs->g.block_size);
+	if (!j->sb_raw) {
+		extkit_journal_free(j);
+		return -ENOMEM;
+	}
+	rc = extkit_fs_read_block(fs, j->map[0], j->sb_raw);
+	if (rc) {
+		extkit_journal_free(j);
+		return rc;
+	}
+	*problem = check_super(j, why);
+	*out = j;
+	return 0;
+}
+
+static void encode_dynamic(struct extkit_journal *j)
+{
+	uint8_t *raw = j->sb_raw;
+
+	put_be32(raw + SB_OFF(s_sequence), j->sequence);
+	put_be32(raw + SB_OFF(s_start), j->start);
+	put_be32(raw + SB_OFF(s_errno), (uint32_t)j->errno_);
+	if (jbd2_has_csum_v2or3(j))
+		put_be32(raw + SB_OFF(s_checksum), super_csum(raw));
+}
+
+int extkit_journal_write_super(struct extkit_journal *j)
+{
+	encode_dynamic(j);
+	return extkit_fs_write_block(j->fs, j->map[0], j->sb_raw);
+}
+
+int extkit_journal_reset_super(struct extkit_journal *j, uint32_t seq)
+{
+	uint8_t *raw = j->sb_raw;
+	uint32_t bs = j->fs->g.block_size;
+	uint32_t len = j->nblocks;
+
+	/* A valid v1 signature stays; anything else becomes v2. */
+	if (get_be32(raw) != JBD2_MAGIC_NUMBER ||
+	    get_be32(raw + 4) != JBD2_SUPERBLOCK_V1) {
+		put_be32(raw, JBD2_MAGIC_NUMBER);
+		put_be32(raw + 4, JBD2_SUPERBLOCK_V2);
+	}
+	memset(raw + sizeof(struct jbd2_header), 0,
+	       bs - sizeof(struct jbd2_header));
+	put_be32(raw + SB_OFF(s_blocksize), bs);
+	put_be32(raw + SB_OFF(s_maxlen), len);
+	put_be32(raw + SB_OFF(s_first), 1);
+	put_be32(raw + SB_OFF(s_sequence), seq);
+	j->version = get_be32(raw + 4) == JBD2_SUPERBLOCK_V1 ? 1 : 2;
+	decode_super(j);
+	j->last = j->maxlen;
+	return extkit_fs_write_block(j->fs, j->map[0], raw);
+}
+
+void extkit_journal_count_writes(struct extkit_fs *fs, uint64_t blocks)
+{
+	uint64_t kb = le64(fs->raw_sb.s_kbytes_written);
+
+	kb += blocks * fs->g.block_size / 1024;
+	fs->raw_sb.s_kbytes_written = cpu_to_le64(kb);
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * jbd2, the journal of ext3/ext4, kept in an inode of the filesystem:
+ * loading and checking the journal inode and the journal superblock, and
+ * recovery (replay) of the transactions the log holds, as the kernel's
+ * fs/jbd2/recovery.c and e2fsck do it:
+ *
+ *   scan    from s_start, transaction by transaction (descriptor, data,
+ *           revoke and commit blocks, all tagged with the expected
+ *           sequence), to the first incomplete or bad one;
+ *   revoke  the revoke records of the complete transactions;
+ *   plan    every data block to write back, revoked ones left out, every
+ *           tag checksum verified;
+ *   write   the plan, then the journal superblock marked empty.
+ *
+ * Everything that can be decided (all of the log read and checked) is
+ * decided before the first write. The log is never trusted: its length is
+ * bounded by s_maxlen, a transaction longer than the log ends the scan,
+ * tags never run past their block.
+ */
+#ifndef EXTKIT_JOURNAL_H
+#define EXTKIT_JOURNAL_H
+
+#include <stdint.h>
+
+#include "fs.h"
+
+/* Why a journal cannot be used (extkit_journal_load). */
+enum extkit_journal_problem {
+	EXTKIT_JOURNAL_OK = 0,
+	EXTKIT_JOURNAL_BAD_INODE,	/* not a journal inode: mode, size, map */
+	EXTKIT_JOURNAL_BAD_MAGIC,	/* block 0 holds no jbd2 superblock */
+	EXTKIT_JOURNAL_BAD_SUPER,	/* a superblock field or its checksum */
+	EXTKIT_JOURNAL_UNSUPP_VERSION,	/* magic, but an unknown block type */
+	EXTKIT_JOURNAL_UNSUPP_INCOMPAT,	/* incompat feature bits unknown */
+	EXTKIT_JOURNAL_UNSUPP_ROCOMPAT,	/* ro_compat feature bits unknown */
+	EXTKIT_JOURNAL_MULTI_FS,	/* shared by several filesystems */
+};
+
+struct extkit_journal {
+	struct extkit_fs *fs;
+	uint32_t ino;
+	uint64_t *map;		/* physical block of each journal block */
+	uint32_t nblocks;	/* blocks the inode maps (from i_size) */
+	uint8_t *sb_raw;	/* journal block 0, as read (block size) */
+
+	/* The superblock, host order (valid from the magic on). */
+	uint32_t version;	/* 1 or 2 */
+	uint32_t blocksize;
+	uint32_t maxlen;
+	uint32_t first;		/* first log block */
+	uint32_t last;		/* end of the log (fast-commit area after) */
+	uint32_t sequence;	/* first transaction expected */
+	uint32_t start;		/* first log block in use; 0: empty */
+	int32_t errno_;
+	uint32_t compat;
+	uint32_t incompat;
+	uint32_t ro_compat;
+	uint32_t nr_users;
+	uint32_t csum_seed;	/* crc32c(~0, s_uuid) with csum v2/v3 */
+};
+
+/* What a scan of the log found, and what recovery did. */
+struct extkit_journal_replay {
+	uint32_t transactions;	/* complete transactions to replay */
+	uint32_t end_tid;	/* first transaction not replayed */
+	uint64_t blocks;	/* filesystem blocks written back */
+	uint64_t revoked;	/* tags skipped because revoked */
+	uint64_t writes;	/* block writes done (journal sb included) */
+	uint32_t failed_commit;	/* a commit with a bad checksum (0: none) */
+	int error;		/* 0, -EFSBADCRC, -EFSCORRUPTED or -EIO:
+				 * the replay went as far as it could */
+	int fast_commit;	/* fast-commit blocks are pending */
+};
+
+/*
+ * Loads the journal of fs: inode fs->sb.journal_inum, then its superblock.
+ * Returns 0 with *problem set (the journal is in *out unless the problem
+ * is BAD_INODE; *why a one-line detail), or a negative error (I/O, memory).
+ */
+int extkit_journal_load(struct extkit_fs *fs, struct extkit_journal **out,
+			enum extkit_journal_problem *problem,
+			const char **why);
+void extkit_journal_free(struct extkit_journal *j);
+
+/* Whether the fs names a journal on another device (journal UUID or
+ * s_journal_dev set, no journal inode). */
+int extkit_journal_is_external(const struct extkit_fs *fs);
+
+/*
+ * Recovers the log into the filesystem: scan, revoke table, plan, then
+ * writes, then the journal superblock (s_start 0, s_sequence past the
+ * last transaction, s_errno set when a commit was bad). A log whose scan
+ * fails (a bad revoke block, a bad checksum in a transaction the log
+ * goes on after) writes no block back, only the journal superblock; *res
+ * says so in ->error. With dry set nothing is written at all (-n);
+ * with fast-commit blocks pending (->fast_commit) nothing is either.
+ * The filesystem superblock is left to the caller (reopen, clear
+ * needs_recovery). Returns 0 or a negative I/O or memory error.
+ */
+int extkit_journal_recover(struct extkit_journal *j, int dry,
+			   struct extkit_journal_replay *res);
+
+/*
+ * Writes journal superblock fields back: s_sequence, s_start, s_errno
+ * from j, with the checksum recomputed (csum v2/v3).
+ */
+int extkit_journal_write_super(struct extkit_journal *j);
+
+/*
+ * Replaces a corrupt journal superblock with an empty v2 one (a valid v1
+ * header is kept): block size, length from the inode, first block 1, no
+ * features, sequence seq (pick one unlikely to match old log blocks).
+ */
+int extkit_journal_reset_super(struct extkit_journal *j, uint32_t seq);
+
+/*
+ * Adds blocks written (by a replay) to the superblock's lifetime write
+ * count, s_kbytes_written, in fs->raw_sb as e2fsck does after a replay;
+ * written with the next superblock write.
+ */
+void extkit_journal_count_writes(struct extkit_fs *fs, uint64_t blocks);
+
+#endif /* EXTKIT_JOURNAL_H */
