@@ -261,6 +261,9 @@ static void encode_super(struct extkit_fs *fs, uint32_t group,
 		out->s_block_group_nr = cpu_to_le16((uint16_t)group);
 	if (fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
 		out->s_checksum = cpu_to_le32(extkit_super_csum(out));
+	/* raw_sb stands for what the primary holds: its checksum too. */
+	if (!group)
+		fs->raw_sb.s_checksum = out->s_checksum;
 }
 
 int extkit_fs_write_primary_super(struct extkit_fs *fs)
