@@ -38,6 +38,10 @@ struct mkfs_opts {
 	uint8_t hash_seed[16];
 	int hash_seed_given;		/* -E hash_seed= */
 	int nodiscard;			/* -E nodiscard */
+	char *source;			/* -d: a directory or an archive */
+	int root_owner_set;		/* -E root_owner */
+	uint32_t root_uid;
+	uint32_t root_gid;
 	uint32_t now;
 	int fixed_time;			/* the time came from the environment */
 };

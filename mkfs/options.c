@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <popt.h>
 #include <uuid/uuid.h>
@@ -178,7 +179,36 @@ static int pick_uuid(const char *s, struct mkfs_opts *o)
 	return 0;
 }
 
-/* -E: comma-separated: hash_seed=UUID, discard, nodiscard. */
+/* -E root_owner[=UID:GID]: without a value, the user running mkfs. */
+static int parse_root_owner(const char *v, struct mkfs_opts *o)
+{
+	unsigned long uid, gid;
+	char *end;
+
+	o->root_owner_set = 1;
+	if (!v) {
+		o->root_uid = (uint32_t)getuid();
+		o->root_gid = (uint32_t)getgid();
+		return 0;
+	}
+	errno = 0;
+	uid = strtoul(v, &end, 10);
+	if (end == v || *end != ':' || errno || uid > UINT32_MAX)
+		goto bad;
+	v = end + 1;
+	gid = strtoul(v, &end, 10);
+	if (end == v || *end || errno || gid > UINT32_MAX)
+		goto bad;
+	o->root_uid = (uint32_t)uid;
+	o->root_gid = (uint32_t)gid;
+	return 0;
+bad:
+	cli_error("invalid root_owner '%s': UID:GID", v);
+	return -EINVAL;
+}
+
+/* -E: comma-separated: hash_seed=UUID, discard, nodiscard,
+ * root_owner[=UID:GID]. */
 static int parse_extended(char *list, struct mkfs_opts *o)
 {
 	char *save = NULL;
@@ -195,6 +225,12 @@ static int parse_extended(char *list, struct mkfs_opts *o)
 				return -EINVAL;
 			}
 			o->hash_seed_given = 1;
+			continue;
+		}
+		if (!strncmp(tok, "root_owner", 10) &&
+		    (tok[10] == '=' || !tok[10])) {
+			if (parse_root_owner(tok[10] ? tok + 11 : NULL, o))
+				return -EINVAL;
 			continue;
 		}
 		cli_error("unknown extended option '%s'", tok);
@@ -380,10 +416,13 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, &a.extended, 0,
-		  "extended options: hash_seed=UUID, discard, nodiscard",
+		  "extended options: hash_seed=UUID, discard, nodiscard, root_owner[=UID:GID]",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type (ext2)", "TYPE" },
+		{ "root-directory", 'd', POPT_ARG_STRING, &o->source, 0,
+		  "copy a directory tree or an archive into the new filesystem",
+		  "SOURCE" },
 		{ "force", 'F', POPT_ARG_NONE, &o->force, 0,
 		  "overwrite an existing filesystem or partition table",
 		  NULL },
@@ -417,6 +456,8 @@ void mkfs_opts_free(struct mkfs_opts *o)
 {
 	free(o->target);
 	free(o->size_arg);
+	free(o->source);
+	o->source = NULL;
 	o->target = NULL;
 	o->size_arg = NULL;
 }

@@ -22,6 +22,7 @@
 #include "io.h"
 
 #include "mkfs.h"
+#include "populate.h"
 
 /*
  * The bitmaps being written and what they were built for: groups past 0
@@ -267,6 +268,8 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = mkfs_resize_write(l, fs);
 	if (!rc && !t->known_zero)
 		rc = zero_slack(l, fs);
+	if (!rc && o->source)
+		rc = mkfs_populate(o, l, fs);
 	if (!rc)
 		rc = extkit_fs_write_super(fs);
 	if (!rc)
