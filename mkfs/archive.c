@@ -334,6 +334,39 @@ static void entry_meta(struct archive_entry *e, struct axattrs *x,
 
 /* ---- entries ---- */
 
+/*
+ * Gathers the archive's data pieces (at any offsets, often not on block
+ * boundaries) into whole blocks in rbuf, so that blocks of zeros are seen
+ * whole and stay holes. *at, *have: the offset and length gathered.
+ */
+static int gather(struct arc *c, struct pop_file *f, uint64_t off,
+		  const uint8_t *buf, size_t size, uint64_t *at,
+		  uint64_t *have)
+{
+	int rc = 0;
+
+	if (*have && off != *at + *have) {
+		rc = pop_file_write(c->p, f, *at, c->p->rbuf, *have);
+		*have = 0;
+	}
+	if (!*have)
+		*at = off;
+	while (!rc && size) {
+		size_t n = POP_BUF - *have < size ? POP_BUF - *have : size;
+
+		memcpy(c->p->rbuf + *have, buf, n);
+		*have += n;
+		buf += n;
+		size -= n;
+		if (*have == POP_BUF) {
+			rc = pop_file_write(c->p, f, *at, c->p->rbuf, *have);
+			*at += *have;
+			*have = 0;
+		}
+	}
+	return rc;
+}
+
 static int copy_data(struct arc *c, uint32_t ino, const struct pop_meta *m)
 {
 	struct extkit_inode in = { 0 };
@@ -343,9 +376,13 @@ static int copy_data(struct arc *c, uint32_t ino, const struct pop_meta *m)
 	la_int64_t off;
 	int rc = pop_file_begin(c->p, &f, m->size), r;
 
+	uint64_t at = 0, have = 0;
+
 	while (!rc && (r = archive_read_data_block(c->a, &buf, &size, &off)) ==
 	       ARCHIVE_OK)
-		rc = pop_file_write(c->p, &f, (uint64_t)off, buf, size);
+		rc = gather(c, &f, (uint64_t)off, buf, size, &at, &have);
+	if (!rc && have)
+		rc = pop_file_write(c->p, &f, at, c->p->rbuf, have);
 	if (!rc && r != ARCHIVE_EOF) {
 		c->why = archive_error_string(c->a);
 		rc = -EIO;

@@ -307,6 +307,11 @@ static int map_block(struct pop *p, struct pop_file *f, uint64_t lb)
 	return 0;
 }
 
+static int all_zero(const uint8_t *b, uint32_t len)
+{
+	return !b[0] && !memcmp(b, b + 1, len - 1);
+}
+
 int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 		   const void *buf, size_t len)
 {
@@ -323,6 +328,12 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 		int inside = f->out_n && lb >= f->out_first &&
 			     lb < f->out_first + f->out_n;
 
+		if (!in && n == bs && !f->pblks[lb] && all_zero(src, bs)) {
+			src += n;	/* a block of zeros stays a hole */
+			off += n;
+			len -= n;
+			continue;
+		}
 		if (!f->pblks[lb]) {
 			rc = map_block(p, f, lb);
 			if (rc)
