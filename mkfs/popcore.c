@@ -121,10 +121,11 @@ int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	p->lpf_blocks = l->lpf_blocks;
 	p->raw = malloc(fs->g.inode_size);
 	p->ea = malloc(fs->g.block_size);
+	p->itb = malloc(fs->g.block_size);
 	p->buf = malloc(POP_BUF);
 	p->rbuf = malloc(POP_BUF);
 	p->path = malloc(PATH_MAX * 2);
-	if (!p->raw || !p->ea || !p->buf || !p->rbuf || !p->path)
+	if (!p->raw || !p->ea || !p->itb || !p->buf || !p->rbuf || !p->path)
 		return -ENOMEM;
 	p->path[0] = 0;
 	rc = extkit_fsbuild_open(fs, &p->fb);
@@ -139,6 +140,7 @@ void pop_fini(struct pop *p)
 	pop_map_free(&p->srcino);
 	free(p->raw);
 	free(p->ea);
+	free(p->itb);
 	free(p->buf);
 	free(p->rbuf);
 	free(p->path);
@@ -152,6 +154,58 @@ int pop_new_inode(struct pop *p, int is_dir, uint32_t *ino)
 
 	if (!rc)
 		p->ino_goal = *ino + 1;
+	return rc;
+}
+
+/*
+ * Inodes are read and written through one cached inode table block: the
+ * inodes of a directory's children are consecutive, so most writes land
+ * in the block written last.
+ */
+static int itb_switch(struct pop *p, uint32_t ino, uint32_t *off)
+{
+	uint64_t blk;
+	int rc = extkit_inode_locate(p->fs, ino, &blk, off);
+
+	if (rc || blk == p->itb_blk)
+		return rc;
+	rc = pop_inode_flush(p);
+	if (!rc)
+		rc = extkit_fs_read_block(p->fs, blk, p->itb);
+	p->itb_blk = rc ? 0 : blk;
+	return rc;
+}
+
+int pop_inode_get(struct pop *p, uint32_t ino, uint8_t *raw)
+{
+	uint32_t off;
+	int rc = itb_switch(p, ino, &off);
+
+	if (!rc)
+		memcpy(raw, p->itb + off, p->fs->g.inode_size);
+	return rc;
+}
+
+int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw)
+{
+	uint32_t off;
+	int rc = itb_switch(p, ino, &off);
+
+	if (rc)
+		return rc;
+	extkit_inode_csum_set(p->fs, ino, raw);
+	memcpy(p->itb + off, raw, p->fs->g.inode_size);
+	p->itb_dirty = 1;
+	return 0;
+}
+
+int pop_inode_flush(struct pop *p)
+{
+	int rc = 0;
+
+	if (p->itb_dirty)
+		rc = extkit_fs_write_block(p->fs, p->itb_blk, p->itb);
+	p->itb_dirty = 0;
 	return rc;
 }
 
@@ -261,7 +315,7 @@ int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		return rc;
 	/* file_acl and i_blocks may have changed: encode again */
 	extkit_inode_encode(in, isize, p->raw);
-	return extkit_inode_write_raw(p->fs, ino, p->raw);
+	return pop_inode_put(p, ino, p->raw);
 }
 
 /* ---- regular file data ---- */
@@ -491,7 +545,7 @@ int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 	pblks = calloc(db->nout, sizeof(*pblks));
 	if (!pblks)
 		return -ENOMEM;
-	rc = extkit_inode_read_raw(p->fs, ino, p->raw);
+	rc = pop_inode_get(p, ino, p->raw);
 	if (!rc)
 		extkit_inode_decode(p->raw, p->fs->g.inode_size, &in);
 	for (i = 0; !rc && i < db->nout; i += got) {
@@ -514,7 +568,7 @@ int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 		in.flags |= EXT2_INDEX_FL;
 	extkit_inode_set_fs_blocks(p->fs, &in, total + (in.file_acl ? 1 : 0));
 	extkit_inode_encode(&in, p->fs->g.inode_size, p->raw);
-	return extkit_inode_write_raw(p->fs, ino, p->raw);
+	return pop_inode_put(p, ino, p->raw);
 }
 
 int pop_claim_lpf(struct pop *p)
@@ -546,12 +600,12 @@ int pop_links_write(struct pop *p)
 			continue;
 		if (p->links.val[s] >= EXT2_LINK_MAX)
 			return -EMLINK;
-		rc = extkit_inode_read_raw(p->fs, ino, p->raw);
+		rc = pop_inode_get(p, ino, p->raw);
 		if (rc)
 			break;
 		put_le16(p->raw + offsetof(struct ext2_inode, i_links_count),
 			 (uint16_t)p->links.val[s]);
-		rc = extkit_inode_write_raw(p->fs, ino, p->raw);
+		rc = pop_inode_put(p, ino, p->raw);
 	}
 	return rc;
 }

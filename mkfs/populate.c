@@ -214,9 +214,11 @@ static int copy_file(struct pop *p, int dfd, const char *name, uint32_t ino,
 {
 	struct extkit_inode in = { 0 };
 	struct pop_file f = { 0 };
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NOATIME);
-	int rc;
+	int fd, rc;
 
+	if (!m->size)
+		return pop_write_inode(p, ino, m, &in, 1);
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NOATIME);
 	if (fd < 0 && errno == EPERM)
 		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW);
 	if (fd < 0)
@@ -566,6 +568,8 @@ int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
 		fputc('\n', stderr);
 	if (!rc)
 		rc = pop_links_write(&p);
+	if (!rc)
+		rc = pop_inode_flush(&p);
 	if (!rc)
 		rc = extkit_fsbuild_flush(&p.fb);
 	pop_fini(&p);

@@ -69,6 +69,9 @@ struct pop {
 	uint64_t blk_goal;
 	uint8_t *raw;		/* one inode */
 	uint8_t *ea;		/* one EA block */
+	uint8_t *itb;		/* the inode table block in use */
+	uint64_t itb_blk;
+	int itb_dirty;
 	uint8_t *buf;		/* blocks going out, POP_BUF bytes */
 	uint8_t *rbuf;		/* blocks coming in, POP_BUF bytes */
 	struct pop_map links;	/* inode -> names, for inodes with > 1 */
@@ -90,6 +93,11 @@ struct pop {
 int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	     const struct mkfs_layout *l);
 void pop_fini(struct pop *p);
+/* Raw inodes, through one cached inode table block; put sets the
+ * checksum; flush writes the block. */
+int pop_inode_get(struct pop *p, uint32_t ino, uint8_t *raw);
+int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw);
+int pop_inode_flush(struct pop *p);
 /* Takes a new inode (near the last one). */
 int pop_new_inode(struct pop *p, int is_dir, uint32_t *ino);
 /* Writes inode ino from meta; in carries the map, size and flags. */
