@@ -238,7 +238,7 @@ static uint16_t acl_tag(int tag)
 
 /* One POSIX ACL of the entry (access or default) as an attribute. */
 static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
-		   uint8_t index)
+		   uint8_t index, int *mask)
 {
 	int n = archive_entry_acl_reset(e, type), t, perm, tag, id, rc;
 	struct extkit_acl_entry *v;
@@ -258,6 +258,8 @@ static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
 	while (k < (size_t)n + 3 &&
 	       archive_entry_acl_next(e, type, &t, &perm, &tag, &id, &nm) ==
 	       ARCHIVE_OK) {
+		if (tag == ARCHIVE_ENTRY_ACL_MASK && mask)
+			*mask = perm & 7;
 		v[k].tag = acl_tag(tag);
 		v[k].perm = (uint16_t)(perm & 7);
 		v[k].id = id < 0 ? 0 : (uint32_t)id;
@@ -272,7 +274,7 @@ static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
 	return add_item(x, index, "", out, size);
 }
 
-static int read_attrs(struct archive_entry *e, struct axattrs *x)
+static int read_attrs(struct archive_entry *e, struct axattrs *x, int *mask)
 {
 	const char *name, *suffix;
 	const void *val;
@@ -300,10 +302,10 @@ static int read_attrs(struct archive_entry *e, struct axattrs *x)
 	}
 	if (!rc)
 		rc = add_acl(x, e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS,
-			     EXTKIT_XATTR_INDEX_ACL_ACCESS);
+			     EXTKIT_XATTR_INDEX_ACL_ACCESS, mask);
 	if (!rc)
 		rc = add_acl(x, e, ARCHIVE_ENTRY_ACL_TYPE_DEFAULT,
-			     EXTKIT_XATTR_INDEX_ACL_DEFAULT);
+			     EXTKIT_XATTR_INDEX_ACL_DEFAULT, NULL);
 	return rc;
 }
 
@@ -459,7 +461,7 @@ static int one_entry(struct arc *c, struct archive_entry *e)
 	struct axattrs x;
 	uint32_t dir;
 	size_t len;
-	int rc;
+	int rc, mask = -1;
 
 	if (!path) {
 		c->why = "an entry without a name";
@@ -472,8 +474,12 @@ static int one_entry(struct arc *c, struct archive_entry *e)
 	old = len ? lookup(c, dir, name, len) : NULL;
 	if (hl && !old)
 		return hard_link(c, hl, dir, name, len);
-	rc = read_attrs(e, &x);
+	rc = read_attrs(e, &x, &mask);
 	entry_meta(e, &x, &m);
+	/* libarchive folds the owning group's entry into the mode; with a
+	 * mask, the mode's group bits are the mask (acl(5)) */
+	if (mask >= 0)
+		m.mode = (m.mode & ~070u) | ((uint32_t)mask << 3);
 	if (rc)
 		;
 	else if (!len && S_ISDIR(m.mode))
