@@ -30,6 +30,7 @@
 #include "populate.h"
 
 #define LPF_NAME	"lost+found"
+#define POP_BAR_MIN	2000	/* entries: fewer show no progress bar */
 
 /* A child of the directory being copied. */
 struct kid {
@@ -519,8 +520,10 @@ static int copy_tree(struct pop *p, const char *source)
 			close(dfd);
 		return -POP_EREPORTED;
 	}
-	if (p->bar)
+	if (p->bar) {
 		p->total = count_tree(dfd);
+		p->bar = p->total > POP_BAR_MIN;
+	}
 	meta_from_stat(p, &st, &m);
 	rc = read_xattrs(p->path, &x);
 	m.x = x.items;
