@@ -23,6 +23,8 @@ cd "$(dirname "$0")/.." || exit 1
 MKFS=${EXTKIT_MKFS:-./extkit-mkfs}
 PATH=$PATH:/sbin:/usr/sbin
 MKE2FS=${MKE2FS:-$(command -v mke2fs)} || { echo "mke2fs not found" >&2; exit 1; }
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "/usr/bin/time (GNU time) not found" >&2; exit 1; }
 GENEXT2FS=$(command -v genext2fs || true)
 COUNTS=${COUNTS:-"10000 20000 50000 100000 200000 1000000"}
 MKE2FS_MAX=${MKE2FS_MAX:-100000}
@@ -63,21 +65,25 @@ for d in range(max(dirs, 1)):
 EOF
 }
 
-# timed TOOL N IMAGE: seconds, or "-" when skipped or failed.
+# timed TOOL N IMAGE: "wall cpu" seconds (cpu: user + system), or "- -"
+# when skipped or failed.
 timed() {
 	inodes=$(($2 + $2 / 100 + 2000))
 	rm -f "$3"
-	t0=$(now)
 	case $1 in
-	extkit) "$MKFS" -q -F -b 4096 -I 256 -N "$inodes" -d "$dir/src" \
-			"$3" 8G ;;
-	mke2fs) "$MKE2FS" -q -F -t ext2 -b 4096 -I 256 -N "$inodes" \
+	extkit) set -- "$MKFS" -q -F -b 4096 -I 256 -N "$inodes" \
 			-d "$dir/src" "$3" 8G ;;
-	genext2fs) "$GENEXT2FS" -q -b $((8 * 1024 * 1024)) -B 4096 \
+	mke2fs) set -- "$MKE2FS" -q -F -t ext2 -b 4096 -I 256 -N "$inodes" \
+			-d "$dir/src" "$3" 8G ;;
+	genext2fs) set -- "$GENEXT2FS" -q -b $((8 * 1024 * 1024)) -B 4096 \
 			-N "$inodes" -d "$dir/src" "$3" ;;
-	esac >/dev/null 2>"$dir/err" || { echo "-"; return; }
-	t1=$(now)
-	echo "$t1 - $t0" | bc -l | xargs printf '%.3f'
+	esac
+	if ! "$TIME" -f '%e %U %S' -o "$dir/time" "$@" >/dev/null \
+			2>"$dir/err"; then
+		echo "- -"
+		return
+	fi
+	awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$dir/time"
 }
 
 ratio() {
@@ -94,7 +100,8 @@ expo() {
 	printf '%.3f' "$(echo "l($2 / $1) / l($4 / $3)" | bc -l)"
 }
 
-# row LABEL N DIRS FILES
+# row LABEL N DIRS FILES: wall and CPU seconds of each tool, the wall
+# and CPU ratios mke2fs / extkit, extkit's wall exponent.
 prev_n=
 prev_t=
 first_n=
@@ -102,33 +109,43 @@ first_t=
 row() {
 	make_tree "$3" "$4"
 	sync
-	t_ext=$(timed extkit "$2" "$dir/a.img")
-	"$E2FSCK" -fn "$dir/a.img" >/dev/null 2>&1 || t_ext="$t_ext(fsck!)"
-	t_mke=-
-	t_gen=-
+	set -- "$1" "$2" "$3" "$(timed extkit "$2" "$dir/a.img")"
+	ext_w=${4% *}
+	ext_c=${4#* }
+	"$E2FSCK" -fn "$dir/a.img" >/dev/null 2>&1 || ext_w="$ext_w(fsck!)"
+	mke_w=-
+	mke_c=-
+	gen_w=-
 	if [ "$2" -le "$MKE2FS_MAX" ] || [ "$3" -gt 0 ]; then
-		t_mke=$(timed mke2fs "$2" "$dir/b.img")
-		[ -n "$GENEXT2FS" ] && t_gen=$(timed genext2fs "$2" "$dir/c.img")
+		t=$(timed mke2fs "$2" "$dir/b.img")
+		mke_w=${t% *}
+		mke_c=${t#* }
+		if [ -n "$GENEXT2FS" ]; then
+			t=$(timed genext2fs "$2" "$dir/c.img")
+			gen_w=${t% *}
+		fi
 		rm -f "$dir/c.img"
 	fi
 	e=-
 	if [ "$3" -eq 0 ]; then
-		e=$(expo "$prev_t" "$t_ext" "$prev_n" "$2")
+		e=$(expo "$prev_t" "$ext_w" "$prev_n" "$2")
 		prev_n=$2
-		prev_t=$t_ext
+		prev_t=$ext_w
 		if [ -z "$first_n" ] && [ "$2" -ge 20000 ]; then
 			first_n=$2
-			first_t=$t_ext
+			first_t=$ext_w
 		fi
 	fi
-	printf '%-24s %10s %10s %10s %9s %8s\n' "$1" "$t_ext" "$t_mke" \
-		"$t_gen" "$(ratio "$t_mke" "$t_ext")" "$e"
+	printf '%-23s %8s %8s %8s %8s %8s %7s %7s %6s\n' "$1" "$ext_w" "$ext_c" \
+		"$mke_w" "$mke_c" "$gen_w" "$(ratio "$mke_w" "$ext_w")" \
+		"$(ratio "$mke_c" "$ext_c")" "$e"
 }
 
 E2FSCK=$(command -v e2fsck)
 echo "extkit-mkfs -d vs mke2fs -d$( [ -n "$GENEXT2FS" ] && echo ' vs genext2fs'): seconds (ext2, 4 KiB blocks)"
-printf '%-24s %10s %10s %10s %9s %8s\n' "source" "extkit" "mke2fs" \
-	"genext2fs" "mke2fs/ex" "exponent"
+echo "x wall, x cpu: mke2fs / extkit; expo: extkit's wall-time exponent"
+printf '%-23s %8s %8s %8s %8s %8s %7s %7s %6s\n' "source" "ext wall" \
+	"ext cpu" "mke wall" "mke cpu" "gen wall" "x wall" "x cpu" "expo"
 for n in $COUNTS; do
 	row "1 dir x $n files" "$n" 0 "$n"
 done
