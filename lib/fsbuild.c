@@ -22,6 +22,38 @@ static uint64_t nblocks(const struct extkit_fs *fs)
 	return fs->sb.blocks_count - fs->sb.first_data_block;
 }
 
+/* A group whose block bitmap was never written: in use are its backup
+ * superblock and descriptors, and whatever group metadata (bitmaps and
+ * inode tables, anywhere with flex_bg) lies in it. */
+static int uninit_bits(struct extkit_fsbuild *fb, uint32_t g, uint64_t first,
+		       uint32_t count)
+{
+	struct extkit_fs *fs = fb->fs;
+	uint64_t lo = first + fs->sb.first_data_block, hi = lo + count;
+	uint32_t it = fs->g.itable_blocks;
+	int rc = extkit_bitmap_set_range(&fb->blocks, first,
+			extkit_group_sb_overhead(&fs->sb, &fs->g, g));
+
+	for (uint32_t h = 0; !rc && h < fs->g.group_count; h++) {
+		const struct extkit_group *d = &fs->groups[h];
+		uint64_t at[3] = { d->block_bitmap, d->inode_bitmap,
+				   d->inode_table };
+		uint32_t len[3] = { 1, 1, it };
+
+		for (int k = 0; !rc && k < 3; k++) {
+			uint64_t a = at[k], b = at[k] + len[k];
+
+			if (b <= lo || a >= hi)
+				continue;
+			a = a < lo ? lo : a;
+			b = b > hi ? hi : b;
+			rc = extkit_bitmap_set_range(&fb->blocks,
+				a - fs->sb.first_data_block, b - a);
+		}
+	}
+	return rc;
+}
+
 static int load_group(struct extkit_fsbuild *fb, uint32_t g, uint8_t *raw)
 {
 	struct extkit_fs *fs = fb->fs;
@@ -33,8 +65,7 @@ static int load_group(struct extkit_fsbuild *fb, uint32_t g, uint8_t *raw)
 	int rc = 0;
 
 	if (gd->flags & EXT4_BG_BLOCK_UNINIT) {
-		/* never allocated from: its metadata is not in a bitmap */
-		rc = extkit_bitmap_set_range(&fb->blocks, first, count);
+		rc = uninit_bits(fb, g, first, count);
 	} else {
 		rc = extkit_fs_read_block(fs, gd->block_bitmap, raw);
 		if (!rc)
@@ -152,8 +183,11 @@ static void count_blocks(struct extkit_fsbuild *fb, uint64_t b,
 
 		if (in > count)
 			in = count;
-		if (take)
+		if (take) {
 			fs->groups[g].free_blocks -= (uint32_t)in;
+			fs->groups[g].flags &=
+				(uint16_t)~EXT4_BG_BLOCK_UNINIT;
+		}
 		else
 			fs->groups[g].free_blocks += (uint32_t)in;
 		fb->dirty[g] |= DIRTY_BLOCKS;
@@ -216,6 +250,9 @@ static int store(struct extkit_fs *fs, uint64_t blk,
 
 	if (!rc)
 		rc = extkit_bitmap_to_disk(bm, first, whole, raw);
+	/* the padding past the group's last block reads as in use */
+	for (uint32_t i = count; !rc && i < 8 * fs->g.block_size; i++)
+		raw[i / 8] |= (uint8_t)(1u << (i % 8));
 	for (uint32_t i = whole; !rc && i < count; i++) {
 		uint8_t bit = (uint8_t)(1u << (i % 8));
 

@@ -5,9 +5,11 @@
  * near a goal without any I/O, and extkit_fsbuild_flush() writes the
  * bitmaps of the groups that changed (with their checksums). Group and
  * superblock counts are kept in fs as allocation goes; the caller writes
- * them with extkit_fs_write_super() when it is done. Groups whose block
- * bitmap is uninitialised are not allocated from; a group whose inode
- * bitmap is uninitialised is initialised when one of its inodes is taken.
+ * them with extkit_fs_write_super() when it is done. A group whose block
+ * bitmap is uninitialised is taken as its metadata alone (superblock
+ * backup, descriptors, and any group's bitmaps and inode table in it) and
+ * initialised when a block of it is taken; one whose inode bitmap is
+ * uninitialised likewise when one of its inodes is taken.
  */
 #ifndef EXTKIT_FSBUILD_H
 #define EXTKIT_FSBUILD_H
