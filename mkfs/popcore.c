@@ -328,20 +328,20 @@ int pop_file_begin(struct pop *p, struct pop_file *f, uint64_t size)
 	f->size = size;
 	f->nblocks = (size + bs - 1) / bs;
 	f->pblks = calloc(f->nblocks ? f->nblocks : 1, sizeof(*f->pblks));
-	f->out = p->buf;
 	return f->pblks ? 0 : -ENOMEM;
 }
 
-static int flush_out(struct pop *p, struct pop_file *f)
+/* Writes the data blocks gathered (physically contiguous) in p->buf. */
+int pop_data_flush(struct pop *p)
 {
 	uint32_t bs = p->fs->g.block_size;
 	int rc;
 
-	if (!f->out_n)
+	if (!p->out_n)
 		return 0;
-	rc = extkit_io_write_bytes(p->fs->io, f->pblks[f->out_first] * bs,
-				   f->out, f->out_n * bs);
-	f->out_n = 0;
+	rc = extkit_io_write_bytes(p->fs->io, p->out_first * bs, p->buf,
+				   p->out_n * bs);
+	p->out_n = 0;
 	return rc;
 }
 
@@ -379,8 +379,8 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 		uint64_t lb = off / bs;
 		uint32_t in = (uint32_t)(off % bs);
 		size_t n = bs - in < len ? bs - in : len;
-		int inside = f->out_n && lb >= f->out_first &&
-			     lb < f->out_first + f->out_n;
+		uint64_t pb;
+		int inside;
 
 		if (!in && n == bs && !f->pblks[lb] && all_zero(src, bs)) {
 			src += n;	/* a block of zeros stays a hole */
@@ -393,19 +393,22 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 			if (rc)
 				return rc;
 		}
-		if (!inside && f->out_n && lb == f->out_first + f->out_n &&
-		    f->out_n < max && f->pblks[lb] == f->pblks[lb - 1] + 1) {
-			memset(f->out + f->out_n * bs, 0, bs);
-			f->out_n++;
+		pb = f->pblks[lb];
+		inside = p->out_n && pb >= p->out_first &&
+			 pb < p->out_first + p->out_n;
+		if (!inside && p->out_n && pb == p->out_first + p->out_n &&
+		    p->out_n < max) {
+			memset(p->buf + p->out_n * bs, 0, bs);
+			p->out_n++;
 		} else if (!inside) {
-			rc = flush_out(p, f);
+			rc = pop_data_flush(p);
 			if (rc)
 				return rc;
-			f->out_first = lb;
-			f->out_n = 1;
-			memset(f->out, 0, bs);
+			p->out_first = pb;
+			p->out_n = 1;
+			memset(p->buf, 0, bs);
 		}
-		memcpy(f->out + (lb - f->out_first) * bs + in, src, n);
+		memcpy(p->buf + (pb - p->out_first) * bs + in, src, n);
 		src += n;
 		off += n;
 		len -= n;
@@ -463,10 +466,8 @@ int pop_file_end(struct pop *p, struct pop_file *f, uint32_t ino,
 		 struct extkit_inode *in)
 {
 	uint64_t total;
-	int rc = flush_out(p, f);
+	int rc = give_back(p, f);
 
-	if (!rc)
-		rc = give_back(p, f);
 	if (!rc)
 		rc = build_map(p, ino, f->nblocks, f->pblks, in, &total);
 	if (rc)

@@ -165,6 +165,7 @@ static void meta_from_stat(const struct pop *p, const struct stat *st,
 	m->ctime = st->st_ctim;
 	m->rdev_major = major(st->st_rdev);
 	m->rdev_minor = minor(st->st_rdev);
+	m->disk_bytes = (uint64_t)st->st_blocks * 512;
 	(void)p;
 }
 
@@ -190,11 +191,15 @@ static int copy_segment(struct pop *p, struct pop_file *f, int fd,
 	return 0;
 }
 
-static int copy_data(struct pop *p, struct pop_file *f, int fd)
+static int copy_data(struct pop *p, struct pop_file *f, int fd,
+		     uint64_t disk_bytes)
 {
+	uint32_t bs = p->fs->g.block_size;
 	off_t data = 0, hole;
 	int rc = 0;
 
+	if (disk_bytes >= f->size)	/* no holes: one segment */
+		return copy_segment(p, f, fd, 0, f->size);
 	while (!rc && (uint64_t)data < f->size) {
 		data = lseek(fd, data, SEEK_DATA);
 		if (data < 0)
@@ -202,6 +207,10 @@ static int copy_data(struct pop *p, struct pop_file *f, int fd)
 		hole = lseek(fd, data, SEEK_HOLE);
 		if (hole < 0)
 			return -errno;
+		/* whole blocks of the new filesystem: no block is shared by
+		 * two segments (the source's blocks may be smaller) */
+		data -= data % (off_t)bs;
+		hole += (off_t)((bs - (uint64_t)hole % bs) % bs);
 		if ((uint64_t)hole > f->size)
 			hole = (off_t)f->size;
 		rc = copy_segment(p, f, fd, (uint64_t)data, (uint64_t)hole);
@@ -226,7 +235,7 @@ static int copy_file(struct pop *p, int dfd, const char *name, uint32_t ino,
 		return -errno;
 	rc = pop_file_begin(p, &f, m->size);
 	if (!rc)
-		rc = copy_data(p, &f, fd);
+		rc = copy_data(p, &f, fd, m->disk_bytes);
 	if (!rc)
 		rc = pop_file_end(p, &f, ino, &in);
 	pop_file_free(&f);
@@ -569,6 +578,8 @@ int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	}
 	if (p.bar_shown)
 		fputc('\n', stderr);
+	if (!rc)
+		rc = pop_data_flush(&p);
 	if (!rc)
 		rc = pop_links_write(&p);
 	if (!rc)

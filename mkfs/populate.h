@@ -44,6 +44,7 @@ struct pop_meta {
 	struct timespec ctime;
 	uint32_t rdev_major;
 	uint32_t rdev_minor;
+	uint64_t disk_bytes;	/* bytes allocated in the source; 0: unknown */
 	struct extkit_xattr_item *x;
 	size_t nx;
 };
@@ -55,9 +56,6 @@ struct pop_file {
 	uint64_t *pblks;	/* 0: a hole */
 	uint64_t run_next;	/* blocks taken but not yet used */
 	uint64_t run_left;
-	uint8_t *out;		/* physically contiguous blocks to write */
-	uint64_t out_first;	/* logical block of out[0] */
-	uint64_t out_n;
 };
 
 struct pop {
@@ -72,7 +70,9 @@ struct pop {
 	uint8_t *itb;		/* the inode table block in use */
 	uint64_t itb_blk;
 	int itb_dirty;
-	uint8_t *buf;		/* blocks going out, POP_BUF bytes */
+	uint8_t *buf;		/* data blocks going out, POP_BUF bytes: */
+	uint64_t out_first;	/* out_n contiguous blocks from out_first */
+	uint64_t out_n;
 	uint8_t *rbuf;		/* blocks coming in, POP_BUF bytes */
 	struct pop_map links;	/* inode -> names, for inodes with > 1 */
 	struct pop_map srcino;	/* source (dev, ino) -> inode */
@@ -110,6 +110,8 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 int pop_file_end(struct pop *p, struct pop_file *f, uint32_t ino,
 		 struct extkit_inode *in);
 void pop_file_free(struct pop_file *f);
+/* Writes the file data still gathered (runs of files go out at once). */
+int pop_data_flush(struct pop *p);
 /* A symbolic link: fast when the target fits in i_block. */
 int pop_symlink(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		const char *target, size_t len);
