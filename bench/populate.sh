@@ -104,6 +104,8 @@ expo() {
 # and CPU ratios mke2fs / extkit, extkit's wall exponent.
 prev_n=
 prev_t=
+prev_c=
+first_c=
 first_n=
 first_t=
 row() {
@@ -127,31 +129,37 @@ row() {
 		rm -f "$dir/c.img"
 	fi
 	e=-
+	ec=-
 	if [ "$3" -eq 0 ]; then
 		e=$(expo "$prev_t" "$ext_w" "$prev_n" "$2")
+		ec=$(expo "$prev_c" "$ext_c" "$prev_n" "$2")
 		prev_n=$2
 		prev_t=$ext_w
+		prev_c=$ext_c
 		if [ -z "$first_n" ] && [ "$2" -ge 20000 ]; then
 			first_n=$2
 			first_t=$ext_w
+			first_c=$ext_c
 		fi
 	fi
-	printf '%-23s %8s %8s %8s %8s %8s %7s %7s %6s\n' "$1" "$ext_w" "$ext_c" \
-		"$mke_w" "$mke_c" "$gen_w" "$(ratio "$mke_w" "$ext_w")" \
-		"$(ratio "$mke_c" "$ext_c")" "$e"
+	printf '%-23s %8s %8s %8s %8s %8s %7s %7s %6s %6s\n' "$1" "$ext_w" \
+		"$ext_c" "$mke_w" "$mke_c" "$gen_w" "$(ratio "$mke_w" "$ext_w")" \
+		"$(ratio "$mke_c" "$ext_c")" "$e" "$ec"
 }
 
 E2FSCK=$(command -v e2fsck)
 echo "extkit-mkfs -d vs mke2fs -d$( [ -n "$GENEXT2FS" ] && echo ' vs genext2fs'): seconds (ext2, 4 KiB blocks)"
-echo "x wall, x cpu: mke2fs / extkit; expo: extkit's wall-time exponent"
-printf '%-23s %8s %8s %8s %8s %8s %7s %7s %6s\n' "source" "ext wall" \
-	"ext cpu" "mke wall" "mke cpu" "gen wall" "x wall" "x cpu" "expo"
+echo "x wall, x cpu: mke2fs / extkit; expo, expo c: extkit's exponent (wall, cpu)"
+printf '%-23s %8s %8s %8s %8s %8s %7s %7s %6s %6s\n' "source" "ext wall" \
+	"ext cpu" "mke wall" "mke cpu" "gen wall" "x wall" "x cpu" "expo" \
+	"expo c"
 for n in $COUNTS; do
 	row "1 dir x $n files" "$n" 0 "$n"
 done
 if [ -n "$first_n" ] && [ "$prev_n" != "$first_n" ]; then
 	echo "scaling exponent from $first_n to $prev_n files:" \
-		"$(expo "$first_t" "$prev_t" "$first_n" "$prev_n")"
+		"$(expo "$first_t" "$prev_t" "$first_n" "$prev_n") (wall)," \
+		"$(expo "$first_c" "$prev_c" "$first_n" "$prev_n") (cpu)"
 fi
 [ "$WIDE" = 1 ] || exit 0
 row "1000 dirs x 1000 files" 1000000 1000 1000
