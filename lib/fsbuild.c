@@ -233,7 +233,8 @@ int extkit_fsbuild_release(struct extkit_fsbuild *fb, uint64_t start,
 
 	if (!count)
 		return 0;
-	if (start < fs->sb.first_data_block || start + count > fs->sb.blocks_count ||
+	if (start < fs->sb.first_data_block ||
+	    start + count > fs->sb.blocks_count ||
 	    extkit_bitmap_count_range(&fb->blocks, b, count) != count)
 		return -EFSCORRUPTED;
 	count_blocks(fb, b, count, 0);

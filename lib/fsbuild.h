@@ -21,10 +21,10 @@
 
 struct extkit_fsbuild {
 	struct extkit_fs *fs;
-	struct extkit_bitmap blocks;	/* bit b: block first_data_block + b */
+	struct extkit_bitmap blocks;	/* bit b: first_data_block + b */
 	struct extkit_bitmap inodes;	/* bit i: inode i + 1 */
-	uint8_t *dirty;			/* per group: 1 blocks, 2 inodes */
-	uint32_t *ino_high;		/* per group: inodes used up to here */
+	uint8_t *dirty;		/* per group: 1 blocks, 2 inodes */
+	uint32_t *ino_high;	/* per group: inodes used up to here */
 };
 
 int extkit_fsbuild_open(struct extkit_fs *fs, struct extkit_fsbuild *fb);

@@ -38,7 +38,7 @@ struct arc {
 	uint64_t ndirs;
 	uint64_t cap;
 	struct pop_map dir_of;		/* inode -> index + 1 in dirs */
-	struct pop_map names;		/* (dir inode, name hash) -> entry */
+	struct pop_map names;		/* (dir, name hash) -> entry */
 	const char *why;		/* the reason for an error */
 };
 
@@ -584,9 +584,7 @@ int pop_archive(struct pop *p, const char *source)
 		rc = finish_dirs(&c);
 	}
 	if (rc)
-		pop_error(p, c.why ? c.why : rc == -ENOSPC ?
-			  "no space left: the tree is bigger than the filesystem" :
-			  extkit_strerror(rc));
+		pop_error(p, c.why ? c.why : pop_reason(rc));
 	arc_free(&c);
-	return rc ? POP_EREPORTED : 0;
+	return rc ? -POP_EREPORTED : 0;
 }

@@ -416,7 +416,8 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, &a.extended, 0,
-		  "extended options: hash_seed=UUID, discard, nodiscard, root_owner[=UID:GID]",
+		  "extended options: hash_seed=UUID, discard, nodiscard, "
+		  "root_owner[=UID:GID]",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type (ext2)", "TYPE" },

@@ -33,7 +33,8 @@
 
 static uint64_t slot_of(const struct pop_map *m, uint64_t k1, uint64_t k2)
 {
-	uint64_t h = (k1 * 0x9E3779B97F4A7C15ULL) ^ (k2 + 0x632BE59BD9B4E019ULL);
+	uint64_t h = (k1 * 0x9E3779B97F4A7C15ULL) ^
+		     (k2 + 0x632BE59BD9B4E019ULL);
 
 	h ^= h >> 29;
 	return (h * 0xBF58476D1CE4E5B9ULL) & (m->cap - 1);
@@ -307,7 +308,8 @@ int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 	in->extra_isize = isize > EXT2_INODE_CORE_SIZE ?
 			  p->fs->sb.want_extra_isize : 0;
 	if (in->size > 0x7FFFFFFFULL && !S_ISDIR(m->mode))
-		p->fs->sb.feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+		p->fs->sb.feature_ro_compat |=
+			EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
 	memset(p->raw, 0, isize);
 	put_times(p, m, in);
 	rc = put_xattrs(p, m, in);
@@ -493,7 +495,8 @@ int pop_symlink(struct pop *p, uint32_t ino, const struct pop_meta *m,
 	int rc;
 
 	if (len < sizeof(in.block)) {
-		memcpy(in.block, target, len);	/* fast: bytes in i_block */
+		/* fast: the bytes in i_block */
+		memcpy(in.block, target, len);
 		in.size = len;
 		return pop_write_inode(p, ino, m, &in, 1);
 	}
@@ -640,6 +643,13 @@ int pop_path_push(struct pop *p, const char *name, size_t len)
 	p->plen += len;
 	p->path[p->plen] = 0;
 	return 0;
+}
+
+const char *pop_reason(int rc)
+{
+	if (rc == -ENOSPC)
+		return "no space left: the tree is bigger than the filesystem";
+	return extkit_strerror(rc);
 }
 
 void pop_error(const struct pop *p, const char *why)

@@ -84,8 +84,8 @@ static int add_xattr(struct xlist *x, const char *path, const char *name,
 	int rc = extkit_xattr_name_split(name, &it->index, &suffix);
 
 	if (rc == -EOPNOTSUPP) {
-		cli_error("warning: %s: attribute %s cannot be stored, left out", path,
-			 name);
+		cli_error("warning: %s: attribute %s cannot be stored, left out",
+			  path, name);
 		return 0;
 	}
 	if (!rc)
@@ -432,9 +432,7 @@ static int copy_kids(struct pop *p, int dfd, uint32_t ino,
 		if (!rc)
 			rc = copy_one(p, dfd, &kids[i], name, ino);
 		if (rc && rc != -POP_EREPORTED) {
-			pop_error(p, rc == -ENOSPC ?
-				  "no space left: the tree is bigger than the filesystem" :
-				  extkit_strerror(rc));
+			pop_error(p, pop_reason(rc));
 			rc = -POP_EREPORTED;
 		}
 		p->plen = base;
@@ -473,9 +471,7 @@ static int copy_dir(struct pop *p, int dfd, uint32_t ino, uint32_t parent)
 		rc = copy_kids(p, dfd, ino, &db, kids, n);
 out:
 	if (rc && rc != -POP_EREPORTED) {
-		pop_error(p, rc == -ENOSPC ?
-			  "no space left: the tree is bigger than the filesystem" :
-			  extkit_strerror(rc));
+		pop_error(p, pop_reason(rc));
 		rc = -POP_EREPORTED;
 	}
 	free(kids);

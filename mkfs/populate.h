@@ -44,7 +44,7 @@ struct pop_meta {
 	struct timespec ctime;
 	uint32_t rdev_major;
 	uint32_t rdev_minor;
-	uint64_t disk_bytes;	/* bytes allocated in the source; 0: unknown */
+	uint64_t disk_bytes;	/* allocated in the source; 0: unknown */
 	struct extkit_xattr_item *x;
 	size_t nx;
 };
@@ -130,6 +130,8 @@ int pop_links_write(struct pop *p);
 void pop_progress(struct pop *p);
 /* Path buffer: push a name, pop back to a length. */
 int pop_path_push(struct pop *p, const char *name, size_t len);
+/* Why an entry could not be copied, for an error code. */
+const char *pop_reason(int rc);
 /* The error message for the entry being copied. */
 void pop_error(const struct pop *p, const char *why);
 

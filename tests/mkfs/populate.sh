@@ -246,7 +246,7 @@ else
 fi
 
 # ---- errors ----
-# expect_error DESC PATTERN ARGS...: exit 1, the message matches, and
+# expect_error DESC PATTERN ARGS...: exit 1, one line that matches, and
 # the target is not a filesystem (e2fsck finds no superblock).
 expect_error() {
 	_d=$1
@@ -255,7 +255,8 @@ expect_error() {
 	rm -f "$bad"
 	run_mkfs "$tmpdir/out" "$tmpdir/err" -q -F "$@" "$bad" 4M
 	_rc=$?
-	if [ $_rc -ne 1 ] || ! grep -q -- "$_p" "$tmpdir/err"; then
+	if [ $_rc -ne 1 ] || ! grep -q -- "$_p" "$tmpdir/err" ||
+	   [ "$(wc -l <"$tmpdir/err")" -ne 1 ]; then
 		fail "$_d: exit $_rc: $(cat "$tmpdir/err")"
 	elif "$E2FSCK" -fn "$bad" >/dev/null 2>&1; then
 		fail "$_d: the target looks like a filesystem"
