@@ -3,9 +3,10 @@
  * mkfs -d SOURCE: the entry point, and a directory tree as the source.
  * A directory is copied in one go: its names are read and sorted (so the
  * image does not depend on readdir order), each child gets the next free
- * inode (the children of a directory take one run of inodes), the
- * directory's blocks are laid out and written, then each child is copied
- * in name order, subdirectories recursively. Memory: the names of the
+ * inode in name order (the children of a directory take one run of
+ * inodes) and, unless it is a directory, is copied there and then; the
+ * directory's blocks are laid out and written, then the subdirectories
+ * are copied in name order, recursively. Memory: the names of the
  * directories on the current path, and the source inodes with more than
  * one link.
  */
@@ -266,15 +267,20 @@ static int dir_inode(struct pop *p, uint32_t ino, const struct pop_meta *m)
 	return pop_write_inode(p, ino, m, &in, 2);
 }
 
+/* Copies one entry (st: its lstat, or NULL to take it here), and the
+ * subtree of a directory. */
 static int copy_one(struct pop *p, int dfd, const struct kid *k,
-		    const char *name, uint32_t parent_ino)
+		    const char *name, uint32_t parent_ino,
+		    const struct stat *st_in)
 {
 	struct pop_meta m;
 	struct xlist x;
 	struct stat st;
 	int rc, sub;
 
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+	if (st_in)
+		st = *st_in;
+	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
 	meta_from_stat(p, &st, &m);
 	rc = read_xattrs(p->path, &x);
@@ -348,17 +354,16 @@ static int is_lpf(uint32_t dir, const char *name, uint32_t len)
 /* Gives each child its inode: a new one, or the one an earlier name of
  * the same source inode got (hard links). */
 static int number_kid(struct pop *p, int dfd, uint32_t dir,
-		      struct extkit_dirbuild_entry *e, struct kid *k)
+		      struct extkit_dirbuild_entry *e, const char *name,
+		      struct kid *k, struct stat *st_out)
 {
-	char name[EXT2_NAME_LEN + 1];
 	struct stat st;
 	uint32_t have;
 	int rc, isdir;
 
-	memcpy(name, e->name, e->len);
-	name[e->len] = 0;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
+	*st_out = st;
 	isdir = S_ISDIR(st.st_mode);
 	e->ftype = extkit_mode_to_ftype((uint16_t)st.st_mode);
 	k->fresh = 1;
@@ -381,10 +386,17 @@ static int number_kid(struct pop *p, int dfd, uint32_t dir,
 	return 0;
 }
 
+/*
+ * Numbers the children and copies those that are not directories right
+ * away (their stat at hand); directories are copied once the directory's
+ * own blocks are out (copy_kids).
+ */
 static int number_kids(struct pop *p, int dfd, uint32_t dir,
 		       struct extkit_dirbuild *db, struct kid *kids)
 {
+	char name[EXT2_NAME_LEN + 1];
 	size_t base = p->plen;
+	struct stat st;
 	int rc = 0;
 
 	for (uint64_t i = 0; !rc && i < db->n; i++) {
@@ -392,12 +404,18 @@ static int number_kids(struct pop *p, int dfd, uint32_t dir,
 
 		kids[i].name_off = e->name_off;
 		kids[i].len = e->len;
+		memcpy(name, e->name, e->len);
+		name[e->len] = 0;
 		rc = pop_path_push(p, e->name, e->len);
 		if (!rc)
-			rc = number_kid(p, dfd, dir, e, &kids[i]);
+			rc = number_kid(p, dfd, dir, e, name, &kids[i], &st);
 		e->ino = kids[i].ino;
+		if (!rc && kids[i].fresh && !S_ISDIR(st.st_mode)) {
+			rc = copy_one(p, dfd, &kids[i], name, dir, &st);
+			kids[i].fresh = 0;
+		}
 		if (rc && rc != -POP_EREPORTED)
-			pop_error(p, extkit_strerror(rc));
+			pop_error(p, pop_reason(rc));
 		if (rc)
 			return -POP_EREPORTED;
 		p->plen = base;
@@ -430,7 +448,7 @@ static int copy_kids(struct pop *p, int dfd, uint32_t ino,
 		name[kids[i].len] = 0;
 		rc = pop_path_push(p, name, kids[i].len);
 		if (!rc)
-			rc = copy_one(p, dfd, &kids[i], name, ino);
+			rc = copy_one(p, dfd, &kids[i], name, ino, NULL);
 		if (rc && rc != -POP_EREPORTED) {
 			pop_error(p, pop_reason(rc));
 			rc = -POP_EREPORTED;
