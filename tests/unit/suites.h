@@ -21,5 +21,6 @@ Suite *undo_suite(void);
 Suite *xattr_suite(void);
 Suite *walk_suite(void);
 Suite *cli_suite(void);
+Suite *xattrbuild_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
