@@ -86,7 +86,8 @@ static int cmp_name(const void *a, const void *b)
 void extkit_dirbuild_sort_names(struct extkit_dirbuild *db)
 {
 	set_names(db);
-	qsort(db->e, db->n, sizeof(*db->e), cmp_name);
+	if (db->n)
+		qsort(db->e, db->n, sizeof(*db->e), cmp_name);
 }
 
 /* Appends record (ino, name) at *off of block blk at its minimal size. */
@@ -184,7 +185,8 @@ static int hash_all(struct extkit_dirbuild *db, uint8_t version)
 			return rc;
 	}
 	set_names(db);
-	qsort(db->e, db->n, sizeof(*db->e), cmp_hash);
+	if (db->n)
+		qsort(db->e, db->n, sizeof(*db->e), cmp_hash);
 	return 0;
 }
 

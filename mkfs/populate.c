@@ -325,6 +325,7 @@ static int read_names(struct pop *p, int dfd, struct extkit_dirbuild *db)
 		close(fd);
 		return -errno;
 	}
+	rewinddir(d);	/* the offset is shared with dfd's other dups */
 	errno = 0;
 	while (!rc && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);
@@ -510,6 +511,7 @@ static uint64_t count_tree(int dfd)
 			close(fd);
 		return 0;
 	}
+	rewinddir(d);
 	while ((de = readdir(d))) {
 		int sub;
 

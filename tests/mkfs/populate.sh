@@ -30,8 +30,8 @@ trap cleanup EXIT
 
 # ---- the tree ----
 tree=$tmpdir/tree
-old=202101020304.05
-mkdir -p "$tree/etc/sub" "$tree/var/spool" "$tree/big" "$tree/odd" || exit 99
+mkdir -p "$tree/etc/sub" "$tree/var/spool" "$tree/big" "$tree/odd" \
+	"$tree/var/empty" || exit 99
 echo hello >"$tree/etc/hosts"
 seq 1 200000 >"$tree/etc/numbers"		# indirect blocks
 head -c 70000 /dev/urandom >"$tree/etc/random"
@@ -243,6 +243,20 @@ if cmp -s "$tmpdir/r1a.img" "$tmpdir/r1b.img" &&
 	ok "reproducible: byte-identical across runs and creation orders"
 else
 	fail "images differ between runs or creation orders"
+fi
+
+# A progress bar on a terminal (counted first), none with -q.
+if command -v script >/dev/null; then
+	script -qc "$MKFS -F -d $tree $tmpdir/tty.img 96M" /dev/null \
+		>"$tmpdir/tty.out" 2>&1
+	script -qc "$MKFS -q -F -d $tree $tmpdir/tty.img 96M" /dev/null \
+		>"$tmpdir/tty-q.out" 2>&1
+	if tr '\r' '\n' <"$tmpdir/tty.out" | grep -q '^Copying files:.*100%' &&
+	   ! grep -q 'Copying' "$tmpdir/tty-q.out"; then
+		ok "a progress bar on a terminal, none with -q"
+	else
+		fail "progress bar: $(tr '\r' '\n' <"$tmpdir/tty.out" | tail -3)"
+	fi
 fi
 
 # ---- errors ----
