@@ -375,6 +375,7 @@ static int number_kid(struct pop *p, int dfd, uint32_t dir,
 		   pop_map_get(&p->srcino, st.st_dev, st.st_ino, &have)) {
 		k->ino = have;
 		k->fresh = 0;
+		pop_progress(p);	/* one more name: done */
 		return pop_link_add(p, have);
 	} else {
 		rc = pop_new_inode(p, isdir, &k->ino);
