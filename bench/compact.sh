@@ -39,7 +39,7 @@ import json, sys
 f = json.load(sys.stdin)
 print('blocks %d  entries %d  free %d  holes %d  needed %d  reclaimable %d  frag %.4f' % (
     f['blocks'], f['entries'], f['free_bytes'], f['holes'],
-    f['blocks_needed'], f['reclaimable_blocks'], f['fragmentation']))"
+    f['blocks_needed'], f['reclaimable_blocks'], f['small_hole_share']))"
 }
 
 for feat in dir_index ^dir_index; do

@@ -99,7 +99,7 @@ static void ls_entry(struct dump_ctx *ctx, const struct extkit_dirent *ent)
 
 int dump_ls(struct dump_ctx *ctx)
 {
-	const char *path = ctx->o->args[0];
+	const char *path = ctx->o->nargs ? ctx->o->args[0] : "/";
 	struct corrupt_note cn = { 0 };
 	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;

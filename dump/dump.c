@@ -102,7 +102,7 @@ static int cmd_frag(struct dump_ctx *ctx)
 static const struct dump_cmd commands[] = {
 	{ "super", dump_super, 0, 0, 0, "" },
 	{ "groups", dump_groups, 0, 0, 0, "" },
-	{ "ls", dump_ls, 1, 1, DUMP_OPT_LONG, "PATH" },
+	{ "ls", dump_ls, 0, 1, DUMP_OPT_LONG, "[PATH]" },
 	{ "stat", dump_stat, 1, 1, 0, "PATH|<INO>" },
 	{ "blocks", dump_blocks, 1, -1, DUMP_OPT_META, "PATH..." },
 	{ "dirblock", dump_dirblock, 2, 2, 0, "PATH N" },
@@ -310,6 +310,21 @@ static int parse_args(struct dump_opts *o, int argc, const char **argv,
 	return rc;
 }
 
+/* What is shown may not be the whole or current truth: say so first. */
+static void warn_target(const char *target, const struct extkit_fs *fs)
+{
+	char where[256] = "";
+
+	if (fs->truncated)
+		cli_warn_truncated(target, fs->io->size / fs->g.block_size,
+				   fs->sb.blocks_count);
+	if (extkit_io_check_mounted(target, where, sizeof(where)) > 0)
+		fprintf(stderr, "%s: warning: %s is mounted on %s; what is "
+			"shown may be stale (the kernel may hold unwritten "
+			"changes)\n", cli_prog, target,
+			where[0] ? where : "?");
+}
+
 static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 {
 	struct dump_ctx ctx = { .o = o };
@@ -317,14 +332,17 @@ static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 	int flags = 0;
 	int rc;
 
-	/* super and groups show what is there even if extkit cannot use it. */
+	/* super and groups show what is there even if extkit cannot use it;
+	 * a truncated image is read as far as it goes, as dumpe2fs does. */
 	if (cmd->run == dump_super || cmd->run == dump_groups)
 		flags |= EXTKIT_FS_FORCE;
+	flags |= EXTKIT_FS_PARTIAL;
 	rc = extkit_fs_open(o->target, flags, &ctx.fs, &why);
 	if (rc < 0) {
 		cli_error("%s: %s", o->target, why ? why : extkit_strerror(rc));
 		return DUMP_EXIT_FAIL;
 	}
+	warn_target(o->target, ctx.fs);
 	json_init(&ctx.jw, stdout);
 	rc = cmd->run(&ctx);
 	if (o->json && json_finish(&ctx.jw) && rc >= 0) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "fs.h"
+#include "inode.h"
 #include "json.h"
 
 #define DUMP_EXIT_OK	0
@@ -53,6 +54,9 @@ struct dump_cmd {
 /* dump.c: text output shared by the commands (messages: lib/cli) */
 void dump_put_blk(const struct dump_ctx *ctx, uint64_t blk);
 void dump_put_time(uint32_t t);
+/* stat: the inline data and the extended attributes of inode ino. */
+void dump_stat_xattrs(struct dump_ctx *ctx, uint32_t ino,
+		      const struct extkit_inode *in);
 void dump_put_name(const char *s, size_t len);
 const char *dump_lookup_name(const char *const *names, unsigned int n,
 			     unsigned int v, const char *dflt);

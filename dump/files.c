@@ -15,6 +15,8 @@
 #include "error.h"
 #include "fs.h"
 #include "inode.h"
+#include "ondisk.h"
+#include "walk.h"
 #include "cli/msg.h"
 
 #include "dump.h"
@@ -152,6 +154,138 @@ static void stat_iblock(struct dump_ctx *ctx, const struct extkit_inode *in)
 		putchar('\n');
 }
 
+/* ---- stat: the block map decoded ---- */
+
+struct map_print {
+	struct dump_ctx *ctx;
+	int extents;
+	int root_depth;		/* eh_depth of the extent root */
+	int n;			/* items printed */
+	uint64_t lblk, pblk, len;	/* data run waiting to be printed */
+	int unwritten;
+	uint64_t budget;	/* runs and map blocks still allowed */
+};
+
+static const char *const ind_names[] = { "", "IND", "DIND", "TIND" };
+
+static void map_flush(struct map_print *m)
+{
+	struct dump_ctx *ctx = m->ctx;
+
+	if (!m->len)
+		return;
+	if (ctx->o->json) {
+		json_begin_object(&ctx->jw, NULL);
+		json_u64(&ctx->jw, "lblk", m->lblk);
+		json_u64(&ctx->jw, "pblk", m->pblk);
+		json_u64(&ctx->jw, "len", m->len);
+		json_bool(&ctx->jw, "unwritten", m->unwritten);
+		json_end_object(&ctx->jw);
+	} else {
+		printf("%s(%" PRIu64, m->n++ ? ", " : " ", m->lblk);
+		if (m->len > 1)
+			printf("-%" PRIu64, m->lblk + m->len - 1);
+		printf("%s):", m->unwritten ? "[u]" : "");
+		dump_put_blk(ctx, m->pblk);
+		if (m->len > 1) {
+			putchar('-');
+			dump_put_blk(ctx, m->pblk + m->len - 1);
+		}
+	}
+	m->len = 0;
+}
+
+/* A map block, as debugfs names it: (IND), (DIND), (TIND), or (ETBn)
+ * for an extent tree block named by an entry at level n of the tree. */
+static void map_block(struct map_print *m, const struct extkit_walk_ent *e)
+{
+	struct dump_ctx *ctx = m->ctx;
+	char name[16];
+
+	if (m->extents)
+		snprintf(name, sizeof(name), "ETB%d",
+			 m->root_depth - e->level);
+	else
+		snprintf(name, sizeof(name), "%s",
+			 ind_names[e->level > 0 && e->level < 4 ? e->level : 0]);
+	if (ctx->o->json) {
+		json_begin_object(&ctx->jw, NULL);
+		json_string(&ctx->jw, "map_block", name);
+		json_u64(&ctx->jw, "pblk", e->pblk);
+		json_u64(&ctx->jw, "lblk", e->lblk);
+		json_end_object(&ctx->jw);
+		return;
+	}
+	printf("%s(%s):", m->n++ ? ", " : " ", name);
+	dump_put_blk(ctx, e->pblk);
+}
+
+static int map_fn(struct extkit_fs *fs, struct extkit_walk_ent *e, void *arg)
+{
+	struct map_print *m = arg;
+	int unwritten = !!(e->flags & EXTKIT_WALK_UNWRITTEN);
+
+	(void)fs;
+	if ((e->flags & EXTKIT_WALK_LEAVE) || e->bad)
+		return e->bad ? EXTKIT_WALK_SKIP : 0;
+	if (!m->budget--)
+		return EXTKIT_WALK_ABORT;
+	if (e->flags & EXTKIT_WALK_META) {
+		map_flush(m);
+		map_block(m, e);
+		return 0;
+	}
+	if (m->len && e->lblk == m->lblk + m->len &&
+	    e->pblk == m->pblk + m->len && unwritten == m->unwritten) {
+		m->len += e->len;
+		return 0;
+	}
+	map_flush(m);
+	m->lblk = e->lblk;
+	m->pblk = e->pblk;
+	m->len = e->len;
+	m->unwritten = unwritten;
+	return 0;
+}
+
+/*
+ * The block map decoded, in debugfs' notation: runs "(lblk-lblk):pblk-pblk"
+ * in logical order and the map blocks among them where the walk meets
+ * them. JSON: "map" with the extent depth and the items.
+ */
+static void stat_map(struct dump_ctx *ctx, const struct extkit_inode *in)
+{
+	struct map_print m = { .ctx = ctx };
+	struct extkit_inode copy = *in;
+	struct extkit_walk wk = { .flags = EXTKIT_WALK_DRY, .fn = map_fn,
+				  .arg = &m };
+
+	if (!extkit_inode_has_block_map(in))
+		return;
+	m.extents = !!(in->flags & EXT4_EXTENTS_FL);
+	m.root_depth = (int)(in->block[1] >> 16);	/* eh_depth */
+	m.budget = ctx->fs->sb.blocks_count + 1;
+	if (ctx->o->json) {
+		json_begin_object(&ctx->jw, "map");
+		if (m.extents)
+			json_u64(&ctx->jw, "depth", (uint64_t)m.root_depth);
+		json_begin_array(&ctx->jw, "items");
+	} else {
+		printf("%-12s", m.extents ? "Extents:" : "Blocks:");
+	}
+	if (extkit_walk(ctx->fs, &copy, &wk) < 0 && !ctx->o->json)
+		printf("%s(map unreadable)", m.n ? ", " : " ");
+	map_flush(&m);
+	if (ctx->o->json) {
+		json_end_array(&ctx->jw);
+		json_end_object(&ctx->jw);
+	} else {
+		if (m.extents)
+			printf("\n%-12s %d", "Depth:", m.root_depth);
+		putchar('\n');
+	}
+}
+
 int dump_stat(struct dump_ctx *ctx)
 {
 	const char *path = ctx->o->args[0];
@@ -170,6 +304,8 @@ int dump_stat(struct dump_ctx *ctx)
 		json_begin_object(&ctx->jw, NULL);
 	stat_print(ctx, ino, &in);
 	stat_iblock(ctx, &in);
+	stat_map(ctx, &in);
+	dump_stat_xattrs(ctx, ino, &in);
 	if (ctx->o->json)
 		json_end_object(&ctx->jw);
 	return 0;

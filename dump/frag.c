@@ -65,6 +65,7 @@ static void json_stats(struct json_writer *w,
 {
 	unsigned int i;
 
+	json_fixed4(w, "free_share", extkit_dirspace_free_share(st));
 	json_u64(w, "blocks", st->blocks);
 	json_u64(w, "entries", st->entries);
 	json_u64(w, "live_bytes", st->live_bytes);
@@ -78,13 +79,19 @@ static void json_stats(struct json_writer *w,
 	json_end_object(w);
 	json_u64(w, "blocks_needed", st->blocks_needed);
 	json_u64(w, "reclaimable_blocks", st->reclaimable_blocks);
-	json_fixed4(w, "fragmentation", extkit_dirspace_fragmentation(st));
+	json_fixed4(w, "small_hole_share",
+		    extkit_dirspace_small_hole_share(st));
 }
 
 static void text_stats(const struct extkit_dirspace_stats *st)
 {
 	unsigned int i;
 
+	/* What a reader wants first: how empty it is, what -D gives back. */
+	printf("  free:               %.1f%% (%" PRIu64 " bytes)\n",
+	       100.0 * extkit_dirspace_free_share(st), st->free_bytes);
+	printf("  compaction frees:   %" PRIu64 " of %" PRIu64 " blocks\n",
+	       st->reclaimable_blocks, st->blocks);
 	printf("  blocks:             %" PRIu64 "\n", st->blocks);
 	printf("  entries:            %" PRIu64 "\n", st->entries);
 	printf("  live bytes:         %" PRIu64 "\n", st->live_bytes);
@@ -99,8 +106,8 @@ static void text_stats(const struct extkit_dirspace_stats *st)
 	printf("\n");
 	printf("  blocks needed:      %" PRIu64 "\n", st->blocks_needed);
 	printf("  reclaimable blocks: %" PRIu64 "\n", st->reclaimable_blocks);
-	printf("  fragmentation:      %.4f\n",
-	       extkit_dirspace_fragmentation(st));
+	printf("  small-hole share:   %.4f (free bytes in holes under 24 "
+	       "bytes)\n", extkit_dirspace_small_hole_share(st));
 	if (st->corrupt)
 		printf("  corrupt records:    %" PRIu64 "\n", st->corrupt);
 }
@@ -245,10 +252,18 @@ static int cmp_reclaim(const void *a, const void *b)
 	return (x->ino > y->ino) - (x->ino < y->ino);
 }
 
+/* A directory's path, or "<N>" when its ancestors do not lead to it. */
+static void dir_name(struct frag_walk *w, uint32_t ino, char *buf,
+		     size_t size)
+{
+	if (extkit_dir_path_of(w->ctx->fs, ino, buf, size))
+		snprintf(buf, size, "<%" PRIu32 ">", ino);
+}
+
 static void frag_all_json(struct frag_walk *w, uint64_t ntop)
 {
 	struct json_writer *jw = &w->ctx->jw;
-	char path[32];
+	char path[4097];
 	uint64_t i;
 
 	json_begin_object(jw, NULL);
@@ -257,7 +272,7 @@ static void frag_all_json(struct frag_walk *w, uint64_t ntop)
 	json_u64(jw, "lost_found_reserved_blocks", w->lf_reserved);
 	json_begin_array(jw, "top_directories");
 	for (i = 0; i < ntop; i++) {
-		snprintf(path, sizeof(path), "<%" PRIu32 ">", w->top[i].ino);
+		dir_name(w, w->top[i].ino, path, sizeof(path));
 		json_begin_object(jw, NULL);
 		json_string(jw, "path", path);
 		json_u64(jw, "inode", w->top[i].ino);
@@ -271,6 +286,7 @@ static void frag_all_json(struct frag_walk *w, uint64_t ntop)
 static void frag_all_text(struct frag_walk *w, uint64_t ntop)
 {
 	const struct extkit_dirspace_stats *st;
+	char path[4097];
 	uint64_t i;
 
 	printf("Directories: %" PRIu64 "\n", w->dirs);
@@ -283,16 +299,15 @@ static void frag_all_text(struct frag_walk *w, uint64_t ntop)
 		return;
 	}
 	printf("Top directories by reclaimable blocks:\n");
-	printf("  %-12s %10s %10s %10s %10s %8s\n", "inode", "blocks",
-	       "needed", "reclaim", "entries", "frag");
+	printf("  %10s %10s %10s %10s %7s  %s\n", "blocks", "needed",
+	       "reclaim", "entries", "free", "directory");
 	for (i = 0; i < ntop; i++) {
 		st = &w->top[i].st;
-		printf("  <%" PRIu32 ">%*s %10" PRIu64 " %10" PRIu64 " %10"
-		       PRIu64 " %10" PRIu64 " %8.4f\n", w->top[i].ino,
-		       (int)(10 - snprintf(NULL, 0, "%" PRIu32,
-					   w->top[i].ino)), "",
-		       st->blocks, st->blocks_needed, st->reclaimable_blocks,
-		       st->entries, extkit_dirspace_fragmentation(st));
+		dir_name(w, w->top[i].ino, path, sizeof(path));
+		printf("  %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+		       " %6.1f%%  %s\n", st->blocks, st->blocks_needed,
+		       st->reclaimable_blocks, st->entries,
+		       100.0 * extkit_dirspace_free_share(st), path);
 	}
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * extkit-dump super and groups: the superblock (as dumpe2fs -h prints it,
- * or every field of the kernel's table in JSON) and the group descriptors.
- * super and groups run on images extkit cannot otherwise use.
+ * extkit-dump super: the superblock (as dumpe2fs -h prints it, or every
+ * field of the kernel's table in JSON). It runs on images extkit cannot
+ * otherwise use. The group descriptors are in groups.c.
  */
 #include "config.h"
 
@@ -135,6 +135,12 @@ static void super_text_geom(const struct dump_ctx *ctx)
 	LINE("Group count:", "%" PRIu32, g->group_count);
 	if (sb->feature_compat || sb->feature_incompat)
 		LINE("Reserved GDT blocks:", "%u", sb->reserved_gdt_blocks);
+	if (extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_BIGALLOC)) {
+		LINE("Cluster size:", "%" PRIu64,
+		     (uint64_t)g->block_size << g->cluster_bits);
+		LINE("Clusters per group:", "%" PRIu32,
+		     sb->blocks_per_group >> g->cluster_bits);
+	}
 	LINE("Blocks per group:", "%" PRIu32, sb->blocks_per_group);
 	LINE("Inodes per group:", "%" PRIu32, sb->inodes_per_group);
 	LINE("Inode blocks per group:", "%" PRIu32, g->itable_blocks);
@@ -164,6 +170,34 @@ static void super_text_times(const struct extkit_super *sb)
 	LINE("Reserved blocks gid:", "%u", sb->def_resgid);
 }
 
+/* The fields of the features that have some (dumpe2fs' names). */
+static void super_text_features(const struct extkit_super *sb)
+{
+	static const char *const quota_names[] = {
+		"User quota inode:", "Group quota inode:",
+		"Project quota inode:",
+	};
+
+	if (extkit_has_compat(sb, EXT4_FEATURE_COMPAT_SPARSE_SUPER2))
+		LINE("Backup block groups:", "%" PRIu32 " %" PRIu32,
+		     sb->backup_bgs[0], sb->backup_bgs[1]);
+	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_MMP)) {
+		LINE("MMP block number:", "%" PRIu64, sb->mmp_block);
+		LINE("MMP update interval:", "%u", sb->mmp_interval);
+	}
+	for (int i = 0; i < 3; i++)
+		if (sb->quota_inum[i])
+			LINE(quota_names[i], "%" PRIu32, sb->quota_inum[i]);
+	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CSUM_SEED))
+		LINE("Checksum seed:", "0x%08" PRIx32, sb->checksum_seed);
+	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CASEFOLD))
+		LINE("Character encoding:", "%s%s",
+		     sb->encoding == 1 ? "utf8-12.1" : "unknown",
+		     sb->encoding_flags & 1 ? " (strict)" : "");
+	if (sb->orphan_file_inum)
+		LINE("Orphan file inode:", "%" PRIu32, sb->orphan_file_inum);
+}
+
 static void super_text_misc(const struct dump_ctx *ctx)
 {
 	const struct extkit_super *sb = &ctx->fs->sb;
@@ -187,6 +221,7 @@ static void super_text_misc(const struct dump_ctx *ctx)
 		put_le32(seed + 4 * i, sb->hash_seed[i]);
 	format_uuid(seed, uuid);
 	LINE("Directory Hash Seed:", "%s", uuid);
+	super_text_features(sb);
 	if (extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)) {
 		LINE("Checksum type:", "%s",
 		     sb->checksum_type == 1 ? "crc32c" : "unknown");
@@ -268,98 +303,5 @@ int dump_super(struct dump_ctx *ctx)
 	for_each_feature(&ctx->fs->sb, feature_json, w);
 	json_end_array(w);
 	json_end_object(w);
-	return 0;
-}
-
-/* ---- groups ---- */
-
-static const char *const bg_flag_names[] = {
-	"INODE_UNINIT", "BLOCK_UNINIT", "ITABLE_ZEROED",
-};
-
-static void group_text(const struct dump_ctx *ctx, uint32_t g)
-{
-	const struct extkit_group *gd = &ctx->fs->groups[g];
-	uint64_t first = extkit_group_first_block(&ctx->fs->sb, g);
-	uint32_t count = extkit_group_block_count(&ctx->fs->sb, g);
-	unsigned int i, n = 0;
-
-	printf("Group %" PRIu32 ": (Blocks ", g);
-	dump_put_blk(ctx, first);
-	putchar('-');
-	dump_put_blk(ctx, first + count - 1);
-	printf(")");
-	for (i = 0; i < N_ELEM(bg_flag_names); i++)
-		if (gd->flags & (1u << i))
-			printf("%s%s", n++ ? ", " : " [", bg_flag_names[i]);
-	printf("%s\n", n ? "]" : "");
-	if (extkit_super_group_has_backup(&ctx->fs->sb, g)) {
-		printf("  %s superblock at ", g ? "Backup" : "Primary");
-		dump_put_blk(ctx, g ? first : ctx->fs->sb.first_data_block);
-		putchar('\n');
-	}
-	printf("  Block bitmap at ");
-	dump_put_blk(ctx, gd->block_bitmap);
-	printf(", Inode bitmap at ");
-	dump_put_blk(ctx, gd->inode_bitmap);
-	printf("\n  Inode table at ");
-	dump_put_blk(ctx, gd->inode_table);
-	putchar('-');
-	dump_put_blk(ctx, gd->inode_table + ctx->fs->g.itable_blocks - 1);
-	printf("\n  %" PRIu32 " free blocks, %" PRIu32 " free inodes, %"
-	       PRIu32 " directories, %" PRIu32 " unused inodes\n",
-	       gd->free_blocks, gd->free_inodes, gd->used_dirs,
-	       gd->itable_unused);
-}
-
-static void group_json(struct dump_ctx *ctx, uint32_t g)
-{
-	const struct extkit_group *gd = &ctx->fs->groups[g];
-	uint64_t first = extkit_group_first_block(&ctx->fs->sb, g);
-	struct json_writer *w = &ctx->jw;
-	unsigned int i;
-
-	json_begin_object(w, NULL);
-	json_u64(w, "group", g);
-	json_u64(w, "first_block", first);
-	json_u64(w, "last_block",
-		 first + extkit_group_block_count(&ctx->fs->sb, g) - 1);
-	json_bool(w, "has_super",
-		  extkit_super_group_has_backup(&ctx->fs->sb, g));
-	json_u64(w, "block_bitmap", gd->block_bitmap);
-	json_u64(w, "inode_bitmap", gd->inode_bitmap);
-	json_u64(w, "inode_table", gd->inode_table);
-	json_u64(w, "free_blocks_count", gd->free_blocks);
-	json_u64(w, "free_inodes_count", gd->free_inodes);
-	json_u64(w, "used_dirs_count", gd->used_dirs);
-	json_u64(w, "itable_unused", gd->itable_unused);
-	json_u64(w, "flags", gd->flags);
-	json_begin_array(w, "flag_names");
-	for (i = 0; i < N_ELEM(bg_flag_names); i++)
-		if (gd->flags & (1u << i))
-			json_string(w, NULL, bg_flag_names[i]);
-	json_end_array(w);
-	json_u64(w, "checksum", gd->checksum);
-	json_end_object(w);
-}
-
-int dump_groups(struct dump_ctx *ctx)
-{
-	uint32_t g;
-
-	if (ctx->o->json) {
-		json_begin_object(&ctx->jw, NULL);
-		json_begin_array(&ctx->jw, "groups");
-	}
-	for (g = 0; g < ctx->fs->g.group_count; g++) {
-		if (ctx->o->json)
-			group_json(ctx, g);
-		else
-			group_text(ctx, g);
-	}
-	if (ctx->o->json) {
-		json_end_array(&ctx->jw);
-		json_end_object(&ctx->jw);
-	}
 	return 0;
 }

@@ -180,6 +180,8 @@ static int bb_fn(struct extkit_fs *fs, struct extkit_walk_ent *e, void *arg)
 	if (fsck_block_test(ctx, e->pblk))
 		return e->level ? claimed_map(ctx, e) : claimed_data(ctx, e);
 	fsck_block_mark(ctx, e->pblk, 1);
+	if (!e->level)
+		ctx->stats.bad_blocks++;
 	if (e->bad == EXTKIT_WALK_BAD_READ)
 		report_read(ctx, e);
 	return 0;

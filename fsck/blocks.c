@@ -42,7 +42,11 @@ static uint64_t block_claim(struct fsck_ctx *ctx, uint64_t blk,
 {
 	uint64_t bit = bit_of(ctx, blk), dups = 0;
 
-	if (!extkit_bitmap_count_range(&ctx->block_found, bit, count)) {
+	/* shared_blocks (e2fsprogs' deduplicated images): a block may
+	 * have several owners, none of them a duplicate (as e2fsck). */
+	if (!extkit_bitmap_count_range(&ctx->block_found, bit, count) ||
+	    extkit_has_ro_compat(&ctx->fs->sb,
+				 EXT4_FEATURE_RO_COMPAT_SHARED_BLOCKS)) {
 		extkit_bitmap_set_range(&ctx->block_found, bit, count);
 		return 0;
 	}
@@ -60,6 +64,31 @@ static uint64_t block_claim(struct fsck_ctx *ctx, uint64_t blk,
 	return dups;
 }
 
+/*
+ * What a run of count blocks from blk adds to i_blocks, in blocks. With
+ * bigalloc a file holds whole clusters: the run counts its clusters, less
+ * the first when the file's previous run ended in it (a partial cluster
+ * shared by neighbouring extents, as at the end of one and the start of
+ * the next).
+ */
+static uint64_t claimed_blocks(const struct fsck_ctx *ctx,
+			       struct fsck_blk_result *res, uint64_t blk,
+			       uint32_t count)
+{
+	uint32_t bits = ctx->fs->g.cluster_bits;
+	uint64_t c0, c1, n;
+
+	if (!bits || !count)
+		return count;
+	c0 = blk >> bits;
+	c1 = (blk + count - 1) >> bits;
+	n = c1 - c0 + 1;
+	if (res->last_cluster == c0 + 1)
+		n--;
+	res->last_cluster = c1 + 1;
+	return n << bits;
+}
+
 void fsck_claim_blocks(struct fsck_ctx *ctx, struct fsck_blk_result *res,
 		       uint64_t blk, uint32_t count)
 {
@@ -69,7 +98,7 @@ void fsck_claim_blocks(struct fsck_ctx *ctx, struct fsck_blk_result *res,
 	if (dups && !res->dups)
 		res->first_dup = first;
 	res->dups += dups;
-	res->nblocks += count;
+	res->nblocks += claimed_blocks(ctx, res, blk, count);
 }
 
 void fsck_block_mark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count)
@@ -115,8 +144,19 @@ static void run_flush(struct scan *s)
 	s->run_len = 0;
 }
 
+/* Notes whether blocks arrive in one physical run (pass 1's count of
+ * non-contiguous files, as e2fsck counts them: map blocks included). */
+void fsck_note_order(struct fsck_blk_result *res, uint64_t blk,
+		     uint32_t count)
+{
+	if (res->next_pblk && blk != res->next_pblk)
+		res->fragmented = 1;
+	res->next_pblk = blk + count;
+}
+
 static void run_add(struct scan *s, uint64_t blk)
 {
+	fsck_note_order(s->res, blk, 1);
 	s->res->nblocks++;
 	if (s->run_len && blk == s->run_start + s->run_len &&
 	    s->run_len < UINT32_MAX) {

@@ -69,6 +69,7 @@ static void claim_extent(struct ext_scan *s, const struct extkit_walk_ent *e)
 	int64_t last = (int64_t)(e->lblk + e->len - 1);
 
 	fsck_claim_blocks(s->ctx, s->res, e->pblk, e->len);
+	fsck_note_order(s->res, e->pblk, e->len);
 	if (last > s->res->last_lblk)
 		s->res->last_lblk = last;
 	if (!(e->flags & EXTKIT_WALK_UNWRITTEN) && last > s->res->last_init_lblk)
@@ -178,6 +179,23 @@ static int leave_node(struct ext_scan *s, struct extkit_walk_ent *e)
 	return rc;
 }
 
+/*
+ * A sound tree block on the way down: a checksum that does not match is
+ * rewritten (the walker writes an edited block back, checksum set, when
+ * it leaves it), as e2fsck's "extent block passes checks, but checksum
+ * does not match".
+ */
+static int check_node_csum(struct ext_scan *s, const struct extkit_walk_ent *e)
+{
+	if (!e->block || extkit_extent_block_csum_ok(s->ctx->fs, s->ino,
+						     s->inode->generation,
+						     e->block))
+		return 0;
+	if (report(s, PR_1_EXTENT_CSUM, e->pblk, e->lblk, 0, NULL))
+		return EXTKIT_WALK_EDITED;
+	return 0;
+}
+
 /* The walker's callback: every entry of the tree, checked. */
 static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		   void *arg)
@@ -197,7 +215,9 @@ static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	}
 	if (e->bad == EXTKIT_WALK_BAD_DEPTH)
 		return bad_depth(s, e);
-	return e->bad ? bad_node(s, e) : 0;
+	if (e->bad)
+		return bad_node(s, e);
+	return check_node_csum(s, e);
 }
 
 /* ---- the root ---- */

@@ -29,6 +29,7 @@
 #include "cli/parse.h"
 
 #include "fsck.h"
+#include "interact.h"
 #include "rehash.h"
 #include "problem.h"
 
@@ -114,6 +115,9 @@ static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 		  "preen: fix what is safe without asking", NULL },
 		{ NULL, 'a', POPT_ARG_NONE, NULL, OPT_PREEN,
 		  "same as -p", NULL },
+		{ NULL, 'r', POPT_ARG_NONE, NULL, 0,
+		  "repair interactively (the default; accepted as e2fsck "
+		  "accepts it)", NULL },
 		{ NULL, 'f', POPT_ARG_NONE, &o->force, 0,
 		  "check even if the filesystem is marked clean", NULL },
 		{ NULL, 'v', POPT_ARG_NONE, &o->verbose, 0,
@@ -172,17 +176,41 @@ void fsck_mark_changed(struct fsck_ctx *ctx)
 	ctx->flags |= FSCK_FL_CHANGED;
 }
 
-/* -C 0 on a terminal: a bar on stdout, redrawn in place. */
+/*
+ * The whole check's share done when pass p begins, in permille: e2fsck
+ * weighs the passes 70, 20, 2, 5 and 3 percent.
+ */
+static const unsigned int pass_start[] = { 0, 0, 700, 900, 920, 950, 1000 };
+
+static unsigned int overall_permille(int pass, uint64_t cur, uint64_t max)
+{
+	unsigned int lo, hi;
+
+	if (pass < 1 || pass > 5)
+		return pass > 5 ? 1000 : 0;
+	lo = pass_start[pass];
+	hi = pass_start[pass + 1];
+	if (!max || cur >= max)
+		return hi;
+	return lo + (unsigned int)((hi - lo) * cur / max);
+}
+
+/* -C 0 on a terminal: one bar for the whole check, redrawn in place
+ * when it moves. */
 static void progress_bar(struct fsck_ctx *ctx, uint64_t cur, uint64_t max)
 {
 	static const char bar[] = "========================================";
 	int width = (int)sizeof(bar) - 1;
-	int done = max ? (int)(cur * (uint64_t)width / max) : width;
+	unsigned int pm = overall_permille(ctx->pass, cur, max);
+	int done = (int)(pm * (unsigned int)width / 1000);
 
-	printf("\r%s: pass %d |%.*s%*s| %3d%%", ctx->device, ctx->pass, done,
-	       bar, width - done, "", max ? (int)(cur * 100 / max) : 100);
+	if (ctx->bar_drawn && pm == ctx->bar_permille)
+		return;
+	printf("\r%s: |%.*s%*s| %3u.%u%%", ctx->device, done, bar,
+	       width - done, "", pm / 10, pm % 10);
 	fflush(stdout);
 	ctx->bar_drawn = 1;
+	ctx->bar_permille = pm;
 }
 
 void fsck_progress_clear(struct fsck_ctx *ctx)
@@ -198,6 +226,7 @@ void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max)
 	char line[128];
 	int n;
 
+	fsck_poll_cancel(ctx);	/* progress points are safe points */
 	if (ctx->opts->progress_fd == 0) {
 		if (isatty(1))
 			progress_bar(ctx, cur, max);
@@ -311,6 +340,9 @@ static int alloc_maps(struct fsck_ctx *ctx)
 	rc = fsck_count_init(&ctx->link_count, (uint32_t)ninodes);
 	if (!rc)
 		rc = fsck_count_init(&ctx->link_counted, (uint32_t)ninodes);
+	if (!rc && extkit_has_incompat(&ctx->fs->sb,
+				       EXT4_FEATURE_INCOMPAT_EA_INODE))
+		rc = fsck_count_init(&ctx->ea_inode_refs, (uint32_t)ninodes);
 	if (rc)
 		return rc;
 	rc = extkit_bitmap_init(&ctx->inode_used, ninodes);
@@ -328,6 +360,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	free(ctx->relocate);
 	fsck_count_free(&ctx->link_count);
 	fsck_count_free(&ctx->link_counted);
+	fsck_count_free(&ctx->ea_inode_refs);
 	free(ctx->blkbuf);
 	free(ctx->dirs);
 	free(ctx->alloc_blocks.v);
@@ -344,13 +377,31 @@ static void free_ctx(struct fsck_ctx *ctx)
 		fclose(ctx->tty);
 }
 
-static void print_usage_line(struct fsck_ctx *ctx, const char *prefix)
+/* "clean, N/M files, B/C blocks" when the check was skipped. */
+static void print_clean_line(struct fsck_ctx *ctx)
 {
 	const struct extkit_super *sb = &ctx->fs->sb;
 
-	printf("%s: %s%" PRIu32 "/%" PRIu32 " files, %" PRIu64 "/%" PRIu64
-	       " blocks\n", ctx->device, prefix,
+	printf("%s: clean, %" PRIu32 "/%" PRIu32 " files, %" PRIu64 "/%"
+	       PRIu64 " blocks\n", ctx->device,
 	       sb->inodes_count - sb->free_inodes_count, sb->inodes_count,
+	       sb->blocks_count - sb->free_blocks_count, sb->blocks_count);
+}
+
+/* After a check: e2fsck's summary line, or with -v its statistics. */
+static void print_summary(struct fsck_ctx *ctx)
+{
+	const struct extkit_super *sb = &ctx->fs->sb;
+	unsigned int pm = fsck_stats_noncontig_permille(ctx);
+
+	if (ctx->opts->verbose) {
+		fsck_stats_print(ctx);
+		return;
+	}
+	printf("%s: %" PRIu32 "/%" PRIu32 " files (%u.%u%% non-contiguous), "
+	       "%" PRIu64 "/%" PRIu64 " blocks\n", ctx->device,
+	       sb->inodes_count - sb->free_inodes_count, sb->inodes_count,
+	       pm / 10, pm % 10,
 	       sb->blocks_count - sb->free_blocks_count, sb->blocks_count);
 }
 
@@ -371,10 +422,14 @@ static void run_passes(struct fsck_ctx *ctx)
 	for (unsigned int i = 0; i < sizeof(passes) / sizeof(passes[0]); i++) {
 		int rc;
 
+		if (fsck_poll_cancel(ctx))
+			return;
 		ctx->pass = (int)i + (i == 0);
 		if (passes[i].header && ctx->opts->mode != FSCK_MODE_PREEN)
 			printf("%s\n", passes[i].header);
 		rc = passes[i].fn(ctx);
+		if (!(ctx->flags & FSCK_FL_ABORT))
+			fsck_progress(ctx, 1, 1);	/* the pass is done */
 		fsck_progress_clear(ctx);
 		if (rc < 0) {
 			cli_error("%s", extkit_strerror(rc));
@@ -426,11 +481,38 @@ static void note_writes(struct fsck_ctx *ctx)
 		ctx->flags |= FSCK_FL_CHANGED;
 }
 
+/*
+ * Ctrl-C or the end of input stopped the run at a safe point: every fix
+ * made so far is complete. When any was written, the filesystem is marked
+ * not clean (a later check must finish the work) and exit code 1 is
+ * added to 32, as e2fsck does.
+ */
+static int report_cancel(struct fsck_ctx *ctx)
+{
+	int changed = !!(ctx->flags & FSCK_FL_CHANGED);
+
+	if (!ctx->readonly && ctx->fs && changed) {
+		ctx->fs->sb.state &= (uint16_t)~EXT2_VALID_FS;
+		if (extkit_fs_write_primary_super(ctx->fs))
+			cli_error("%s: writing the superblock failed",
+				  ctx->opts->target);
+	}
+	if (!ctx->readonly && ctx->fs)
+		extkit_io_flush(ctx->io);
+	if (changed || (ctx->flags & FSCK_FL_RECOVERED))
+		printf("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n",
+		       ctx->device);
+	printf("%s: check canceled.\n", ctx->device);
+	return FSCK_CANCELED | (changed ? FSCK_NONDESTRUCT : 0);
+}
+
 /* An operational error stopped the run: says whether the filesystem was
  * written before it (e2fsck adds exit code 1 then). */
 static int report_abort(struct fsck_ctx *ctx)
 {
 	note_writes(ctx);
+	if (ctx->flags & FSCK_FL_CANCEL)
+		return report_cancel(ctx);
 	if (!ctx->readonly && ctx->fs)
 		extkit_io_flush(ctx->io);
 	if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_RECOVERED)) {
@@ -458,7 +540,7 @@ static int report_end(struct fsck_ctx *ctx)
 	}
 	if (ctx->flags & FSCK_FL_UNCORRECTED)
 		exit_code = FSCK_UNCORRECTED;
-	print_usage_line(ctx, "");
+	print_summary(ctx);
 	return exit_code;
 }
 
@@ -473,6 +555,10 @@ static int check_target(struct fsck_ctx *ctx)
 			    "it (use -n to check read-only)");
 		return FSCK_ERROR;
 	}
+	if (rc > 0)	/* -n: checked, but the kernel may hold changes */
+		cli_mounted(ctx->opts->target, where, "warning: the check may "
+			    "report errors that are only changes the kernel "
+			    "has not written yet");
 	if (ctx->opts->mode == FSCK_MODE_ASK) {
 		if (!isatty(0) || !isatty(1)) {
 			cli_error("need terminal for interactive repairs");
@@ -495,13 +581,17 @@ static int run(struct fsck_ctx *ctx)
 		return extkit_io_writes(ctx->io) ? report_abort(ctx) :
 						   FSCK_ERROR;
 	ctx->open_writes = extkit_io_writes(ctx->io);
+	/* As e2fsck: messages name the filesystem by its label if it has
+	 * one. */
+	if (ctx->fs->sb.volume_name[0])
+		ctx->device = ctx->fs->sb.volume_name;
 	if (is_clean(ctx)) {
 		/* Released orphans (pass 0) still need their counts. */
 		if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
 		    (extkit_fs_write_super(ctx->fs) ||
 		     extkit_io_flush(ctx->io)))
 			return FSCK_ERROR;
-		print_usage_line(ctx, "clean, ");
+		print_clean_line(ctx);
 		return FSCK_OK;
 	}
 	rc = alloc_maps(ctx);
@@ -513,6 +603,8 @@ static int run(struct fsck_ctx *ctx)
 	if (ctx->flags & FSCK_FL_ABORT)
 		return report_abort(ctx);
 	fsck_drop_add_space(ctx, 0);	/* -D rewrites directories */
+	if (fsck_poll_cancel(ctx))
+		return report_abort(ctx);
 	if (ctx->opts->compress_dirs && fsck_rehash(ctx))
 		return report_abort(ctx);
 	note_writes(ctx);
@@ -554,6 +646,7 @@ int main(int argc, const char **argv)
 
 	parse_args(argc, argv, &opts);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	fsck_interrupt_setup();
 	ctx.device = opts.target;
 	ctx.readonly = opts.mode == FSCK_MODE_NO;
 	ctx.now = fsck_clock();

@@ -57,6 +57,7 @@ struct fsck_opts {
 #define FSCK_FL_RECOVERED	0x40	/* orphans released: written, but
 					 * not an error (e2fsck exits 0) */
 #define FSCK_FL_RESIZE_REBUILD	0x80	/* inode 7 cleared: build it anew */
+#define FSCK_FL_CANCEL		0x100	/* Ctrl-C or end of input: stop */
 
 /* Per-inode state byte from pass 1. */
 #define IST_FTYPE_MASK	0x07	/* EXT2_FT_* of the mode */
@@ -90,6 +91,7 @@ struct fsck_ea_rec {
 	uint32_t refs;		/* inodes that keep naming it */
 	uint32_t disk_refs;	/* its h_refcount as read */
 	uint8_t problem;	/* enum extkit_xattr_problem, 0: valid */
+	uint32_t quota;		/* blocks of its EA inodes' values */
 };
 
 /* Extended attribute blocks seen: validated once, counted per inode. */
@@ -107,12 +109,28 @@ struct fsck_blk_result {
 	int64_t last_init_lblk;	/* the same, unwritten extents left out */
 	uint64_t dups;		/* blocks already claimed */
 	uint64_t first_dup;
+	uint64_t last_cluster;	/* bigalloc: last cluster counted + 1 */
 	int inode_dirty;	/* i_block changed: write the inode */
 	int failed;		/* a map could not be read or is corrupt */
+	int fragmented;		/* a block not right after the one before */
+	uint64_t next_pblk;	/* where the next block would follow */
 	int cleared;		/* the map is garbage: clear the inode */
 };
 
 struct extkit_dirspace;
+
+/* What pass 1 saw for -v and the summary's non-contiguous share. */
+#define FSCK_STATS_DEPTHS	6	/* extent depths 0..4, 5: deeper */
+struct fsck_stats {
+	uint32_t frag_files;	/* data not in one physical run */
+	uint32_t frag_dirs;
+	uint32_t ind, dind, tind;	/* indirect maps using each level */
+	uint32_t extent_files;
+	uint32_t extent_depth[FSCK_STATS_DEPTHS];
+	uint32_t fast_symlinks;
+	uint32_t large_files;	/* regular files of 2 GiB or more */
+	uint64_t bad_blocks;	/* listed in the bad blocks inode */
+};
 
 struct fsck_ctx {
 	struct fsck_opts *opts;
@@ -128,6 +146,7 @@ struct fsck_ctx {
 	int yes_to_all;
 	int pass;		/* current pass for progress */
 	int bar_drawn;		/* -C 0: a progress bar is on the line */
+	unsigned int bar_permille;	/* what it shows */
 
 	/* pass 1 results */
 	uint8_t *istate;		/* inodes_count + 1 bytes */
@@ -141,6 +160,8 @@ struct fsck_ctx {
 	uint32_t dir_cap;
 	uint64_t dup_blocks;
 	struct fsck_ea_set ea;
+	/* ea_inode: references to each EA inode (entries naming it) */
+	struct fsck_count ea_inode_refs;
 
 	/* pass 0: per group, the places (bit 0 block bitmap, 1 inode
 	 * bitmap, 2 inode table) that were out of place; NULL when none */
@@ -162,9 +183,8 @@ struct fsck_ctx {
 	 */
 	struct extkit_dirspace *add_space;
 
-	/* statistics for the summary line */
-	uint32_t files_used;
-	uint64_t blocks_used;
+	/* statistics for the summary line and -v (stats.c) */
+	struct fsck_stats stats;
 
 	/* scratch block buffer */
 	uint8_t *blkbuf;
@@ -198,6 +218,17 @@ void fsck_release_orphans(struct fsck_ctx *ctx);
  * on the terminal (fsck.c); the bar is wiped before a message. */
 void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max);
 void fsck_progress_clear(struct fsck_ctx *ctx);
+
+/* -v statistics (stats.c); fsck_note_order is in blocks.c. */
+void fsck_note_order(struct fsck_blk_result *res, uint64_t blk,
+		     uint32_t count);
+void fsck_stats_inode(struct fsck_ctx *ctx, const struct extkit_inode *inode,
+		      const struct fsck_blk_result *res);
+void fsck_stats_reserved(struct fsck_ctx *ctx, uint32_t ino,
+			 const struct extkit_inode *inode,
+			 const struct fsck_blk_result *res);
+unsigned int fsck_stats_noncontig_permille(const struct fsck_ctx *ctx);
+void fsck_stats_print(const struct fsck_ctx *ctx);
 
 /* fsck.c helpers */
 static inline int fsck_fixing(const struct fsck_ctx *ctx)
@@ -275,13 +306,34 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
  * Extended attribute blocks (xattr.c). Pass 1: checks inode ino's
  * i_file_acl (feature, range, content; a bad block is cleared from the
  * inode) and claims a valid block once however many inodes share it;
- * *counted says whether the block counts in i_blocks. fsck_ea_refcounts
+ * *ea_blocks the blocks it counts for in i_blocks (the block and its
+ * EA inodes' values; 0 when not counted). fsck_ea_refcounts
  * (end of pass 1) sets each block's h_refcount to the inodes naming it.
  * fsck_ea_release drops one inode's reference (a deleted inode); after
  * pass 1 it also lowers h_refcount on disk, and frees the block at 0.
  */
+/*
+ * The attributes kept in inode ino (after i_extra_isize): validated,
+ * the EA inodes they name checked and counted; *ea_blocks gets the
+ * blocks of those EA inodes (they count in the inode's i_blocks). A bad
+ * area is cleared on disk when the answer is yes: 1 then, else 0.
+ */
+int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
+			uint64_t *ea_blocks);
+/* Pass 4: an EA inode's stored reference count against the entries
+ * found; 1 when ino is an EA inode something names (it is attached). */
+int fsck_ea_inode_attached(struct fsck_ctx *ctx, uint32_t ino);
+/*
+ * Pass 1: the inline data flag and the system.data attribute of inode
+ * ino (inline.c); 1 when the inode was cleared.
+ */
+int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
+		      struct extkit_inode *inode, int *dirty);
+/* i_size an inline directory must have (60 plus system.data), or 0. */
+uint64_t fsck_inline_dir_size(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
-			struct extkit_inode *inode, int *dirty, int *counted);
+			struct extkit_inode *inode, int *dirty,
+			uint64_t *ea_blocks);
 int fsck_ea_refcounts(struct fsck_ctx *ctx);
 void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk);
 void fsck_ea_free(struct fsck_ea_set *set);

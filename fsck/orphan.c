@@ -594,7 +594,11 @@ void fsck_release_orphans(struct fsck_ctx *ctx)
 
 	if (!sb->last_orphan)
 		return;
-	if (ctx->readonly || (sb->state & EXT2_ERROR_FS)) {
+	/* bigalloc: freeing here works on blocks, the bitmaps hold
+	 * clusters; the list is dropped and passes 1-5 settle its members
+	 * (a zero-link inode goes in pass 4, its clusters in pass 5). */
+	if (ctx->readonly || (sb->state & EXT2_ERROR_FS) ||
+	    ctx->fs->g.cluster_bits) {
 		clear_list(ctx);
 		return;
 	}

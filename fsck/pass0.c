@@ -30,6 +30,7 @@
 #include "fs.h"
 #include "group.h"
 #include "io.h"
+#include "mmp.h"
 #include "ondisk.h"
 #include "undo.h"
 #include "cli/msg.h"
@@ -41,7 +42,8 @@ static const uint32_t backup_groups[] = { 1, 3, 5, 7, 9 };
 
 static int fs_flags(const struct fsck_ctx *ctx)
 {
-	int flags = EXTKIT_FS_NO_GDT_CHECK;
+	/* MMP: taken by open_primary itself, to name who has it */
+	int flags = EXTKIT_FS_NO_GDT_CHECK | EXTKIT_FS_NO_MMP;
 
 	if (!ctx->readonly)
 		flags |= EXTKIT_FS_WRITE;
@@ -154,6 +156,24 @@ static int find_backup(struct fsck_ctx *ctx, struct extkit_fs **out,
 
 static int open_primary(struct fsck_ctx *ctx);
 
+/*
+ * No superblock at all (PR_0_NO_SUPER): on stderr, what was tried and
+ * what -b would do, as e2fsck explains it.
+ */
+static void report_no_super(struct fsck_ctx *ctx, const char *why)
+{
+	cli_error("%s: no usable superblock: the primary (at byte 1024) is "
+		  "unusable (%s), and no backup was found in groups 1, 3, 5, "
+		  "7 or 9 for any block size from 1 KiB to 64 KiB",
+		  ctx->opts->target, why);
+	cli_error("%s: if it holds an ext2/ext3/ext4 filesystem, check it "
+		  "from a backup superblock with -b BLOCK -B BLOCKSIZE (for "
+		  "group 1: -b 8193 -B 1024, -b 32768 -B 4096; "
+		  "'mke2fs -n' with the options it was made with lists them "
+		  "all)", ctx->opts->target);
+	ctx->flags |= FSCK_FL_ABORT;
+}
+
 static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		      int64_t group)
 {
@@ -172,7 +192,7 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		 * bitmap (inode_counts.c), then opened again. */
 		if (fsck_fix_inode_counts(ctx) == 0)
 			return open_primary(ctx);
-		fix_problem(ctx, PR_0_NO_SUPER, &pctx);
+		report_no_super(ctx, why);
 		return -EFSCORRUPTED;
 	}
 	pctx.blk = blk;
@@ -244,7 +264,8 @@ int fsck_free_counts_possible(struct fsck_ctx *ctx)
 	int bad;
 
 	for (uint32_t g = 0; g < fs->g.group_count; g++) {
-		blocks += fs->groups[g].free_blocks;
+		blocks += (uint64_t)fs->groups[g].free_blocks <<
+			  fs->g.cluster_bits;
 		inodes += fs->groups[g].free_inodes;
 	}
 	bad = check_free_count(ctx, "blocks", &sb->free_blocks_count,
@@ -255,6 +276,30 @@ int fsck_free_counts_possible(struct fsck_ctx *ctx)
 	return !bad;
 }
 
+/*
+ * The checksums of the superblock and the descriptors as read; a fix is
+ * the rewrite of both (extkit_fs_write_super sets every checksum).
+ */
+static void check_csums(struct fsck_ctx *ctx)
+{
+	struct problem_context pctx;
+	uint16_t want;
+
+	clear_problem_context(&pctx);
+	if (!extkit_fs_super_csum_ok(ctx->fs) &&
+	    fix_problem(ctx, PR_0_SB_CSUM, &pctx))
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	for (uint32_t g = 0; g < ctx->fs->g.group_count; g++) {
+		if (extkit_fs_group_csum_ok(ctx->fs, g, &want))
+			continue;
+		pctx.group = g;
+		pctx.num = ctx->fs->groups[g].checksum;
+		pctx.num2 = want;
+		if (fix_problem(ctx, PR_0_GD_CSUM, &pctx))
+			ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+}
+
 /* Superblock fields the passes rely on. */
 static void check_super_fields(struct fsck_ctx *ctx)
 {
@@ -262,6 +307,7 @@ static void check_super_fields(struct fsck_ctx *ctx)
 	struct problem_context pctx;
 
 	clear_problem_context(&pctx);
+	check_csums(ctx);
 	if (sb->r_blocks_count > sb->blocks_count) {
 		pctx.num = sb->r_blocks_count;
 		pctx.num2 = sb->blocks_count;
@@ -333,6 +379,21 @@ static int open_undo(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* Another node has the filesystem, or the MMP block is not one: named,
+ * and nothing is done (e2fsck refuses both too). */
+static int mmp_refused(struct fsck_ctx *ctx, const char *why, int rc)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.blk = ctx->fs->sb.mmp_block;
+	pctx.str = why;
+	fix_problem(ctx, PR_0_MMP_IN_USE, &pctx);
+	extkit_fs_close(ctx->fs);
+	ctx->fs = NULL;
+	return rc;
+}
+
 /* Opens the primary superblock, falling back to a backup. */
 static int open_primary(struct fsck_ctx *ctx)
 {
@@ -341,6 +402,21 @@ static int open_primary(struct fsck_ctx *ctx)
 	int rc;
 
 	rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), 0, 0, &ctx->fs, &why);
+	if (!rc && extkit_has_incompat(&ctx->fs->sb,
+				       EXT4_FEATURE_INCOMPAT_MMP)) {
+		rc = ctx->readonly ? extkit_mmp_check(ctx->fs, &why) :
+				     extkit_mmp_start(ctx->fs, &why);
+		if (rc == -EBUSY || rc == -EFSCORRUPTED)
+			return mmp_refused(ctx, why, rc);
+		if (rc) {
+			cli_error("%s: reading the MMP block: %s",
+				  ctx->opts->target, extkit_strerror(rc));
+			extkit_fs_close(ctx->fs);
+			ctx->fs = NULL;
+			return rc;
+		}
+		ctx->fs->mmp_started = !ctx->readonly;
+	}
 	if (rc == -EXTKIT_EUNSUPP) {
 		cli_error("%s: %s", ctx->opts->target,
 			  why ? why : extkit_strerror(rc));

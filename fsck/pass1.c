@@ -63,6 +63,9 @@ static void mark_group_metadata(struct fsck_ctx *ctx)
 			fsck_block_mark(ctx, gd->inode_table,
 					fs->g.itable_blocks);
 	}
+	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_MMP) &&
+	    extkit_fs_valid_block(fs, fs->sb.mmp_block))
+		fsck_block_mark(ctx, fs->sb.mmp_block, 1);
 }
 
 void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
@@ -145,9 +148,6 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	struct problem_context pctx;
 	uint32_t bad = 0;
 
-	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
-	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA))
-		bad |= EXT4_INLINE_DATA_FL;
 	if ((inode->flags & EXT4_EXTENTS_FL) &&
 	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
 		bad |= EXT4_EXTENTS_FL;
@@ -165,8 +165,7 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 		return;
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
-	pctx.str = bad & EXT4_INLINE_DATA_FL ? "inline data" :
-		   bad & EXT4_EXTENTS_FL ? "extents" :
+	pctx.str = bad & EXT4_EXTENTS_FL ? "extents" :
 		   bad & CASEFOLD_FL ? "casefold" :
 		   bad & IMAGIC_FL ? "imagic" : "encrypt";
 	if (fix_problem(ctx, PR_1_BAD_FLAGS, &pctx)) {
@@ -189,7 +188,7 @@ static uint64_t max_mapped_size(uint64_t bs)
 /* i_size and i_blocks against what the block scan found. */
 static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode,
-			const struct fsck_blk_result *res, int ea_counted,
+			const struct fsck_blk_result *res, uint64_t ea_blocks,
 			int *dirty)
 {
 	uint64_t bs = ctx->fs->g.block_size, want, nblk;
@@ -198,11 +197,21 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	if (res->failed || ino == EXT2_RESIZE_INO)
 		return;
 	want = (uint64_t)(res->last_lblk + 1) * bs;
-	if (S_ISDIR(inode->mode))
+	if (inode->flags & EXT4_INLINE_DATA_FL && S_ISDIR(inode->mode)) {
+		want = fsck_inline_dir_size(ctx, ino);
+		bad = inode->size != want;
+	} else if (inode->flags & EXT4_INLINE_DATA_FL) {
+		/* e2fsck bounds a file's i_size only as a block-mapped
+		 * one's, and sets it to 0 past that */
+		want = 0;
+		bad = inode->size > max_mapped_size(bs);
+	} else if (S_ISDIR(inode->mode))
 		bad = inode->size != want;
 	else if (S_ISREG(inode->mode) && res->last_init_lblk >= 0 &&
-		 inode->size < (uint64_t)res->last_init_lblk * bs)
-		/* unwritten extents past i_size are preallocation */
+		 inode->size < (uint64_t)res->last_init_lblk * bs &&
+		 !(inode->flags & EXT4_VERITY_FL))
+		/* unwritten extents past i_size are preallocation; a verity
+		 * file keeps its Merkle tree past i_size (as e2fsck) */
 		bad = 1;
 	else if (!(inode->flags & EXT4_EXTENTS_FL))
 		/* past what a block map reaches (e2fsck's ext2_max_sizes) */
@@ -215,7 +224,7 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 		inode->size = want;
 		*dirty = 1;
 	}
-	nblk = res->nblocks + (ea_counted ? 1 : 0);
+	nblk = res->nblocks + ea_blocks;
 	if (extkit_inode_blocks_bytes(ctx->fs, inode) != nblk * bs &&
 	    pass1_report(ctx, PR_1_BAD_I_BLOCKS, ino, inode,
 		   nblk * ctx->fs->g.sb_sectors_per_block)) {
@@ -254,6 +263,7 @@ static int record_inode(struct fsck_ctx *ctx, uint32_t ino,
 	/* As e2fsck's i_blocks == 0: an EA block is content too. */
 	if (!res->nblocks && !inode->size && !inode->file_acl)
 		ctx->istate[ino] |= IST_EMPTY;
+	fsck_stats_inode(ctx, inode, res);
 	fsck_count_set(&ctx->link_count, ino, inode->links_count);
 	extkit_bitmap_set(&ctx->inode_used, ino - 1);
 	if (ft == EXT2_FT_DIR && ino != EXT2_RESIZE_INO)
@@ -266,15 +276,25 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode)
 {
 	struct fsck_blk_result res;
-	int dirty = 0, ea_counted, rc;
+	uint64_t ea_blocks, ibody_blocks;
+	int dirty = 0, rc;
 
 	if (check_inode_fields(ctx, ino, inode, &dirty))
+		return 0;
+	/* e2fsck's order: inline data, then the attributes in the inode */
+	if (fsck_inline_check(ctx, ino, inode, &dirty))
+		return 0;
+	if (dirty)
+		fsck_write_inode(ctx, ino, inode);
+	/* Clearing the attributes takes an inline inode's system.data. */
+	if (fsck_ea_check_ibody(ctx, ino, &ibody_blocks) == 1 &&
+	    fsck_inline_check(ctx, ino, inode, &dirty))
 		return 0;
 	check_flags(ctx, ino, inode, &dirty);
 	if (pass1_check_type(ctx, ino, inode, &dirty))
 		return 0;
 	check_index_flag(ctx, ino, inode, &dirty);
-	rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_counted);
+	rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks);
 	if (!rc)
 		rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
@@ -288,14 +308,14 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 		dirty = 1;
 	note_dups(ctx, ino, &res);
 	if (S_ISDIR(inode->mode) && res.last_lblk < 0 && !res.failed &&
-	    ino != EXT2_RESIZE_INO) {
+	    ino != EXT2_RESIZE_INO && !(inode->flags & EXT4_INLINE_DATA_FL)) {
 		if (pass1_report(ctx, PR_1_ZERO_LENGTH_DIR, ino, inode, 0)) {
 			fsck_release_blocks(ctx, inode);
 			pass1_clear_inode(ctx, ino, inode);
 			return 0;
 		}
 	}
-	check_sizes(ctx, ino, inode, &res, ea_counted, &dirty);
+	check_sizes(ctx, ino, inode, &res, ea_blocks + ibody_blocks, &dirty);
 	if (dirty)
 		fsck_write_inode(ctx, ino, inode);
 	return record_inode(ctx, ino, inode, &res);
@@ -386,6 +406,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		fsck_write_inode(ctx, ino, inode);
 	check_reserved_blocks(ctx, ino, inode, &res);
 	note_dups(ctx, ino, &res);
+	fsck_stats_reserved(ctx, ino, inode, &res);
 	ctx->istate[ino] |= IST_USED;
 	extkit_bitmap_set(&ctx->inode_used, ino - 1);
 	return 0;

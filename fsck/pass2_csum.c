@@ -8,7 +8,9 @@
  * be written back (the iterator sets the checksum on the way out), as
  * e2fsck's "passes checks but fails checksum". A block with corrupt
  * records is left to the salvage, which rewrites it anyway. A leaf block
- * with no tail gets one when its last record has 12 spare bytes.
+ * with no tail gets one when its last record has 12 spare bytes, or
+ * when its records end 12 bytes before the block's end (a destroyed
+ * tail).
  */
 #include "config.h"
 
@@ -65,7 +67,9 @@ void pass2_check_block_csum(struct dir_state *ds,
 	uint32_t bs = ds->fmt.block_size, last = 0;
 	int rc;
 
-	if (!buf || !extkit_has_metadata_csum(&fs->sb))
+	/* inline directory parts are covered by the inode's checksum */
+	if (!buf || !extkit_has_metadata_csum(&fs->sb) ||
+	    extkit_dir_iter_is_inline(it))
 		return;
 	rc = extkit_dirblock_csum_verify(fs, ds->ino,
 					 extkit_dir_iter_inode(it)->generation,
@@ -80,9 +84,17 @@ void pass2_check_block_csum(struct dir_state *ds,
 			ds->dirty = 1;
 		return;
 	}
-	/* no tail and no index: a leaf written without metadata_csum */
-	if (!chain_valid(ds, buf, bs, &last))
+	/* no tail and no index: a leaf written without metadata_csum, or
+	 * one whose tail was destroyed (the records end where it starts) */
+	if (!chain_valid(ds, buf, bs, &last)) {
+		if (!chain_valid(ds, buf, bs - TAIL_LEN, &last))
+			return;
+		if (pass2_problem(ds, PR_2_DIR_NO_CSUM, buf, 0)) {
+			extkit_dirblock_init_tail(fs, buf);
+			ds->dirty = 1;
+		}
 		return;
+	}
 	if (pass2_problem(ds, PR_2_DIR_NO_CSUM, buf, 0) &&
 	    make_tail(ds, buf, last))
 		ds->dirty = 1;

@@ -155,10 +155,12 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 			bad_inode_record(ds, buf, off);
 		return;
 	}
-	limit = extkit_dir_block_end(&ds->fmt, buf);
+	/* an inline directory's part has no checksum tail */
+	limit = extkit_dir_iter_is_inline(it) ? extkit_dir_iter_area(it) :
+		extkit_dir_block_end(&ds->fmt, buf);
 	if (off >= limit) {
 		/* past the records (an htree root's checksum tail) */
-		extkit_dir_iter_seek(it, ds->fmt.block_size);
+		extkit_dir_iter_seek(it, extkit_dir_iter_area(it));
 		return;
 	}
 	report_corrupt(ds, off, ent->problem, &fix);

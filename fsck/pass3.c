@@ -159,6 +159,8 @@ static void check_connectivity(struct fsck_ctx *ctx)
 
 		if (!fsck_inode_used(ctx, ino))
 			continue;
+		if ((i & 1023) == 0)
+			fsck_progress(ctx, i, ctx->dir_count);
 		top = walk_up(ctx, i, i + 1);
 		if (top) {
 			/* A failed connect is reported once: the chain is

@@ -109,8 +109,14 @@ int fsck_pass4(struct fsck_ctx *ctx)
 			continue;
 		if (ino < first && ino != EXT2_ROOT_INO)
 			continue;
+		if (extkit_super_internal_inode(&ctx->fs->sb, ino))
+			continue;
 		if ((ino & 0xffff) == 0)
 			fsck_progress(ctx, ino, n);
+		/* An EA inode is named by attributes, not directories. */
+		if (!fsck_count_get(&ctx->link_counted, ino) &&
+		    fsck_ea_inode_attached(ctx, ino))
+			fsck_count_set(&ctx->link_counted, ino, 1);
 		if (!fsck_count_get(&ctx->link_counted, ino)) {
 			unattached(ctx, ino);
 			if (!(ctx->istate[ino] & IST_USED) ||

@@ -44,6 +44,7 @@ struct bm_kind {
 	struct extkit_bitmap *map;
 	struct fsck_alloc_list *alloc;
 	uint64_t base;		/* number of bit 0 */
+	uint32_t shift;		/* bigalloc: a bit is 2^shift blocks */
 	uint32_t per_group;
 	uint32_t diff_code;
 	uint32_t pad_code;
@@ -125,7 +126,7 @@ static int apply_allocs(const struct bm_kind *k, uint32_t g, uint32_t nbits,
 	int any = 0;
 
 	for (size_t i = 0; i < k->alloc->n; i++) {
-		uint64_t v = k->alloc->v[i];
+		uint64_t v = k->alloc->v[i] >> k->shift;
 
 		if (v >= lo && v < lo + nbits) {
 			disk[(v - lo) / 8] |= (uint8_t)(1u << ((v - lo) % 8));
@@ -150,7 +151,7 @@ static void list_diffs(const struct bm_kind *k, uint32_t g,
 
 			if (!(x & (1u << b)) || bit >= nbits)
 				continue;
-			diff_add(d, lo + bit,
+			diff_add(d, (lo + bit) << k->shift,
 				 (comp[byte] >> b) & 1 ? '+' : '-');
 		}
 	}
@@ -187,8 +188,11 @@ static int padding_ok(const uint8_t *disk, uint32_t nbits, uint32_t bs)
 static uint32_t group_bits(struct fsck_ctx *ctx, const struct bm_kind *k,
 			   uint32_t g)
 {
+	uint32_t ratio = ctx->fs->g.cluster_ratio;
+
 	if (k->uninit_flag == EXT4_BG_BLOCK_UNINIT)
-		return extkit_group_block_count(&ctx->fs->sb, g);
+		return (extkit_group_block_count(&ctx->fs->sb, g) + ratio - 1) /
+		       ratio;
 	return k->per_group;
 }
 
@@ -376,8 +380,11 @@ static uint32_t dirs_in_group(struct fsck_ctx *ctx, uint32_t g)
 	return n;
 }
 
-static void check_group_counts(struct fsck_ctx *ctx, uint64_t *free_blocks,
-			       uint64_t *free_inodes)
+/* Free blocks (clusters with bigalloc) per group, as the descriptor
+ * counts them; the superblock counts blocks. */
+static void check_group_counts(struct fsck_ctx *ctx,
+			       const struct bm_kind *blocks,
+			       uint64_t *free_blocks, uint64_t *free_inodes)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t ipg = fs->sb.inodes_per_group;
@@ -385,10 +392,10 @@ static void check_group_counts(struct fsck_ctx *ctx, uint64_t *free_blocks,
 	*free_blocks = *free_inodes = 0;
 	for (uint32_t g = 0; g < fs->g.group_count; g++) {
 		struct extkit_group *gd = &fs->groups[g];
-		uint32_t nb = extkit_group_block_count(&fs->sb, g);
-		uint64_t first = (uint64_t)g * fs->sb.blocks_per_group;
+		uint32_t nb = group_bits(ctx, blocks, g);
+		uint64_t first = (uint64_t)g * blocks->per_group;
 		uint32_t fb = nb - (uint32_t)extkit_bitmap_count_range(
-			&ctx->block_found, first, nb);
+			blocks->map, first, nb);
 		uint32_t fi = ipg - (uint32_t)extkit_bitmap_count_range(
 			&ctx->inode_used, (uint64_t)g * ipg, ipg);
 
@@ -399,9 +406,33 @@ static void check_group_counts(struct fsck_ctx *ctx, uint64_t *free_blocks,
 			    fi);
 		check_count(ctx, PR_5_DIRS_GROUP, g, &gd->used_dirs,
 			    dirs_in_group(ctx, g));
-		*free_blocks += fb;
+		*free_blocks += (uint64_t)fb << blocks->shift;
 		*free_inodes += fi;
 	}
+}
+
+/*
+ * bigalloc: the clusters in use, from the blocks found (a cluster is in
+ * use when any of its blocks is); the bitmaps on disk hold clusters.
+ */
+static int cluster_map(struct fsck_ctx *ctx, struct extkit_bitmap *cmap)
+{
+	uint32_t bits = ctx->fs->g.cluster_bits;
+	uint64_t nblocks = ctx->fs->sb.blocks_count;
+	uint64_t nc = (nblocks + (1u << bits) - 1) >> bits;
+	int rc = extkit_bitmap_init(cmap, nc);
+
+	for (uint64_t c = 0; !rc && c < nc; c++) {
+		uint64_t b = c << bits;
+		uint64_t n = nblocks - b < (1u << bits) ? nblocks - b :
+							  (1u << bits);
+
+		if (extkit_bitmap_count_range(&ctx->block_found, b, n))
+			rc = extkit_bitmap_set(cmap, c);
+	}
+	if (rc)
+		extkit_bitmap_free(cmap);
+	return rc;
 }
 
 static void check_super_counts(struct fsck_ctx *ctx, uint64_t free_blocks,
@@ -448,15 +479,26 @@ int fsck_pass5(struct fsck_ctx *ctx)
 		.csum_code = PR_5_INODE_BITMAP_CSUM,
 		.uninit_flag = EXT4_BG_INODE_UNINIT,
 	};
+	struct extkit_bitmap cmap = { 0 };
 	uint64_t free_blocks, free_inodes;
 	int rc;
 
+	if (fs->g.cluster_bits) {
+		rc = cluster_map(ctx, &cmap);
+		if (rc)
+			return rc;
+		blocks.map = &cmap;
+		blocks.shift = fs->g.cluster_bits;
+		blocks.per_group = fs->sb.blocks_per_group >> blocks.shift;
+	}
 	rc = check_bitmaps(ctx, &blocks);
 	if (!rc)
 		rc = check_bitmaps(ctx, &inodes);
-	if (rc)
-		return rc;
-	check_group_counts(ctx, &free_blocks, &free_inodes);
-	check_super_counts(ctx, free_blocks, free_inodes);
-	return 0;
+	if (!rc) {
+		check_group_counts(ctx, &blocks, &free_blocks, &free_inodes);
+		check_super_counts(ctx, free_blocks, free_inodes);
+	}
+	if (fs->g.cluster_bits)
+		extkit_bitmap_free(&cmap);
+	return rc;
 }

@@ -16,6 +16,7 @@
 #include "undo.h"
 
 #include "fsck.h"
+#include "interact.h"
 #include "problem.h"
 
 #define MSG_MAX		4096
@@ -31,6 +32,7 @@ const struct problem problem_table[] = {
 	  "The group descriptors are corrupt (%s). Using the backup "
 	  "superblock and descriptors at block %b.",
 	  PROMPT_USE, 0 },
+	/* Reported on stderr by pass0.c's report_no_super, not here. */
 	{ PR_0_NO_SUPER,
 	  "No usable superblock found (%s).",
 	  PROMPT_NONE, PR_FATAL },
@@ -79,6 +81,16 @@ const struct problem problem_table[] = {
 	  "disagree and no backup is usable; group 0's inode bitmap backs "
 	  "the %s.",
 	  PROMPT_FIX, 0 },
+	{ PR_0_SB_CSUM,
+	  "The superblock checksum does not match the superblock.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_GD_CSUM,
+	  "Group descriptor %g checksum is %N, should be %O.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_MMP_IN_USE,
+	  "MMP block %b: %s; not checking it. If no node uses the "
+	  "filesystem, clear it with tune2fs -f -E clear_mmp.",
+	  PROMPT_NONE, PR_FATAL },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
@@ -254,6 +266,42 @@ const struct problem problem_table[] = {
 	  "Extent tree block %b of inode %i says depth %N, but it sits at "
 	  "depth %O.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_EXTENT_CSUM,
+	  "Extent tree block %b of inode %i passes checks, but its checksum "
+	  "does not match.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	/* Extended attributes in inodes, EA inodes, inline data */
+	{ PR_1_INLINE_NO_FEATURE,
+	  "Inode %i has inline data, but the superblock is missing the "
+	  "inline_data feature.",
+	  PROMPT_FIX, 0 },
+	{ PR_1_INLINE_SET,
+	  "Inode %i has the inline data flag on a filesystem without "
+	  "inline data support.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_INLINE_NO_ATTR,
+	  "Inode %i has the inline data flag but no valid system.data "
+	  "attribute.",
+	  PROMPT_TRUNCATE, 0 },
+	{ PR_1_IBODY_EA_BAD,
+	  "Inode %i has extended attributes in the inode that are not "
+	  "valid (%s).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EA_INODE_BAD,
+	  "Inode %i has an extended attribute whose value inode %N is not "
+	  "valid (%s).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_EA_INODE_FLAG,
+	  "Extended attribute value inode %N of inode %i is missing the "
+	  "EA_INODE flag.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_EA_BLOCK_CSUM,
+	  "Extended attribute block %b passes checks, but its checksum does "
+	  "not match.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_INLINE_EXTENTS,
+	  "Inode %i has both the inline data and the extents flags.",
+	  PROMPT_FIX, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
@@ -393,6 +441,10 @@ const struct problem problem_table[] = {
 	{ PR_4_ZERO_DTIME,
 	  "Deleted inode %i has zero dtime.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_EA_INODE_REFS,
+	  "Extended attribute value inode %i has reference count %O, should "
+	  "be %N.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 5 */
 	{ PR_5_BLOCK_BITMAP,
 	  "Block bitmap differences: %s.",
@@ -451,6 +503,7 @@ static const char *const prompt_text[] = {
 	[PROMPT_UNLINK] = "Unlink",
 	[PROMPT_USE] = "Use it",
 	[PROMPT_CLEAR_INDEX] = "Clear the index",
+	[PROMPT_TRUNCATE] = "Truncate",
 };
 
 /* What preen mode prints after a fixed problem's message. */
@@ -470,6 +523,7 @@ static const char *const preen_text[] = {
 	[PROMPT_UNLINK] = "UNLINKED",
 	[PROMPT_USE] = "USED",
 	[PROMPT_CLEAR_INDEX] = "INDEX CLEARED",
+	[PROMPT_TRUNCATE] = "TRUNCATED",
 };
 
 void clear_problem_context(struct problem_context *pctx)
@@ -695,35 +749,34 @@ static void preen_halt(struct fsck_ctx *ctx, const char *msg)
 	exit(FSCK_UNCORRECTED);
 }
 
-/* Reads y/n/a from the terminal; returns 1 for yes, 0 for no. */
+/* One key per question on the terminal; returns 1 for yes, 0 for no. A
+ * cancel (Ctrl-C, end of input) answers no and stops the run. */
 static int ask_terminal(struct fsck_ctx *ctx, const char *prompt, int def)
 {
-	char line[64];
-
 	if (ctx->yes_to_all) {
 		printf("  %s? yes\n\n", prompt);
 		return 1;
 	}
-	for (;;) {
-		printf("  %s<%c>? ", prompt, def ? 'y' : 'n');
-		fflush(stdout);
-		if (!ctx->tty || !fgets(line, sizeof(line), ctx->tty)) {
-			printf("cancelled!\n");
-			ctx->flags |= FSCK_FL_ABORT;
-			return 0;
-		}
-		putchar('\n');
-		if (line[0] == '\n')
-			return def;
-		if (line[0] == 'y' || line[0] == 'Y')
-			return 1;
-		if (line[0] == 'n' || line[0] == 'N')
-			return 0;
-		if (line[0] == 'a' || line[0] == 'A') {
-			ctx->yes_to_all = 1;
-			return 1;
-		}
-		printf("Please answer y (yes), n (no) or a (yes to all).\n");
+	printf("  %s<%c>? ", prompt, def ? 'y' : 'n');
+	fflush(stdout);
+	switch (ctx->tty ? fsck_ask_key(fileno(ctx->tty), def) :
+			   FSCK_ANSWER_CANCEL) {
+	case FSCK_ANSWER_YES:
+		printf("yes\n\n");
+		return 1;
+	case FSCK_ANSWER_ALL:
+		printf("yes to all\n\n");
+		ctx->yes_to_all = 1;
+		return 1;
+	case FSCK_ANSWER_NO:
+		printf("no\n\n");
+		return 0;
+	case FSCK_ANSWER_CANCEL:
+	default:
+		printf("cancelled!\n\n");
+		fsck_request_cancel();
+		fsck_poll_cancel(ctx);
+		return 0;
 	}
 }
 
@@ -763,6 +816,9 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code,
 	char *msg;
 	int yes;
 
+	/* A cancelled run fixes nothing more (the passes stop soon). */
+	if (fsck_poll_cancel(ctx))
+		return 0;
 	if (!p) {
 		printf("Unknown problem code 0x%06x.\n", code);
 		ctx->flags |= FSCK_FL_UNCORRECTED;

@@ -61,6 +61,7 @@ enum problem_prompt {
 	PROMPT_UNLINK,
 	PROMPT_USE,
 	PROMPT_CLEAR_INDEX,
+	PROMPT_TRUNCATE,
 };
 
 /* Pass 0: superblock and group descriptors. */
@@ -81,6 +82,15 @@ enum problem_prompt {
 #define PR_0_META_RELOCATE	0x000011 /* group place to relocate */
 #define PR_0_FLEX_SIZE		0x000012 /* s_log_groups_per_flex > 31 */
 #define PR_0_INODE_COUNTS	0x000013 /* inodes_count != groups * ipg */
+
+/*
+ * Features and checksums (issue 13, branch feat): superblock and group
+ * descriptor checksums, MMP, extent block checksums, directory tails.
+ */
+#define PR_0_SB_CSUM		0x000030 /* metadata_csum: s_checksum */
+#define PR_0_GD_CSUM		0x000031 /* bg_checksum wrong */
+#define PR_0_MMP_IN_USE		0x000032 /* MMP: in use, or bad: stop */
+#define PR_1_EXTENT_CSUM	0x010070 /* tree block: only the csum */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
@@ -135,6 +145,16 @@ enum problem_prompt {
 #define PR_1_EXTENT_ROOT_FIX	0x010057 /* root header salvaged */
 #define PR_1_EXTENT_ROOT_BAD	0x010058 /* root header garbage */
 #define PR_1_EXTENT_NODE_DEPTH	0x010059 /* tree block eh_depth wrong */
+/* Extended attributes in inodes and EA inodes, inline data (xattr.c,
+ * inline.c). */
+#define PR_1_INLINE_NO_FEATURE	0x010080 /* inline data, feature off */
+#define PR_1_INLINE_SET		0x010081 /* inline flag, nothing inline */
+#define PR_1_INLINE_NO_ATTR	0x010082 /* no valid system.data */
+#define PR_1_IBODY_EA_BAD	0x010083 /* in-inode EA area not valid */
+#define PR_1_EA_INODE_BAD	0x010084 /* value inode unusable */
+#define PR_1_EA_INODE_FLAG	0x010085 /* value inode lacks EA_INODE_FL */
+#define PR_1_EA_BLOCK_CSUM	0x010086 /* EA block: only the checksum */
+#define PR_1_INLINE_EXTENTS	0x010087 /* inline and extents flags */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
@@ -188,6 +208,8 @@ enum problem_prompt {
 #define PR_4_ZERO_LEN		0x040002
 #define PR_4_BAD_REF_COUNT	0x040003
 #define PR_4_ZERO_DTIME		0x040004
+/* EA inodes (xattr.c). */
+#define PR_4_EA_INODE_REFS	0x040080 /* stored count != references */
 
 /* Pass 5: bitmaps and summary counts. */
 #define PR_5_BLOCK_BITMAP	0x050001

@@ -44,7 +44,8 @@ static int check_layout(struct fsck_ctx *ctx, uint64_t dind_blk,
 	uint8_t *list = ind + ctx->fs->g.block_size;
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t bs = fs->g.block_size, apb = fs->g.addr_per_block;
-	uint64_t pblk = fs->sb.first_data_block + 1 + fs->g.gdt_blocks;
+	uint64_t pblk = fs->sb.first_data_block + 1 + fs->g.gdt_blocks +
+			extkit_group_boot_block(&fs->sb, &fs->g, 0);
 	uint32_t gdt_off = fs->g.gdt_blocks;
 	int differs = 0;
 	int rc;
@@ -73,7 +74,8 @@ static int check_layout(struct fsck_ctx *ctx, uint64_t dind_blk,
 static int write_lists(struct fsck_ctx *ctx, uint8_t *ind)
 {
 	struct extkit_fs *fs = ctx->fs;
-	uint64_t pblk = fs->sb.first_data_block + 1 + fs->g.gdt_blocks;
+	uint64_t pblk = fs->sb.first_data_block + 1 + fs->g.gdt_blocks +
+			extkit_group_boot_block(&fs->sb, &fs->g, 0);
 	int rc;
 
 	for (uint32_t i = 0; i < fs->sb.reserved_gdt_blocks; i++, pblk++) {
@@ -177,7 +179,8 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t bs = fs->g.block_size, apb = fs->g.addr_per_block;
-	uint64_t pblk = fs->sb.first_data_block + 1 + fs->g.gdt_blocks;
+	uint64_t pblk = fs->sb.first_data_block + 1 + fs->g.gdt_blocks +
+			extkit_group_boot_block(&fs->sb, &fs->g, 0);
 	struct extkit_inode inode;
 	struct problem_context pctx;
 	uint64_t dind;

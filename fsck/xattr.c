@@ -22,7 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "csum.h"
+#include "endian.h"
+#include "inode.h"
 #include "error.h"
 #include "fs.h"
 #include "ondisk.h"
@@ -31,8 +34,10 @@
 #include "fsck.h"
 #include "problem.h"
 
-/* rec->problem for a block that could not be read. */
+/* rec->problem for a block that could not be read, or naming a value
+ * inode that is not valid. */
 #define EA_UNREADABLE	0xFF
+#define EA_BAD_VALUE_INODE	0xFE
 
 /* ---- the set of blocks seen ---- */
 
@@ -72,8 +77,253 @@ static struct fsck_ea_rec *ea_find(struct fsck_ea_set *set, uint64_t blk)
 	return r->blk ? r : NULL;
 }
 
+/* ---- EA inodes ---- */
+
+/* Blocks a value of size bytes takes (e2fsck's size_to_quota_blocks). */
+static uint64_t value_blocks(const struct extkit_fs *fs, uint32_t size)
+{
+	return ((uint64_t)size + fs->g.block_size - 1) / fs->g.block_size;
+}
+
+/*
+ * The value inode of entry x of inode owner (e2fsck's
+ * check_large_ea_inode): its entry hash (from the EA inode's value hash,
+ * either char signedness) and its EA_INODE flag, fixed when the hash
+ * says the reference is right. NULL when usable (*blocks its blocks),
+ * else why not.
+ */
+static const char *ea_inode_check(struct fsck_ctx *ctx, uint32_t owner,
+				  uint32_t owner_gen,
+				  const struct extkit_xattr *x,
+				  uint64_t *blocks)
+{
+	const uint8_t *name = (const uint8_t *)x->name;
+	struct problem_context pctx;
+	struct extkit_inode in;
+
+	*blocks = 0;
+	if (extkit_inode_read(ctx->fs, x->value_inum, &in))
+		return "it cannot be read";
+	if (!in.links_count || in.dtime || !S_ISREG(in.mode))
+		return "it is not in use";
+	/* the kernel refuses a value inode of another size */
+	if (in.size != x->value_size)
+		return "its size is wrong";
+	if (extkit_xattr_hash_ea_inode(name, x->name_len, in.atime, 0) ==
+	    x->hash ||
+	    extkit_xattr_hash_ea_inode(name, x->name_len, in.atime, 1) ==
+	    x->hash) {
+		*blocks = value_blocks(ctx->fs, x->value_size);
+	} else if (in.mtime != owner || in.generation != owner_gen) {
+		/* Not an old Lustre-style reference (its parent in mtime). */
+		return in.flags & EXT4_EA_INODE_FL ? "its hash is wrong" :
+		       "it is no EA inode";
+	}
+	if (in.flags & EXT4_EA_INODE_FL)
+		return NULL;
+	clear_problem_context(&pctx);
+	pctx.ino = owner;
+	pctx.num = x->value_inum;
+	if (!fix_problem(ctx, PR_1_EA_INODE_FLAG, &pctx))
+		return "it has no EA_INODE flag";
+	in.flags |= EXT4_EA_INODE_FL;
+	fsck_write_inode(ctx, x->value_inum, &in);
+	return NULL;
+}
+
+/* One more entry names EA inode inum. */
+static void ea_inode_ref(struct fsck_ctx *ctx, uint32_t inum)
+{
+	struct fsck_count *c = &ctx->ea_inode_refs;
+
+	if (c->v)
+		fsck_count_set(c, inum, fsck_count_get(c, inum) + 1);
+}
+
+/*
+ * The EA inodes a valid region names: checked, their blocks summed in
+ * *blocks. NULL, or why one is not usable (*bad its inode).
+ */
+static const char *ea_region_values(struct fsck_ctx *ctx, uint32_t owner,
+				    uint32_t owner_gen,
+				    const struct extkit_xattr_region *reg,
+				    uint64_t *blocks, uint32_t *bad)
+{
+	uint32_t off = reg->first;
+	struct extkit_xattr x;
+	const char *why;
+	uint64_t n;
+
+	*blocks = 0;
+	while (extkit_xattr_next(reg, &off, &x) == 1) {
+		if (!x.value_inum)
+			continue;
+		why = ea_inode_check(ctx, owner, owner_gen, &x, &n);
+		if (why) {
+			*bad = x.value_inum;
+			return why;
+		}
+		*blocks += n;
+	}
+	return NULL;
+}
+
+static void ea_region_refs(struct fsck_ctx *ctx,
+			   const struct extkit_xattr_region *reg)
+{
+	uint32_t off = reg->first;
+	struct extkit_xattr x;
+
+	while (extkit_xattr_next(reg, &off, &x) == 1)
+		if (x.value_inum)
+			ea_inode_ref(ctx, x.value_inum);
+}
+
+/* The EA inodes of a valid block (in ctx->blkbuf), first seen by ino. */
+static void ea_block_values(struct fsck_ctx *ctx, uint32_t ino,
+			    struct fsck_ea_rec *r)
+{
+	struct extkit_xattr_format fmt;
+	struct extkit_xattr_region reg;
+	struct extkit_inode owner;
+	uint64_t blocks = 0;
+	uint32_t bad = 0;
+
+	if (!extkit_has_incompat(&ctx->fs->sb, EXT4_FEATURE_INCOMPAT_EA_INODE))
+		return;
+	extkit_xattr_format_init(ctx->fs, &fmt);
+	extkit_xattr_block_region(&fmt, ctx->blkbuf, &reg);
+	if (extkit_inode_read(ctx->fs, ino, &owner))
+		owner.generation = 0;
+	if (ea_region_values(ctx, ino, owner.generation, &reg, &blocks, &bad)) {
+		r->problem = EA_BAD_VALUE_INODE;
+		return;
+	}
+	r->quota = (uint32_t)blocks;
+	ea_region_refs(ctx, &reg);
+}
+
+/* metadata_csum: a block valid but for its checksum gets a new one. */
+static void ea_block_csum(struct fsck_ctx *ctx, uint32_t ino,
+			  struct fsck_ea_rec *r)
+{
+	const struct ext2_ext_attr_header *h = (const void *)ctx->blkbuf;
+	struct problem_context pctx;
+
+	if (!extkit_has_ro_compat(&ctx->fs->sb,
+				  EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) ||
+	    extkit_ea_block_csum(ctx->fs, r->blk, ctx->blkbuf) ==
+	    le32(h->h_checksum))
+		return;
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.blk = r->blk;
+	if (!fix_problem(ctx, PR_1_EA_BLOCK_CSUM, &pctx))
+		return;
+	extkit_ea_block_csum_set(ctx->fs, r->blk, ctx->blkbuf);
+	if (extkit_fs_write_block(ctx->fs, r->blk, ctx->blkbuf)) {
+		ctx->flags |= FSCK_FL_UNCORRECTED;
+		return;
+	}
+	ctx->flags |= FSCK_FL_CHANGED;
+}
+
+/* ---- in-inode attributes ---- */
+
+static int check_ibody(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
+		       uint64_t *ea_blocks)
+{
+	struct extkit_xattr_format fmt;
+	struct extkit_xattr_region reg;
+	struct problem_context pctx;
+	struct extkit_inode in;
+	uint32_t bad = 0;
+	const char *why;
+	enum extkit_xattr_problem p;
+
+	*ea_blocks = 0;
+	if (!extkit_xattr_ibody_region(raw, ctx->fs->g.inode_size, &reg))
+		return 0;
+	extkit_xattr_format_init(ctx->fs, &fmt);
+	extkit_inode_decode(raw, ctx->fs->g.inode_size, &in);
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	p = extkit_xattr_region_check(&fmt, &reg);
+	if (p) {
+		pctx.str = extkit_xattr_problem_str(p);
+		if (!fix_problem(ctx, PR_1_IBODY_EA_BAD, &pctx))
+			return 0;
+	} else {
+		why = ea_region_values(ctx, ino, in.generation, &reg,
+				       ea_blocks, &bad);
+		if (!why) {
+			ea_region_refs(ctx, &reg);
+			return 0;
+		}
+		pctx.num = bad;
+		pctx.str = why;
+		if (!fix_problem(ctx, PR_1_EA_INODE_BAD, &pctx)) {
+			ea_region_refs(ctx, &reg);
+			return 0;
+		}
+		*ea_blocks = 0;
+	}
+	/* As e2fsck: every attribute of the inode goes. */
+	put_le32((uint8_t *)reg.buf, 0);
+	if (!fsck_fixing(ctx) || extkit_inode_write_raw(ctx->fs, ino, raw))
+		return 0;
+	ctx->flags |= FSCK_FL_CHANGED;
+	return 1;
+}
+
+int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
+			uint64_t *ea_blocks)
+{
+	uint8_t *raw;
+	int rc;
+
+	*ea_blocks = 0;
+	if (ctx->fs->g.inode_size <= EXT2_INODE_CORE_SIZE)
+		return 0;
+	raw = malloc(ctx->fs->g.inode_size);
+	if (!raw)
+		return -ENOMEM;
+	rc = extkit_inode_read_raw(ctx->fs, ino, raw);
+	if (!rc)
+		rc = check_ibody(ctx, ino, raw, ea_blocks);
+	free(raw);
+	return rc;
+}
+
+int fsck_ea_inode_attached(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct problem_context pctx;
+	struct extkit_inode in;
+	uint32_t refs;
+
+	if (!ctx->ea_inode_refs.v)
+		return 0;
+	refs = fsck_count_get(&ctx->ea_inode_refs, ino);
+	if (!refs || extkit_inode_read(ctx->fs, ino, &in) ||
+	    !(in.flags & EXT4_EA_INODE_FL))
+		return 0;
+	/* Old Lustre EA inodes keep no count (ctime equals atime). */
+	if (extkit_ea_inode_refcount(&in) == refs || in.ctime == in.atime)
+		return 1;
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.num = refs;
+	pctx.num2 = extkit_ea_inode_refcount(&in);
+	if (fix_problem(ctx, PR_4_EA_INODE_REFS, &pctx)) {
+		extkit_ea_inode_set_refcount(&in, refs);
+		fsck_write_inode(ctx, ino, &in);
+	}
+	return 1;
+}
+
 /* Reads and validates blk, the first time an inode names it. */
-static int ea_add(struct fsck_ctx *ctx, uint64_t blk, struct fsck_ea_rec **out)
+static int ea_add(struct fsck_ctx *ctx, uint32_t ino, uint64_t blk,
+		  struct fsck_ea_rec **out)
 {
 	struct fsck_ea_set *set = &ctx->ea;
 	struct extkit_xattr_format fmt;
@@ -97,6 +347,10 @@ static int ea_add(struct fsck_ctx *ctx, uint64_t blk, struct fsck_ea_rec **out)
 	extkit_xattr_format_init(ctx->fs, &fmt);
 	r->problem = (uint8_t)extkit_xattr_block_check(&fmt, ctx->blkbuf);
 	r->disk_refs = extkit_xattr_refcount(ctx->blkbuf);
+	if (!r->problem)
+		ea_block_values(ctx, ino, r);
+	if (!r->problem)
+		ea_block_csum(ctx, ino, r);
 	return 0;
 }
 
@@ -131,18 +385,21 @@ static const char *ea_why(const struct fsck_ea_rec *r)
 {
 	if (r->problem == EA_UNREADABLE)
 		return "it cannot be read";
+	if (r->problem == EA_BAD_VALUE_INODE)
+		return "a value inode is not valid";
 	return extkit_xattr_problem_str(r->problem);
 }
 
 int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
-			struct extkit_inode *inode, int *dirty, int *counted)
+			struct extkit_inode *inode, int *dirty,
+			uint64_t *ea_blocks)
 {
 	uint64_t blk = inode->file_acl;
 	uint32_t code = 0;
 	struct fsck_ea_rec *r;
 	int rc;
 
-	*counted = 0;
+	*ea_blocks = 0;
 	if (!blk)
 		return 0;
 	if (!extkit_fs_valid_block(ctx->fs, blk))
@@ -160,7 +417,7 @@ int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 	}
 	r = ea_find(&ctx->ea, blk);
 	if (!r) {
-		rc = ea_add(ctx, blk, &r);
+		rc = ea_add(ctx, ino, blk, &r);
 		if (rc)
 			return rc;
 	}
@@ -172,7 +429,8 @@ int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 	}
 	/* Valid, or bad but kept (answer no): in use, counted. */
 	ea_ref(ctx, r);
-	*counted = 1;
+	/* The EA block counts as a whole cluster with bigalloc. */
+	*ea_blocks = ctx->fs->g.cluster_ratio + (uint64_t)r->quota;
 	return 0;
 }
 

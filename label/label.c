@@ -12,6 +12,7 @@
 #include <string.h>
 #include <uuid/uuid.h>
 
+#include "csum.h"
 #include "error.h"
 #include "fs.h"
 #include "io.h"
@@ -48,8 +49,8 @@ static int take_args(poptContext pc, struct label_opts *o)
 		cli_error("--uuid takes no LABEL argument");
 		return -EINVAL;
 	}
-	if (o->new_label && cli_check_label(o->new_label))
-		return -EINVAL;
+	if (o->new_label)
+		cli_fit_label(o->new_label);
 	return 0;
 }
 
@@ -99,10 +100,14 @@ static int open_target(const char *target, int write, struct extkit_fs **fs)
 			return -EBUSY;
 		}
 	}
+	/* Printing reads a truncated image as far as it goes (e2label). */
 	rc = extkit_fs_open(target, write ? EXTKIT_FS_WRITE | EXTKIT_FS_EXCL
-				    : 0, fs, &why);
+				    : EXTKIT_FS_PARTIAL, fs, &why);
 	if (rc)
 		cli_error("%s: %s", target, why ? why : extkit_strerror(rc));
+	else if ((*fs)->truncated)
+		cli_warn_truncated(target, (*fs)->io->size /
+				   (*fs)->g.block_size, (*fs)->sb.blocks_count);
 	return rc;
 }
 
@@ -117,18 +122,23 @@ static int set_label(struct extkit_fs *fs, const char *label)
 
 /*
  * With metadata_csum every checksum is seeded from the UUID unless
- * metadata_csum_seed keeps the seed in the superblock; changing the UUID
- * would then invalidate every checksum, so refuse (tune2fs rewrites them
- * all, which extkit does not do yet).
+ * metadata_csum_seed keeps the seed in the superblock (s_checksum_seed).
+ * As tune2fs can, the old UUID's seed is kept there and the feature set,
+ * so that no checksum changes (Linux mounts such a filesystem since 4.4).
  */
-static int uuid_change_allowed(const struct extkit_fs *fs)
+static void keep_csum_seed(struct extkit_fs *fs, const char *target)
 {
-	return !(fs->sb.feature_ro_compat &
-		 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) ||
-	       (fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED);
+	if (!(fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) ||
+	    (fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED))
+		return;
+	fs->sb.checksum_seed = extkit_csum_seed(&fs->sb);
+	fs->sb.feature_incompat |= EXT4_FEATURE_INCOMPAT_CSUM_SEED;
+	fprintf(stderr, "%s: %s: metadata_csum_seed set: the checksums keep "
+		"the old UUID's seed\n", cli_prog, target);
 }
 
-static int set_uuid(struct extkit_fs *fs, const char *arg)
+static int set_uuid(struct extkit_fs *fs, const char *arg,
+		    const char *target)
 {
 	uuid_t u;
 
@@ -136,12 +146,7 @@ static int set_uuid(struct extkit_fs *fs, const char *arg)
 		cli_error("invalid UUID '%s'", arg);
 		return -EINVAL;
 	}
-	if (!uuid_change_allowed(fs)) {
-		cli_error("the UUID seeds the metadata checksums of this "
-			  "filesystem (metadata_csum without "
-			  "metadata_csum_seed); refusing to change it");
-		return -EXTKIT_EUNSUPP;
-	}
+	keep_csum_seed(fs, target);
 	memcpy(fs->sb.uuid, u, sizeof(fs->sb.uuid));
 	return extkit_fs_write_super(fs);
 }
@@ -188,7 +193,7 @@ static int run(const struct label_opts *o)
 	if (o->new_label) {
 		rc = set_label(fs, o->new_label);
 	} else if (o->uuid_mode && o->new_uuid) {
-		rc = set_uuid(fs, o->new_uuid);
+		rc = set_uuid(fs, o->new_uuid, o->target);
 	} else if (o->uuid_mode) {
 		char text[37];
 

@@ -213,6 +213,13 @@ int extkit_inode_csum_verify(const struct extkit_fs *fs, uint32_t ino,
 	return 1;
 }
 
+/* The bytes of a block bitmap the checksum covers: one bit per cluster
+ * of a group (clusters are blocks without bigalloc). */
+static uint32_t bitmap_bytes(const struct extkit_fs *fs)
+{
+	return (fs->sb.blocks_per_group >> fs->g.cluster_bits) / 8;
+}
+
 uint32_t extkit_bitmap_csum(const struct extkit_fs *fs, const void *raw,
 			    uint32_t nbytes)
 {
@@ -248,7 +255,7 @@ void extkit_group_block_bitmap_csum_set(struct extkit_fs *fs, uint32_t g,
 {
 	if (extkit_has_metadata_csum(&fs->sb))
 		fs->groups[g].block_bitmap_csum = extkit_bitmap_csum(fs, raw,
-					fs->sb.blocks_per_group / 8);
+					bitmap_bytes(fs));
 }
 
 void extkit_group_inode_bitmap_csum_set(struct extkit_fs *fs, uint32_t g,
@@ -274,7 +281,7 @@ int extkit_group_block_bitmap_csum_ok(const struct extkit_fs *fs,
 	return !extkit_has_metadata_csum(&fs->sb) ||
 	       bitmap_csum_match(fs, fs->groups[g].block_bitmap_csum,
 				 extkit_bitmap_csum(fs, raw,
-					fs->sb.blocks_per_group / 8));
+					bitmap_bytes(fs)));
 }
 
 int extkit_group_inode_bitmap_csum_ok(const struct extkit_fs *fs,

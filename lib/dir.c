@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
+#include "inline.h"
 #include "inode.h"
 #include "ondisk.h"
 #include "super.h"
@@ -411,6 +413,8 @@ static int dx_is_node(const struct extkit_dir_iter *it, uint64_t lblk)
 
 static void dir_iter_release(struct extkit_dir_iter *it)
 {
+	free(it->inline_raw);
+	it->inline_raw = NULL;
 	free(it->pblks);
 	free(it->dx_nodes);
 	free(it->buf);
@@ -440,6 +444,72 @@ static int dir_map_blocks(struct extkit_dir_iter *it)
 	return extkit_bmap_all(it->fs, &it->inode, n, it->pblks);
 }
 
+/* An inline directory: the raw inode is kept, its parts walked. */
+static int dir_inline_init(struct extkit_dir_iter *it)
+{
+	struct extkit_inline in;
+	int rc;
+
+	it->inline_raw = malloc(it->fs->g.inode_size);
+	if (!it->inline_raw)
+		return -ENOMEM;
+	rc = extkit_inode_read_raw(it->fs, it->ino, it->inline_raw);
+	if (rc)
+		return rc;
+	rc = extkit_inline_locate(it->fs, it->inline_raw, &in);
+	if (rc)
+		return rc == -ENODATA ? -EFSCORRUPTED : rc;
+	it->inline_dir = 1;
+	it->inline_ea_len = in.ea_len;
+	it->nblocks = in.ea_len ? 3 : 2;
+	return 0;
+}
+
+/* Loads part lblk of an inline directory into buf. */
+static void dir_inline_load(struct extkit_dir_iter *it)
+{
+	const uint8_t *iblock = it->inline_raw +
+				offsetof(struct ext2_inode, i_block);
+	struct extkit_inline in;
+
+	if (it->lblk == 0) {
+		memset(it->buf, 0, 24);
+		extkit_dirent_set(&it->fmt, it->buf, it->ino, 12, ".", 1,
+				  EXT2_FT_DIR);
+		extkit_dirent_set(&it->fmt, it->buf + 12, get_le32(iblock),
+				  12, "..", 2, EXT2_FT_DIR);
+		it->area = 24;
+	} else if (it->lblk == 1) {
+		it->area = EXTKIT_INLINE_IBLOCK - EXTKIT_INLINE_DOTDOT;
+		memcpy(it->buf, iblock + EXTKIT_INLINE_DOTDOT, it->area);
+	} else {
+		extkit_inline_locate(it->fs, it->inline_raw, &in);
+		it->area = in.ea_len;
+		memcpy(it->buf, in.ea, in.ea_len);
+	}
+}
+
+/* Writes part lblk of an inline directory back into the inode. */
+static int dir_inline_write(struct extkit_dir_iter *it)
+{
+	int rc;
+
+	if (it->lblk == 0)
+		rc = extkit_inline_write(it->fs, it->ino, 0, 0, it->buf + 12,
+					 EXTKIT_INLINE_DOTDOT);
+	else if (it->lblk == 1)
+		rc = extkit_inline_write(it->fs, it->ino, 0,
+					 EXTKIT_INLINE_DOTDOT, it->buf,
+					 it->area);
+	else
+		rc = extkit_inline_write(it->fs, it->ino, 1, 0, it->buf,
+					 it->area);
+	/* The kept copy follows, so later parts are written over it. */
+	if (!rc)
+		rc = extkit_inode_read_raw(it->fs, it->ino, it->inline_raw);
+	return rc;
+}
+
 int extkit_dir_iter_init(struct extkit_dir_iter *it, struct extkit_fs *fs,
 			 uint32_t ino, int flags)
 {
@@ -456,8 +526,9 @@ int extkit_dir_iter_init(struct extkit_dir_iter *it, struct extkit_fs *fs,
 	if (!extkit_inode_is_dir(&it->inode))
 		return -ENOTDIR;
 	if (it->inode.flags & EXT4_INLINE_DATA_FL)
-		return -EXTKIT_EUNSUPP;
-	rc = dir_map_blocks(it);
+		rc = dir_inline_init(it);
+	else
+		rc = dir_map_blocks(it);
 	if (rc)
 		goto fail;
 	it->buf = malloc(it->fmt.block_size);
@@ -465,7 +536,7 @@ int extkit_dir_iter_init(struct extkit_dir_iter *it, struct extkit_fs *fs,
 		rc = -ENOMEM;
 		goto fail;
 	}
-	if ((it->inode.flags & EXT2_INDEX_FL) &&
+	if (!it->inline_dir && (it->inode.flags & EXT2_INDEX_FL) &&
 	    extkit_has_compat(&fs->sb, EXT2_FEATURE_COMPAT_DIR_INDEX)) {
 		rc = dx_load(it);
 		if (rc)
@@ -484,6 +555,8 @@ fail:
  */
 static uint32_t dir_block_limit(const struct extkit_dir_iter *it)
 {
+	if (it->inline_dir)
+		return it->area;
 	if (it->indexed && it->lblk == 0)
 		return it->fmt.block_size;
 	return extkit_dir_block_end(&it->fmt, it->buf);
@@ -494,7 +567,11 @@ static int dir_write_back(struct extkit_dir_iter *it)
 {
 	int rc = 0;
 
-	if (it->dirty && !it->frozen && !(it->flags & EXTKIT_DIR_ITER_NOWRITE))
+	if (it->dirty && !it->frozen && it->inline_dir &&
+	    !(it->flags & EXTKIT_DIR_ITER_NOWRITE))
+		rc = dir_inline_write(it);
+	else if (it->dirty && !it->frozen &&
+		 !(it->flags & EXTKIT_DIR_ITER_NOWRITE))
 		rc = extkit_dirblock_write(it->fs, it->ino,
 					   it->inode.generation,
 					   it->pblks[it->lblk], it->buf);
@@ -533,6 +610,12 @@ static int dir_load_next(struct extkit_dir_iter *it, struct extkit_dirent *ent)
 		}
 		if (it->lblk >= it->nblocks)
 			return 2;
+		if (it->inline_dir) {
+			dir_inline_load(it);
+			it->loaded = 1;
+			it->off = 0;
+			return 0;
+		}
 		pblk = it->pblks[it->lblk];
 		if (pblk)
 			break;
@@ -552,6 +635,7 @@ static int dir_load_next(struct extkit_dir_iter *it, struct extkit_dirent *ent)
 	}
 	it->loaded = 1;
 	it->off = 0;
+	it->area = it->fmt.block_size;
 	return 0;
 }
 
@@ -591,7 +675,7 @@ static int dir_emit_corrupt(struct extkit_dir_iter *it,
 			    struct extkit_dirent *ent,
 			    enum extkit_dirent_problem problem, uint32_t len)
 {
-	uint32_t bs = it->fmt.block_size;
+	uint32_t bs = it->area;
 
 	ent->kind = EXTKIT_DE_CORRUPT;
 	ent->problem = problem;
@@ -632,7 +716,7 @@ static int dir_next_record(struct extkit_dir_iter *it,
 
 	memset(ent, 0, sizeof(*ent));
 	ent->lblk = it->lblk;
-	ent->pblk = it->pblks[it->lblk];
+	ent->pblk = it->pblks ? it->pblks[it->lblk] : 0;
 	ent->offset = it->off;
 	ent->name = (const char *)it->buf + it->off;
 	it->cur = it->off;
@@ -690,7 +774,7 @@ int extkit_dir_iter_next(struct extkit_dir_iter *it,
 		return -EINVAL;
 	if (it->loaded && it->reread && !it->seeked)
 		dir_reread(it);
-	if (!it->loaded || it->off >= it->fmt.block_size) {
+	if (!it->loaded || it->off >= it->area) {
 		rc = dir_load_next(it, ent);
 		if (rc == 2)
 			return 0;
@@ -720,7 +804,7 @@ int extkit_dir_iter_set_inode(struct extkit_dir_iter *it, uint32_t ino)
 
 int extkit_dir_iter_seek(struct extkit_dir_iter *it, uint32_t offset)
 {
-	if (!it->loaded || (offset & 3u) || offset > it->fmt.block_size)
+	if (!it->loaded || (offset & 3u) || offset > it->area)
 		return -EINVAL;
 	it->off = offset;
 	it->seeked = 1;
@@ -763,7 +847,17 @@ uint64_t extkit_dir_iter_nblocks(const struct extkit_dir_iter *it)
 uint64_t extkit_dir_iter_pblk(const struct extkit_dir_iter *it,
 			      uint64_t lblk)
 {
-	return lblk < it->nblocks ? it->pblks[lblk] : 0;
+	return lblk < it->nblocks && it->pblks ? it->pblks[lblk] : 0;
+}
+
+uint32_t extkit_dir_iter_area(const struct extkit_dir_iter *it)
+{
+	return it->area;
+}
+
+int extkit_dir_iter_is_inline(const struct extkit_dir_iter *it)
+{
+	return it->inline_dir;
 }
 
 int extkit_dir_iter_indexed(const struct extkit_dir_iter *it)
@@ -775,7 +869,7 @@ int extkit_dir_iter_end(struct extkit_dir_iter *it)
 {
 	int rc = 0;
 
-	if (it->loaded && it->pblks)
+	if (it->loaded && (it->pblks || it->inline_dir))
 		rc = dir_write_back(it);
 	dir_iter_release(it);
 	return rc;

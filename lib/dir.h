@@ -212,6 +212,17 @@ struct extkit_dir_iter {
 	int frozen;		/* edits of this block are not written */
 	int flags;
 	uint8_t *buf;
+	uint32_t area;		/* bytes of records in buf: the block size,
+				 * or the part of an inline directory */
+	/*
+	 * An inline directory is walked as three parts: 0 the '.' and
+	 * '..' records made up from the inode number and the 4-byte parent
+	 * (an edit of '..' goes back to those 4 bytes), 1 the rest of
+	 * i_block, 2 the system.data value (absent when empty).
+	 */
+	int inline_dir;
+	uint8_t *inline_raw;	/* the raw inode, read once */
+	uint32_t inline_ea_len;
 };
 
 /* In place, for the library and its tests; extkit_dir_iter_end frees
@@ -264,7 +275,8 @@ int extkit_dir_iter_seek(struct extkit_dir_iter *it, uint32_t offset);
  */
 int extkit_dir_iter_freeze(struct extkit_dir_iter *it);
 
-/* The block of the entry handed out last, or NULL between blocks. */
+/* The block of the entry handed out last, or NULL between blocks (for an
+ * inline directory, the part being walked: extkit_dir_iter_area bytes). */
 uint8_t *extkit_dir_iter_block(struct extkit_dir_iter *it);
 /* What the walk knows of the directory. */
 const struct extkit_inode *extkit_dir_iter_inode(
@@ -276,6 +288,10 @@ const struct extkit_dir_format *extkit_dir_iter_format(
 uint64_t extkit_dir_iter_nblocks(const struct extkit_dir_iter *it);
 uint64_t extkit_dir_iter_pblk(const struct extkit_dir_iter *it,
 			      uint64_t lblk);
+/* Bytes of the block (or inline part) handed out last. */
+uint32_t extkit_dir_iter_area(const struct extkit_dir_iter *it);
+/* Whether the directory is inline (its parts have no physical block). */
+int extkit_dir_iter_is_inline(const struct extkit_dir_iter *it);
 /* Whether the htree index is in use (EXT2_INDEX_FL and a usable root). */
 int extkit_dir_iter_indexed(const struct extkit_dir_iter *it);
 
@@ -293,5 +309,11 @@ int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
  */
 int extkit_path_resolve(struct extkit_fs *fs, const char *path,
 			uint32_t *ino);
+
+/* The path of directory dir from the root ("/" for the root), by its
+ * '..' and its name in each ancestor; -ENOENT when a parent does not name
+ * it, -ENAMETOOLONG past 4096 bytes (or a '..' loop). */
+int extkit_dir_path_of(struct extkit_fs *fs, uint32_t dir, char *buf,
+		       size_t size);
 
 #endif /* EXTKIT_DIR_H */

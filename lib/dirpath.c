@@ -229,3 +229,73 @@ int extkit_path_resolve(struct extkit_fs *fs, const char *path,
 	free(mem);
 	return rc;
 }
+
+/* The name dir gives child (not "." or ".."), copied into name. */
+static int name_in_parent(struct extkit_fs *fs, uint32_t dir, uint32_t child,
+			  char *name, size_t size)
+{
+	struct extkit_dir_iter it;
+	struct extkit_dirent ent;
+	int rc;
+
+	rc = extkit_dir_iter_init(&it, fs, dir, 0);
+	if (rc)
+		return rc;
+	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0) {
+		if (ent.kind != EXTKIT_DE_LIVE || ent.inode != child ||
+		    (ent.name_len == 1 && ent.name[0] == '.') ||
+		    (ent.name_len == 2 && !memcmp(ent.name, "..", 2)))
+			continue;
+		if ((size_t)ent.name_len >= size) {
+			rc = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(name, ent.name, ent.name_len);
+		name[ent.name_len] = '\0';
+		break;
+	}
+	extkit_dir_iter_end(&it);
+	if (rc < 0)
+		return rc;
+	return rc ? 0 : -ENOENT;
+}
+
+/*
+ * A directory's path from the root, found by climbing '..' and looking
+ * each name up in the parent: one walk of each ancestor, bounded by the
+ * path length (a '..' loop ends there).
+ */
+int extkit_dir_path_of(struct extkit_fs *fs, uint32_t dir, char *buf,
+		       size_t size)
+{
+	char name[EXT2_NAME_LEN + 1];
+	size_t len = 0;
+	uint32_t cur = dir;
+	int rc;
+
+	if (size < 2)
+		return -ERANGE;
+	buf[0] = '\0';
+	while (cur != EXT2_ROOT_INO) {
+		uint32_t parent;
+		size_t n;
+
+		rc = extkit_dir_lookup(fs, cur, "..", 2, &parent);
+		if (!rc)
+			rc = name_in_parent(fs, parent, cur, name,
+					    sizeof(name));
+		if (rc)
+			return rc;
+		n = strlen(name);
+		if (len + n + 1 >= size || len + n + 1 > PATH_MAX_LEN)
+			return -ENAMETOOLONG;
+		memmove(buf + n + 1, buf, len + 1);
+		buf[0] = '/';
+		memcpy(buf + 1, name, n);
+		len += n + 1;
+		cur = parent;
+	}
+	if (!len)
+		strcpy(buf, "/");
+	return 0;
+}

@@ -46,11 +46,18 @@ unsigned int extkit_hole_bucket(uint32_t size)
 	return i;
 }
 
-double extkit_dirspace_fragmentation(const struct extkit_dirspace_stats *st)
+double extkit_dirspace_small_hole_share(const struct extkit_dirspace_stats *st)
 {
 	if (!st->free_bytes)
 		return 0.0;
 	return (double)st->small_hole_bytes / (double)st->free_bytes;
+}
+
+double extkit_dirspace_free_share(const struct extkit_dirspace_stats *st)
+{
+	uint64_t all = st->live_bytes + st->free_bytes + st->overhead_bytes;
+
+	return all ? (double)st->free_bytes / (double)all : 0.0;
 }
 
 /* ---- max-tree ---- */
@@ -282,6 +289,12 @@ static int ds_walk_run(struct ds_walk *w, struct extkit_dir_iter *it)
 	if (rc)
 		return rc;
 	ds_finish(w);
+	if (it->inline_dir) {
+		/* held in the inode: no blocks to need or reclaim */
+		w->st->blocks = 0;
+		w->st->blocks_needed = 0;
+		w->st->reclaimable_blocks = 0;
+	}
 	return 0;
 }
 
@@ -348,7 +361,8 @@ static int ds_load(struct extkit_dirspace *ds)
 		return rc;
 	ds->fmt = it.fmt;
 	ds->gen = it.inode.generation;
-	rc = ds_reserve(ds, it.nblocks);
+	/* no insertion into an inline directory (yet) */
+	rc = it.inline_dir ? -EXTKIT_EUNSUPP : ds_reserve(ds, it.nblocks);
 	if (rc)
 		goto out;
 	ds->nblocks = it.nblocks;

@@ -57,8 +57,11 @@ uint32_t extkit_hole_bucket_min(unsigned int i);
 const char *extkit_hole_bucket_label(unsigned int i);
 unsigned int extkit_hole_bucket(uint32_t size);
 
-/* Share (0..1) of free bytes sitting in holes under 24 bytes. */
-double extkit_dirspace_fragmentation(const struct extkit_dirspace_stats *st);
+/* Share (0..1) of free bytes sitting in holes under 24 bytes: free space
+ * too scattered for a typical new entry (a 16-byte name). */
+double extkit_dirspace_small_hole_share(const struct extkit_dirspace_stats *st);
+/* Share (0..1) of the directory's bytes that are free. */
+double extkit_dirspace_free_share(const struct extkit_dirspace_stats *st);
 
 /* A max-tree over per-block values: find the first block holding >= v. */
 struct extkit_maxtree {

@@ -164,18 +164,38 @@ int extkit_extent_open_slots(uint8_t *node, uint16_t i, uint16_t count,
 	return 0;
 }
 
-int extkit_extent_write_block(struct extkit_fs *fs, uint32_t ino,
-			      uint32_t gen, uint64_t blk, uint8_t *buf)
+/* Where the tail of a tree block sits (after eh_max entries); 0 when
+ * there is none to keep (no metadata_csum, or no room for it). */
+static size_t csum_tail(const struct extkit_fs *fs, const uint8_t *buf)
 {
 	size_t tail = sizeof(struct ext4_extent_header) +
 		      sizeof(struct ext4_extent) *
 		      (size_t)get_le16(buf + offsetof(struct ext4_extent_header,
 						      eh_max));
 
-	if (extkit_has_metadata_csum(&fs->sb) &&
-	    tail + sizeof(struct ext4_extent_tail) <= fs->g.block_size)
+	if (!extkit_has_metadata_csum(&fs->sb) ||
+	    tail + sizeof(struct ext4_extent_tail) > fs->g.block_size)
+		return 0;
+	return tail;
+}
+
+int extkit_extent_write_block(struct extkit_fs *fs, uint32_t ino,
+			      uint32_t gen, uint64_t blk, uint8_t *buf)
+{
+	size_t tail = csum_tail(fs, buf);
+
+	if (tail)
 		put_le32(buf + tail,
 			 extkit_crc32c(extkit_inode_csum_seed(fs, ino, gen),
 				       buf, tail));
 	return extkit_fs_write_block(fs, blk, buf);
+}
+
+int extkit_extent_block_csum_ok(const struct extkit_fs *fs, uint32_t ino,
+				uint32_t gen, const uint8_t *buf)
+{
+	size_t tail = csum_tail(fs, buf);
+
+	return !tail || get_le32(buf + tail) ==
+		extkit_crc32c(extkit_inode_csum_seed(fs, ino, gen), buf, tail);
 }

@@ -40,6 +40,10 @@ void extkit_extent_root_put(struct extkit_inode *inode, const uint8_t *root);
  */
 int extkit_extent_write_block(struct extkit_fs *fs, uint32_t ino,
 			      uint32_t gen, uint64_t blk, uint8_t *buf);
+/* Whether tree block buf (header already checked) carries the checksum
+ * extkit_extent_write_block would give it (1 without metadata_csum). */
+int extkit_extent_block_csum_ok(const struct extkit_fs *fs, uint32_t ino,
+				uint32_t gen, const uint8_t *buf);
 
 /* A leaf entry (struct ext4_extent) in host order. */
 struct extkit_extent {

@@ -14,6 +14,7 @@
 #include "error.h"
 #include "feature.h"
 #include "fs.h"
+#include "mmp.h"
 
 static int read_super(struct extkit_fs *fs, uint64_t sb_block,
 		      uint32_t block_size)
@@ -56,14 +57,16 @@ static int check_features(struct extkit_fs *fs, const char **why)
 uint64_t extkit_fs_desc_block(const struct extkit_fs *fs, uint32_t i)
 {
 	const struct extkit_super *sb = &fs->sb;
-	uint64_t base = fs->sb_block ? fs->sb_block : sb->first_data_block;
+	uint64_t base = fs->sb_block ? fs->sb_block : sb->first_data_block +
+			extkit_group_boot_block(sb, &fs->g, 0);
 
 	if ((sb->feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG) &&
 	    i >= sb->first_meta_bg) {
 		uint32_t g = i * fs->g.descs_per_block;
 
 		return extkit_group_first_block(sb, g) +
-		       (uint64_t)extkit_super_group_has_backup(sb, g);
+		       (uint64_t)extkit_super_group_has_backup(sb, g) +
+		       extkit_group_boot_block(sb, &fs->g, g);
 	}
 	return base + 1 + i;
 }
@@ -89,6 +92,12 @@ static int read_groups(struct extkit_fs *fs, const char **why)
 	uint32_t n = fs->g.gdt_blocks;
 	int rc;
 
+	/* Before allocating: a partial image must still hold the table (a
+	 * lying block count cannot make it huge). */
+	if ((uint64_t)n * bs > fs->io->size) {
+		*why = "the image ends before the group descriptors (truncated?)";
+		return -EXTKIT_ETRUNC;
+	}
 	fs->gdt_raw = malloc((size_t)n * bs);
 	fs->groups = calloc(fs->g.group_count, sizeof(*fs->groups));
 	if (!fs->gdt_raw || !fs->groups)
@@ -119,7 +128,7 @@ int extkit_fs_open_io(struct extkit_io *io, int flags, uint64_t sb_block,
 {
 	struct extkit_fs *fs = calloc(1, sizeof(*fs));
 	const char *dummy;
-	int rc;
+	int partial, rc;
 
 	if (!why)
 		why = &dummy;
@@ -137,7 +146,12 @@ int extkit_fs_open_io(struct extkit_io *io, int flags, uint64_t sb_block,
 	if (rc)
 		goto fail;
 	extkit_super_decode(&fs->raw_sb, &fs->sb);
-	rc = extkit_super_validate(&fs->sb, io->size, &fs->g, why);
+	partial = (flags & EXTKIT_FS_PARTIAL) && !(flags & EXTKIT_FS_WRITE);
+	rc = extkit_super_validate(&fs->sb, partial ? 0 : io->size, &fs->g,
+				   why);
+	if (!rc)
+		fs->truncated = fs->sb.blocks_count >
+				io->size / fs->g.block_size;
 	if (!rc)
 		rc = check_features(fs, why);
 	if (rc)
@@ -146,6 +160,14 @@ int extkit_fs_open_io(struct extkit_io *io, int flags, uint64_t sb_block,
 	rc = read_groups(fs, why);
 	if (rc)
 		goto fail;
+	/* A writer takes the MMP block first (and refuses if it is taken). */
+	if ((flags & (EXTKIT_FS_WRITE | EXTKIT_FS_NO_MMP)) == EXTKIT_FS_WRITE &&
+	    extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_MMP)) {
+		rc = extkit_mmp_start(fs, why);
+		if (rc)
+			goto fail;
+		fs->mmp_started = 1;
+	}
 	*out = fs;
 	return 0;
 fail:
@@ -182,6 +204,8 @@ void extkit_fs_close(struct extkit_fs *fs)
 {
 	if (!fs)
 		return;
+	if (fs->mmp_started)
+		extkit_mmp_stop(fs);
 	if (fs->owns_io)
 		extkit_io_close(fs->io);
 	free(fs->groups);
@@ -300,7 +324,9 @@ static int write_meta_bg_descs(struct extkit_fs *fs, int dry)
 			if (g >= fs->g.group_count)
 				continue;
 			blk = extkit_group_first_block(&fs->sb, g) +
-			      (uint64_t)extkit_super_group_has_backup(&fs->sb, g);
+			      extkit_group_boot_block(&fs->sb, &fs->g, g) +
+			      (uint64_t)extkit_super_group_has_backup(&fs->sb,
+								      g);
 			rc = put(fs, dry, blk * bs,
 				 fs->gdt_raw + (size_t)i * bs, bs);
 			if (rc)
@@ -320,8 +346,9 @@ static int write_copies(struct extkit_fs *fs, int dry)
 
 	if (meta && fs->sb.first_meta_bg < ndesc)
 		ndesc = fs->sb.first_meta_bg;
-	rc = put(fs, dry, (fs->sb.first_data_block + 1) * bs, fs->gdt_raw,
-		 ndesc * bs);
+	rc = put(fs, dry, (fs->sb.first_data_block + 1 +
+			   extkit_group_boot_block(&fs->sb, &fs->g, 0)) * bs,
+		 fs->gdt_raw, ndesc * bs);
 	for (uint32_t g = 1; !rc && g < fs->g.group_count; g++)
 		if (extkit_super_group_has_backup(&fs->sb, g))
 			rc = write_backup(fs, g, dry);
@@ -352,4 +379,22 @@ int extkit_fs_write_super(struct extkit_fs *fs)
 	if (!rc)
 		rc = extkit_fs_write_primary_super(fs);
 	return rc;
+}
+
+int extkit_fs_super_csum_ok(const struct extkit_fs *fs)
+{
+	if (!(fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
+		return 1;
+	return extkit_super_csum(&fs->raw_sb) == le32(fs->raw_sb.s_checksum);
+}
+
+int extkit_fs_group_csum_ok(const struct extkit_fs *fs, uint32_t g,
+			    uint16_t *want)
+{
+	const uint8_t *raw = fs->gdt_raw + (size_t)g * fs->g.desc_size;
+
+	if (!extkit_has_group_csum(&fs->sb))
+		return 1;
+	*want = extkit_group_csum(fs, g, raw);
+	return *want == fs->groups[g].checksum;
 }

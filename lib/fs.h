@@ -14,6 +14,10 @@
 #define EXTKIT_FS_EXCL		0x2	/* exclusive open of block devices */
 #define EXTKIT_FS_FORCE		0x4	/* open despite unsupported features */
 #define EXTKIT_FS_NO_GDT_CHECK	0x8	/* keep descriptors that point outside */
+#define EXTKIT_FS_NO_MMP	0x10	/* the caller takes the MMP block */
+#define EXTKIT_FS_PARTIAL	0x20	/* read-only: accept an image shorter
+					 * than the filesystem (fs->truncated;
+					 * reads past its end fail) */
 
 struct extkit_fs {
 	struct extkit_io *io;
@@ -24,7 +28,9 @@ struct extkit_fs {
 	uint8_t *gdt_raw;		/* descriptor blocks as read */
 	uint64_t sb_block;		/* 0: primary; else a backup's block */
 	int flags;
+	int truncated;			/* the image ends before the fs does */
 	int owns_io;
+	int mmp_started;		/* close: clean MMP sequence */
 	char *device_name;
 };
 
@@ -65,5 +71,17 @@ static inline int extkit_fs_valid_block(const struct extkit_fs *fs,
 {
 	return blk >= fs->sb.first_data_block && blk < fs->sb.blocks_count;
 }
+
+/*
+ * metadata_csum: whether the superblock as read carries its checksum
+ * (1 without the feature).
+ */
+int extkit_fs_super_csum_ok(const struct extkit_fs *fs);
+/*
+ * gdt_csum or metadata_csum: whether descriptor g as read carries its
+ * checksum; *want gets the right one (1 without the features).
+ */
+int extkit_fs_group_csum_ok(const struct extkit_fs *fs, uint32_t g,
+			    uint16_t *want);
 
 #endif /* EXTKIT_FS_H */

@@ -121,9 +121,16 @@ uint32_t extkit_group_sb_overhead(const struct extkit_super *sb,
 
 			n += 1 + old + sb->reserved_gdt_blocks;
 		}
-		return n + meta_bg_desc_blocks(sb, geom, g);
+		return n + meta_bg_desc_blocks(sb, geom, g) +
+		       extkit_group_boot_block(sb, geom, g);
 	}
 	if (has_super)
 		n = 1 + geom->gdt_blocks + sb->reserved_gdt_blocks;
-	return n;
+	return n + extkit_group_boot_block(sb, geom, g);
+}
+
+uint32_t extkit_group_boot_block(const struct extkit_super *sb,
+				 const struct extkit_geom *geom, uint32_t g)
+{
+	return g == 0 && sb->first_data_block == 0 && geom->block_size == 1024;
 }

@@ -34,6 +34,13 @@ uint32_t extkit_group_block_count(const struct extkit_super *sb, uint32_t g);
 
 /* Blocks at the start of group g taken by a superblock backup, the group
  * descriptors and the reserved GDT blocks (0 when g has no backup). */
+/*
+ * 1 for group 0 of a 1 KiB-block bigalloc filesystem, whose group starts
+ * at block 0 although the superblock is in block 1: the blocks before
+ * the superblock (its place, descriptors after it); else 0.
+ */
+uint32_t extkit_group_boot_block(const struct extkit_super *sb,
+				 const struct extkit_geom *geom, uint32_t g);
 uint32_t extkit_group_sb_overhead(const struct extkit_super *sb,
 				  const struct extkit_geom *geom, uint32_t g);
 

@@ -295,6 +295,7 @@ _Static_assert(offsetof(struct ext4_group_desc, bg_itable_unused_hi) == 0x32,
 #define EXT2_INDEX_FL			0x00001000
 #define EXT4_HUGE_FILE_FL		0x00040000
 #define EXT4_EXTENTS_FL			0x00080000
+#define EXT4_VERITY_FL			0x00100000
 #define EXT4_EA_INODE_FL		0x00200000
 #define EXT4_INLINE_DATA_FL		0x10000000
 #define EXT4_CASEFOLD_FL		0x40000000
@@ -587,5 +588,30 @@ _Static_assert(offsetof(struct ext2_ext_attr_header, h_refcount) == 4,
 _Static_assert(offsetof(struct ext2_ext_attr_header, h_hash) == 12, "h_hash");
 _Static_assert(sizeof(struct ext2_ext_attr_entry) == 16, "EA entry");
 _Static_assert(offsetof(struct ext2_ext_attr_entry, e_hash) == 12, "e_hash");
+
+/* Multiple mount protection: the block s_mmp_block names (mmp). */
+#define EXT4_MMP_MAGIC		0x004D4D50
+#define EXT4_MMP_SEQ_CLEAN	0xFF4D4D50	/* unmounted cleanly */
+#define EXT4_MMP_SEQ_FSCK	0xE24D4D50	/* fsck is running */
+#define EXT4_MMP_SEQ_MAX	0xE24D4D4F	/* largest live sequence */
+#define EXT4_MMP_MIN_CHECK_INTERVAL	5
+
+struct mmp_struct {
+	__le32	mmp_magic;
+	__le32	mmp_seq;
+	__le64	mmp_time;
+	__u8	mmp_nodename[64];
+	__u8	mmp_bdevname[32];
+	__le16	mmp_check_interval;
+	__le16	mmp_pad1;
+	__le32	mmp_pad2[226];
+	__le32	mmp_checksum;	/* crc32c(fs seed, bytes before it) */
+};
+
+_Static_assert(sizeof(struct mmp_struct) == 1024, "MMP block");
+_Static_assert(offsetof(struct mmp_struct, mmp_check_interval) == 112,
+	       "mmp_check_interval");
+_Static_assert(offsetof(struct mmp_struct, mmp_checksum) == 1020,
+	       "mmp_checksum");
 
 #endif /* EXTKIT_ONDISK_H */

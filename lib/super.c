@@ -95,6 +95,14 @@ void extkit_super_decode(const struct ext2_super_block *d,
 	m->lpf_ino = le32(d->s_lpf_ino);
 	m->checksum_seed = le32(d->s_checksum_seed);
 	m->checksum = le32(d->s_checksum);
+	m->mmp_interval = le16(d->s_mmp_interval);
+	m->mmp_block = le64(d->s_mmp_block);
+	m->quota_inum[0] = le32(d->s_usr_quota_inum);
+	m->quota_inum[1] = le32(d->s_grp_quota_inum);
+	m->quota_inum[2] = le32(d->s_prj_quota_inum);
+	m->orphan_file_inum = le32(d->s_orphan_file_inum);
+	m->encoding = le16(d->s_encoding);
+	m->encoding_flags = le16(d->s_encoding_flags);
 }
 
 static void encode_counts(const struct extkit_super *m,
@@ -189,10 +197,46 @@ static int is_power_of_two(uint32_t v)
 	return v && !(v & (v - 1));
 }
 
+/*
+ * bigalloc: a cluster of 2^n blocks (n at most 16 above the block size,
+ * as e2fsprogs allows), one bitmap bit per cluster, blocks per group a
+ * whole number of clusters, block 0 the first data block. Without it the
+ * cluster is the block.
+ */
+static int check_cluster_fields(const struct extkit_super *sb,
+				const char **why)
+{
+	uint32_t ratio_log;
+
+	if (!(sb->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_BIGALLOC)) {
+		if (sb->log_cluster_size == sb->log_block_size)
+			return 0;
+		*why = "cluster size differs from block size without bigalloc";
+		return -EFSCORRUPTED;
+	}
+	if (sb->log_cluster_size < sb->log_block_size ||
+	    sb->log_cluster_size - sb->log_block_size > 16) {
+		*why = "cluster size (s_log_cluster_size) is out of range";
+		return -EFSCORRUPTED;
+	}
+	ratio_log = sb->log_cluster_size - sb->log_block_size;
+	if ((uint64_t)sb->clusters_per_group << ratio_log !=
+	    sb->blocks_per_group) {
+		*why = "blocks per group is not clusters per group times the cluster ratio";
+		return -EFSCORRUPTED;
+	}
+	if (sb->first_data_block != 0) {
+		*why = "first data block is not 0 with bigalloc";
+		return -EFSCORRUPTED;
+	}
+	return 0;
+}
+
 static int check_block_fields(const struct extkit_super *sb,
 			      const char **why)
 {
-	uint32_t bs;
+	uint32_t bs, cpg;
+	int rc;
 
 	if (sb->magic != EXT2_SUPER_MAGIC) {
 		*why = "bad magic number in superblock";
@@ -207,21 +251,18 @@ static int check_block_fields(const struct extkit_super *sb,
 		*why = "superblock block size field (s_log_block_size) is out of range 0..6";
 		return -EFSCORRUPTED;
 	}
-	if (sb->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_BIGALLOC) {
-		*why = "bigalloc filesystems are not supported";
-		return -EXTKIT_EUNSUPP;
-	}
-	if (sb->log_cluster_size != sb->log_block_size) {
-		*why = "cluster size differs from block size without bigalloc";
-		return -EFSCORRUPTED;
-	}
+	rc = check_cluster_fields(sb, why);
+	if (rc)
+		return rc;
 	bs = EXT2_MIN_BLOCK_SIZE << sb->log_block_size;
-	if (sb->blocks_per_group < 8 || sb->blocks_per_group > 8 * bs ||
-	    sb->blocks_per_group % 8) {
+	cpg = sb->blocks_per_group >> (sb->log_cluster_size -
+				       sb->log_block_size);
+	if (cpg < 8 || cpg > 8 * bs || cpg % 8) {
 		*why = "blocks per group is out of range";
 		return -EFSCORRUPTED;
 	}
-	if (sb->first_data_block != (bs == 1024 ? 1u : 0u)) {
+	if (sb->first_data_block != (bs == 1024 && !(sb->feature_ro_compat &
+			EXT4_FEATURE_RO_COMPAT_BIGALLOC) ? 1u : 0u)) {
 		*why = "first data block does not match the block size";
 		return -EFSCORRUPTED;
 	}
@@ -314,6 +355,8 @@ int extkit_super_validate(const struct extkit_super *sb, uint64_t image_size,
 	g->addr_per_block = bs / 4;
 	g->sb_sectors_per_block = bs / 512;
 	g->big_rec_len = bs >= 65536;
+	g->cluster_bits = sb->log_cluster_size - sb->log_block_size;
+	g->cluster_ratio = 1u << g->cluster_bits;
 	return 0;
 }
 
@@ -335,4 +378,16 @@ int extkit_super_group_has_backup(const struct extkit_super *sb, uint32_t g)
 	if (g == 1)
 		return 1;
 	return is_power_of(g, 3) || is_power_of(g, 5) || is_power_of(g, 7);
+}
+
+int extkit_super_internal_inode(const struct extkit_super *sb, uint32_t ino)
+{
+	if (!ino)
+		return 0;
+	if (sb->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA)
+		for (int i = 0; i < 3; i++)
+			if (sb->quota_inum[i] == ino)
+				return 1;
+	return (sb->feature_compat & EXT4_FEATURE_COMPAT_ORPHAN_FILE) &&
+	       sb->orphan_file_inum == ino;
 }

@@ -64,6 +64,13 @@ struct extkit_super {
 	uint32_t lpf_ino;
 	uint32_t checksum_seed;
 	uint32_t checksum;
+	/* Feature fields (decoded only; encode keeps the on-disk bytes). */
+	uint16_t mmp_interval;
+	uint64_t mmp_block;
+	uint32_t quota_inum[3];		/* user, group, project (0: none) */
+	uint32_t orphan_file_inum;
+	uint16_t encoding;
+	uint16_t encoding_flags;
 };
 
 /* Geometry computed once from a validated superblock. */
@@ -80,6 +87,8 @@ struct extkit_geom {
 	uint32_t addr_per_block;	/* block numbers per indirect block */
 	uint32_t sb_sectors_per_block;	/* i_blocks units (512) per block */
 	int big_rec_len;		/* 64 KiB blocks: rec_len encoding */
+	uint32_t cluster_bits;		/* log2 blocks per cluster (bigalloc) */
+	uint32_t cluster_ratio;		/* blocks per cluster, 1 without */
 };
 
 void extkit_super_decode(const struct ext2_super_block *disk,
@@ -112,6 +121,13 @@ static inline int extkit_has_ro_compat(const struct extkit_super *sb,
 {
 	return (sb->feature_ro_compat & f) != 0;
 }
+
+/*
+ * Whether ino is one the filesystem keeps for itself above s_first_ino
+ * and names in the superblock, not in a directory: a quota inode (the
+ * project one usually) or the orphan file.
+ */
+int extkit_super_internal_inode(const struct extkit_super *sb, uint32_t ino);
 
 /* Whether group g holds a superblock backup (sparse_super, sparse_super2). */
 int extkit_super_group_has_backup(const struct extkit_super *sb, uint32_t g);

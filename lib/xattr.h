@@ -12,6 +12,7 @@
 
 #include "endian.h"
 #include "fs.h"
+#include "inode.h"
 #include "ondisk.h"
 
 /* Why a block is not a valid EA block. */
@@ -28,6 +29,9 @@ enum extkit_xattr_problem {
 	EXTKIT_XATTR_VALUE_INUM,	/* e_value_inum set without ea_inode */
 	EXTKIT_XATTR_BAD_VALUE_INUM,	/* e_value_inum out of range */
 	EXTKIT_XATTR_BAD_HASH,		/* e_hash does not match */
+	EXTKIT_XATTR_NAME_PAST_END,	/* in-inode: a name runs past the end */
+	EXTKIT_XATTR_INUM_VALUE,	/* a value inode entry with a value
+					 * offset, or over 64 KiB */
 };
 
 const char *extkit_xattr_problem_str(enum extkit_xattr_problem p);
@@ -63,6 +67,100 @@ uint32_t extkit_xattr_hash_entry(const uint8_t *name, uint32_t name_len,
 enum extkit_xattr_problem
 extkit_xattr_block_check(const struct extkit_xattr_format *fmt,
 			 const uint8_t *buf);
+
+/*
+ * A run of entries with its values: an EA block (entries from offset 32,
+ * value offsets from the block start) or the in-inode area after
+ * i_extra_isize (a 4-byte magic, entries from offset 4, value offsets
+ * from offset 4). Values of ea_inode entries live in their own inode.
+ */
+struct extkit_xattr_region {
+	const uint8_t *buf;
+	uint32_t size;		/* bytes of buf */
+	uint32_t first;		/* offset of the first entry */
+	uint32_t vbase;		/* value offsets count from here */
+	int ibody;		/* in an inode: an e_hash of 0 is accepted */
+};
+
+/* One attribute, pointing into the region's buffer. */
+struct extkit_xattr {
+	uint8_t name_index;	/* 1 user., 2/3 POSIX ACLs, 4 trusted., ... */
+	uint8_t name_len;
+	const char *name;	/* not NUL-terminated */
+	uint32_t value_size;
+	uint32_t value_inum;	/* ea_inode: the inode holding the value */
+	const uint8_t *value;	/* NULL for an ea_inode value */
+	uint32_t hash;		/* e_hash as stored */
+	uint32_t offset;	/* of the entry in the region */
+	uint32_t value_offs;	/* e_value_offs as stored */
+};
+
+void extkit_xattr_block_region(const struct extkit_xattr_format *fmt,
+			       const uint8_t *block,
+			       struct extkit_xattr_region *r);
+/*
+ * The in-inode area of raw inode raw (inode_size bytes): 1 and *r set
+ * when the area holds the EA magic, 0 when there is none (128-byte
+ * inodes, i_extra_isize leaving no room, no magic).
+ */
+int extkit_xattr_ibody_region(const uint8_t *raw, uint32_t inode_size,
+			      struct extkit_xattr_region *r);
+/*
+ * Checks a region as the block validator does (entries, values within
+ * the region and not overlapping, e_value_inum, hashes of the values
+ * kept in it; an in-inode e_hash may be 0). Cost O(region size).
+ */
+enum extkit_xattr_problem
+extkit_xattr_region_check(const struct extkit_xattr_format *fmt,
+			  const struct extkit_xattr_region *r);
+/*
+ * The entry at *off (start with *off = r->first): 1 and *x filled, *off
+ * moved on; 0 at the end mark; -EFSCORRUPTED when the entry or its value
+ * does not fit in the region. Safe on any bytes.
+ */
+int extkit_xattr_next(const struct extkit_xattr_region *r, uint32_t *off,
+		      struct extkit_xattr *x);
+/* Finds name (without its prefix) under name_index: 1 found, 0 not. */
+int extkit_xattr_find(const struct extkit_xattr_region *r,
+		      uint8_t name_index, const char *name,
+		      struct extkit_xattr *x);
+/* The prefix name_index stands for ("user.", "system.data" is 7 +
+ * "data"), or NULL for an unknown index. */
+const char *extkit_xattr_prefix(uint8_t name_index);
+/*
+ * The entry hash an ea_inode entry must carry: the name hash, then the
+ * EA inode's value hash (its i_atime) as the one value word.
+ */
+uint32_t extkit_xattr_hash_ea_inode(const uint8_t *name, uint32_t name_len,
+				    uint32_t value_hash, int signed_chars);
+/* Whether hash matches x (a value kept in the region) either way. */
+int extkit_xattr_hash_ok(const struct extkit_xattr *x);
+
+/* EA inodes (ea_inode): the value hash (crc32c of the value, seeded by
+ * the filesystem's checksum seed) sits in i_atime, the reference count
+ * in i_ctime (high half) and i_version (low half). */
+uint32_t extkit_ea_inode_value_hash(const struct extkit_fs *fs,
+				    const uint8_t *value, uint32_t size);
+static inline uint64_t extkit_ea_inode_refcount(const struct extkit_inode *in)
+{
+	return (uint64_t)in->ctime << 32 | in->version;
+}
+
+static inline void extkit_ea_inode_set_refcount(struct extkit_inode *in,
+						uint64_t refs)
+{
+	in->ctime = (uint32_t)(refs >> 32);
+	in->version = (uint32_t)refs;
+}
+
+/*
+ * Reads the value of EA inode inum (size bytes, at most 64 KiB as the
+ * kernel allows) into buf. -EFSCORRUPTED when the inode is not an EA
+ * inode holding size bytes.
+ */
+int extkit_ea_inode_read(struct extkit_fs *fs, uint32_t inum, uint32_t size,
+			 uint8_t *buf);
+#define EXTKIT_XATTR_MAX_VALUE	65536u
 
 static inline uint32_t extkit_xattr_refcount(const uint8_t *buf)
 {

@@ -269,8 +269,8 @@ static int parse_misc(const struct raw_args *a, struct mkfs_opts *o)
 			  a->reserved);
 		return -EINVAL;
 	}
-	if (a->label && cli_check_label(a->label))
-		return -EINVAL;
+	if (a->label)
+		cli_fit_label(a->label);
 	if (o->quiet && o->verbose) {
 		cli_error("-q and -v exclude each other");
 		return -EINVAL;

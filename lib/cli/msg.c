@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,13 @@ void cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void cli_warn_truncated(const char *target, uint64_t have, uint64_t blocks)
+{
+	fprintf(stderr, "%s: warning: %s holds only %" PRIu64 " of the "
+		"filesystem's %" PRIu64 " blocks (truncated?); what lies past "
+		"its end cannot be read\n", cli_prog, target, have, blocks);
 }
 
 void cli_error_rc(const char *what, int err)
@@ -82,10 +90,12 @@ fail:
 	return rc;
 }
 
-int cli_check_label(const char *label)
+void cli_fit_label(char *label)
 {
 	if (cli_label_fits(label))
-		return 0;
-	cli_error("label '%s' is longer than %d bytes", label, CLI_LABEL_MAX);
-	return -EINVAL;
+		return;
+	fprintf(stderr, "%s: warning: label '%s' is longer than %d bytes; "
+		"truncated to ", cli_prog, label, CLI_LABEL_MAX);
+	label[CLI_LABEL_MAX] = '\0';
+	fprintf(stderr, "'%s'\n", label);
 }

@@ -9,6 +9,7 @@
 #define EXTKIT_CLI_MSG_H
 
 #include <popt.h>
+#include <stdint.h>
 
 /* The program name, defined once by each tool (its main file). */
 extern const char cli_prog[];
@@ -18,6 +19,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* "PROGRAM: what: <extkit_strerror(err)>". */
 void cli_error_rc(const char *what, int err);
+/* "PROGRAM: warning: TARGET holds only HAVE of the filesystem's BLOCKS
+ * blocks (truncated?); what lies past its end cannot be read". */
+void cli_warn_truncated(const char *target, uint64_t have, uint64_t blocks);
 
 /* After the popt loop ended in rc < -1: the option and popt's reason. */
 void cli_popt_error(poptContext pc, int rc);
@@ -37,7 +41,8 @@ void cli_mounted(const char *target, const char *where,
  */
 int cli_take_args(poptContext pc, char **out, int n, int rest);
 
-/* 0 if label fits in the superblock, else -EINVAL after saying so. */
-int cli_check_label(const char *label);
+/* A label longer than the superblock holds is cut to its first 16 bytes
+ * with a warning, as e2label and mke2fs do. */
+void cli_fit_label(char *label);
 
 #endif /* EXTKIT_CLI_MSG_H */

@@ -259,7 +259,6 @@ check_bad_args() {
 	expect_fail_one_line "no arguments"
 	expect_fail_one_line "unknown option" --bogus "$img"
 	expect_fail_one_line "unknown command" "$img" frobnicate
-	expect_fail_one_line "ls without PATH" "$img" ls
 	expect_fail_one_line "stat without PATH" "$img" stat
 	expect_fail_one_line "blocks without PATH" "$img" blocks
 	expect_fail_one_line "dirblock without N" "$img" dirblock /dir
@@ -307,4 +306,21 @@ expect_success "stat --json /dir" --json "$img" stat /dir &&
 check_all_json
 check_bad_args
 check_deleted
+
+# ls without a path lists /, as debugfs does.
+"$DUMP" "$img" ls >"$tmpdir/ls1" 2>&1
+"$DUMP" "$img" ls / >"$tmpdir/ls2" 2>&1
+cmp -s "$tmpdir/ls1" "$tmpdir/ls2" && [ -s "$tmpdir/ls1" ] &&
+	ok "ls without a path lists /" || fail "ls without a path"
+
+# A mounted filesystem: shown, with a warning that it may be stale.
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmpdir/mnt" &&
+   mount -o loop,ro "$img" "$tmpdir/mnt" 2>/dev/null; then
+	"$DUMP" "$img" >/dev/null 2>"$tmpdir/err"
+	rc=$?
+	umount "$tmpdir/mnt"
+	[ $rc -eq 0 ] && grep -q 'warning: .* is mounted on .*stale' \
+		"$tmpdir/err" && ok "mounted: a warning that it may be stale" ||
+		fail "mounted: exit $rc, $(cat "$tmpdir/err")"
+fi
 finish

@@ -125,8 +125,12 @@ def main():
         need += 1 + n1
     f["blocks_needed"] = max(need, 1)
     f["reclaimable_blocks"] = max(0, len(blks) - f["blocks_needed"])
-    f["fragmentation"] = round(small / f["free_bytes"], 4) \
+    f["small_hole_share"] = round(small / f["free_bytes"], 4) \
         if f["free_bytes"] else 0.0
+    # the share of the directory's bytes that are free: live, free and
+    # overhead bytes cover its blocks whole
+    f["free_share"] = round(f["free_bytes"] / (len(blks) * bs), 4) \
+        if blks else 0.0
     print(json.dumps(f, sort_keys=True))
 
 

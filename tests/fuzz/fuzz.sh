@@ -18,10 +18,15 @@ echo data >"$tmpdir/tree/d1/d2/f"
 ln -s d1/d2/f "$tmpdir/tree/link"
 ln -s "$(printf 'x%.0s' $(seq 1 80))" "$tmpdir/tree/slowlink"
 head -c 300000 /dev/zero | tr '\0' 'a' >"$tmpdir/tree/d1/blob"
+# Attributes where the host keeps them (in-inode areas and EA blocks).
+python3 -c 'import os, sys
+for i in range(6):
+    os.setxattr(sys.argv[1], "user.a%d" % i, b"v" * (i * 40))' \
+	"$tmpdir/tree/d1/d2/f" 2>/dev/null || :
 
 n=0
 for spec in "ext2 -b 1024 -O ^dir_index" "ext2 -b 1024" "ext4 -b 1024" \
-	    "ext4 -b 4096"; do
+	    "ext4 -b 4096" "ext4 -b 1024 -I 256 -O inline_data,ea_inode"; do
 	set -- $spec
 	fstype=$1
 	shift

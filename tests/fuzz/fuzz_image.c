@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Fuzz target for the library's read path: open an image held in memory,
- * read every inode, walk every block map, iterate every directory and
- * resolve a few paths. Whatever the bytes, the library must return an
+ * read every inode, walk every block map, the attributes in every inode
+ * and its inline data, iterate every directory and resolve a few paths. Whatever the bytes, the library must return an
  * error or succeed: no crash, no hang, no unbounded allocation.
  *
  * Built two ways: with -DEXTKIT_LIBFUZZER as a libFuzzer target
@@ -20,7 +20,9 @@
 #include "dir.h"
 #include "fs.h"
 #include "inode.h"
+#include "inline.h"
 #include "io.h"
+#include "xattr.h"
 
 /* Upper bound of inodes visited per image, so a lying count stays cheap. */
 #define MAX_INODES	4096
@@ -51,6 +53,28 @@ static void walk_dir(struct extkit_fs *fs, uint32_t ino)
 	extkit_dir_iter_close(it);
 }
 
+/* The attributes in the inode and its inline data, through the library. */
+static void walk_xattrs(struct extkit_fs *fs, uint32_t ino)
+{
+	static uint8_t raw[EXT2_MAX_BLOCK_SIZE], data[EXT2_MAX_BLOCK_SIZE];
+	struct extkit_xattr_format fmt;
+	struct extkit_xattr_region r;
+	struct extkit_xattr x;
+	uint32_t off, len, n = 0;
+
+	if (fs->g.inode_size > sizeof(raw) ||
+	    extkit_inode_read_raw(fs, ino, raw))
+		return;
+	extkit_xattr_format_init(fs, &fmt);
+	if (extkit_xattr_ibody_region(raw, fs->g.inode_size, &r)) {
+		(void)extkit_xattr_region_check(&fmt, &r);
+		off = r.first;
+		while (extkit_xattr_next(&r, &off, &x) == 1 && n++ < 1000)
+			;
+	}
+	extkit_inline_read(fs, ino, data, sizeof(data), &len);
+}
+
 static void walk_inode(struct extkit_fs *fs, uint32_t ino)
 {
 	struct extkit_inode inode;
@@ -62,6 +86,7 @@ static void walk_inode(struct extkit_fs *fs, uint32_t ino)
 		return;
 	extkit_block_walk(fs, &inode, count_block, &blocks);
 	extkit_bmap(fs, &inode, 5000, &pblk);
+	walk_xattrs(fs, ino);
 	if (extkit_inode_is_dir(&inode))
 		walk_dir(fs, ino);
 }

@@ -22,7 +22,7 @@ $SHELL "$top_srcdir/tests/mkimages.sh" "$tmpdir/img" >"$tmpdir/mkimages.log" ||
 echo "images built in $(( $(date +%s) - start ))s"
 
 cat >"$tmpdir/check.py" <<'EOF'
-import json, os, re, subprocess, sys
+import difflib, json, os, re, subprocess, sys
 
 DUMP, DEBUGFS, DUMPE2FS, IMG, TMP = sys.argv[1:6]
 NAME = os.path.basename(IMG)
@@ -188,6 +188,20 @@ def check_groups():
         fail("%d groups, dumpe2fs %d" % (len(got), len(groups)))
     elif not bad:
         ok("groups: %d groups = dumpe2fs" % len(groups))
+    # The text, line for line: places, relative offsets, checksums,
+    # counts and the free block and inode ranges.
+    want = out.decode("utf-8", "replace").split("\n\n", 1)[-1]
+    want = want[want.find("Group 0:"):]
+    rc, text, _ = run([DUMP, IMG, "groups"])
+    text = text.decode("utf-8", "replace")
+    if rc == 0 and text.strip() == want.strip():
+        ok("groups text = dumpe2fs, %d lines" % len(text.splitlines()))
+    else:
+        diff = [l for l in difflib.unified_diff(want.splitlines(),
+                                                text.splitlines(),
+                                                lineterm="")][:12]
+        fail("groups text differs from dumpe2fs:\n    " +
+             "\n    ".join(diff))
 
 
 # ---- ls: breadth-first over every directory, one debugfs run per level ----
@@ -270,6 +284,13 @@ def data_blocks(stat_lines):
     return blocks
 
 
+def map_text(stat_lines):
+    """debugfs stat's BLOCKS/EXTENTS list, TOTAL left out."""
+    text = b" ".join(stat_lines).decode("utf-8", "replace")
+    m = re.search(r"(?:BLOCKS|EXTENTS):(.*?)(?:TOTAL:|$)", text)
+    return " ".join(m[1].split()) if m else None
+
+
 def stat_fields(lines):
     text = b"\n".join(lines).decode("utf-8", "replace")
     f = {}
@@ -312,6 +333,7 @@ def check_blocks(tree):
     paths = [paths[i] for i in sel]
     want_all = [b" ".join(want_all[i]).split() for i in sel]
     want_data = [data_blocks(stats[i]) for i in sel]
+    want_maps = [map_text(stats[i]) for i in sel]
     stats = [stat_fields(stats[i]) for i in sel]
     got_all = dump("blocks", "-m", *paths)
     got_data = dump("blocks", *paths)
@@ -356,6 +378,24 @@ def check_blocks(tree):
                     [stats[i][k] for k in diff]))
     if not bad:
         ok("stat of %d files = debugfs stat" % nstat)
+    # The decoded map (text), item for item, for the same files.
+    bad = 0
+    nmap = 0
+    for i, p in enumerate(paths):
+        if p.startswith(b"<") or p.startswith(b"/deep/level01/") or \
+                not want_maps[i]:
+            continue
+        text = dump("stat", p)
+        nmap += 1
+        got = re.search(rb"^(?:Extents|Blocks): +(.*)$", text or b"", re.M)
+        got = got[1].decode() if got else None
+        if got != want_maps[i]:
+            bad += 1
+            if bad <= 3:
+                fail("stat %r map: %s, debugfs %s" % (
+                    p, (got or "")[:120], want_maps[i][:120]))
+    if not bad:
+        ok("decoded maps of %d files = debugfs stat" % nmap)
 
 
 def check_htree():

@@ -175,4 +175,16 @@ rc=$(fsck_rc out -V)
 [ "$rc" -eq 0 ] && ok "-V: exit 0" || fail "-V: exit $rc"
 rc=$(fsck_rc out -fn /nonexistent/image)
 [ "$rc" -eq 8 ] && ok "missing image: exit 8" || fail "missing image: exit $rc"
+# No superblock anywhere: exit 8, on stderr only, naming the target, what
+# was tried and what -b would do.
+head -c 4194304 /dev/zero >zero.img
+"$FSCK" -fn zero.img >out 2>err
+rc=$?
+if [ $rc -eq 8 ] && [ ! -s out ] && grep -q '^extkit-fsck: zero.img: no usable superblock: .*groups 1, 3, 5, 7 or 9' err &&
+   grep -q -- '-b 8193 -B 1024' err; then
+	ok "no superblock: exit 8, stderr names what was tried and -b"
+else
+	fail "no superblock: exit $rc"
+	sed 's/^/    /' out err | head
+fi
 finish

@@ -150,3 +150,55 @@ for i in range(n):
     f.write(b"%05d\n" % i * 682 + b"\n" * 4)
 f.close()' "$1" "$2" "${3:-2}"
 }
+
+# ---- extended attributes and inline data ----
+
+# xattr_img BS ISIZE FEATURES: an ext4 image (-O FEATURES added) holding
+#   /idir (a directory, inline with inline_data) with /idir/f,
+#   /small (a 6-byte file: user.a "1", user.empty "", user.big of BS
+#          bytes: an EA inode with ea_inode, else the EA block),
+#   /blk (user.b0 .. user.b11: in the inode as far as they fit, the rest
+#        in an EA block).
+# mke2fs -d and debugfs leave EA inode blocks out of i_blocks (e2fsck
+# adds them): e2fsck -fy runs last, so the image starts clean.
+xattr_img() {
+	mkimg4 "$1" 8M -I "$2" -O "ext_attr,$3"
+	printf 'hello\n' >f
+	head -c "$1" /dev/zero | tr '\0' b >big
+	{
+		echo "mkdir idir"
+		echo "write f idir/f"
+		echo "write f small"
+		echo "ea_set /small user.a 1"
+		echo "ea_set /small user.empty \"\""
+		echo "ea_set -f big /small user.big"
+		echo "write f blk"
+	} | $DEBUGFS -w image -f - >/dev/null 2>&1
+	# one session each: debugfs fails to spill into a new EA block of an
+	# inode written in the same session
+	_i=0
+	while [ "$_i" -lt 12 ]; do
+		dbg "ea_set /blk user.b$_i value$_i"
+		_i=$((_i + 1))
+	done
+	rm -f f big
+	$E2FSCK -fy image >/dev/null 2>&1
+	$E2FSCK -fn image >/dev/null 2>&1 ||
+		{ echo "xattr_img: e2fsck finds the image damaged" >&2; exit 99; }
+}
+
+# iedit INO FIELD VALUE: a byte edit (u8@N, u16@N, u32@N: N from the
+# start of the inode) of inode INO in the inode table.
+iedit() {
+	_loc=$($DEBUGFS -R "imap <$1>" image 2>/dev/null |
+		sed -n 's/.*located at block \([0-9]*\), offset 0x\([0-9a-f]*\).*/\1 \2/p')
+	dirent "${_loc% *}" "$((0x${_loc#* }))" "$2" "$3"
+}
+
+# ibody INO: the offset in inode INO of its in-inode attribute area
+# (128 + i_extra_isize: the 4-byte magic, entries from +4).
+ibody() {
+	_x=$($DEBUGFS -R "stat <$1>" image 2>/dev/null |
+		sed -n 's/^Size of extra inode fields: \([0-9]*\).*/\1/p')
+	echo $((128 + _x))
+}

@@ -126,8 +126,14 @@ START_TEST(test_label_limit)
 	ck_assert(cli_label_fits(""));
 	ck_assert(cli_label_fits("0123456789abcdef"));
 	ck_assert(!cli_label_fits("0123456789abcdefg"));
-	ck_assert_int_eq(cli_check_label("0123456789abcdef"), 0);
-	ck_assert_int_eq(cli_check_label("0123456789abcdefg"), -EINVAL);
+	{
+		char fits[] = "0123456789abcdef", longer[] = "0123456789abcdefg";
+
+		cli_fit_label(fits);
+		cli_fit_label(longer);
+		ck_assert_str_eq(fits, "0123456789abcdef");
+		ck_assert_str_eq(longer, "0123456789abcdef");
+	}
 }
 END_TEST
 

@@ -80,7 +80,7 @@ START_TEST(test_fresh_root)
 	ck_assert_uint_eq(st.hist[7], 1);
 	ck_assert_uint_eq(st.blocks_needed, 1);
 	ck_assert_uint_eq(st.reclaimable_blocks, 0);
-	ck_assert(extkit_dirspace_fragmentation(&st) == 0.0);
+	ck_assert(extkit_dirspace_small_hole_share(&st) == 0.0);
 	close_image(fs, io);
 }
 END_TEST
@@ -125,7 +125,7 @@ START_TEST(test_add_remove_figures)
 	ck_assert_uint_eq(st.holes, 2);
 	ck_assert_uint_eq(st.hist[1], 1);	/* the 16-byte hole */
 	ck_assert_uint_eq(st.small_hole_bytes, 16);
-	ck_assert(extkit_dirspace_fragmentation(&st) > 0.0);
+	ck_assert(extkit_dirspace_small_hole_share(&st) > 0.0);
 	/* an 8-char name (16 bytes) fits the hole exactly */
 	ck_assert_int_eq(extkit_dir_add(&ds, "12345678", 8, 23, 1, &w), 0);
 	ck_assert_uint_eq(w.offset, 40);

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "feature.h"
 #include "fs.h"
+#include "group.h"
 #include "image.h"
 #include "super.h"
 #include "suites.h"
@@ -102,6 +103,48 @@ START_TEST(test_validate_reasons)
 	sb = good_super();
 	ck_assert_int_eq(extkit_super_validate(&sb, 4096, &g, &why),
 			 -EXTKIT_ETRUNC);
+}
+END_TEST
+
+/* bigalloc: cluster geometry, and the shapes refused with a reason. */
+START_TEST(test_validate_bigalloc)
+{
+	struct extkit_super sb = good_super();
+	struct extkit_geom g;
+	const char *why;
+
+	sb.feature_ro_compat = EXT4_FEATURE_RO_COMPAT_BIGALLOC;
+	sb.first_data_block = 0;
+	sb.log_cluster_size = 2;		/* 4 KiB clusters, 1 KiB blocks */
+	sb.blocks_per_group = 32768;
+	sb.clusters_per_group = 8192;
+	sb.blocks_count = 32768;
+	ck_assert_int_eq(extkit_super_validate(&sb, 0, &g, &why), 0);
+	ck_assert_uint_eq(g.cluster_bits, 2);
+	ck_assert_uint_eq(g.cluster_ratio, 4);
+	ck_assert_uint_eq(g.group_count, 1);
+	/* group 0 starts at block 0, the superblock in block 1 */
+	ck_assert_uint_eq(extkit_group_boot_block(&sb, &g, 0), 1);
+	ck_assert_uint_eq(extkit_group_boot_block(&sb, &g, 1), 0);
+	sb.clusters_per_group = 4096;
+	ck_assert_int_eq(extkit_super_validate(&sb, 0, &g, &why),
+			 -EFSCORRUPTED);
+	ck_assert_ptr_nonnull(strstr(why, "clusters per group"));
+	sb.clusters_per_group = 8192;
+	sb.first_data_block = 1;
+	ck_assert_int_eq(extkit_super_validate(&sb, 0, &g, &why),
+			 -EFSCORRUPTED);
+	sb.first_data_block = 0;
+	sb.log_cluster_size = 20;
+	ck_assert_int_eq(extkit_super_validate(&sb, 0, &g, &why),
+			 -EFSCORRUPTED);
+	/* without the feature the cluster is the block */
+	sb = good_super();
+	ck_assert_int_eq(extkit_super_validate(&sb, 0, &g, &why), 0);
+	ck_assert_uint_eq(g.cluster_ratio, 1);
+	sb.log_cluster_size = 2;
+	ck_assert_int_eq(extkit_super_validate(&sb, 0, &g, &why),
+			 -EFSCORRUPTED);
 }
 END_TEST
 
@@ -220,6 +263,7 @@ Suite *super_suite(void)
 	tcase_add_test(tc, test_codec_golden);
 	tcase_add_test(tc, test_rev0);
 	tcase_add_test(tc, test_validate_reasons);
+	tcase_add_test(tc, test_validate_bigalloc);
 	tcase_add_test(tc, test_group_count_overflow);
 	tcase_add_test(tc, test_backups);
 	tcase_add_test(tc, test_features);

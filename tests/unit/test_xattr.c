@@ -188,7 +188,15 @@ START_TEST(test_value_inum)
 	ck_assert_int_eq(check(b), EXTKIT_XATTR_VALUE_INUM);
 	fmt_init(&fmt, BS);
 	fmt.ea_inode = 1;
+	/* a value inode entry keeps no value offset (e2fsprogs' rule) */
+	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b),
+			 EXTKIT_XATTR_INUM_VALUE);
+	put_le16(b + 32 + 2, 0);
 	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b), EXTKIT_XATTR_OK);
+	put_le32(b + 32 + 8, 65537);
+	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b),
+			 EXTKIT_XATTR_INUM_VALUE);
+	put_le32(b + 32 + 8, 11);
 	put_le32(b + 32 + 4, 5);
 	ck_assert_int_eq(extkit_xattr_block_check(&fmt, b),
 			 EXTKIT_XATTR_BAD_VALUE_INUM);
@@ -249,6 +257,116 @@ START_TEST(test_random)
 }
 END_TEST
 
+/* Entry hashes of EA inode values, as mke2fs 1.47 wrote them. */
+START_TEST(test_hash_ea_inode_golden)
+{
+	ck_assert_uint_eq(extkit_xattr_hash_ea_inode((const uint8_t *)"huge2",
+						     5, 0x48af750b, 0),
+			  0x583d73b0);
+	ck_assert_uint_eq(extkit_xattr_hash_ea_inode((const uint8_t *)"huge",
+						     4, 0x6bfe727e, 0),
+			  0xb37b724b);
+}
+END_TEST
+
+/*
+ * A 256-byte raw inode, i_extra_isize 32, holding user.a = "1" (hash h)
+ * and system.data = "" in the area after it.
+ */
+static void ibody_inode(uint8_t *raw, uint32_t hash)
+{
+	uint8_t *a = raw + 128 + 32;
+
+	memset(raw, 0, 256);
+	put_le16(raw + 128, 32);
+	put_le32(a, EXT2_EXT_ATTR_MAGIC);
+	/* user.a: entry at +4, value at +4 + 92 - 4 = the area's end */
+	a[4] = 1;
+	a[5] = 1;
+	put_le16(a + 6, 88);
+	put_le32(a + 12, 1);
+	put_le32(a + 16, hash);
+	a[20] = 'a';
+	/* system.data, empty: entry at +24 */
+	a[24] = 4;
+	a[25] = 7;
+	put_le16(a + 26, 0);
+	memcpy(a + 40, "data", 4);
+	a[4 + 88] = '1';
+}
+
+START_TEST(test_ibody)
+{
+	struct extkit_xattr_format fmt;
+	struct extkit_xattr_region r;
+	struct extkit_xattr x;
+	uint8_t raw[256];
+	uint32_t h = extkit_xattr_hash_entry((const uint8_t *)"a", 1,
+					     (const uint8_t *)"1\0\0\0", 1, 0);
+
+	fmt_init(&fmt, BS);
+	ibody_inode(raw, 0);
+	ck_assert_int_eq(extkit_xattr_ibody_region(raw, 256, &r), 1);
+	ck_assert_uint_eq(r.size, 96);
+	/* a hash of 0 is accepted in an inode */
+	ck_assert_int_eq(extkit_xattr_region_check(&fmt, &r), EXTKIT_XATTR_OK);
+	ck_assert_int_eq(extkit_xattr_find(&r, 1, "a", &x), 1);
+	ck_assert_uint_eq(x.value_size, 1);
+	ck_assert_int_eq(x.value[0], '1');
+	ck_assert_int_eq(extkit_xattr_find(&r, 7, "data", &x), 1);
+	ck_assert_uint_eq(x.value_size, 0);
+	ck_assert_int_eq(extkit_xattr_find(&r, 1, "b", &x), 0);
+	ibody_inode(raw, h);
+	ck_assert_int_eq(extkit_xattr_region_check(&fmt, &r), EXTKIT_XATTR_OK);
+	ibody_inode(raw, h + 1);
+	ck_assert_int_eq(extkit_xattr_region_check(&fmt, &r),
+			 EXTKIT_XATTR_BAD_HASH);
+	ibody_inode(raw, 0);
+	put_le16(raw + 128 + 32 + 6, 92);
+	ck_assert_int_eq(extkit_xattr_region_check(&fmt, &r),
+			 EXTKIT_XATTR_VALUE_PAST_END);
+	ibody_inode(raw, 0);
+	raw[128 + 32 + 4] = 200;	/* name past the end */
+	ck_assert_int_ne(extkit_xattr_region_check(&fmt, &r), EXTKIT_XATTR_OK);
+	/* no magic, or no room: no area */
+	ibody_inode(raw, 0);
+	put_le32(raw + 128 + 32, 0);
+	ck_assert_int_eq(extkit_xattr_ibody_region(raw, 256, &r), 0);
+	ck_assert_int_eq(extkit_xattr_ibody_region(raw, 128, &r), 0);
+	put_le16(raw + 128, 124);
+	ck_assert_int_eq(extkit_xattr_ibody_region(raw, 256, &r), 0);
+}
+END_TEST
+
+/* Random in-inode areas: a verdict, and next never leaves the area. */
+START_TEST(test_ibody_random)
+{
+	struct extkit_xattr_format fmt;
+	struct extkit_xattr_region r;
+	struct extkit_xattr x;
+	uint8_t raw[256];
+
+	fmt_init(&fmt, BS);
+	fmt.ea_inode = 1;
+	srand(7);
+	for (int i = 0; i < 2000; i++) {
+		uint32_t off, n = 0;
+
+		for (size_t j = 0; j < sizeof(raw); j++)
+			raw[j] = (uint8_t)rand();
+		put_le16(raw + 128, 32);
+		put_le32(raw + 160, EXT2_EXT_ATTR_MAGIC);
+		ck_assert_int_eq(extkit_xattr_ibody_region(raw, 256, &r), 1);
+		(void)extkit_xattr_region_check(&fmt, &r);
+		off = r.first;
+		while (extkit_xattr_next(&r, &off, &x) == 1 && n++ < 100)
+			if (x.value)
+				ck_assert(x.value + x.value_size <=
+					  r.buf + r.size);
+	}
+}
+END_TEST
+
 Suite *xattr_suite(void)
 {
 	Suite *s = suite_create("xattr");
@@ -262,6 +380,9 @@ Suite *xattr_suite(void)
 	tcase_add_test(tc, test_entries);
 	tcase_add_test(tc, test_value_inum);
 	tcase_add_test(tc, test_hash);
+	tcase_add_test(tc, test_hash_ea_inode_golden);
+	tcase_add_test(tc, test_ibody);
+	tcase_add_test(tc, test_ibody_random);
 	tcase_add_loop_test(tc, test_random, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A new, empty internal journal (see journal_new.h).
+ *
+ * Where mke2fs puts it (e2fsprogs lib/ext2fs/mkjournal.c, fallocate.c):
+ *  - with extents, from the first block of the group near the middle of
+ *    the filesystem holding the most free blocks (with flex_bg, from the
+ *    first flex group at or below the middle one that has free blocks),
+ *    the first free blocks at or after that goal; the extent leaf block,
+ *    when the root's four slots are not enough, goes just before the data
+ *    (the first free block at or after data start - 1);
+ *  - with a block map, from the start of inode 8's (flex) group, so from
+ *    the filesystem's start, each block the first free one after the
+ *    previous, indirect blocks in the order a walk meets them.
+ * The jbd2 superblock (journal.rst): v2, s_first 1, s_sequence 1, one
+ * user, the filesystem's UUID; all big-endian.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "alloc.h"
+#include "clock.h"
+#include "csum.h"
+#include "endian.h"
+#include "error.h"
+#include "inode.h"
+#include "jbd2_ondisk.h"
+#include "journal_new.h"
+#include "mapbuild.h"
+#include "ondisk.h"
+
+#define EXT3_JNL_BACKUP_BLOCKS	1	/* s_jnl_backup_type: i_block copy */
+
+uint32_t extkit_journal_default_blocks(uint64_t fs_blocks,
+				       unsigned block_size)
+{
+	static const struct { uint64_t below; uint32_t blocks; } steps[] = {
+		{ 2048, 0 },
+		{ 32768, 1024 },
+		{ 256 * 1024, 4096 },
+		{ 512 * 1024, 8192 },
+		{ 4096 * 1024, 16384 },
+		{ 8192 * 1024, 32768 },
+		{ 16384 * 1024, 65536 },
+		{ 32768 * 1024, 131072 },
+	};
+
+	(void)block_size;	/* 1.47 counts blocks, not bytes */
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (fs_blocks < steps[i].below)
+			return steps[i].blocks;
+	return 262144;
+}
+
+/* The plan: every block the journal takes, decided before writing. */
+struct jplan {
+	uint64_t n;		/* journal blocks (data) */
+	uint64_t *data;		/* their physical blocks, logical order */
+	uint64_t nmeta;		/* tree (extent or indirect) blocks */
+	uint64_t *meta;
+	struct extkit_mapbuild mb;
+	struct extkit_inode inode;
+	uint8_t *jsb;		/* the journal superblock block */
+};
+
+static uint32_t group_of(const struct extkit_fs *fs, uint64_t blk)
+{
+	return (uint32_t)((blk - fs->sb.first_data_block) /
+			  fs->sb.blocks_per_group);
+}
+
+/* mke2fs's goal with extents: a group near the middle (see the top). */
+static uint64_t midpoint_goal(const struct extkit_fs *fs)
+{
+	uint32_t n = fs->g.group_count, flex = 1u << fs->sb.log_groups_per_flex;
+	uint32_t g, start, end, best;
+
+	g = group_of(fs, fs->sb.first_data_block +
+		     (fs->sb.blocks_count - fs->sb.first_data_block) / 2);
+	if (fs->sb.log_groups_per_flex && g > flex) {
+		g &= ~(flex - 1);
+		while (g < n && fs->groups[g].free_blocks == 0)
+			g++;
+		if (g == n)
+			g = 0;
+		start = g;
+	} else {
+		start = g ? g - 1 : g;
+	}
+	end = g + 1 < n ? g + 1 : g;
+	best = start;
+	for (uint32_t i = start + 1; i <= end; i++)
+		if (fs->groups[i].free_blocks > fs->groups[best].free_blocks)
+			best = i;
+	return extkit_group_first_block(&fs->sb, best);
+}
+
+static int uses_extents(const struct extkit_fs *fs)
+{
+	return extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_EXTENTS);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Extent tree blocks: the first free blocks at or after data start - 1
+ * that are not journal data.
+ */
+static int place_extent_meta(struct extkit_fs *fs, struct jplan *jp)
+{
+	uint64_t want = jp->n + jp->nmeta, k = 0;
+	uint64_t *cand = malloc(want * sizeof(*cand));
+	uint64_t *sorted = malloc(jp->n * sizeof(*sorted));
+	int rc = cand && sorted ? 0 : -ENOMEM;
+
+	if (!rc)
+		rc = extkit_alloc_find(fs, jp->data[0] - 1, want, cand);
+	if (!rc) {
+		memcpy(sorted, jp->data, jp->n * sizeof(*sorted));
+		qsort(sorted, jp->n, sizeof(*sorted), cmp_u64);
+	}
+	for (uint64_t i = 0; !rc && i < want && k < jp->nmeta; i++)
+		if (!bsearch(&cand[i], sorted, jp->n, sizeof(*sorted),
+			     cmp_u64))
+			jp->meta[k++] = cand[i];
+	if (!rc && k < jp->nmeta)
+		rc = -ENOSPC;
+	free(cand);
+	free(sorted);
+	return rc;
+}
+
+/* Indirect blocks a walk meets just before data block i (apb block
+ * numbers per indirect block): at 12 the indirect block, at each new
+ * double / triple indirect range its chain of blocks. */
+static unsigned meta_before(uint64_t i, uint64_t apb)
+{
+	uint64_t base2 = EXT2_NDIR_BLOCKS + apb, base3 = base2 + apb * apb;
+
+	if (i == EXT2_NDIR_BLOCKS)
+		return 1;
+	if (i == base2)
+		return 2;
+	if (i > base2 && i < base3)
+		return (i - base2) % apb == 0;
+	if (i == base3)
+		return 3;
+	if (i > base3) {
+		if ((i - base3) % (apb * apb) == 0)
+			return 2;
+		return (i - base3) % apb == 0;
+	}
+	return 0;
+}
+
+/* A block map: data and indirect blocks share one run, walk order. */
+static int place_block_map(struct extkit_fs *fs, uint64_t goal,
+			   struct jplan *jp)
+{
+	uint64_t apb = fs->g.addr_per_block, k = 0, m = 0;
+	uint64_t *all;
+	int rc;
+
+	for (uint64_t i = 0; i < jp->n; i++)	/* plan reads the numbers */
+		jp->data[i] = 1;
+	rc = extkit_mapbuild_plan(fs, &jp->mb);
+	if (rc)
+		return rc;
+	jp->nmeta = jp->mb.nmeta;
+	jp->meta = calloc(jp->nmeta + 1, sizeof(*jp->meta));
+	all = malloc((jp->n + jp->nmeta) * sizeof(*all));
+	rc = jp->meta && all ? 0 : -ENOMEM;
+	if (!rc)
+		rc = extkit_alloc_find(fs, goal, jp->n + jp->nmeta, all);
+	for (uint64_t i = 0; !rc && i < jp->n; i++) {
+		for (unsigned j = meta_before(i, apb); j; j--)
+			jp->meta[m++] = all[k++];
+		jp->data[i] = all[k++];
+	}
+	if (!rc && m != jp->nmeta)
+		rc = -EFSCORRUPTED;	/* the walk order disagrees */
+	free(all);
+	return rc ? rc : extkit_mapbuild_plan(fs, &jp->mb);
+}
+
+static int place_extents(struct extkit_fs *fs, uint64_t goal,
+			 struct jplan *jp)
+{
+	int rc = extkit_alloc_find(fs, goal, jp->n, jp->data);
+
+	if (!rc)
+		rc = extkit_mapbuild_plan(fs, &jp->mb);
+	if (rc)
+		return rc;
+	jp->nmeta = jp->mb.nmeta;
+	jp->meta = calloc(jp->nmeta + 1, sizeof(*jp->meta));
+	if (!jp->meta)
+		return -ENOMEM;
+	return jp->nmeta ? place_extent_meta(fs, jp) : 0;
+}
+
+/* The jbd2 superblock (all fields big-endian). */
+static void build_jsb(const struct extkit_fs *fs,
+		      const struct extkit_journal_params *p, uint8_t *blk)
+{
+	struct jbd2_superblock *j = (struct jbd2_superblock *)blk;
+	uint32_t incompat = 0;
+
+	put_be32(&j->s_header.h_magic, JBD2_MAGIC_NUMBER);
+	put_be32(&j->s_header.h_blocktype, JBD2_SUPERBLOCK_V2);
+	put_be32(&j->s_blocksize, fs->g.block_size);
+	put_be32(&j->s_maxlen, p->blocks);
+	put_be32(&j->s_first, 1);
+	put_be32(&j->s_sequence, 1);
+	put_be32(&j->s_nr_users, 1);
+	memcpy(j->s_uuid, fs->sb.uuid, sizeof(j->s_uuid));
+	if (!p->csum)
+		return;
+	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_64BIT))
+		incompat |= JBD2_FEATURE_INCOMPAT_64BIT;
+	if (extkit_has_metadata_csum(&fs->sb)) {
+		incompat |= JBD2_FEATURE_INCOMPAT_CSUM_V3;
+		j->s_checksum_type = JBD2_CRC32C_CHKSUM;
+	}
+	put_be32(&j->s_feature_incompat, incompat);
+	/* s_checksum: crc32c(~0) over the 1024 bytes, the field zero */
+	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+		put_be32(&j->s_checksum, extkit_crc32c(~0u, j, sizeof(*j)));
+}
+
+static int build(struct extkit_fs *fs, const struct extkit_journal_params *p,
+		 struct jplan *jp)
+{
+	struct extkit_inode *in = &jp->inode;
+	uint32_t now = p->now;
+	int rc = 0;
+
+	if (!now)
+		rc = extkit_clock_now(&now, NULL, &(const char *){ NULL });
+	jp->mb.meta = jp->meta;
+	jp->mb.bufs = calloc(jp->nmeta + 1, fs->g.block_size);
+	jp->jsb = calloc(1, fs->g.block_size);
+	if (rc || !jp->mb.bufs || !jp->jsb)
+		return rc ? rc : -ENOMEM;
+	memset(in, 0, sizeof(*in));
+	in->mode = S_IFREG | 0600;
+	in->links_count = 1;
+	in->atime = in->ctime = in->mtime = in->crtime = now;
+	if (fs->g.inode_size > EXT2_GOOD_OLD_INODE_SIZE)
+		in->extra_isize = fs->sb.want_extra_isize;
+	in->size = jp->n * fs->g.block_size;
+	extkit_mapbuild_fill(fs, &jp->mb, in);
+	extkit_inode_set_fs_blocks(fs, in, jp->n + jp->nmeta);
+	build_jsb(fs, p, jp->jsb);
+	return 0;
+}
+
+static int plan(struct extkit_fs *fs, const struct extkit_journal_params *p,
+		struct jplan *jp)
+{
+	struct extkit_inode old;
+	uint64_t goal;
+	int rc;
+
+	if (p->blocks < JBD2_MIN_JOURNAL_BLOCKS)
+		return -EINVAL;
+	rc = extkit_inode_read(fs, EXT2_JOURNAL_INO, &old);
+	if (rc)
+		return rc;
+	if (old.blocks)
+		return -EEXIST;
+	jp->n = p->blocks;
+	jp->data = malloc(jp->n * sizeof(*jp->data));
+	if (!jp->data)
+		return -ENOMEM;
+	jp->mb.extents = uses_extents(fs);
+	jp->mb.nblocks = jp->n;
+	jp->mb.pblks = jp->data;
+	goal = p->goal;
+	if (!goal)
+		goal = jp->mb.extents ? midpoint_goal(fs) :
+		       fs->sb.first_data_block;
+	rc = jp->mb.extents ? place_extents(fs, goal, jp) :
+	     place_block_map(fs, goal, jp);
+	return rc ? rc : build(fs, p, jp);
+}
+
+/* Marks every block of the plan in use, a run at a time. */
+static int mark_all(struct extkit_fs *fs, const struct jplan *jp)
+{
+	struct extkit_blk_list l = { 0 };
+	int rc;
+
+	l.cap = l.n = jp->n + jp->nmeta;
+	l.blk = malloc(l.n * sizeof(*l.blk));
+	if (!l.blk)
+		return -ENOMEM;
+	memcpy(l.blk, jp->data, jp->n * sizeof(*l.blk));
+	memcpy(l.blk + jp->n, jp->meta, jp->nmeta * sizeof(*l.blk));
+	extkit_blk_list_sort(&l);
+	rc = extkit_blk_list_runs(fs, &l, extkit_alloc_mark, 0);
+	extkit_blk_list_free(&l);
+	return rc;
+}
+
+/* Zeroes over the log: every data block but the superblock, by runs. */
+static int zero_log(struct extkit_fs *fs, const struct jplan *jp)
+{
+	uint64_t bs = fs->g.block_size, i = 1;
+	int rc = 0;
+
+	while (!rc && i < jp->n) {
+		uint64_t len = 1;
+
+		while (i + len < jp->n && jp->data[i + len] == jp->data[i] + len)
+			len++;
+		rc = extkit_io_zero_bytes(fs->io, jp->data[i] * bs, len * bs);
+		i += len;
+	}
+	return rc;
+}
+
+/* s_journal_inum, has_journal, and i_block and i_size kept in the
+ * superblock (s_jnl_blocks[0..14], [15] i_size_high, [16] i_size). */
+static void set_super(struct extkit_fs *fs, const struct jplan *jp)
+{
+	struct ext2_super_block *raw = &fs->raw_sb;
+
+	fs->sb.journal_inum = EXT2_JOURNAL_INO;
+	fs->sb.feature_compat |= EXT3_FEATURE_COMPAT_HAS_JOURNAL;
+	if (jp->inode.size >= (1ULL << 31))
+		fs->sb.feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+	extkit_super_encode(&fs->sb, raw);
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		raw->s_jnl_blocks[i] = cpu_to_le32(jp->inode.block[i]);
+	raw->s_jnl_blocks[15] = cpu_to_le32((uint32_t)(jp->inode.size >> 32));
+	raw->s_jnl_blocks[16] = cpu_to_le32((uint32_t)jp->inode.size);
+	raw->s_jnl_backup_type = EXT3_JNL_BACKUP_BLOCKS;
+	memset(raw->s_journal_uuid, 0, sizeof(raw->s_journal_uuid));
+	raw->s_journal_dev = 0;
+	/* mke2fs 1.47 counts the journal's blocks in the overhead */
+	if (raw->s_overhead_clusters)
+		raw->s_overhead_clusters = cpu_to_le32(
+			le32(raw->s_overhead_clusters) +
+			(uint32_t)jp->n);
+}
+
+static int write_plan(struct extkit_fs *fs,
+		      const struct extkit_journal_params *p,
+		      const struct jplan *jp)
+{
+	int rc = mark_all(fs, jp);
+
+	if (!rc)
+		rc = extkit_mapbuild_write(fs, EXT2_JOURNAL_INO, 0, &jp->mb);
+	if (!rc)
+		rc = extkit_fs_write_block(fs, jp->data[0], jp->jsb);
+	if (!rc && p->zero_log)
+		rc = zero_log(fs, jp);
+	if (!rc)
+		rc = extkit_inode_write(fs, EXT2_JOURNAL_INO, &jp->inode);
+	if (rc)
+		return rc;
+	set_super(fs, jp);
+	return p->defer_super ? 0 : extkit_fs_write_super(fs);
+}
+
+int extkit_journal_create(struct extkit_fs *fs,
+			  const struct extkit_journal_params *p)
+{
+	struct jplan jp;
+	int rc;
+
+	memset(&jp, 0, sizeof(jp));
+	rc = plan(fs, p, &jp);
+	if (!rc)
+		rc = write_plan(fs, p, &jp);
+	free(jp.data);
+	free(jp.meta);
+	free(jp.mb.bufs);
+	free(jp.jsb);
+	return rc;
+}

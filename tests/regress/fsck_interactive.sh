@@ -1,0 +1,192 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# extkit-fsck as a person at a terminal meets it, checked through a
+# pseudo-terminal (tests/pty_run.py): one key answers a question (y, n,
+# a = yes to all, no Enter); Ctrl-C, SIGINT or Ctrl-D at a question
+# cancels: exit 32 (33 when a fix was already written), the filesystem
+# marked not clean, and a later run finishes the repair. Also: -r is
+# accepted; the summary line names the filesystem by its label and gives
+# the non-contiguous share, and -v prints the statistics block, both as
+# e2fsck prints them; -n on a mounted filesystem warns; -C progress.
+. "${top_srcdir:-.}/tests/regress/env.sh"
+cd "$tmpdir" || exit 99
+. "$REGRESS_DIR/helpers.sh"
+PTY="python3 $top_srcdir/tests/pty_run.py"
+
+# damaged: ./image with three questions or more (a link count in pass 4,
+# a block bitmap difference and free counts in pass 5).
+damaged() {
+	mkimg 1024 8M -L mylabel
+	populate
+	_b=$(blk d1/d2/big)
+	dbg "set_inode_field d1/file1 links_count 5" "freeb $_b"
+	cp image pristine
+}
+
+# interact NAME SCRIPT WANT_RC [FSCK OPTIONS]: one run on the pty.
+interact() {
+	_name=$1
+	_script=$2
+	_want=$3
+	shift 3
+	$PTY out "$_script" -- "$FSCK" "$@" image
+	_rc=$?
+	if sanitizer_report out; then
+		fail "$_name: sanitizer report"
+		sed 's/^/    /' out | head -20
+		return 1
+	fi
+	if [ "$_rc" -ne "$_want" ]; then
+		fail "$_name: exit $_rc, wanted $_want"
+		sed 's/^/    /' out | head -30
+		return 1
+	fi
+	return 0
+}
+
+state() {
+	$DUMPE2FS -h image 2>/dev/null | sed -n 's/^Filesystem state: *//p'
+}
+
+# One key each, no Enter: y, then a (yes to all).
+damaged
+if interact "keys" "k:y,k:a" 1 -f; then
+	if ! grep -q 'yes to all' out; then
+		fail "keys: 'a' not taken as yes to all"
+	elif ! $E2FSCK -fn image >e2.out 2>&1; then
+		fail "keys: e2fsck -fn finds errors after the repair"
+	else
+		ok "single keys y and a repair the filesystem"
+	fi
+fi
+
+# Ctrl-C (the byte 3 in raw mode) at the first question: nothing written.
+for how in 'k:\x03' int 'k:\x04'; do
+	damaged
+	if interact "cancel $how" "$how" 32 -f; then
+		if ! grep -q 'cancelled!' out ||
+		   ! grep -q 'mylabel: check canceled.' out; then
+			fail "cancel $how: no cancel message"
+			sed 's/^/    /' out | tail -5
+		elif ! cmp -s image pristine; then
+			fail "cancel $how: the image was written"
+		else
+			ok "cancel ($how) at the first question: exit 32, unchanged"
+		fi
+	fi
+done
+
+# A fix written, then Ctrl-C: 33, not clean, and a second run finishes.
+damaged
+if interact "fix then cancel" 'k:y,k:\x03' 33 -f; then
+	if [ "$(state)" != "not clean" ]; then
+		fail "fix then cancel: state '$(state)', wanted not clean"
+	elif ! grep -q 'FILE SYSTEM WAS MODIFIED' out; then
+		fail "fix then cancel: no MODIFIED line"
+	else
+		rc=$(fsck_rc out2 -y image)
+		if [ "$rc" -ne 1 ] || ! $E2FSCK -fn image >e2.out 2>&1; then
+			fail "fix then cancel: the next -y run exits $rc" \
+			     "or leaves errors"
+		else
+			ok "a fix, then Ctrl-C: exit 33, not clean, -y finishes"
+		fi
+	fi
+fi
+
+# -r is accepted as e2fsck accepts it (interactive is the default).
+damaged
+interact "-r" "k:a" 1 -r -f && ok "-r accepted"
+
+# The summary line and -v, against e2fsck on the same image.
+summary_same() {
+	_what=$1
+	$E2FSCK -fn image >e2.out 2>&1
+	"$FSCK" -fn image >x.out 2>&1
+	if [ "$(tail -1 e2.out)" != "$(tail -1 x.out)" ]; then
+		fail "$_what: summary differs from e2fsck's"
+		tail -1 e2.out | sed 's/^/    e2fsck: /'
+		tail -1 x.out | sed 's/^/    extkit: /'
+	else
+		ok "$_what: summary line as e2fsck's ($(tail -1 x.out))"
+	fi
+	$E2FSCK -fnv image 2>/dev/null | sed -n '/inodes* used/,$p' >e2.out
+	"$FSCK" -fnv image 2>/dev/null | sed -n '/inodes* used/,$p' >x.out
+	if ! diff -u e2.out x.out >diff.out; then
+		fail "$_what: -v statistics differ from e2fsck's"
+		sed 's/^/    /' diff.out | head -20
+	else
+		ok "$_what: -v statistics as e2fsck's"
+	fi
+}
+
+mkimg 1024 8M -L mylabel
+populate
+many d3 40 x
+dbg "symlink sl /d1/file1" "mknod fifo p" "link d1/file1 d3/hard"
+summary_same "ext2 with a label"
+
+mkimg4 4096 32M
+populate
+sparse sp 40 3
+dbg "write sp sparse"
+summary_same "ext4"
+
+# A fragmented file: blocks taken from a sparse run of free blocks.
+mkimg 1024 8M
+dbg "write /dev/null f"
+i=0
+while [ $i -lt 60 ]; do
+	dbg "write /dev/null g$i"
+	i=$((i + 1))
+done
+summary_same "ext2, many empty files"
+
+# -C FD: lines "pass current max device", passes 1 to 5 in order, each
+# ending at its max; -C 0 on a terminal: one bar for the whole check,
+# weighted per pass as e2fsck weighs them, up to 100% and then cleared.
+mkimg 1024 8M
+populate
+many d3 300
+"$FSCK" -fn -C 3 image 3>progress >/dev/null 2>&1
+if awk 'BEGIN { last = 0 }
+	{ if ($1 < last) bad = 1; if ($1 != last && last && !done) bad = 1
+	  done = ($2 == $3); last = $1; seen[$1] = 1 }
+	END { for (p = 1; p <= 5; p++) if (!seen[p]) bad = 1
+	      exit bad || !done }' progress; then
+	ok "-C FD: passes 1-5 in order, each to its end"
+else
+	fail "-C FD lines"
+	sed 's/^/    /' progress | head -20
+fi
+$PTY out "" -- "$FSCK" -fn -C 0 image
+if grep -q '|========================================| 100.0%' out &&
+   tail -1 out | grep -q "^.*image: [0-9]*/[0-9]* files" &&
+   [ "$(tr '\r' '\n' <out | grep -c '%$')" -ge 6 ]; then
+	ok "-C 0: the bar advances to 100% and is cleared"
+else
+	fail "-C 0 bar"
+	cat -A out | head -10
+fi
+
+# -n on a mounted filesystem: a warning, on stderr.
+if [ "$(id -u)" -ne 0 ]; then
+	echo "note: not root, the mounted case is skipped"
+else
+	mkimg 1024 8M
+	mkdir mnt
+	if mount -o loop,ro image mnt 2>/dev/null; then
+		"$FSCK" -fn image >out 2>err
+		umount mnt
+		if grep -q 'is mounted' err && ! grep -q 'mounted' out; then
+			ok "-n on a mounted filesystem warns on stderr"
+		else
+			fail "-n on a mounted filesystem: no warning"
+			sed 's/^/    /' err
+		fi
+	else
+		echo "note: loop mount refused, the mounted case is skipped"
+	fi
+fi
+
+finish
