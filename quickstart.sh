@@ -6,7 +6,8 @@
 set -eu
 cd "$(dirname "$0")"
 
-DEPS="build-essential libblkid-dev uuid-dev libpopt-dev check autoconf \
+DEPS="build-essential libblkid-dev uuid-dev libpopt-dev check libarchive-dev attr acl \
+autoconf \
 automake libtool pkg-config e2fsprogs python3 jq groff-base"
 
 install_deps() {

@@ -24,6 +24,7 @@
 #include "bmap.h"
 #include "dir.h"
 #include "dirblock.h"
+#include "dirbuild.h"
 #include "dircompact.h"
 #include "dirspace.h"
 #include "error.h"
@@ -32,16 +33,6 @@
 #include "mapbuild.h"
 #include "ondisk.h"
 #include "super.h"
-
-struct centry {
-	uint32_t ino;
-	uint32_t hash;
-	uint32_t minor;
-	uint32_t name_off;
-	const char *name;	/* set once the names stop moving */
-	uint8_t len;
-	uint8_t ftype;
-};
 
 struct compact {
 	struct extkit_fs *fs;
@@ -53,20 +44,8 @@ struct compact {
 	/* the map now: data blocks in logical order, tree blocks */
 	struct extkit_blk_list data;
 	struct extkit_blk_list tree;
-	/* the live entries */
-	struct centry *e;
-	uint64_t n;
-	uint64_t cap;
-	char *names;
-	uint64_t nlen;
-	uint64_t ncap;
-	uint32_t dot;
-	uint32_t dotdot;
-	/* the new contents: nout blocks */
-	uint8_t *out;
-	uint64_t nout;
-	uint32_t *start_hash;	/* htree: first hash of each leaf */
-	int indexed;
+	/* the live entries, then the new contents (db.nout blocks) */
+	struct extkit_dirbuild db;
 	/* the new map, the blocks taken and given back */
 	uint64_t *pblks;
 	struct extkit_mapbuild mb;
@@ -110,54 +89,20 @@ static int map_one(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	return rc;
 }
 
-static int grow_arrays(struct compact *c, uint32_t len)
-{
-	void *p;
-
-	if (c->n == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 256;
-		p = realloc(c->e, c->cap * sizeof(*c->e));
-		if (!p)
-			return -ENOMEM;
-		c->e = p;
-	}
-	if (c->nlen + len > c->ncap) {
-		c->ncap = c->ncap ? c->ncap * 2 : 4096;
-		p = realloc(c->names, c->ncap);
-		if (!p)
-			return -ENOMEM;
-		c->names = p;
-	}
-	return 0;
-}
-
 static int collect_one(struct compact *c, const struct extkit_dirent *d)
 {
-	struct centry *e;
-	int rc;
-
-	if (d->name_len == 1 && d->name[0] == '.' && !c->dot) {
-		c->dot = d->inode;
+	if (d->name_len == 1 && d->name[0] == '.' && !c->db.dot) {
+		c->db.dot = d->inode;
 		return 0;
 	}
-	if (d->name_len == 2 && !memcmp(d->name, "..", 2) && !c->dotdot) {
-		c->dotdot = d->inode;
+	if (d->name_len == 2 && !memcmp(d->name, "..", 2) && !c->db.dotdot) {
+		c->db.dotdot = d->inode;
 		return 0;
 	}
 	if (d->name_len > EXT2_NAME_LEN)
 		return -EFSCORRUPTED;
-	rc = grow_arrays(c, d->name_len);
-	if (rc)
-		return rc;
-	e = &c->e[c->n++];
-	memset(e, 0, sizeof(*e));
-	e->ino = d->inode;
-	e->len = (uint8_t)d->name_len;
-	e->ftype = d->file_type;
-	e->name_off = (uint32_t)c->nlen;
-	memcpy(c->names + c->nlen, d->name, d->name_len);
-	c->nlen += d->name_len;
-	return 0;
+	return extkit_dirbuild_add(&c->db, d->name, d->name_len, d->inode,
+				   d->file_type);
 }
 
 /* '.', '..' and every other live entry; holes hold none. */
@@ -181,7 +126,7 @@ static int collect(struct compact *c)
 			break;
 	}
 	extkit_dir_iter_close(it);
-	if (!rc && (!c->dot || !c->dotdot))
+	if (!rc && (!c->db.dot || !c->db.dotdot))
 		rc = -EFSCORRUPTED;
 	return rc;
 }
@@ -202,171 +147,6 @@ static int read_dir(struct compact *c)
 	return rc ? rc : collect(c);
 }
 
-/* ---- planning: the new contents, in memory ---- */
-
-static uint8_t *out_block(const struct compact *c, uint64_t lblk)
-{
-	return c->out + lblk * c->bs;
-}
-
-/* Appends record (ino, name) at *off of block blk, at its minimal size
- * (dir.c's record setter: the format decides the type byte). */
-static void put_rec(struct compact *c, uint8_t *blk, uint32_t *off,
-		    uint32_t ino, const char *name, uint32_t len,
-		    uint8_t ftype)
-{
-	uint32_t rl = extkit_dirent_min_len(len);
-
-	extkit_dirent_set(&c->fmt, blk + *off, ino, rl, name, len, ftype);
-	*off += rl;
-}
-
-/* The last record (at last) takes the rest of the block; the tail. */
-static void finish_block(struct compact *c, uint8_t *blk, uint32_t last)
-{
-	extkit_dirent_set_rec_len(&c->fmt, blk + last,
-				  extkit_dirspace_usable(&c->fmt) - last);
-	if (c->fmt.tail_len)
-		extkit_dirblock_init_tail(c->fs, blk);
-}
-
-/*
- * Lays entries [0, n) out from logical block first on, next-fit (the
- * dirspace packer), into c->out when it is set (else only counts). head:
- * '.' and '..' start block first. *blocks: the blocks used; with
- * start_hash, each block's first hash (bit 0: continues the hash of the
- * block before).
- */
-static void lay_out(struct compact *c, uint64_t first, int head,
-		    uint64_t *blocks)
-{
-	struct extkit_dir_packer pk;
-	uint8_t *blk = c->out ? out_block(c, first) : NULL;
-	uint32_t off = 0, last = 0, min;
-	uint64_t i;
-
-	extkit_packer_init(&pk, extkit_dirspace_usable(&c->fmt));
-	if (head) {
-		extkit_packer_add(&pk, 12);
-		extkit_packer_add(&pk, 12);
-		if (blk) {
-			put_rec(c, blk, &off, c->dot, ".", 1, EXT2_FT_DIR);
-			last = off;
-			put_rec(c, blk, &off, c->dotdot, "..", 2,
-				EXT2_FT_DIR);
-		}
-	}
-	for (i = 0; i < c->n; i++) {
-		const struct centry *e = &c->e[i];
-
-		min = extkit_dirent_min_len(e->len);
-		if (extkit_packer_add(&pk, min) && pk.blocks > 1 && blk) {
-			finish_block(c, blk, last);
-			blk += c->bs;
-			off = 0;
-		}
-		if (!blk)
-			continue;
-		if (c->start_hash && off == 0)
-			c->start_hash[pk.blocks - 1] = e->hash |
-				(uint32_t)(i && c->e[i - 1].hash == e->hash);
-		last = off;
-		put_rec(c, blk, &off, e->ino, c->names + e->name_off, e->len,
-			e->ftype);
-	}
-	if (blk && pk.blocks)
-		finish_block(c, blk, last);
-	*blocks = pk.blocks ? pk.blocks : 1;
-}
-
-static int cmp_hash(const void *a, const void *b)
-{
-	const struct centry *x = a, *y = b;
-	uint32_t n = x->len < y->len ? x->len : y->len;
-	int r;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	if (x->minor != y->minor)
-		return x->minor < y->minor ? -1 : 1;
-	r = memcmp(x->name, y->name, n);
-	return r ? r : (int)x->len - (int)y->len;
-}
-
-static int hash_all(struct compact *c, uint8_t version)
-{
-	unsigned int v = extkit_htree_version(c->fs, version);
-	uint64_t i;
-	int rc;
-
-	for (i = 0; i < c->n; i++) {
-		rc = extkit_dx_hash(v, c->fs->sb.hash_seed,
-				    c->names + c->e[i].name_off, c->e[i].len,
-				    &c->e[i].hash, &c->e[i].minor);
-		if (rc)
-			return rc;
-	}
-	for (i = 0; i < c->n; i++)
-		c->e[i].name = c->names + c->e[i].name_off;
-	qsort(c->e, c->n, sizeof(*c->e), cmp_hash);
-	return 0;
-}
-
-static int alloc_out(struct compact *c, uint64_t blocks)
-{
-	c->nout = blocks;
-	c->out = calloc(blocks, c->bs);
-	return c->out ? 0 : -ENOMEM;
-}
-
-/* Root in block 0, leaves from block 1, index nodes after the leaves. */
-static int build_htree(struct compact *c)
-{
-	uint8_t version = c->fs->sb.def_hash_version;
-	struct extkit_htree_layout lay = {
-		.dot_ino = c->dot, .dotdot_ino = c->dotdot,
-		.hash_version = version, .first_leaf = 1,
-	};
-	int rc;
-
-	if (version > DX_HASH_TEA)
-		return -EXTKIT_EUNSUPP;
-	rc = hash_all(c, version);
-	if (rc)
-		return rc;
-	c->start_hash = calloc(c->n + 1, sizeof(*c->start_hash));
-	if (!c->start_hash)
-		return -ENOMEM;
-	lay_out(c, 1, 0, &lay.nleaves);
-	rc = extkit_htree_index_blocks(c->fs, lay.nleaves, &lay.nnodes,
-				       &lay.levels);
-	if (!rc)
-		rc = alloc_out(c, 1 + lay.nleaves + lay.nnodes);
-	if (rc)
-		return rc;
-	lay_out(c, 1, 0, &lay.nleaves);
-	lay.start_hash = c->start_hash;
-	lay.node_lblk = 1 + lay.nleaves;
-	return extkit_htree_build(c->fs, &lay, out_block(c, 0),
-				  out_block(c, lay.node_lblk));
-}
-
-static int build_contents(struct compact *c)
-{
-	uint64_t total;
-	int rc;
-
-	lay_out(c, 0, 1, &total);
-	c->indexed = total > 1 &&
-		extkit_has_compat(&c->fs->sb, EXT2_FEATURE_COMPAT_DIR_INDEX);
-	if (c->indexed)
-		return build_htree(c);
-	rc = alloc_out(c, total);
-	if (!rc)
-		lay_out(c, 0, 1, &total);
-	return rc;
-}
-
 /* ---- planning: the new map ---- */
 
 /*
@@ -378,17 +158,17 @@ static int build_contents(struct compact *c)
  */
 static int choose_blocks(struct compact *c)
 {
-	uint64_t keep = c->nout < c->data.n ? c->nout : c->data.n;
-	uint64_t extra = c->nout - keep, spare, need = extra, i, k;
+	uint64_t keep = c->db.nout < c->data.n ? c->db.nout : c->data.n;
+	uint64_t extra = c->db.nout - keep, spare, need = extra, i, k;
 	uint64_t goal = c->data.blk[c->data.n - 1] + 1;
 	int rc;
 
-	c->pblks = malloc(c->nout * sizeof(*c->pblks));
+	c->pblks = malloc(c->db.nout * sizeof(*c->pblks));
 	if (!c->pblks)
 		return -ENOMEM;
 	memcpy(c->pblks, c->data.blk, keep * sizeof(*c->pblks));
 	c->mb.extents = !!(c->inode.flags & EXT4_EXTENTS_FL);
-	c->mb.nblocks = c->nout;
+	c->mb.nblocks = c->db.nout;
 	c->mb.pblks = c->pblks;
 	spare = c->tree.n + (c->data.n - keep);
 	for (;;) {
@@ -428,7 +208,7 @@ static int choose_blocks(struct compact *c)
 /* What the new map does not use goes back; all of it must be in use. */
 static int plan_release(struct compact *c)
 {
-	uint64_t keep = c->nout < c->data.n ? c->nout : c->data.n, i;
+	uint64_t keep = c->db.nout < c->data.n ? c->db.nout : c->data.n, i;
 	uint64_t used = c->mb.nmeta < c->tree.n ? c->mb.nmeta : c->tree.n;
 	uint64_t used_data = c->mb.nmeta > c->tree.n ?
 			     c->mb.nmeta - c->tree.n : 0;
@@ -453,7 +233,7 @@ static int plan_release(struct compact *c)
 /* The inode as it will be: map, size, i_blocks, index flag. */
 static int plan_inode(struct compact *c)
 {
-	uint64_t had = c->data.n + c->tree.n, has = c->nout + c->mb.nmeta;
+	uint64_t had = c->data.n + c->tree.n, has = c->db.nout + c->mb.nmeta;
 	uint64_t bytes = extkit_inode_blocks_bytes(c->fs, &c->inode);
 
 	if (bytes / c->bs < had)
@@ -464,8 +244,8 @@ static int plan_inode(struct compact *c)
 	c->next = c->inode;
 	extkit_mapbuild_fill(c->fs, &c->mb, &c->next);
 	extkit_inode_set_fs_blocks(c->fs, &c->next, bytes / c->bs - had + has);
-	c->next.size = c->nout * c->bs;
-	if (c->indexed)
+	c->next.size = c->db.nout * c->bs;
+	if (c->db.indexed)
 		c->next.flags |= EXT2_INDEX_FL;
 	else
 		c->next.flags &= ~EXT2_INDEX_FL;
@@ -477,17 +257,17 @@ static int plan(struct compact *c, struct extkit_compact_result *res)
 	int rc = read_dir(c);
 
 	res->blocks_before = c->data.n;
-	res->entries = c->n + 2;
+	res->entries = c->db.n + 2;
 	if (!rc)
-		rc = build_contents(c);
+		rc = extkit_dirbuild_layout(&c->db);
 	if (!rc)
 		rc = choose_blocks(c);
 	if (!rc)
 		rc = plan_release(c);
 	if (!rc)
 		rc = plan_inode(c);
-	res->blocks_after = c->nout;
-	res->indexed = c->indexed;
+	res->blocks_after = c->db.nout;
+	res->indexed = c->db.indexed;
 	return rc;
 }
 
@@ -509,9 +289,9 @@ static int write_all(struct compact *c)
 	uint64_t i;
 	int rc = mark_fresh(c);
 
-	for (i = 0; !rc && i < c->nout; i++)
+	for (i = 0; !rc && i < c->db.nout; i++)
 		rc = extkit_dirblock_write(c->fs, c->ino, gen, c->pblks[i],
-					   out_block(c, i));
+					   c->db.out + i * c->bs);
 	if (!rc)
 		rc = extkit_mapbuild_write(c->fs, c->ino, gen, &c->mb);
 	if (!rc)
@@ -529,10 +309,7 @@ static void compact_free(struct compact *c)
 	extkit_blk_list_free(&c->data);
 	extkit_blk_list_free(&c->tree);
 	extkit_blk_list_free(&c->release);
-	free(c->e);
-	free(c->names);
-	free(c->out);
-	free(c->start_hash);
+	extkit_dirbuild_free(&c->db);
 	free(c->pblks);
 	free(c->meta);
 	free(c->fresh);
@@ -545,6 +322,7 @@ static int compact(struct extkit_fs *fs, uint32_t ino,
 	struct compact c = { .fs = fs, .ino = ino, .bs = fs->g.block_size };
 	int rc;
 
+	extkit_dirbuild_init(&c.db, fs);
 	memset(res, 0, sizeof(*res));
 	rc = plan(&c, res);
 	if (!rc && !dry) {

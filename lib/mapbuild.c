@@ -47,10 +47,24 @@ static uint64_t count_runs(const struct extkit_mapbuild *mb)
 	uint64_t i = 0, runs = 0;
 
 	while (i < mb->nblocks) {
+		if (!mb->pblks[i]) {
+			i++;
+			continue;
+		}
 		i += run_len(mb, i);
 		runs++;
 	}
 	return runs;
+}
+
+/* Whether logical blocks [first, first + count) are all holes. */
+static int all_holes(const struct extkit_mapbuild *mb, uint64_t first,
+		     uint64_t count)
+{
+	for (uint64_t i = first; i < first + count; i++)
+		if (mb->pblks[i])
+			return 0;
+	return 1;
 }
 
 static uint64_t div_up(uint64_t a, uint64_t b)
@@ -126,6 +140,10 @@ static void fill_extents(const struct extkit_fs *fs,
 	for (n = 0; depth > 0 && n < level[0]; n++)
 		ext_header(mb->bufs + n * bs, bs, cap, 0);
 	while (i < mb->nblocks) {
+		if (!mb->pblks[i]) {
+			i++;
+			continue;
+		}
 		ex.lblk = i;
 		ex.pblk = mb->pblks[i];
 		ex.len = run_len(mb, i);
@@ -164,15 +182,18 @@ static uint64_t span_of(const struct extkit_fs *fs, unsigned int level)
 	return s;
 }
 
-/* Tree blocks an indirect block of level mapping count blocks needs,
- * itself included. */
-static uint64_t ind_meta(const struct extkit_fs *fs, unsigned int level,
-			 uint64_t count)
+/* Tree blocks an indirect block of level mapping count blocks from
+ * first needs, itself included (none over holes alone). */
+static uint64_t ind_meta(const struct extkit_fs *fs,
+			 const struct extkit_mapbuild *mb, unsigned int level,
+			 uint64_t first, uint64_t count)
 {
 	uint64_t span = span_of(fs, level), n = 1, c;
 
+	if (all_holes(mb, first, count))
+		return 0;
 	for (c = 0; level > 1 && c < count; c += span)
-		n += ind_meta(fs, level - 1,
+		n += ind_meta(fs, mb, level - 1, first + c,
 			      count - c < span ? count - c : span);
 	return n;
 }
@@ -191,6 +212,9 @@ static uint32_t ind_fill(const struct extkit_fs *fs,
 	for (c = 0; c < count; c += span, j++) {
 		if (level == 1)
 			ptr = (uint32_t)mb->pblks[first + c];
+		else if (all_holes(mb, first + c,
+				   count - c < span ? count - c : span))
+			ptr = 0;
 		else
 			ptr = ind_fill(fs, mb, level - 1, first + c,
 				       count - c < span ? count - c : span, k);
@@ -227,7 +251,7 @@ static void fill_indirect(const struct extkit_fs *fs,
 		inode->block[i] = (uint32_t)mb->pblks[i];
 	for (level = 1; level <= 3; level++) {
 		count = ind_share(fs, mb->nblocks, level, &first);
-		if (count)
+		if (count && !all_holes(mb, first, count))
 			inode->block[NDIR + level - 1] =
 				ind_fill(fs, mb, level, first, count, &k);
 	}
@@ -260,7 +284,7 @@ int extkit_mapbuild_plan(const struct extkit_fs *fs,
 	for (l = 1; l <= 3; l++) {
 		count = ind_share(fs, mb->nblocks, l, &first);
 		if (count)
-			sum += ind_meta(fs, l, count);
+			sum += ind_meta(fs, mb, l, first, count);
 	}
 	if (ind_share(fs, mb->nblocks, 3, &first) + first < mb->nblocks)
 		return -EFBIG;

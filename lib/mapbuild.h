@@ -20,7 +20,7 @@
 struct extkit_mapbuild {
 	int extents;		/* an extent tree, else indirect blocks */
 	uint64_t nblocks;	/* logical blocks 0 .. nblocks-1 */
-	const uint64_t *pblks;	/* physical block of each, none 0 */
+	const uint64_t *pblks;	/* physical block of each; 0: a hole */
 	uint64_t nmeta;		/* tree blocks the map needs (plan) */
 	const uint64_t *meta;	/* where they go (chosen by the caller) */
 	uint8_t *bufs;		/* nmeta blocks: their contents (fill) */

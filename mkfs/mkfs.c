@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "io.h"
+#include "ondisk.h"
 #include "cli/msg.h"
 
 #include "mkfs.h"
@@ -44,7 +45,10 @@ static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 	}
 	fs->io = io;
 	rc = mkfs_write(o, t, l, fs);
-	if (rc)
+	if (rc && o->source)	/* no superblock of a former filesystem */
+		extkit_io_zero_bytes(io, EXT2_SUPERBLOCK_OFFSET,
+				     EXT2_SUPERBLOCK_SIZE);
+	if (rc && rc != -ECANCELED)	/* -d said what and where */
 		cli_error("%s: writing failed: %s", t->path,
 			  extkit_strerror(rc));
 	fs->io = NULL;

@@ -38,6 +38,7 @@ struct mkfs_opts {
 	uint8_t hash_seed[16];
 	int hash_seed_given;		/* -E hash_seed= */
 	int nodiscard;			/* -E nodiscard */
+	char *source;			/* -d: a directory or an archive */
 	uint32_t now;
 	int fixed_time;			/* the time came from the environment */
 	/* ext3/ext4 (issue 14): as given, then completed by profile.c */

@@ -479,6 +479,9 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		  "on errors: continue, remount-ro or panic", "BEHAVIOR" },
 		{ "revision", 'r', POPT_ARG_STRING, &a.revision, 0,
 		  "filesystem revision (1)", "REV" },
+		{ "root-directory", 'd', POPT_ARG_STRING, &o->source, 0,
+		  "copy a directory tree or an archive into the new filesystem",
+		  "SOURCE" },
 		{ "force", 'F', POPT_ARG_NONE, &o->force, 0,
 		  "overwrite an existing filesystem or partition table",
 		  NULL },
@@ -515,6 +518,8 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->fs_type);
 	free(o->usage_types);
 	free(o->features_arg);
+	free(o->source);
+	o->source = NULL;
 	o->target = NULL;
 	o->size_arg = NULL;
 	o->fs_type = o->usage_types = o->features_arg = NULL;

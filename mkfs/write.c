@@ -26,6 +26,7 @@
 #include "io.h"
 
 #include "mkfs.h"
+#include "populate.h"
 
 /* Blocks at the start of group 0's inode table holding inodes 1 .. 11. */
 static uint32_t reserved_itable_blocks(const struct mkfs_layout *l)
@@ -407,6 +408,8 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = write_journal(o, t, l, fs, touched);
 	if (!rc)
 		rc = set_block_uninit(t, l, fs, touched);
+	if (!rc && o->source)	/* after the journal, on the final flags */
+		rc = mkfs_populate(o, l, fs);
 	if (!rc)
 		rc = extkit_fs_write_super(fs);
 	if (!rc)

@@ -21,6 +21,7 @@ Suite *undo_suite(void);
 Suite *xattr_suite(void);
 Suite *walk_suite(void);
 Suite *cli_suite(void);
+Suite *xattrbuild_suite(void);
 Suite *journal_new_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */

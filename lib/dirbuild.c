@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A directory laid out in memory (see dirbuild.h): the entries are packed
+ * next-fit through dir.c's record setter, the index comes from htree.c.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dirblock.h"
+#include "dirbuild.h"
+#include "dirspace.h"
+#include "error.h"
+#include "htree.h"
+#include "ondisk.h"
+
+void extkit_dirbuild_init(struct extkit_dirbuild *db, struct extkit_fs *fs)
+{
+	memset(db, 0, sizeof(*db));
+	db->fs = fs;
+	db->bs = fs->g.block_size;
+	extkit_dir_format_init(fs, &db->fmt);
+}
+
+static int grow(struct extkit_dirbuild *db, uint32_t len)
+{
+	void *p;
+
+	if (db->n == db->cap) {
+		db->cap = db->cap ? db->cap * 2 : 64;
+		p = realloc(db->e, db->cap * sizeof(*db->e));
+		if (!p)
+			return -ENOMEM;
+		db->e = p;
+	}
+	if (db->nlen + len > db->ncap) {
+		db->ncap = db->ncap ? db->ncap * 2 : 2048;
+		if (db->ncap < db->nlen + len)
+			db->ncap = db->nlen + len;
+		p = realloc(db->names, db->ncap);
+		if (!p)
+			return -ENOMEM;
+		db->names = p;
+	}
+	return 0;
+}
+
+int extkit_dirbuild_add(struct extkit_dirbuild *db, const char *name,
+			uint32_t len, uint32_t ino, uint8_t ftype)
+{
+	struct extkit_dirbuild_entry *e;
+	int rc;
+
+	if (len == 0 || len > EXT2_NAME_LEN)
+		return len ? -ENAMETOOLONG : -EINVAL;
+	rc = grow(db, len);
+	if (rc)
+		return rc;
+	e = &db->e[db->n++];
+	memset(e, 0, sizeof(*e));
+	e->ino = ino;
+	e->len = (uint8_t)len;
+	e->ftype = ftype;
+	e->name_off = (uint32_t)db->nlen;
+	memcpy(db->names + db->nlen, name, len);
+	db->nlen += len;
+	return 0;
+}
+
+static void set_names(struct extkit_dirbuild *db)
+{
+	for (uint64_t i = 0; i < db->n; i++)
+		db->e[i].name = db->names + db->e[i].name_off;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct extkit_dirbuild_entry *x = a, *y = b;
+	uint32_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->name, y->name, n);
+
+	return r ? r : (int)x->len - (int)y->len;
+}
+
+void extkit_dirbuild_sort_names(struct extkit_dirbuild *db)
+{
+	set_names(db);
+	if (db->n)
+		qsort(db->e, db->n, sizeof(*db->e), cmp_name);
+}
+
+/* Appends record (ino, name) at *off of block blk at its minimal size. */
+static void put_rec(struct extkit_dirbuild *db, uint8_t *blk, uint32_t *off,
+		    uint32_t ino, const char *name, uint32_t len,
+		    uint8_t ftype)
+{
+	uint32_t rl = extkit_dirent_min_len(len);
+
+	extkit_dirent_set(&db->fmt, blk + *off, ino, rl, name, len, ftype);
+	*off += rl;
+}
+
+/* The last record (at last) takes the rest of the block; the tail. */
+static void finish_block(struct extkit_dirbuild *db, uint8_t *blk,
+			 uint32_t last)
+{
+	extkit_dirent_set_rec_len(&db->fmt, blk + last,
+				  extkit_dirspace_usable(&db->fmt) - last);
+	if (db->fmt.tail_len)
+		extkit_dirblock_init_tail(db->fs, blk);
+}
+
+/*
+ * Lays the entries out from logical block first on, next-fit, into
+ * db->out when out is set (else only counts). head: '.' and '..' start
+ * block first. *blocks: the blocks used; with start_hash, each block's
+ * first hash (bit 0: continues the hash of the block before).
+ */
+static void lay_out(struct extkit_dirbuild *db, int out, uint64_t first,
+		    int head, uint64_t *blocks)
+{
+	struct extkit_dir_packer pk;
+	uint8_t *blk = out ? db->out + first * db->bs : NULL;
+	uint32_t off = 0, last = 0, min;
+	uint64_t i;
+
+	extkit_packer_init(&pk, extkit_dirspace_usable(&db->fmt));
+	if (head) {
+		extkit_packer_add(&pk, 12);
+		extkit_packer_add(&pk, 12);
+		if (blk) {
+			put_rec(db, blk, &off, db->dot, ".", 1, EXT2_FT_DIR);
+			last = off;
+			put_rec(db, blk, &off, db->dotdot, "..", 2,
+				EXT2_FT_DIR);
+		}
+	}
+	for (i = 0; i < db->n; i++) {
+		const struct extkit_dirbuild_entry *e = &db->e[i];
+
+		min = extkit_dirent_min_len(e->len);
+		if (extkit_packer_add(&pk, min) && pk.blocks > 1 && blk) {
+			finish_block(db, blk, last);
+			blk += db->bs;
+			off = 0;
+		}
+		if (!blk)
+			continue;
+		if (db->start_hash && off == 0)
+			db->start_hash[pk.blocks - 1] = e->hash |
+				(uint32_t)(i && db->e[i - 1].hash == e->hash);
+		last = off;
+		put_rec(db, blk, &off, e->ino, db->names + e->name_off, e->len,
+			e->ftype);
+	}
+	if (blk && pk.blocks)
+		finish_block(db, blk, last);
+	*blocks = pk.blocks ? pk.blocks : 1;
+}
+
+static int cmp_hash(const void *a, const void *b)
+{
+	const struct extkit_dirbuild_entry *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->minor != y->minor)
+		return x->minor < y->minor ? -1 : 1;
+	return cmp_name(a, b);
+}
+
+static int hash_all(struct extkit_dirbuild *db, uint8_t version)
+{
+	unsigned int v = extkit_htree_version(db->fs, version);
+	uint64_t i;
+	int rc;
+
+	for (i = 0; i < db->n; i++) {
+		rc = extkit_dx_hash(v, db->fs->sb.hash_seed,
+				    db->names + db->e[i].name_off,
+				    db->e[i].len, &db->e[i].hash,
+				    &db->e[i].minor);
+		if (rc)
+			return rc;
+	}
+	set_names(db);
+	if (db->n)
+		qsort(db->e, db->n, sizeof(*db->e), cmp_hash);
+	return 0;
+}
+
+/* Whether the directory gets an index, and its shape (entries sorted by
+ * hash when it does). */
+static int plan(struct extkit_dirbuild *db, struct extkit_htree_layout *lay,
+		uint64_t *total)
+{
+	uint8_t version = db->fs->sb.def_hash_version;
+	int rc;
+
+	lay_out(db, 0, 0, 1, total);
+	db->indexed = *total > 1 &&
+		extkit_has_compat(&db->fs->sb, EXT2_FEATURE_COMPAT_DIR_INDEX);
+	if (!db->indexed)
+		return 0;
+	if (version > DX_HASH_TEA)
+		return -EXTKIT_EUNSUPP;
+	memset(lay, 0, sizeof(*lay));
+	lay->dot_ino = db->dot;
+	lay->dotdot_ino = db->dotdot;
+	lay->hash_version = version;
+	lay->first_leaf = 1;
+	rc = hash_all(db, version);
+	if (rc)
+		return rc;
+	lay_out(db, 0, 1, 0, &lay->nleaves);
+	rc = extkit_htree_index_blocks(db->fs, lay->nleaves, &lay->nnodes,
+				       &lay->levels);
+	*total = 1 + lay->nleaves + lay->nnodes;
+	return rc;
+}
+
+int extkit_dirbuild_count(struct extkit_dirbuild *db, uint64_t *blocks)
+{
+	struct extkit_htree_layout lay;
+
+	return plan(db, &lay, blocks);
+}
+
+static int alloc_out(struct extkit_dirbuild *db, uint64_t blocks)
+{
+	free(db->out);
+	db->nout = blocks;
+	db->out = calloc(blocks, db->bs);
+	return db->out ? 0 : -ENOMEM;
+}
+
+int extkit_dirbuild_layout(struct extkit_dirbuild *db)
+{
+	struct extkit_htree_layout lay;
+	uint64_t total;
+	int rc = plan(db, &lay, &total);
+
+	if (!rc)
+		rc = alloc_out(db, total);
+	if (rc)
+		return rc;
+	if (!db->indexed) {
+		lay_out(db, 1, 0, 1, &total);
+		return 0;
+	}
+	free(db->start_hash);
+	db->start_hash = calloc(db->n + 1, sizeof(*db->start_hash));
+	if (!db->start_hash)
+		return -ENOMEM;
+	lay_out(db, 1, 1, 0, &lay.nleaves);
+	lay.start_hash = db->start_hash;
+	lay.node_lblk = 1 + lay.nleaves;
+	rc = extkit_htree_build(db->fs, &lay, db->out,
+				db->out + lay.node_lblk * db->bs);
+	free(db->start_hash);
+	db->start_hash = NULL;
+	return rc;
+}
+
+void extkit_dirbuild_reset(struct extkit_dirbuild *db)
+{
+	db->n = 0;
+	db->nlen = 0;
+	db->dot = db->dotdot = 0;
+	db->indexed = 0;
+}
+
+void extkit_dirbuild_free(struct extkit_dirbuild *db)
+{
+	free(db->e);
+	free(db->names);
+	free(db->out);
+	free(db->start_hash);
+	memset(db, 0, sizeof(*db));
+}

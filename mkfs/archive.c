@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mkfs -d ARCHIVE: tar, cpio and whatever else libarchive reads, with any
+ * compression, in one streaming pass. Each entry's inode and data are
+ * written as the entry goes by; the directories are kept in memory (their
+ * names and inode numbers) and laid out at the end, names sorted, each in
+ * one go. Parent directories an archive does not list are made (0755,
+ * root's, the mkfs time). Hard links name an earlier entry.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "error.h"
+#include "ondisk.h"
+
+#include "populate.h"
+
+#define LPF_NAME	"lost+found"
+
+struct adir {
+	uint32_t ino;
+	uint32_t parent;
+	struct extkit_dirbuild db;
+};
+
+struct arc {
+	struct pop *p;
+	struct archive *a;
+	struct archive_entry *cur;
+	struct adir *dirs;
+	uint64_t ndirs;
+	uint64_t cap;
+	struct pop_map dir_of;		/* inode -> index + 1 in dirs */
+	struct pop_map names;		/* (dir, name hash) -> entry */
+	const char *why;		/* the reason for an error */
+};
+
+static uint64_t name_hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static int new_dir(struct arc *c, uint32_t ino, uint32_t parent)
+{
+	struct adir *d;
+
+	if (c->ndirs == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		d = realloc(c->dirs, c->cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		c->dirs = d;
+	}
+	d = &c->dirs[c->ndirs++];
+	d->ino = ino;
+	d->parent = parent;
+	extkit_dirbuild_init(&d->db, c->p->fs);
+	return pop_map_put(&c->dir_of, ino, 0, (uint32_t)c->ndirs);
+}
+
+static struct adir *dir_of(struct arc *c, uint32_t ino)
+{
+	uint32_t i;
+
+	return pop_map_get(&c->dir_of, ino, 0, &i) ? &c->dirs[i - 1] : NULL;
+}
+
+/* The entry name of directory dir, or NULL. */
+static struct extkit_dirbuild_entry *lookup(struct arc *c, uint32_t dir,
+					    const char *name, size_t len)
+{
+	struct adir *d = dir_of(c, dir);
+	struct extkit_dirbuild_entry *e;
+	uint32_t i;
+
+	if (!d || !pop_map_get(&c->names, dir, name_hash(name, len), &i))
+		return NULL;
+	e = &d->db.e[i - 1];
+	if (e->len != len || memcmp(d->db.names + e->name_off, name, len))
+		return NULL;
+	return e;
+}
+
+static int add_name(struct arc *c, uint32_t dir, const char *name,
+		    size_t len, uint32_t ino, uint8_t ftype)
+{
+	struct adir *d = dir_of(c, dir);
+	int rc;
+
+	if (!d)
+		return -ENOTDIR;
+	rc = extkit_dirbuild_add(&d->db, name, (uint32_t)len, ino, ftype);
+	if (!rc)
+		rc = pop_map_put(&c->names, dir, name_hash(name, len),
+				 (uint32_t)d->db.n);
+	return rc;
+}
+
+static void default_meta(const struct pop *p, struct pop_meta *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->mode = S_IFDIR | 0755;
+	m->atime.tv_sec = m->mtime.tv_sec = m->ctime.tv_sec = p->o->now;
+}
+
+static int make_dir(struct arc *c, uint32_t parent, const char *name,
+		    size_t len, uint32_t *ino)
+{
+	struct extkit_inode in = { 0 };
+	struct pop_meta m;
+	int rc;
+
+	if (parent == EXT2_ROOT_INO && len == sizeof(LPF_NAME) - 1 &&
+	    !memcmp(name, LPF_NAME, len)) {
+		*ino = EXT2_GOOD_OLD_FIRST_INO;
+		rc = pop_claim_lpf(c->p);
+	} else {
+		rc = pop_new_inode(c->p, 1, ino);
+	}
+	default_meta(c->p, &m);
+	if (!rc)
+		rc = pop_write_inode(c->p, *ino, &m, &in, 2);
+	if (!rc)
+		rc = add_name(c, parent, name, len, *ino, EXT2_FT_DIR);
+	return rc ? rc : new_dir(c, *ino, parent);
+}
+
+/*
+ * Walks path to its last component: *dir the directory holding it (made
+ * when missing, if make), *name and *len the last component ("" for the
+ * root itself).
+ */
+static int walk(struct arc *c, const char *path, int make, uint32_t *dir,
+		const char **name, size_t *len)
+{
+	uint32_t cur = EXT2_ROOT_INO;
+	const char *s = path;
+	int rc;
+
+	for (;;) {
+		size_t n;
+
+		while (*s == '/')
+			s++;
+		n = strcspn(s, "/");
+		if (n == 1 && s[0] == '.') {
+			s += 1;
+			continue;
+		}
+		if (n == 2 && !memcmp(s, "..", 2)) {
+			c->why = "a path with '..'";
+			return -EINVAL;
+		}
+		if (n > EXT2_NAME_LEN) {
+			c->why = "name longer than 255 bytes";
+			return -ENAMETOOLONG;
+		}
+		if (!s[n] || !s[n + strspn(s + n, "/")]) {
+			*dir = cur;
+			*name = s;
+			*len = n;
+			return 0;
+		}
+		struct extkit_dirbuild_entry *e = lookup(c, cur, s, n);
+
+		if (e && e->ftype != EXT2_FT_DIR) {
+			c->why = "a parent is not a directory";
+			return -ENOTDIR;
+		}
+		if (e) {
+			cur = e->ino;
+		} else if (!make) {
+			c->why = "no such entry in the archive";
+			return -ENOENT;
+		} else {
+			rc = make_dir(c, cur, s, n, &cur);
+			if (rc)
+				return rc;
+		}
+		s += n;
+	}
+}
+
+/* ---- attributes ---- */
+
+struct axattrs {
+	struct extkit_xattr_item items[64];
+	uint8_t *bufs[64];
+	size_t n;
+};
+
+static void axattrs_free(struct axattrs *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		free(x->bufs[i]);
+	x->n = 0;
+}
+
+static int add_item(struct axattrs *x, uint8_t index, const char *suffix,
+		    uint8_t *value, size_t size)
+{
+	if (x->n == sizeof(x->items) / sizeof(x->items[0])) {
+		free(value);
+		return -E2BIG;
+	}
+	x->items[x->n].index = index;
+	x->items[x->n].name = suffix;
+	x->items[x->n].name_len = (uint8_t)strlen(suffix);
+	x->items[x->n].value = value;
+	x->items[x->n].size = (uint32_t)size;
+	x->bufs[x->n++] = value;
+	return 0;
+}
+
+static uint16_t acl_tag(int tag)
+{
+	switch (tag) {
+	case ARCHIVE_ENTRY_ACL_USER_OBJ: return EXTKIT_ACL_USER_OBJ;
+	case ARCHIVE_ENTRY_ACL_USER: return EXTKIT_ACL_USER;
+	case ARCHIVE_ENTRY_ACL_GROUP_OBJ: return EXTKIT_ACL_GROUP_OBJ;
+	case ARCHIVE_ENTRY_ACL_GROUP: return EXTKIT_ACL_GROUP;
+	case ARCHIVE_ENTRY_ACL_MASK: return EXTKIT_ACL_MASK;
+	case ARCHIVE_ENTRY_ACL_OTHER: return EXTKIT_ACL_OTHER;
+	}
+	return 0;
+}
+
+/* One POSIX ACL of the entry (access or default) as an attribute. */
+static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
+		   uint8_t index, int *mask)
+{
+	int n = archive_entry_acl_reset(e, type), t, perm, tag, id, rc;
+	struct extkit_acl_entry *v;
+	const char *nm;
+	uint8_t *out;
+	size_t size, k = 0;
+
+	if (n <= 0)
+		return 0;
+	v = calloc((size_t)n + 3, sizeof(*v));
+	out = malloc(extkit_acl_max_size((size_t)n + 3));
+	if (!v || !out) {
+		free(v);
+		free(out);
+		return -ENOMEM;
+	}
+	while (k < (size_t)n + 3 &&
+	       archive_entry_acl_next(e, type, &t, &perm, &tag, &id, &nm) ==
+	       ARCHIVE_OK) {
+		if (tag == ARCHIVE_ENTRY_ACL_MASK && mask)
+			*mask = perm & 7;
+		v[k].tag = acl_tag(tag);
+		v[k].perm = (uint16_t)(perm & 7);
+		v[k].id = id < 0 ? 0 : (uint32_t)id;
+		k++;
+	}
+	rc = extkit_acl_encode(v, k, out, &size);
+	free(v);
+	if (rc) {
+		free(out);
+		return rc;
+	}
+	return add_item(x, index, "", out, size);
+}
+
+static int read_attrs(struct archive_entry *e, struct axattrs *x, int *mask)
+{
+	const char *name, *suffix;
+	const void *val;
+	size_t size;
+	uint8_t idx, *copy;
+	int rc = 0;
+
+	x->n = 0;
+	archive_entry_xattr_reset(e);
+	while (!rc && archive_entry_xattr_next(e, &name, &val, &size) ==
+	       ARCHIVE_OK) {
+		rc = extkit_xattr_name_split(name, &idx, &suffix);
+		if (rc == -EOPNOTSUPP || idx == EXTKIT_XATTR_INDEX_ACL_ACCESS ||
+		    idx == EXTKIT_XATTR_INDEX_ACL_DEFAULT) {
+			rc = 0;		/* ACLs come from the ACL list */
+			continue;
+		}
+		copy = rc ? NULL : malloc(size ? size : 1);
+		if (!rc && !copy)
+			rc = -ENOMEM;
+		if (!rc) {
+			memcpy(copy, val, size);
+			rc = add_item(x, idx, suffix, copy, size);
+		}
+	}
+	if (!rc)
+		rc = add_acl(x, e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS,
+			     EXTKIT_XATTR_INDEX_ACL_ACCESS, mask);
+	if (!rc)
+		rc = add_acl(x, e, ARCHIVE_ENTRY_ACL_TYPE_DEFAULT,
+			     EXTKIT_XATTR_INDEX_ACL_DEFAULT, NULL);
+	return rc;
+}
+
+static void entry_meta(struct archive_entry *e, struct axattrs *x,
+		       struct pop_meta *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->mode = archive_entry_mode(e);
+	m->uid = (uint32_t)archive_entry_uid(e);
+	m->gid = (uint32_t)archive_entry_gid(e);
+	m->size = archive_entry_size_is_set(e) ?
+		  (uint64_t)archive_entry_size(e) : 0;
+	m->atime.tv_sec = archive_entry_atime(e);
+	m->atime.tv_nsec = archive_entry_atime_nsec(e);
+	m->mtime.tv_sec = archive_entry_mtime(e);
+	m->mtime.tv_nsec = archive_entry_mtime_nsec(e);
+	m->ctime.tv_sec = archive_entry_ctime(e);
+	m->ctime.tv_nsec = archive_entry_ctime_nsec(e);
+	if (!archive_entry_atime_is_set(e))
+		m->atime = m->mtime;
+	if (!archive_entry_ctime_is_set(e))
+		m->ctime = m->mtime;
+	m->rdev_major = (uint32_t)archive_entry_rdevmajor(e);
+	m->rdev_minor = (uint32_t)archive_entry_rdevminor(e);
+	m->x = x->items;
+	m->nx = x->n;
+}
+
+/* ---- entries ---- */
+
+/*
+ * Gathers the archive's data pieces (at any offsets, often not on block
+ * boundaries) into whole blocks in rbuf, so that blocks of zeros are seen
+ * whole and stay holes. *at, *have: the offset and length gathered.
+ */
+static int gather(struct arc *c, struct pop_file *f, uint64_t off,
+		  const uint8_t *buf, size_t size, uint64_t *at,
+		  uint64_t *have)
+{
+	int rc = 0;
+
+	if (*have && off != *at + *have) {
+		rc = pop_file_write(c->p, f, *at, c->p->rbuf, *have);
+		*have = 0;
+	}
+	if (!*have)
+		*at = off;
+	while (!rc && size) {
+		size_t n = POP_BUF - *have < size ? POP_BUF - *have : size;
+
+		memcpy(c->p->rbuf + *have, buf, n);
+		*have += n;
+		buf += n;
+		size -= n;
+		if (*have == POP_BUF) {
+			rc = pop_file_write(c->p, f, *at, c->p->rbuf, *have);
+			*at += *have;
+			*have = 0;
+		}
+	}
+	return rc;
+}
+
+static int copy_data(struct arc *c, uint32_t ino, const struct pop_meta *m)
+{
+	struct extkit_inode in = { 0 };
+	struct pop_file f;
+	const void *buf;
+	size_t size;
+	la_int64_t off;
+	int rc = pop_file_begin(c->p, &f, m->size), r;
+
+	uint64_t at = 0, have = 0;
+
+	while (!rc && (r = archive_read_data_block(c->a, &buf, &size, &off)) ==
+	       ARCHIVE_OK)
+		rc = gather(c, &f, (uint64_t)off, buf, size, &at, &have);
+	if (!rc && have)
+		rc = pop_file_write(c->p, &f, at, c->p->rbuf, have);
+	if (!rc && r != ARCHIVE_EOF) {
+		c->why = archive_error_string(c->a);
+		rc = -EIO;
+	}
+	if (!rc)
+		rc = pop_file_end(c->p, &f, ino, &in);
+	pop_file_free(&f);
+	return rc ? rc : pop_write_inode(c->p, ino, m, &in, 1);
+}
+
+static int hard_link(struct arc *c, const char *target, uint32_t dir,
+		     const char *name, size_t len)
+{
+	struct extkit_dirbuild_entry *e;
+	const char *tname;
+	uint32_t tdir;
+	size_t tlen;
+	int rc = walk(c, target, 0, &tdir, &tname, &tlen);
+
+	if (rc)
+		return rc;
+	e = tlen ? lookup(c, tdir, tname, tlen) : NULL;
+	if (!e || e->ftype == EXT2_FT_DIR) {
+		c->why = "a hard link to a missing entry or a directory";
+		return -EINVAL;
+	}
+	rc = add_name(c, dir, name, len, e->ino, e->ftype);
+	return rc ? rc : pop_link_add(c->p, e->ino);
+}
+
+/* The root, or a directory listed again: new attributes. */
+static int redo_dir(struct arc *c, uint32_t ino, struct pop_meta *m)
+{
+	struct extkit_inode in = { 0 };
+
+	if (ino == EXT2_ROOT_INO && c->p->o->root_owner_given) {
+		m->uid = c->p->o->root_uid;
+		m->gid = c->p->o->root_gid;
+	}
+	return pop_write_inode(c->p, ino, m, &in, 2);
+}
+
+static int new_entry(struct arc *c, uint32_t dir, const char *name,
+		     size_t len, struct pop_meta *m)
+{
+	uint32_t ino;
+	int rc;
+
+	if (S_ISDIR(m->mode)) {
+		rc = make_dir(c, dir, name, len, &ino);
+		return rc ? rc : redo_dir(c, ino, m);
+	}
+	rc = pop_new_inode(c->p, 0, &ino);
+	if (!rc)
+		rc = add_name(c, dir, name, len, ino,
+			      extkit_mode_to_ftype((uint16_t)m->mode));
+	if (rc)
+		return rc;
+	if (S_ISREG(m->mode))
+		return copy_data(c, ino, m);
+	if (S_ISLNK(m->mode)) {
+		const char *t = archive_entry_symlink(c->cur);
+
+		return pop_symlink(c->p, ino, m, t ? t : "", t ? strlen(t) : 0);
+	}
+	return pop_special(c->p, ino, m);
+}
+
+static int one_entry(struct arc *c, struct archive_entry *e)
+{
+	const char *path = archive_entry_pathname(e), *name, *hl;
+	struct extkit_dirbuild_entry *old;
+	struct pop_meta m;
+	struct axattrs x;
+	uint32_t dir;
+	size_t len;
+	int rc, mask = -1;
+
+	if (!path) {
+		c->why = "an entry without a name";
+		return -EINVAL;
+	}
+	rc = walk(c, path, 1, &dir, &name, &len);
+	if (rc)
+		return rc;
+	hl = archive_entry_hardlink(e);
+	old = len ? lookup(c, dir, name, len) : NULL;
+	if (hl && !old)
+		return hard_link(c, hl, dir, name, len);
+	rc = read_attrs(e, &x, &mask);
+	entry_meta(e, &x, &m);
+	/* libarchive folds the owning group's entry into the mode; with a
+	 * mask, the mode's group bits are the mask (acl(5)) */
+	if (mask >= 0)
+		m.mode = (m.mode & ~070u) | ((uint32_t)mask << 3);
+	if (rc)
+		;
+	else if (!len && S_ISDIR(m.mode))
+		rc = redo_dir(c, EXT2_ROOT_INO, &m);
+	else if (!len || hl || (old && !(old->ftype == EXT2_FT_DIR &&
+					 S_ISDIR(m.mode)))) {
+		c->why = "listed twice in the archive";
+		rc = -EEXIST;
+	} else if (old)
+		rc = redo_dir(c, old->ino, &m);
+	else
+		rc = new_entry(c, dir, name, len, &m);
+	axattrs_free(&x);
+	return rc;
+}
+
+static int finish_dirs(struct arc *c)
+{
+	int rc = 0;
+
+	if (!lookup(c, EXT2_ROOT_INO, LPF_NAME, sizeof(LPF_NAME) - 1))
+		rc = add_name(c, EXT2_ROOT_INO, LPF_NAME, sizeof(LPF_NAME) - 1,
+			      EXT2_GOOD_OLD_FIRST_INO, EXT2_FT_DIR);
+	for (uint64_t i = 0; !rc && i < c->ndirs; i++) {
+		struct adir *d = &c->dirs[i];
+
+		d->db.dot = d->ino;
+		d->db.dotdot = d->parent;
+		extkit_dirbuild_sort_names(&d->db);
+		rc = pop_dir_finish(c->p, d->ino, &d->db);
+		extkit_dirbuild_free(&d->db);
+	}
+	return rc;
+}
+
+static void arc_free(struct arc *c)
+{
+	for (uint64_t i = 0; i < c->ndirs; i++)
+		extkit_dirbuild_free(&c->dirs[i].db);
+	free(c->dirs);
+	pop_map_free(&c->dir_of);
+	pop_map_free(&c->names);
+	if (c->a)
+		archive_read_free(c->a);
+}
+
+static int read_all(struct arc *c)
+{
+	struct archive_entry *e;
+	int r, rc = 0;
+
+	while (!rc && (r = archive_read_next_header(c->a, &e)) != ARCHIVE_EOF) {
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+			c->why = archive_error_string(c->a);
+			return -EIO;
+		}
+		c->cur = e;
+		c->p->plen = 0;
+		rc = pop_path_push(c->p, archive_entry_pathname(e) ?
+				   archive_entry_pathname(e) : "?",
+				   strlen(archive_entry_pathname(e) ?
+					  archive_entry_pathname(e) : "?"));
+		if (!rc)
+			rc = one_entry(c, e);
+		pop_progress(c->p);
+	}
+	return rc;
+}
+
+int pop_archive(struct pop *p, const char *source)
+{
+	struct arc c = { .p = p };
+	int rc = new_dir(&c, EXT2_ROOT_INO, EXT2_ROOT_INO);
+	struct extkit_inode in = { 0 };
+	struct pop_meta m;
+
+	p->bar = 0;	/* one pass: no count to show a bar against */
+	c.a = archive_read_new();
+	if (!rc && !c.a)
+		rc = -ENOMEM;
+	default_meta(p, &m);
+	if (p->o->root_owner_given) {
+		m.uid = p->o->root_uid;
+		m.gid = p->o->root_gid;
+	}
+	if (!rc)
+		rc = pop_write_inode(p, EXT2_ROOT_INO, &m, &in, 2);
+	if (!rc) {
+		archive_read_support_filter_all(c.a);
+		archive_read_support_format_all(c.a);
+		if (archive_read_open_filename(c.a, source, 1 << 16)) {
+			c.why = archive_error_string(c.a);
+			rc = -EIO;
+		}
+	}
+	if (!rc)
+		rc = read_all(&c);
+	if (!rc) {
+		p->plen = 0;
+		p->path[0] = 0;
+		pop_path_push(p, source, strlen(source));
+		rc = finish_dirs(&c);
+	}
+	if (rc)
+		pop_error(p, c.why ? c.why : pop_reason(rc));
+	arc_free(&c);
+	return rc ? -POP_EREPORTED : 0;
+}

@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mkfs -d SOURCE: the entry point, and a directory tree as the source.
+ * A directory is copied in one go: its names are read and sorted (so the
+ * image does not depend on readdir order), each child gets the next free
+ * inode in name order (the children of a directory take one run of
+ * inodes) and, unless it is a directory, is copied there and then; the
+ * directory's blocks are laid out and written, then the subdirectories
+ * are copied in name order, recursively. Memory: the names of the
+ * directories on the current path, and the source inodes with more than
+ * one link.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "ondisk.h"
+#include "cli/msg.h"
+
+#include "populate.h"
+
+#define LPF_NAME	"lost+found"
+#define POP_BAR_MIN	2000	/* entries: fewer show no progress bar */
+
+/* A child of the directory being copied. */
+struct kid {
+	uint32_t name_off;
+	uint8_t len;
+	uint32_t ino;
+	int fresh;		/* first name of a new inode: copy it */
+};
+
+/* The source's extended attributes of the entry at p->path. */
+struct xlist {
+	char *names;
+	uint8_t *values;
+	struct extkit_xattr_item *items;
+	size_t n;
+};
+
+static void xlist_free(struct xlist *x)
+{
+	free(x->names);
+	free(x->values);
+	free(x->items);
+	memset(x, 0, sizeof(*x));
+}
+
+static int read_value(const char *path, const char *name, uint8_t **buf,
+		      size_t *len)
+{
+	ssize_t n = lgetxattr(path, name, NULL, 0);
+
+	if (n < 0)
+		return -errno;
+	*buf = malloc(n ? (size_t)n : 1);
+	if (!*buf)
+		return -ENOMEM;
+	n = lgetxattr(path, name, *buf, (size_t)n);
+	if (n < 0)
+		return -errno;
+	*len = (size_t)n;
+	return 0;
+}
+
+/* One attribute into the list; ACLs converted to the ext4 form. */
+static int add_xattr(struct xlist *x, const char *path, const char *name,
+		     uint8_t **vals, size_t *vlen)
+{
+	struct extkit_xattr_item *it = &x->items[x->n];
+	uint8_t *v = NULL, *acl;
+	size_t len = 0, alen;
+	const char *suffix;
+	int rc = extkit_xattr_name_split(name, &it->index, &suffix);
+
+	if (rc == -EOPNOTSUPP) {
+		cli_error("warning: %s: attribute %s cannot be stored, left out",
+			  path, name);
+		return 0;
+	}
+	if (!rc)
+		rc = read_value(path, name, &v, &len);
+	if (!rc && (it->index == EXTKIT_XATTR_INDEX_ACL_ACCESS ||
+		    it->index == EXTKIT_XATTR_INDEX_ACL_DEFAULT)) {
+		acl = malloc(extkit_acl_max_size(len / 8 + 1));
+		rc = acl ? extkit_acl_from_xattr(v, len, acl, &alen) : -ENOMEM;
+		free(v);
+		v = acl;
+		len = alen;
+	}
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	it->name = suffix;
+	it->name_len = (uint8_t)strlen(suffix);
+	it->value = v;
+	it->size = (uint32_t)len;
+	vals[x->n++] = v;
+	*vlen += len;
+	return 0;
+}
+
+static int read_xattrs(const char *path, struct xlist *x)
+{
+	ssize_t n = llistxattr(path, NULL, 0);
+	uint8_t **vals = NULL;
+	size_t count = 0, vlen = 0;
+	int rc = 0;
+
+	memset(x, 0, sizeof(*x));
+	if (n < 0)
+		return errno == ENOTSUP ? 0 : -errno;
+	if (n == 0)
+		return 0;
+	x->names = malloc((size_t)n);
+	if (!x->names)
+		return -ENOMEM;
+	n = llistxattr(path, x->names, (size_t)n);
+	if (n < 0)
+		return -errno;
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(x->names + i) + 1)
+		count++;
+	x->items = calloc(count, sizeof(*x->items));
+	vals = calloc(count, sizeof(*vals));
+	if (!x->items || !vals)
+		rc = -ENOMEM;
+	for (ssize_t i = 0; !rc && i < n;
+	     i += (ssize_t)strlen(x->names + i) + 1)
+		rc = add_xattr(x, path, x->names + i, vals, &vlen);
+	/* the values stay where read_value put them: keep them listed */
+	x->values = (uint8_t *)vals;
+	return rc;
+}
+
+static void xlist_release(struct xlist *x)
+{
+	uint8_t **vals = (uint8_t **)x->values;
+
+	for (size_t i = 0; vals && i < x->n; i++)
+		free(vals[i]);
+	xlist_free(x);
+}
+
+static void meta_from_stat(const struct pop *p, const struct stat *st,
+			   struct pop_meta *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->mode = st->st_mode;
+	m->uid = st->st_uid;
+	m->gid = st->st_gid;
+	m->size = (uint64_t)st->st_size;
+	m->atime = st->st_atim;
+	m->mtime = st->st_mtim;
+	m->ctime = st->st_ctim;
+	m->rdev_major = major(st->st_rdev);
+	m->rdev_minor = minor(st->st_rdev);
+	m->disk_bytes = (uint64_t)st->st_blocks * 512;
+	(void)p;
+}
+
+/* ---- regular files: data segments found with SEEK_DATA/SEEK_HOLE ---- */
+
+static int copy_segment(struct pop *p, struct pop_file *f, int fd,
+			uint64_t from, uint64_t to)
+{
+	while (from < to) {
+		size_t want = to - from < POP_BUF ? to - from : POP_BUF;
+		ssize_t n = pread(fd, p->rbuf, want, (off_t)from);
+		int rc;
+
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;	/* shrank while being copied */
+		rc = pop_file_write(p, f, from, p->rbuf, (size_t)n);
+		if (rc)
+			return rc;
+		from += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int copy_data(struct pop *p, struct pop_file *f, int fd,
+		     uint64_t disk_bytes)
+{
+	uint32_t bs = p->fs->g.block_size;
+	off_t data = 0, hole;
+	int rc = 0;
+
+	if (disk_bytes >= f->size)	/* no holes: one segment */
+		return copy_segment(p, f, fd, 0, f->size);
+	while (!rc && (uint64_t)data < f->size) {
+		data = lseek(fd, data, SEEK_DATA);
+		if (data < 0)
+			return errno == ENXIO ? 0 : -errno;
+		hole = lseek(fd, data, SEEK_HOLE);
+		if (hole < 0)
+			return -errno;
+		/* whole blocks of the new filesystem: no block is shared by
+		 * two segments (the source's blocks may be smaller) */
+		data -= data % (off_t)bs;
+		hole += (off_t)((bs - (uint64_t)hole % bs) % bs);
+		if ((uint64_t)hole > f->size)
+			hole = (off_t)f->size;
+		rc = copy_segment(p, f, fd, (uint64_t)data, (uint64_t)hole);
+		data = hole;
+	}
+	return rc;
+}
+
+static int copy_file(struct pop *p, int dfd, const char *name, uint32_t ino,
+		     struct pop_meta *m)
+{
+	struct extkit_inode in = { 0 };
+	struct pop_file f = { 0 };
+	int fd, rc;
+
+	if (!m->size)
+		return pop_write_inode(p, ino, m, &in, 1);
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NOATIME);
+	if (fd < 0 && errno == EPERM)
+		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	rc = pop_file_begin(p, &f, m->size);
+	if (!rc)
+		rc = copy_data(p, &f, fd, m->disk_bytes);
+	if (!rc)
+		rc = pop_file_end(p, &f, ino, &in);
+	pop_file_free(&f);
+	close(fd);
+	return rc ? rc : pop_write_inode(p, ino, m, &in, 1);
+}
+
+static int copy_link(struct pop *p, int dfd, const char *name, uint32_t ino,
+		     const struct pop_meta *m)
+{
+	char *target = (char *)p->rbuf;
+	ssize_t n = readlinkat(dfd, name, target, POP_BUF);
+
+	if (n < 0)
+		return -errno;
+	return pop_symlink(p, ino, m, target, (size_t)n);
+}
+
+/* ---- directories ---- */
+
+static int copy_dir(struct pop *p, int dfd, uint32_t ino, uint32_t parent);
+
+/* Writes the directory's own inode (its blocks come with copy_dir). */
+static int dir_inode(struct pop *p, uint32_t ino, const struct pop_meta *m)
+{
+	struct extkit_inode in = { 0 };
+
+	return pop_write_inode(p, ino, m, &in, 2);
+}
+
+/* Copies one entry (st: its lstat, or NULL to take it here), and the
+ * subtree of a directory. */
+static int copy_one(struct pop *p, int dfd, const struct kid *k,
+		    const char *name, uint32_t parent_ino,
+		    const struct stat *st_in)
+{
+	struct pop_meta m;
+	struct xlist x;
+	struct stat st;
+	int rc, sub;
+
+	if (st_in)
+		st = *st_in;
+	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	meta_from_stat(p, &st, &m);
+	rc = read_xattrs(p->path, &x);
+	m.x = x.items;
+	m.nx = x.n;
+	if (rc)
+		goto out;
+	if (S_ISREG(st.st_mode))
+		rc = copy_file(p, dfd, name, k->ino, &m);
+	else if (S_ISLNK(st.st_mode))
+		rc = copy_link(p, dfd, name, k->ino, &m);
+	else if (S_ISDIR(st.st_mode))
+		rc = dir_inode(p, k->ino, &m);
+	else
+		rc = pop_special(p, k->ino, &m);
+	pop_progress(p);
+	if (rc || !S_ISDIR(st.st_mode))
+		goto out;
+	sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	if (sub < 0) {
+		rc = -errno;
+		goto out;
+	}
+	rc = copy_dir(p, sub, k->ino, parent_ino);
+	close(sub);
+out:
+	xlist_release(&x);
+	return rc;
+}
+
+static int read_names(struct pop *p, int dfd, struct extkit_dirbuild *db)
+{
+	int fd = dup(dfd);
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	rewinddir(d);	/* the offset is shared with dfd's other dups */
+	errno = 0;
+	while (!rc && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		rc = extkit_dirbuild_add(db, de->d_name, (uint32_t)len, 0, 0);
+		if (rc == -ENAMETOOLONG) {
+			pop_path_push(p, de->d_name, len);
+			pop_error(p, "name longer than 255 bytes");
+			rc = -POP_EREPORTED;
+		}
+	}
+	if (!rc && errno)
+		rc = -errno;
+	closedir(d);
+	return rc;
+}
+
+/* Whether name is lost+found in the root: it keeps inode 11. */
+static int is_lpf(uint32_t dir, const char *name, uint32_t len)
+{
+	return dir == EXT2_ROOT_INO && len == sizeof(LPF_NAME) - 1 &&
+	       !memcmp(name, LPF_NAME, len);
+}
+
+/* Gives each child its inode: a new one, or the one an earlier name of
+ * the same source inode got (hard links). */
+static int number_kid(struct pop *p, int dfd, uint32_t dir,
+		      struct extkit_dirbuild_entry *e, const char *name,
+		      struct kid *k, struct stat *st_out)
+{
+	struct stat st;
+	uint32_t have;
+	int rc, isdir;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	*st_out = st;
+	isdir = S_ISDIR(st.st_mode);
+	e->ftype = extkit_mode_to_ftype((uint16_t)st.st_mode);
+	k->fresh = 1;
+	if (isdir && is_lpf(dir, e->name, e->len)) {
+		k->ino = EXT2_GOOD_OLD_FIRST_INO;
+		return pop_claim_lpf(p);
+	} else if (!isdir && st.st_nlink > 1 &&
+		   pop_map_get(&p->srcino, st.st_dev, st.st_ino, &have)) {
+		k->ino = have;
+		k->fresh = 0;
+		pop_progress(p);	/* one more name: done */
+		return pop_link_add(p, have);
+	} else {
+		rc = pop_new_inode(p, isdir, &k->ino);
+		if (rc)
+			return rc;
+		if (!isdir && st.st_nlink > 1)
+			return pop_map_put(&p->srcino, st.st_dev, st.st_ino,
+					   k->ino);
+	}
+	return 0;
+}
+
+/*
+ * Numbers the children and copies those that are not directories right
+ * away (their stat at hand); directories are copied once the directory's
+ * own blocks are out (copy_kids).
+ */
+static int number_kids(struct pop *p, int dfd, uint32_t dir,
+		       struct extkit_dirbuild *db, struct kid *kids)
+{
+	char name[EXT2_NAME_LEN + 1];
+	size_t base = p->plen;
+	struct stat st;
+	int rc = 0;
+
+	for (uint64_t i = 0; !rc && i < db->n; i++) {
+		struct extkit_dirbuild_entry *e = &db->e[i];
+
+		kids[i].name_off = e->name_off;
+		kids[i].len = e->len;
+		memcpy(name, e->name, e->len);
+		name[e->len] = 0;
+		rc = pop_path_push(p, e->name, e->len);
+		if (!rc)
+			rc = number_kid(p, dfd, dir, e, name, &kids[i], &st);
+		e->ino = kids[i].ino;
+		if (!rc && kids[i].fresh && !S_ISDIR(st.st_mode)) {
+			rc = copy_one(p, dfd, &kids[i], name, dir, &st);
+			kids[i].fresh = 0;
+		}
+		if (rc && rc != -POP_EREPORTED)
+			pop_error(p, pop_reason(rc));
+		if (rc)
+			return -POP_EREPORTED;
+		p->plen = base;
+		p->path[base] = 0;
+	}
+	return 0;
+}
+
+/* The root without a lost+found of its own keeps mkfs's. */
+static int add_lpf(struct extkit_dirbuild *db)
+{
+	for (uint64_t i = 0; i < db->n; i++)
+		if (is_lpf(EXT2_ROOT_INO, db->names + db->e[i].name_off,
+			   db->e[i].len))
+			return 0;
+	return 1;
+}
+
+static int copy_kids(struct pop *p, int dfd, uint32_t ino,
+		     struct extkit_dirbuild *db, struct kid *kids, uint64_t n)
+{
+	char name[EXT2_NAME_LEN + 1];
+	size_t base = p->plen;
+	int rc = 0;
+
+	for (uint64_t i = 0; !rc && i < n; i++) {
+		if (!kids[i].fresh)
+			continue;
+		memcpy(name, db->names + kids[i].name_off, kids[i].len);
+		name[kids[i].len] = 0;
+		rc = pop_path_push(p, name, kids[i].len);
+		if (!rc)
+			rc = copy_one(p, dfd, &kids[i], name, ino, NULL);
+		if (rc && rc != -POP_EREPORTED) {
+			pop_error(p, pop_reason(rc));
+			rc = -POP_EREPORTED;
+		}
+		p->plen = base;
+		p->path[base] = 0;
+	}
+	return rc;
+}
+
+static int copy_dir(struct pop *p, int dfd, uint32_t ino, uint32_t parent)
+{
+	struct extkit_dirbuild db;
+	struct kid *kids = NULL;
+	uint64_t n;
+	int rc, lpf = 0;
+
+	extkit_dirbuild_init(&db, p->fs);
+	rc = read_names(p, dfd, &db);
+	if (rc)
+		goto out;
+	extkit_dirbuild_sort_names(&db);
+	n = db.n;
+	kids = calloc(n ? n : 1, sizeof(*kids));
+	if (!kids) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = number_kids(p, dfd, ino, &db, kids);
+	if (!rc && ino == EXT2_ROOT_INO && (lpf = add_lpf(&db)))
+		rc = extkit_dirbuild_add(&db, LPF_NAME, sizeof(LPF_NAME) - 1,
+					 EXT2_GOOD_OLD_FIRST_INO, EXT2_FT_DIR);
+	db.dot = ino;
+	db.dotdot = parent;
+	if (!rc)
+		rc = pop_dir_finish(p, ino, &db);
+	if (!rc)
+		rc = copy_kids(p, dfd, ino, &db, kids, n);
+out:
+	if (rc && rc != -POP_EREPORTED) {
+		pop_error(p, pop_reason(rc));
+		rc = -POP_EREPORTED;
+	}
+	free(kids);
+	extkit_dirbuild_free(&db);
+	return rc;
+}
+
+/* Entries under dfd, for the progress bar (readdir only). */
+static uint64_t count_tree(int dfd)
+{
+	int fd = dup(dfd);
+	uint64_t n = 0;
+	struct dirent *de;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	rewinddir(d);
+	while ((de = readdir(d))) {
+		int sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		n++;
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue;
+		sub = openat(dfd, de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+		if (sub >= 0) {
+			n += count_tree(sub);
+			close(sub);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static int copy_tree(struct pop *p, const char *source)
+{
+	struct pop_meta m;
+	struct xlist x;
+	struct stat st;
+	int dfd, rc;
+
+	dfd = open(source, O_RDONLY | O_DIRECTORY);
+	if (dfd < 0 || fstat(dfd, &st)) {
+		pop_error(p, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		return -POP_EREPORTED;
+	}
+	if (p->bar) {
+		p->total = count_tree(dfd);
+		p->bar = p->total > POP_BAR_MIN;
+	}
+	meta_from_stat(p, &st, &m);
+	rc = read_xattrs(p->path, &x);
+	m.x = x.items;
+	m.nx = x.n;
+	if (p->o->root_owner_given) {
+		m.uid = p->o->root_uid;
+		m.gid = p->o->root_gid;
+	}
+	if (!rc)
+		rc = dir_inode(p, EXT2_ROOT_INO, &m);
+	xlist_release(&x);
+	if (!rc)
+		rc = copy_dir(p, dfd, EXT2_ROOT_INO, EXT2_ROOT_INO);
+	else
+		pop_error(p, extkit_strerror(rc));
+	close(dfd);
+	return rc ? -POP_EREPORTED : 0;
+}
+
+int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
+		  struct extkit_fs *fs)
+{
+	struct pop p;
+	struct stat st;
+	int rc = pop_init(&p, o, fs, l);
+
+	if (!rc)
+		rc = extkit_fsbuild_release(&p.fb, l->root_block, 1);
+	if (!rc)
+		rc = pop_path_push(&p, o->source, strlen(o->source));
+	if (rc) {
+		pop_fini(&p);
+		return rc;
+	}
+	p.bar = !o->quiet && isatty(STDERR_FILENO);
+	if (stat(o->source, &st)) {
+		pop_error(&p, strerror(errno));
+		rc = -POP_EREPORTED;
+	} else if (S_ISDIR(st.st_mode)) {
+		rc = copy_tree(&p, o->source);
+	} else {
+		rc = pop_archive(&p, o->source);
+	}
+	if (p.bar_shown)
+		fputc('\n', stderr);
+	if (!rc)
+		rc = pop_data_flush(&p);
+	if (!rc)
+		rc = pop_links_write(&p);
+	if (!rc)
+		rc = pop_inode_flush(&p);
+	if (!rc)
+		rc = extkit_fsbuild_flush(&p.fb);
+	pop_fini(&p);
+	return rc;
+}

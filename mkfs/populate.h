@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mkfs -d: the pieces both sources share (populate.c) -- inodes, file
+ * data, directories laid out in one go, hard link counts, messages --
+ * and the two sources: a directory tree (populate.c, one directory at a
+ * time, names sorted) and an archive (archive.c, libarchive, one
+ * streaming pass, directories laid out at the end).
+ */
+#ifndef EXTKIT_MKFS_POPULATE_H
+#define EXTKIT_MKFS_POPULATE_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "dirbuild.h"
+#include "fsbuild.h"
+#include "inode.h"
+#include "xattrbuild.h"
+
+#include "mkfs.h"
+
+/* A small open-addressing map from a pair of keys to an inode number. */
+struct pop_map {
+	uint64_t *k1;
+	uint64_t *k2;
+	uint32_t *val;
+	uint64_t cap;
+	uint64_t n;
+};
+
+int pop_map_get(const struct pop_map *m, uint64_t k1, uint64_t k2,
+		uint32_t *val);
+int pop_map_put(struct pop_map *m, uint64_t k1, uint64_t k2, uint32_t val);
+void pop_map_free(struct pop_map *m);
+
+/* What an entry of the source says of itself. */
+struct pop_meta {
+	uint32_t mode;
+	uint32_t uid;
+	uint32_t gid;
+	uint64_t size;
+	struct timespec atime;
+	struct timespec mtime;
+	struct timespec ctime;
+	uint32_t rdev_major;
+	uint32_t rdev_minor;
+	uint64_t disk_bytes;	/* allocated in the source; 0: unknown */
+	struct extkit_xattr_item *x;
+	size_t nx;
+};
+
+/* A regular file's data being written (holes are never allocated). */
+struct pop_file {
+	uint64_t size;
+	uint64_t nblocks;
+	uint64_t *pblks;	/* 0: a hole */
+	uint64_t run_next;	/* blocks taken but not yet used */
+	uint64_t run_left;
+};
+
+struct pop {
+	const struct mkfs_opts *o;
+	struct extkit_fs *fs;
+	struct extkit_fsbuild fb;
+	int extents;
+	uint32_t ino_goal;
+	uint64_t blk_goal;
+	uint8_t *raw;		/* one inode */
+	uint8_t *ea;		/* one EA block */
+	uint8_t *itb;		/* the inode table block in use */
+	uint64_t itb_blk;
+	int itb_dirty;
+	uint8_t *buf;		/* data blocks going out, POP_BUF bytes: */
+	uint64_t out_first;	/* out_n contiguous blocks from out_first */
+	uint64_t out_n;
+	uint8_t *rbuf;		/* blocks coming in, POP_BUF bytes */
+	struct pop_map links;	/* inode -> names, for inodes with > 1 */
+	struct pop_map srcino;	/* source (dev, ino) -> inode */
+	char *path;		/* the entry being copied, for messages */
+	size_t plen;
+	uint64_t total;		/* progress: entries expected, copied */
+	uint64_t done;
+	int bar;
+	int bar_shown;
+	uint64_t lpf_block;	/* mkfs's lost+found, until claimed */
+	uint32_t lpf_blocks;
+};
+
+#define POP_BUF		(1u << 20)
+/* An error already reported (with the path): say nothing more. */
+#define POP_EREPORTED	ECANCELED
+
+int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
+	     const struct mkfs_layout *l);
+void pop_fini(struct pop *p);
+/* Raw inodes, through one cached inode table block; put sets the
+ * checksum; flush writes the block. */
+int pop_inode_get(struct pop *p, uint32_t ino, uint8_t *raw);
+int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw);
+int pop_inode_flush(struct pop *p);
+/* Takes a new inode (near the last one). */
+int pop_new_inode(struct pop *p, int is_dir, uint32_t *ino);
+/* Writes inode ino from meta; in carries the map, size and flags. */
+int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
+		    struct extkit_inode *in, uint16_t links);
+/* Regular file data: begin, write (in increasing offsets), end. */
+int pop_file_begin(struct pop *p, struct pop_file *f, uint64_t size);
+int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
+		   const void *buf, size_t len);
+int pop_file_end(struct pop *p, struct pop_file *f, uint32_t ino,
+		 struct extkit_inode *in);
+void pop_file_free(struct pop_file *f);
+/* Writes the file data still gathered (runs of files go out at once). */
+int pop_data_flush(struct pop *p);
+/* A symbolic link: fast when the target fits in i_block. */
+int pop_symlink(struct pop *p, uint32_t ino, const struct pop_meta *m,
+		const char *target, size_t len);
+/* A device, FIFO or socket. */
+int pop_special(struct pop *p, uint32_t ino, const struct pop_meta *m);
+/* Lays out directory ino (db: its entries, '.' and '..' set), writes
+ * its blocks and map into the inode already written. */
+int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db);
+/* Inode 11 copied from the source: mkfs's lost+found blocks go back. */
+int pop_claim_lpf(struct pop *p);
+/* One more name for inode ino (hard links). */
+int pop_link_add(struct pop *p, uint32_t ino);
+/* Writes the link counts of inodes with more than one name. */
+int pop_links_write(struct pop *p);
+/* Progress: one more entry copied. */
+void pop_progress(struct pop *p);
+/* Path buffer: push a name, pop back to a length. */
+int pop_path_push(struct pop *p, const char *name, size_t len);
+/* Why an entry could not be copied, for an error code. */
+const char *pop_reason(int rc);
+/* The error message for the entry being copied. */
+void pop_error(const struct pop *p, const char *why);
+
+/* archive.c */
+int pop_archive(struct pop *p, const char *source);
+
+/* populate.c: the entry point mkfs_write calls (before the superblock). */
+int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
+		  struct extkit_fs *fs);
+
+#endif /* EXTKIT_MKFS_POPULATE_H */
