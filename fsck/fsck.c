@@ -119,8 +119,13 @@ static int validate_opts(struct fsck_opts *o, const char *sb, const char *bs,
 	else if (cfd && (cli_parse_u64(cfd, &v) || v > 1024))
 		why = "invalid file descriptor for -C";
 	else if ((take_journal_only(o), 0) ||
-		 fsck_rehash_parse_extended(o->extended, NULL))
-		why = "unknown extended option for -E";
+		 fsck_rehash_parse_extended(o->extended, NULL)) {
+		/* Name the option and its value, and what is known. */
+		cli_error("-E: invalid extended option '%s' (known: "
+			  "journal_only, compact_threshold=N with N in 0..100)",
+			  o->extended);
+		return -1;
+	}
 	if (why) {
 		cli_error("%s", why);
 		return -1;
@@ -158,7 +163,9 @@ static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 		{ NULL, 'D', POPT_ARG_NONE, &o->compress_dirs, 0,
 		  "compact and re-index directories", NULL },
 		{ NULL, 'E', POPT_ARG_STRING, &o->extended, 0,
-		  "extended options", "OPTIONS" },
+		  "extended options: journal_only (replay the journal, then "
+		  "stop), compact_threshold=N (-D: directories at least N% "
+		  "reclaimable)", "OPTIONS" },
 		{ NULL, 'z', POPT_ARG_STRING, &o->undo_file, 0,
 		  "save the overwritten blocks to an undo file", "UNDOFILE" },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,

@@ -50,8 +50,10 @@ static int pick_size(const struct mkfs_opts *o, const struct mkfs_target *t,
 
 	if (o->size_arg) {
 		if (cli_parse_size(o->size_arg, unit, &l->size_bytes)) {
-			cli_error("invalid size '%s': a number with an optional K, M, G, T, P or E suffix",
-				  o->size_arg);
+			cli_error("invalid size '%s': a number of %s with an "
+				  "optional suffix: s (512-byte sectors), K, M, "
+				  "G, T, P or E", o->size_arg,
+				  o->block_size ? "blocks" : "KiB");
 			return -EINVAL;
 		}
 		if (t->is_blockdev && l->size_bytes > t->size) {

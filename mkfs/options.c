@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,10 +103,7 @@ static int parse_inode_numbers(const struct raw_args *a, struct mkfs_opts *o)
 		}
 		o->inode_count = v;
 	}
-	if (a->inode_ratio && a->inode_count) {
-		cli_error("-i and -N exclude each other");
-		return -EINVAL;
-	}
+	/* -i with -N: as mke2fs, the count wins. */
 	return 0;
 }
 
@@ -119,12 +117,14 @@ static int pick_uuid(const char *s, struct mkfs_opts *o)
 	return 0;
 }
 
-/* A decimal number in [lo, hi] after "name=" in tok. */
+/* A decimal number in [lo, hi] after "name=" in tok; a bad one is named
+ * with its value and the range. */
 static int ext_number(const char *tok, const char *val, uint64_t lo,
 		      uint64_t hi, uint64_t *out)
 {
 	if (cli_parse_size(val, 1, out) || *out < lo || *out > hi) {
-		cli_error("invalid extended option '%s'", tok);
+		cli_error("-E: invalid value '%s' for '%s': %" PRIu64
+			  " to %" PRIu64, val, tok, lo, hi);
 		return -EINVAL;
 	}
 	return 0;
@@ -211,7 +211,10 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 	}
 	if (!strcmp(tok, "root_owner"))
 		return ext_root_owner(tok, val, o);
-	cli_error("unknown extended option '%s'", tok);
+	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
+		  "stride=, stripe_width=, resize=, lazy_itable_init, "
+		  "lazy_journal_init, num_backup_sb=, root_owner, discard, "
+		  "nodiscard)", tok, val ? "=" : "", val ? val : "");
 	return -EINVAL;
 }
 

@@ -73,8 +73,12 @@ static void print_summary(const struct mkfs_opts *o,
 	printf("block size:         %u\n", l->block_size);
 	printf("blocks:             %" PRIu64 " (%" PRIu64 " reserved)\n",
 	       l->blocks, l->r_blocks);
-	printf("inodes:             %u of %u bytes (one per %u bytes)\n",
-	       fs->sb.inodes_count, l->inode_size, l->inode_ratio);
+	/* The ratio made, not the one asked: groups round the count up,
+	 * and -N overrides -i. */
+	printf("inodes:             %u of %u bytes (one per %" PRIu64
+	       " bytes)\n", fs->sb.inodes_count, l->inode_size,
+	       fs->sb.inodes_count ? l->blocks * l->block_size /
+				     fs->sb.inodes_count : 0);
 	printf("groups:             %u of %u blocks and %u inodes\n",
 	       l->groups, l->blocks_per_group, l->inodes_per_group);
 	printf("inode table:        %u blocks per group\n", l->itable_blocks);

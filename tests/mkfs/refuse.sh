@@ -58,7 +58,6 @@ refuse "inode size over block size" "$new" "larger than the block size" \
 	-b 1024 -I 2048 "$new" 8M
 refuse "bytes per inode 512" "$new" "invalid bytes per inode" \
 	-i 512 "$new" 8M
-refuse "-i and -N" "$new" "exclude each other" -i 8192 -N 100 "$new" 8M
 refuse "too many inodes" "$new" "do not fit" -N 60000 "$new" 8M
 refuse "reserved 60%" "$new" "reserved blocks percent" -m 60 "$new" 8M
 refuse "unknown feature" "$new" "unknown feature 'frob'" \
@@ -136,4 +135,30 @@ if run_mkfs "$tmpdir/out" "$tmpdir/err" -q -L 0123456789abcdefgh \
 else
 	fail "-L of 18 bytes: $(cat "$tmpdir/err")"
 fi
+# -i with -N: as mke2fs, the inode count wins; the same inode count.
+rm -f "$tmpdir/in.img" "$tmpdir/in2.img"
+if run_mkfs "$tmpdir/out" "$tmpdir/err" -q -i 8192 -N 3000 \
+	"$tmpdir/in.img" 16M &&
+   mke2fs -q -F -i 8192 -N 3000 "$tmpdir/in2.img" 16M >/dev/null 2>&1 &&
+   a=$(dumpe2fs -h "$tmpdir/in.img" 2>/dev/null | grep '^Inode count:') &&
+   [ -n "$a" ] &&
+   [ "$a" = "$(dumpe2fs -h "$tmpdir/in2.img" 2>/dev/null | grep '^Inode count:')" ]; then
+	ok "-i with -N: $a, as mke2fs"
+else
+	fail "-i with -N: $(cat "$tmpdir/err")"
+fi
+# Messages name the value and the rules.
+rm -f "$tmpdir/bad.img"
+run_mkfs "$tmpdir/out" "$tmpdir/err" -q "$tmpdir/bad.img" 10Q
+grep -q "invalid size '10Q': .*s (512-byte sectors), K, M, G, T, P or E" \
+	"$tmpdir/err" && ok "size message lists the suffixes" ||
+	fail "size message: $(cat "$tmpdir/err")"
+run_mkfs "$tmpdir/out" "$tmpdir/err" -q -E stride=0 "$tmpdir/bad.img" 8M
+grep -q "invalid value '0' for 'stride'" "$tmpdir/err" &&
+	ok "-E value named: $(cat "$tmpdir/err")" ||
+	fail "-E stride=0: $(cat "$tmpdir/err")"
+run_mkfs "$tmpdir/out" "$tmpdir/err" -q -E frob=1 "$tmpdir/bad.img" 8M
+grep -q "unknown extended option 'frob=1' (known: " "$tmpdir/err" &&
+	ok "-E unknown option named with its value" ||
+	fail "-E frob=1: $(cat "$tmpdir/err")"
 finish

@@ -187,4 +187,15 @@ else
 	fail "no superblock: exit $rc"
 	sed 's/^/    /' out err | head
 fi
+# -E: a bad option is named with its value and the known ones; --help
+# lists them.
+"$FSCK" -fn -E compact_threshold=200 zero.img >out 2>err
+rc=$?
+if [ $rc -eq 16 ] && grep -q "invalid extended option 'compact_threshold=200' (known: journal_only, compact_threshold=N" err &&
+   "$FSCK" --help | grep -q 'journal_only' &&
+   "$FSCK" --help | grep -q 'compact_threshold'; then
+	ok "-E: bad value named, exit 16; --help lists the -E options"
+else
+	fail "-E message: exit $rc, $(cat err)"
+fi
 finish
