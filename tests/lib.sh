@@ -37,6 +37,14 @@ tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/extkit-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmpdir"' EXIT
 trap 'exit 1' HUP INT TERM
 
+# use_mount_point: $mnt, a directory under $tmpdir for loop mounts; at
+# exit it is unmounted (when still mounted) before $tmpdir is removed.
+use_mount_point() {
+	mnt=$tmpdir/mnt
+	mkdir -p "$mnt" || exit 99
+	trap 'mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"; rm -rf "$tmpdir"' EXIT
+}
+
 # fail MESSAGE: records a failure and goes on.
 fail() {
 	echo "FAIL: $*"

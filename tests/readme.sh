@@ -44,4 +44,31 @@ last=$(sed -n 2p "$tmpdir/recl")
 	fail "frag reclaimable before/after: '$first' '$last'"
 "$E2FSCK" -fn "$tmpdir/after.img" >/dev/null 2>&1 &&
 	ok "e2fsck -fn clean after the tour" || fail "e2fsck after the tour"
+
+# Every option a tool's --help lists is in its README synopsis (the
+# ```text block under "## TOOL"), by its short or its long name.
+for tool in extkit-mkfs extkit-fsck extkit-dump extkit-label; do
+	bin=$top_builddir/$tool
+	[ -x "$bin" ] || continue
+	sed -n "/^## $tool\$/,/^## /p" "$readme" |
+		sed -n '/^```text$/,/^```$/p' >"$tmpdir/synopsis"
+	missing=$("$bin" --help 2>&1 | sed '/^Help options:/,$d' |
+		grep -E '^ +-' | while read -r first second _; do
+			short=; long=
+			case $first in
+			--*) long=${first%%[=[]*} ;;
+			-?,) short=${first%,}; long=${second%%[=[]*} ;;
+			-?) short=$first ;;
+			esac
+			if { [ -n "$short" ] && grep -q -- "$short\b" \
+				"$tmpdir/synopsis"; } ||
+			   { [ -n "$long" ] && grep -q -- "$long" \
+				"$tmpdir/synopsis"; }; then
+				continue
+			fi
+			printf '%s ' "$short${long:+ $long}"
+		done)
+	[ -z "$missing" ] && ok "$tool: README synopsis lists every option" ||
+		fail "$tool: README synopsis lacks: $missing"
+done
 finish

@@ -56,13 +56,7 @@ FSCK=$top_builddir/extkit-fsck
 need_dump
 [ "$(id -u)" = 0 ] || skip "not root"
 
-mnt=$tmpdir/mnt
-mkdir -p "$mnt" || exit 99
-cleanup() {
-	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
-	rm -rf "$tmpdir"
-}
-trap cleanup EXIT
+use_mount_point
 
 # The kernel's side, one python run for a list of operations separated by
 # "+" (python starts slowly): fill DIR BS, make DIR N NAMELEN [LINKS],

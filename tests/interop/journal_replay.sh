@@ -23,13 +23,7 @@ FSCK=$top_builddir/extkit-fsck
 JLOG=$top_srcdir/tests/interop/jlog.py
 UUID=6b33f586-a9b5-4ab7-9d8e-0b4f2b2c6e11
 
-mnt=$tmpdir/mnt
-mkdir -p "$mnt" || exit 99
-cleanup() {
-	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
-	rm -rf "$tmpdir"
-}
-trap cleanup EXIT
+use_mount_point
 
 images=0
 identical=0

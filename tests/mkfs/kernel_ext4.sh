@@ -15,13 +15,7 @@ need_tools e2fsck dumpe2fs mount umount
 MKE2FS_CONFIG=$top_srcdir/tests/mkfs/mke2fs-ext4.conf
 export MKE2FS_CONFIG
 img=$tmpdir/k4.img
-mnt=$tmpdir/mnt
-mkdir -p "$mnt" || exit 99
-cleanup() {
-	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
-	rm -rf "$tmpdir"
-}
-trap cleanup EXIT
+use_mount_point
 
 tree=$tmpdir/tree
 for d in $(seq 1 10); do

@@ -20,13 +20,7 @@ TIMEOUT=120
 
 root=0
 [ "$(id -u)" = 0 ] && root=1
-mnt=$tmpdir/mnt
-mkdir -p "$mnt" || exit 99
-cleanup() {
-	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
-	rm -rf "$tmpdir"
-}
-trap cleanup EXIT
+use_mount_point
 
 # ---- the tree ----
 tree=$tmpdir/tree
