@@ -205,6 +205,18 @@ static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 
 /* ---- shared helpers ---- */
 
+int fsck_write_super(struct fsck_ctx *ctx, int all)
+{
+	int rc = all ? extkit_fs_write_super(ctx->fs) :
+		       extkit_fs_write_primary_super(ctx->fs);
+
+	if (!rc)
+		rc = extkit_io_flush(ctx->io);
+	if (rc)
+		cli_error_rc("writing the superblock", rc);
+	return rc;
+}
+
 void fsck_mark_changed(struct fsck_ctx *ctx)
 {
 	ctx->flags |= FSCK_FL_CHANGED;
@@ -478,7 +490,6 @@ static void run_passes(struct fsck_ctx *ctx)
 static int finish_fs(struct fsck_ctx *ctx)
 {
 	struct extkit_super *sb = &ctx->fs->sb;
-	int rc;
 
 	if (ctx->readonly)
 		return 0;
@@ -491,15 +502,8 @@ static int finish_fs(struct fsck_ctx *ctx)
 	}
 	sb->lastcheck = ctx->now;
 	sb->mnt_count = 0;
-	if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_SB_DIRTY))
-		rc = extkit_fs_write_super(ctx->fs);
-	else
-		rc = extkit_fs_write_primary_super(ctx->fs);
-	if (!rc)
-		rc = extkit_io_flush(ctx->io);
-	if (rc)
-		cli_error_rc("writing the superblock", rc);
-	return rc;
+	return fsck_write_super(ctx, !!(ctx->flags & (FSCK_FL_CHANGED |
+						    FSCK_FL_SB_DIRTY)));
 }
 
 /*

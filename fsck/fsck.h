@@ -246,6 +246,9 @@ static inline int fsck_fixing(const struct fsck_ctx *ctx)
 }
 
 void fsck_mark_changed(struct fsck_ctx *ctx);
+/* Writes the superblock (with every backup and the descriptors when all,
+ * else the primary alone), flushes, and says so on a failure. */
+int fsck_write_super(struct fsck_ctx *ctx, int all);
 struct fsck_dir *fsck_dir_find(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_dir_add(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_write_inode(struct fsck_ctx *ctx, uint32_t ino,

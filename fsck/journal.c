@@ -217,12 +217,7 @@ static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 	/* The primary superblock alone, as e2fsck: the backups keep what
 	 * they hold unless the check finds more to change. */
 	ctx->flags = (ctx->flags & ~(unsigned int)FSCK_FL_SB_DIRTY) | dirty;
-	rc = extkit_fs_write_primary_super(ctx->fs);
-	if (!rc)
-		rc = extkit_io_flush(ctx->io);
-	if (rc)
-		cli_error_rc("writing the superblock", rc);
-	return rc;
+	return fsck_write_super(ctx, 0);
 }
 
 /* The log holds transactions but needs_recovery is clear. */

@@ -40,21 +40,31 @@ int extkit_inline_locate(const struct extkit_fs *fs, const uint8_t *raw,
 	return 0;
 }
 
+/* Reads inode ino raw into a new *raw (freed by the caller, also on an
+ * error) and finds its inline data in it. */
+static int load_inline(struct extkit_fs *fs, uint32_t ino, uint8_t **raw,
+		       struct extkit_inline *in)
+{
+	int rc;
+
+	*raw = malloc(fs->g.inode_size);
+	if (!*raw)
+		return -ENOMEM;
+	rc = extkit_inode_read_raw(fs, ino, *raw);
+	return rc ? rc : extkit_inline_locate(fs, *raw, in);
+}
+
 int extkit_inline_read(struct extkit_fs *fs, uint32_t ino, uint8_t *buf,
 		       uint32_t cap, uint32_t *len)
 {
 	struct extkit_inline in;
 	struct extkit_inode inode;
-	uint8_t *raw = malloc(fs->g.inode_size);
+	uint8_t *raw;
 	uint64_t n;
 	int rc;
 
 	*len = 0;
-	if (!raw)
-		return -ENOMEM;
-	rc = extkit_inode_read_raw(fs, ino, raw);
-	if (!rc)
-		rc = extkit_inline_locate(fs, raw, &in);
+	rc = load_inline(fs, ino, &raw, &in);
 	if (rc)
 		goto out;
 	extkit_inode_decode(raw, fs->g.inode_size, &inode);
@@ -76,17 +86,12 @@ out:
 int extkit_inline_write(struct extkit_fs *fs, uint32_t ino, int part,
 			uint32_t off, const uint8_t *data, uint32_t len)
 {
-	uint8_t *raw = malloc(fs->g.inode_size);
 	struct ext2_ext_attr_entry *e;
 	struct extkit_inline in;
-	uint8_t *dst;
+	uint8_t *raw, *dst;
 	int rc;
 
-	if (!raw)
-		return -ENOMEM;
-	rc = extkit_inode_read_raw(fs, ino, raw);
-	if (!rc)
-		rc = extkit_inline_locate(fs, raw, &in);
+	rc = load_inline(fs, ino, &raw, &in);
 	if (rc)
 		goto out;
 	rc = -EINVAL;
