@@ -8,6 +8,8 @@
 #     must equal expect.1 / expect.2 (the second run: clean, exit 0);
 #   - `e2fsck -fn` must then find the image clean (exit 0).
 # Usage: run.sh [CASE...] (names or directories; default: every f_*).
+# REGRESS_SHARD=K/N runs only every N-th of the default cases, from the
+# K-th (make check runs the cases as N shards in parallel: shard_K.sh).
 # REGEN=1 rewrites the expect files from the output (review the diff);
 # EXTKIT_FSCK runs another build of the binary.
 . "${top_srcdir:-.}/tests/regress/env.sh"
@@ -73,6 +75,16 @@ run_case() {
 
 if [ $# -eq 0 ]; then
 	set -- "$REGRESS_DIR"/f_*
+	if [ -n "${REGRESS_SHARD:-}" ]; then
+		_k=${REGRESS_SHARD%/*}
+		_n=${REGRESS_SHARD#*/}
+		_i=0
+		for c in "$@"; do
+			_i=$((_i + 1))
+			[ $(((_i - 1) % _n + 1)) -eq "$_k" ] && set -- "$@" "$c"
+		done
+		shift "$_i"
+	fi
 fi
 for c in "$@"; do
 	case $c in
