@@ -130,6 +130,30 @@ int dump_resolve(struct dump_ctx *ctx, const char *path, uint32_t *ino)
 	return rc;
 }
 
+/*
+ * The path to show for arg, resolved to ino: arg itself when it is a path
+ * from the root, else the path of directory ino; NULL when unknown (a
+ * file named by <N>, a directory its parent does not name).
+ */
+const char *dump_known_path(struct dump_ctx *ctx, const char *arg,
+			    uint32_t ino, char *buf, size_t size)
+{
+	if (arg[0] == '/')
+		return arg;
+	if (extkit_dir_path_of(ctx->fs, ino, buf, size))
+		return NULL;
+	return buf;
+}
+
+/* A path in JSON: a string, or null when it is not known. */
+void dump_json_path(struct json_writer *w, const char *key, const char *path)
+{
+	if (path)
+		json_string(w, key, path);
+	else
+		json_null(w, key);
+}
+
 static int cmd_frag(struct dump_ctx *ctx)
 {
 	return dump_frag(ctx, ctx->o->nargs ? ctx->o->args[0] : NULL);

@@ -57,9 +57,10 @@ void dump_put_time(int64_t t);
 void dump_json_time(struct json_writer *w, const char *key, int64_t sec,
 		    uint32_t nsec, int has_nsec);
 void dump_format_uuid(const uint8_t *u, char out[37]);
-/* The path of directory ino into buf, else "<ino>"; 0 if a path. */
-int dump_dir_path(struct dump_ctx *ctx, uint32_t ino, char *buf,
-		  size_t size);
+#define DUMP_PATH_MAX	4097
+const char *dump_known_path(struct dump_ctx *ctx, const char *arg,
+			    uint32_t ino, char *buf, size_t size);
+void dump_json_path(struct json_writer *w, const char *key, const char *path);
 /* stat: the inline data and the extended attributes of inode ino. */
 void dump_stat_xattrs(struct dump_ctx *ctx, uint32_t ino,
 		      const struct extkit_inode *in);

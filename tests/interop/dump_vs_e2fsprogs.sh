@@ -296,7 +296,7 @@ def stat_fields(lines):
     f = {}
     for key, pat in (("mode", r"Mode:\s+(\d+)"), ("flags", r"Flags: 0x(\w+)"),
                      ("size", r"Size: (\d+)"), ("links_count", r"Links: (\d+)"),
-                     ("blocks", r"Blockcount: (\d+)"),
+                     ("i_blocks", r"Blockcount: (\d+)"),
                      ("uid", r"User:\s+(\d+)"), ("gid", r"Group:\s+(\d+)"),
                      ("generation", r"Generation: (\d+)")):
         m = re.search(pat, text)
