@@ -19,6 +19,7 @@
 #include "feature.h"
 #include "fs.h"
 #include "group.h"
+#include "mmp.h"
 #include "super.h"
 
 #include "dump.h"
@@ -101,7 +102,8 @@ static void super_text_ident(const struct dump_ctx *ctx)
 	     sb->volume_name[0] ? sb->volume_name : "<none>");
 	LINE("Last mounted on:", "%s",
 	     sb->last_mounted[0] ? sb->last_mounted : "<not available>");
-	dump_format_uuid(sb->uuid, uuid);
+	/* raw fields: a revision 0 superblock may still hold them */
+	dump_format_uuid(field_raw(ctx, "uuid"), uuid);
 	LINE("Filesystem UUID:", "%s", uuid);
 	LINE("Filesystem magic number:", "0x%04X", sb->magic);
 	LINE("Filesystem revision #:", "%u (%s)", sb->rev_level,
@@ -112,9 +114,9 @@ static void super_text_ident(const struct dump_ctx *ctx)
 	    !sb->feature_ro_compat)
 		fputs(" (none)", stdout);
 	each_feature(sb, NULL);
-	if (sb->flags) {
+	if (num(ctx, "flags")) {
 		printf("\n%-25s", "Filesystem flags:");
-		bit_names_text(&super_flag_names, sb->flags);
+		bit_names_text(&super_flag_names, (uint32_t)num(ctx, "flags"));
 	}
 	printf("\n%-25s", "Default mount options:");
 	bit_names_text(&mount_opt_names, sb->default_mount_opts);
@@ -228,7 +230,7 @@ static void super_text_times(const struct dump_ctx *ctx)
 {
 	const struct extkit_super *sb = &ctx->fs->sb;
 
-	if (sb->mkfs_time)
+	if (num(ctx, "mkfs_time"))
 		put_time_line("Filesystem created:", time_of(ctx, "mkfs_time"));
 	printf("%-26s", "Last mount time:");
 	if (time_of(ctx, "mtime"))
@@ -257,7 +259,6 @@ static void super_text_times(const struct dump_ctx *ctx)
 static void super_text_inodes(const struct dump_ctx *ctx)
 {
 	const struct extkit_super *sb = &ctx->fs->sb;
-	uint8_t seed[16];
 	char uuid[37];
 
 	if (sb->rev_level >= EXT2_DYNAMIC_REV) {
@@ -282,13 +283,11 @@ static void super_text_inodes(const struct dump_ctx *ctx)
 	if (sb->last_orphan)
 		LINE("First orphan inode:", "%" PRIu32, sb->last_orphan);
 	if (extkit_has_compat(sb, EXT2_FEATURE_COMPAT_DIR_INDEX) ||
-	    sb->def_hash_version)
+	    num(ctx, "def_hash_version"))
 		LINE("Default directory hash:", "%s",
-		     hash_word(sb->def_hash_version));
-	for (int i = 0; i < 4; i++)
-		put_le32(seed + 4 * i, sb->hash_seed[i]);
-	if (!is_null_uuid(seed)) {
-		dump_format_uuid(seed, uuid);
+		     hash_word((unsigned int)num(ctx, "def_hash_version")));
+	if (!is_null_uuid(field_raw(ctx, "hash_seed"))) {
+		dump_format_uuid(field_raw(ctx, "hash_seed"), uuid);
 		LINE("Directory Hash Seed:", "%s", uuid);
 	}
 	if (num(ctx, "jnl_backup_type") == 1)
@@ -362,6 +361,40 @@ static void super_text_features(const struct dump_ctx *ctx)
 		     sb->encoding_flags & 1 ? " (strict)" : "");
 	if (extkit_has_compat(sb, EXT4_FEATURE_COMPAT_ORPHAN_FILE))
 		LINE("Orphan file inode:", "%" PRIu32, sb->orphan_file_inum);
+}
+
+/* The MMP block, as dumpe2fs -h shows it after the journal; JSON: "mmp",
+ * null without the feature or when the block is not an MMP block. */
+static void super_mmp(struct dump_ctx *ctx)
+{
+	struct json_writer *w = &ctx->jw;
+	struct extkit_mmp m;
+	int have = extkit_has_incompat(&ctx->fs->sb,
+				       EXT4_FEATURE_INCOMPAT_MMP) &&
+		   !extkit_mmp_read(ctx->fs, &m);
+
+	if (ctx->o->json && !have) {
+		json_null(w, "mmp");
+	} else if (ctx->o->json) {
+		json_begin_object(w, "mmp");
+		json_u64(w, "magic", m.magic);
+		json_u64(w, "seq", m.seq);
+		dump_json_time(w, "time", (int64_t)m.time, 0, 0);
+		json_string(w, "nodename", m.nodename);
+		json_string(w, "bdevname", m.bdevname);
+		json_u64(w, "check_interval", m.check_interval);
+		json_end_object(w);
+	} else if (have) {
+		printf("MMP_block:\n    mmp_magic: 0x%" PRIx32 "\n"
+		       "    mmp_check_interval: %u\n"
+		       "    mmp_sequence: %#08" PRIx32 "\n"
+		       "    mmp_update_date: ", m.magic, m.check_interval,
+		       m.seq);
+		dump_put_time((int64_t)m.time);
+		printf("\n    mmp_update_time: %" PRIu64 "\n"
+		       "    mmp_node_name: %s\n    mmp_device_name: %s\n",
+		       m.time, m.nodename, m.bdevname);
+	}
 }
 
 /* ---- JSON ---- */
@@ -439,12 +472,9 @@ static void super_json_decoded(struct dump_ctx *ctx)
 {
 	const struct extkit_super *sb = &ctx->fs->sb;
 	struct json_writer *w = &ctx->jw;
-	uint8_t seed[16];
 	char uuid[37];
 
-	for (int i = 0; i < 4; i++)
-		put_le32(seed + 4 * i, sb->hash_seed[i]);
-	dump_format_uuid(seed, uuid);
+	dump_format_uuid(field_raw(ctx, "hash_seed"), uuid);
 	json_string(w, "hash_seed", uuid);
 	bit_names_json(w, "state_names", &super_state_names, sb->state);
 	json_string(w, "errors_name", errors_word(sb->errors));
@@ -483,6 +513,7 @@ int dump_super(struct dump_ctx *ctx)
 		super_text_inodes(ctx);
 		super_text_features(ctx);
 		dump_journal(ctx);
+		super_mmp(ctx);
 		return 0;
 	}
 	json_begin_object(w, NULL);
@@ -491,6 +522,7 @@ int dump_super(struct dump_ctx *ctx)
 			super_json_field(ctx, &extkit_super_fields[i]);
 	super_json_decoded(ctx);
 	dump_journal(ctx);
+	super_mmp(ctx);
 	json_end_object(w);
 	return 0;
 }

@@ -6,7 +6,8 @@
 #  - ext4 made by mke2fs -d with regular files, directories, fast and
 #    slow symlinks, devices, a fifo, a socket, xattrs, inline data and a
 #    directory indexed by e2fsck -D (htree);
-#  - ext3 (a journal) and ext4 with 64bit, metadata_csum and fast_commit;
+#  - ext3 (a journal) and ext4 with 64bit, metadata_csum, fast_commit
+#    and mmp;
 #  - an ext4 the kernel wrote, when a loop mount works here.
 # The schema must matter: an instance with a wrong key, a missing key or a
 # wrong type fails it. On error nothing is printed on stdout.
@@ -45,7 +46,7 @@ done
 "$E2FSCK" -fyD "$tmpdir/ext4.img" >"$tmpdir/log" 2>&1
 "$MKE2FS" -q -F -t ext3 -d "$src" "$tmpdir/ext3.img" 16M >/dev/null 2>&1 ||
 	fail "mke2fs ext3"
-"$MKE2FS" -q -F -t ext4 -O 64bit,metadata_csum,fast_commit -d "$src" \
+"$MKE2FS" -q -F -t ext4 -O 64bit,metadata_csum,fast_commit,mmp -d "$src" \
 	"$tmpdir/csum.img" 32M >/dev/null 2>&1 || fail "mke2fs ext4 64bit"
 images="ext4 ext2 ext3 csum"
 
