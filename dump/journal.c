@@ -23,7 +23,7 @@
 
 struct journal_view {
 	uint32_t fc;		/* fast-commit blocks */
-	uint32_t max_trans;	/* log blocks: maxlen less the fast commits */
+	uint32_t max_trans;	/* log blocks: maxlen less fast commits */
 	uint64_t kib;		/* total size */
 	const char *csum;	/* checksum type name; NULL: none */
 	int csum_v23;		/* checksum v2 or v3: s_checksum is used */

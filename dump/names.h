@@ -21,7 +21,7 @@ struct bit_name {
 struct bit_names {
 	const struct bit_name *v;
 	unsigned int n;
-	const char *unknown;	/* format of a bit without a name (%u: its number) */
+	const char *unknown;	/* format for a bit without a name (%u: its bit) */
 };
 
 extern const struct bit_names inode_flag_names;
