@@ -21,7 +21,7 @@ struct bit_name {
 struct bit_names {
 	const struct bit_name *v;
 	unsigned int n;
-	const char *unknown;	/* for a bit without a name (%u: its number) */
+	const char *unknown;	/* a bit without name (%u: its number) */
 };
 
 extern const struct bit_names inode_flag_names;
