@@ -19,6 +19,7 @@
 
 #include "dump.h"
 #include "json.h"
+#include "names.h"
 
 /* ---- ls ---- */
 
@@ -48,32 +49,43 @@ static int report_corrupt(const struct corrupt_note *cn, const char *path)
 	return -EFSCORRUPTED;
 }
 
+/* ls -l in JSON: the inode's fields, null when it cannot be read. */
 static void ls_entry_long_json(struct dump_ctx *ctx,
 			       const struct extkit_inode *in, int have)
 {
+	static const char *const keys[] = {
+		"mode", "links_count", "uid", "gid", "size",
+	};
 	struct json_writer *w = &ctx->jw;
-	char t[2] = { 0, 0 };
+	unsigned int i;
 
 	if (!have) {
-		json_null(w, "mode");
+		for (i = 0; i < N_ELEM(keys); i++)
+			json_null(w, keys[i]);
 		return;
 	}
-	t[0] = extkit_ftype_char(extkit_mode_to_ftype(in->mode));
 	json_u64(w, "mode", in->mode);
 	json_u64(w, "links_count", in->links_count);
 	json_u64(w, "uid", in->uid);
 	json_u64(w, "gid", in->gid);
 	json_u64(w, "size", in->size);
-	json_string(w, "type", t);
 }
 
+/*
+ * One entry. Its "type" is the inode's (from its mode) with -l, else the
+ * one the entry records (file_type; "unknown" without the filetype
+ * feature).
+ */
 static void ls_entry(struct dump_ctx *ctx, const struct extkit_dirent *ent)
 {
 	struct extkit_inode in;
+	unsigned int ftype = ent->file_type;
 	int have = 0;
 
 	if (ctx->o->long_list)
 		have = extkit_inode_read(ctx->fs, ent->inode, &in) == 0;
+	if (have)
+		ftype = extkit_mode_to_ftype(in.mode);
 	if (ctx->o->json) {
 		json_begin_object(&ctx->jw, NULL);
 		json_u64(&ctx->jw, "inode", ent->inode);
@@ -81,6 +93,7 @@ static void ls_entry(struct dump_ctx *ctx, const struct extkit_dirent *ent)
 		json_u64(&ctx->jw, "rec_len", ent->rec_len);
 		json_u64(&ctx->jw, "name_len", ent->name_len);
 		json_u64(&ctx->jw, "file_type", ent->file_type);
+		json_string(&ctx->jw, "type", ftype_word(ftype));
 		if (ctx->o->long_list)
 			ls_entry_long_json(ctx, &in, have);
 		json_end_object(&ctx->jw);
@@ -90,9 +103,9 @@ static void ls_entry(struct dump_ctx *ctx, const struct extkit_dirent *ent)
 	if (have)
 		printf("%06o %u %" PRIu32 " %" PRIu32 " %" PRIu64 " %c ",
 		       in.mode, in.links_count, in.uid, in.gid, in.size,
-		       extkit_ftype_char(extkit_mode_to_ftype(in.mode)));
+		       extkit_ftype_char(ftype));
 	else if (ctx->o->long_list)
-		printf("? ? ? ? ? %c ", extkit_ftype_char(ent->file_type));
+		printf("? ? ? ? ? %c ", extkit_ftype_char(ftype));
 	dump_put_name(ent->name, ent->name_len);
 	putchar('\n');
 }
@@ -100,6 +113,7 @@ static void ls_entry(struct dump_ctx *ctx, const struct extkit_dirent *ent)
 int dump_ls(struct dump_ctx *ctx)
 {
 	const char *path = ctx->o->nargs ? ctx->o->args[0] : "/";
+	char where[DUMP_PATH_MAX];
 	struct corrupt_note cn = { 0 };
 	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
@@ -115,7 +129,9 @@ int dump_ls(struct dump_ctx *ctx)
 	}
 	if (ctx->o->json) {
 		json_begin_object(&ctx->jw, NULL);
-		json_string(&ctx->jw, "path", path);
+		dump_json_path(&ctx->jw, "path", dump_known_path(ctx, path,
+			       ino, where, sizeof(where)));
+		json_u64(&ctx->jw, "inode", ino);
 		json_begin_array(&ctx->jw, "entries");
 	}
 	while ((rc = extkit_dir_iter_next(it, &ent)) > 0) {
@@ -156,6 +172,7 @@ static void record_json(struct json_writer *w, const struct extkit_dirent *e)
 	json_u64(w, "rec_len", e->rec_len);
 	json_u64(w, "name_len", e->name_len);
 	json_u64(w, "file_type", e->file_type);
+	json_string(w, "type", ftype_word(e->file_type));
 	if (has_name(e))
 		json_string_n(w, "name", e->name, e->name_len);
 	json_u64(w, "slack", e->slack);
@@ -190,13 +207,18 @@ static void record_text(const struct extkit_dirent *e)
 }
 
 static void dirblock_head(struct dump_ctx *ctx, const char *path,
-			  uint64_t n, const struct extkit_dirent *e)
+			  uint32_t ino, uint64_t n,
+			  const struct extkit_dirent *e)
 {
+	char where[DUMP_PATH_MAX];
+
 	if (ctx->o->json) {
 		json_begin_object(&ctx->jw, NULL);
-		json_string(&ctx->jw, "path", path);
-		json_u64(&ctx->jw, "block", n);
-		json_u64(&ctx->jw, "physical", e ? e->pblk : 0);
+		dump_json_path(&ctx->jw, "path", dump_known_path(ctx, path,
+			       ino, where, sizeof(where)));
+		json_u64(&ctx->jw, "inode", ino);
+		json_u64(&ctx->jw, "lblk", n);
+		json_u64(&ctx->jw, "pblk", e ? e->pblk : 0);
 		json_begin_array(&ctx->jw, "records");
 		return;
 	}
@@ -207,7 +229,7 @@ static void dirblock_head(struct dump_ctx *ctx, const char *path,
 }
 
 static int dirblock_walk(struct dump_ctx *ctx, struct extkit_dir_iter *it,
-			 const char *path, uint64_t n)
+			 const char *path, uint32_t ino, uint64_t n)
 {
 	struct extkit_dirent ent;
 	int head = 0;
@@ -219,14 +241,14 @@ static int dirblock_walk(struct dump_ctx *ctx, struct extkit_dir_iter *it,
 		if (ent.lblk > n)
 			break;
 		if (!head++)
-			dirblock_head(ctx, path, n, &ent);
+			dirblock_head(ctx, path, ino, n, &ent);
 		if (ctx->o->json)
 			record_json(&ctx->jw, &ent);
 		else
 			record_text(&ent);
 	}
 	if (!head && rc >= 0)
-		dirblock_head(ctx, path, n, NULL);
+		dirblock_head(ctx, path, ino, n, NULL);
 	if (head || rc >= 0) {
 		if (ctx->o->json) {
 			json_end_array(&ctx->jw);
@@ -263,7 +285,7 @@ int dump_dirblock(struct dump_ctx *ctx)
 			  extkit_dir_iter_nblocks(it));
 		rc = -1;
 	} else {
-		rc = dirblock_walk(ctx, it, path, n);
+		rc = dirblock_walk(ctx, it, path, ino, n);
 	}
 	extkit_dir_iter_close(it);
 	return rc;

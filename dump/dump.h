@@ -53,7 +53,14 @@ struct dump_cmd {
 
 /* dump.c: text output shared by the commands (messages: lib/cli) */
 void dump_put_blk(const struct dump_ctx *ctx, uint64_t blk);
-void dump_put_time(uint32_t t);
+void dump_put_time(int64_t t);
+void dump_json_time(struct json_writer *w, const char *key, int64_t sec,
+		    uint32_t nsec, int has_nsec);
+void dump_format_uuid(const uint8_t *u, char out[37]);
+#define DUMP_PATH_MAX	4097
+const char *dump_known_path(struct dump_ctx *ctx, const char *arg,
+			    uint32_t ino, char *buf, size_t size);
+void dump_json_path(struct json_writer *w, const char *key, const char *path);
 /* stat: the inline data and the extended attributes of inode ino. */
 void dump_stat_xattrs(struct dump_ctx *ctx, uint32_t ino,
 		      const struct extkit_inode *in);
@@ -67,6 +74,8 @@ int dump_resolve(struct dump_ctx *ctx, const char *path, uint32_t *ino);
  * ctx->jw) and returns 0 or a negative error, already reported.
  */
 int dump_super(struct dump_ctx *ctx);	/* super.c */
+/* journal.c: the journal's lines of dumpe2fs -h, or "journal" */
+void dump_journal(struct dump_ctx *ctx);
 int dump_groups(struct dump_ctx *ctx);
 int dump_ls(struct dump_ctx *ctx);	/* dirs.c */
 int dump_dirblock(struct dump_ctx *ctx);

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bmap.h"
@@ -21,21 +22,9 @@
 
 #include "dump.h"
 #include "json.h"
+#include "names.h"
 
 /* ---- stat ---- */
-
-static const char *type_name(uint16_t mode)
-{
-	static const char *const names[] = {
-		[EXT2_FT_UNKNOWN] = "unknown", [EXT2_FT_REG_FILE] = "regular",
-		[EXT2_FT_DIR] = "directory", [EXT2_FT_CHRDEV] = "chardev",
-		[EXT2_FT_BLKDEV] = "blockdev", [EXT2_FT_FIFO] = "fifo",
-		[EXT2_FT_SOCK] = "socket", [EXT2_FT_SYMLINK] = "symlink",
-	};
-
-	return dump_lookup_name(names, N_ELEM(names),
-				extkit_mode_to_ftype(mode), "unknown");
-}
 
 static const char *map_kind(const struct extkit_inode *in)
 {
@@ -50,7 +39,7 @@ static const char *map_kind(const struct extkit_inode *in)
 	return "none";
 }
 
-enum stat_fmt { FMT_DEC, FMT_OCT, FMT_HEX, FMT_TIME };
+enum stat_fmt { FMT_DEC, FMT_OCT, FMT_HEX };
 
 struct stat_num {
 	const char *key;
@@ -68,14 +57,43 @@ static void stat_num_text(const struct stat_num *n)
 		printf("0x%08" PRIx64, n->v);
 	else
 		printf("%" PRIu64, n->v);
-	if (n->fmt == FMT_TIME && n->v) {
-		fputs(" -- ", stdout);
-		dump_put_time((uint32_t)n->v);
-	}
 	putchar('\n');
 }
 
-static void stat_print(struct dump_ctx *ctx, uint32_t ino,
+/* The time stamps the inode has: text with ctime's form, or JSON. */
+static void stat_times(struct dump_ctx *ctx, const uint8_t *raw)
+{
+	static const struct {
+		const char *key;
+		enum extkit_inode_time_field which;
+	} times[] = {
+		{ "atime", EXTKIT_TIME_ATIME }, { "ctime", EXTKIT_TIME_CTIME },
+		{ "mtime", EXTKIT_TIME_MTIME }, { "dtime", EXTKIT_TIME_DTIME },
+		{ "crtime", EXTKIT_TIME_CRTIME },
+	};
+	struct extkit_inode_time t;
+	unsigned int i;
+
+	for (i = 0; i < N_ELEM(times); i++) {
+		if (extkit_inode_time_get(raw, ctx->fs->g.inode_size,
+					  times[i].which, &t))
+			continue;
+		if (ctx->o->json) {
+			dump_json_time(&ctx->jw, times[i].key, t.sec, t.nsec,
+				       t.has_extra);
+			continue;
+		}
+		printf("%s:%*s%" PRId64, times[i].key,
+		       12 - (int)strlen(times[i].key), "", t.sec);
+		if (t.sec) {
+			fputs(" -- ", stdout);
+			dump_put_time(t.sec);
+		}
+		putchar('\n');
+	}
+}
+
+static void stat_print(struct dump_ctx *ctx, const char *path, uint32_t ino,
 		       const struct extkit_inode *in)
 {
 	const struct stat_num nums[] = {
@@ -84,35 +102,39 @@ static void stat_print(struct dump_ctx *ctx, uint32_t ino,
 		{ "gid", "Group", in->gid, FMT_DEC },
 		{ "size", "Size", in->size, FMT_DEC },
 		{ "links_count", "Links", in->links_count, FMT_DEC },
-		{ "blocks", "Blockcount", in->blocks, FMT_DEC },
+		{ "i_blocks", "Blockcount", in->blocks, FMT_DEC },
+		{ "allocated_bytes", "Allocated",
+		  extkit_inode_blocks_bytes(ctx->fs, in), FMT_DEC },
 		{ "flags", "Flags", in->flags, FMT_HEX },
 		{ "generation", "Generation", in->generation, FMT_DEC },
 		{ "version", "Version", in->version, FMT_DEC },
 		{ "file_acl", "File ACL", in->file_acl, FMT_DEC },
 		{ "extra_isize", "Extra isize", in->extra_isize, FMT_DEC },
 		{ "projid", "Project", in->projid, FMT_DEC },
-		{ "atime", "atime", in->atime, FMT_TIME },
-		{ "ctime", "ctime", in->ctime, FMT_TIME },
-		{ "mtime", "mtime", in->mtime, FMT_TIME },
-		{ "dtime", "dtime", in->dtime, FMT_TIME },
-		{ "crtime", "crtime", in->crtime, FMT_TIME },
 	};
+	const char *type = ftype_word(extkit_mode_to_ftype(in->mode));
 	struct json_writer *w = &ctx->jw;
+	char where[DUMP_PATH_MAX];
 	unsigned int i;
 
 	if (!ctx->o->json) {
 		printf("%-12s %" PRIu32 "\n%-12s %s\n", "Inode:", ino,
-		       "Type:", type_name(in->mode));
+		       "Type:", type);
 		for (i = 0; i < N_ELEM(nums); i++)
 			stat_num_text(&nums[i]);
-		printf("%-12s %s\n", "Block map:", map_kind(in));
+		printf("%-12s", "Flag names:");
+		bit_names_text(&inode_flag_names, in->flags);
+		printf("\n%-12s %s\n", "Block map:", map_kind(in));
 		return;
 	}
 	json_u64(w, "inode", ino);
-	json_string(w, "type", type_name(in->mode));
+	dump_json_path(w, "path", dump_known_path(ctx, path, ino, where,
+						   sizeof(where)));
+	json_string(w, "type", type);
 	for (i = 0; i < N_ELEM(nums); i++)
 		json_u64(w, nums[i].key, nums[i].v);
-	json_string(w, "block_map", map_kind(in));
+	bit_names_json(w, "flag_names", &inode_flag_names, in->flags);
+	json_string(w, "map_kind", map_kind(in));
 }
 
 /* i_block as numbers, or a fast symlink's target as text. */
@@ -137,7 +159,7 @@ static void stat_iblock(struct dump_ctx *ctx, const struct extkit_inode *in)
 		return;
 	}
 	if (ctx->o->json)
-		json_begin_array(&ctx->jw, "block");
+		json_begin_array(&ctx->jw, "i_block");
 	else
 		printf("%-12s", "i_block:");
 	for (i = 0; i < EXT2_N_BLOCKS; i++) {
@@ -290,24 +312,31 @@ int dump_stat(struct dump_ctx *ctx)
 {
 	const char *path = ctx->o->args[0];
 	struct extkit_inode in;
+	uint8_t *raw;
 	uint32_t ino;
 	int rc;
 
 	if (dump_resolve(ctx, path, &ino))
 		return -1;
-	rc = extkit_inode_read(ctx->fs, ino, &in);
+	raw = malloc(ctx->fs->g.inode_size);
+	rc = raw ? extkit_inode_read_raw(ctx->fs, ino, raw) : -ENOMEM;
+	if (!rc)
+		rc = extkit_inode_read(ctx->fs, ino, &in);
 	if (rc < 0) {
 		cli_error_rc(path, rc);
+		free(raw);
 		return rc;
 	}
 	if (ctx->o->json)
 		json_begin_object(&ctx->jw, NULL);
-	stat_print(ctx, ino, &in);
+	stat_print(ctx, path, ino, &in);
+	stat_times(ctx, raw);
 	stat_iblock(ctx, &in);
 	stat_map(ctx, &in);
 	dump_stat_xattrs(ctx, ino, &in);
 	if (ctx->o->json)
 		json_end_object(&ctx->jw);
+	free(raw);
 	return 0;
 }
 
@@ -362,7 +391,7 @@ static int blocks_one(struct dump_ctx *ctx, const char *path)
 			json_begin_object(&ctx->jw, NULL);
 			json_string(&ctx->jw, "path", path);
 		}
-		json_begin_array(&ctx->jw, "blocks");
+		json_begin_array(&ctx->jw, "physical_blocks");
 	}
 	if (!rc)
 		rc = extkit_block_walk(ctx->fs, &in, blocks_fn, &bw);

@@ -66,7 +66,7 @@ static void json_stats(struct json_writer *w,
 	unsigned int i;
 
 	json_fixed4(w, "free_share", extkit_dirspace_free_share(st));
-	json_u64(w, "blocks", st->blocks);
+	json_u64(w, "dir_blocks", st->blocks);
 	json_u64(w, "entries", st->entries);
 	json_u64(w, "live_bytes", st->live_bytes);
 	json_u64(w, "free_bytes", st->free_bytes);
@@ -116,6 +116,7 @@ static int frag_one(struct dump_ctx *ctx, const char *path)
 {
 	struct extkit_dirspace_stats st;
 	struct extkit_compact_result res;
+	char where[DUMP_PATH_MAX];
 	uint32_t ino;
 	int rc, refused = 0;
 
@@ -131,7 +132,8 @@ static int frag_one(struct dump_ctx *ctx, const char *path)
 		refused = extkit_dir_compact_check(ctx->fs, ino, &res);
 	if (ctx->o->json) {
 		json_begin_object(&ctx->jw, NULL);
-		json_string(&ctx->jw, "path", path);
+		dump_json_path(&ctx->jw, "path", dump_known_path(ctx, path,
+			       ino, where, sizeof(where)));
 		json_u64(&ctx->jw, "inode", ino);
 		json_stats(&ctx->jw, &st);
 		if (refused)
@@ -252,12 +254,15 @@ static int cmp_reclaim(const void *a, const void *b)
 	return (x->ino > y->ino) - (x->ino < y->ino);
 }
 
-/* A directory's path, or "<N>" when its ancestors do not lead to it. */
-static void dir_name(struct frag_walk *w, uint32_t ino, char *buf,
-		     size_t size)
+/* A directory's path, or "<N>" (NULL in JSON) when its ancestors do not
+ * lead to it. */
+static const char *dir_name(struct frag_walk *w, uint32_t ino, char *buf,
+			    size_t size)
 {
-	if (extkit_dir_path_of(w->ctx->fs, ino, buf, size))
-		snprintf(buf, size, "<%" PRIu32 ">", ino);
+	if (!extkit_dir_path_of(w->ctx->fs, ino, buf, size))
+		return buf;
+	snprintf(buf, size, "<%" PRIu32 ">", ino);
+	return w->ctx->o->json ? NULL : buf;
 }
 
 static void frag_all_json(struct frag_walk *w, uint64_t ntop)
@@ -272,9 +277,9 @@ static void frag_all_json(struct frag_walk *w, uint64_t ntop)
 	json_u64(jw, "lost_found_reserved_blocks", w->lf_reserved);
 	json_begin_array(jw, "top_directories");
 	for (i = 0; i < ntop; i++) {
-		dir_name(w, w->top[i].ino, path, sizeof(path));
 		json_begin_object(jw, NULL);
-		json_string(jw, "path", path);
+		dump_json_path(jw, "path", dir_name(w, w->top[i].ino, path,
+						    sizeof(path)));
 		json_u64(jw, "inode", w->top[i].ino);
 		json_stats(jw, &w->top[i].st);
 		json_end_object(jw);

@@ -19,6 +19,7 @@
 
 #include "dump.h"
 #include "json.h"
+#include "names.h"
 
 static const char *const bg_flag_names[] = {
 	"INODE_UNINIT", "BLOCK_UNINIT", "ITABLE_ZEROED",
@@ -295,7 +296,6 @@ static void group_json(struct dump_ctx *ctx, const struct group_view *v)
 {
 	const struct extkit_group *gd = v->gd;
 	struct json_writer *w = &ctx->jw;
-	unsigned int i;
 
 	json_begin_object(w, NULL);
 	json_u64(w, "group", v->g);
@@ -320,11 +320,7 @@ static void group_json(struct dump_ctx *ctx, const struct group_view *v)
 	json_u64(w, "used_dirs_count", gd->used_dirs);
 	json_u64(w, "itable_unused", gd->itable_unused);
 	json_u64(w, "flags", gd->flags);
-	json_begin_array(w, "flag_names");
-	for (i = 0; i < N_ELEM(bg_flag_names); i++)
-		if (gd->flags & (1u << i))
-			json_string(w, NULL, bg_flag_names[i]);
-	json_end_array(w);
+	bit_names_json(w, "flag_names", &group_flag_names, gd->flags);
 	json_u64(w, "checksum", gd->checksum);
 	put_ranges(ctx, &v->blocks, v->first, v->ratio, "free_block_ranges");
 	put_ranges(ctx, &v->inodes, (uint64_t)v->g *

@@ -74,6 +74,56 @@ void extkit_inode_decode(const void *raw, uint32_t raw_size,
 	decode_extra(&d, raw_size, m);
 }
 
+struct time_place {
+	size_t sec, extra;	/* offsets; extra 0: none */
+};
+
+static const struct time_place time_places[] = {
+	[EXTKIT_TIME_ATIME] = { offsetof(struct ext2_inode, i_atime),
+				offsetof(struct ext2_inode, i_atime_extra) },
+	[EXTKIT_TIME_CTIME] = { offsetof(struct ext2_inode, i_ctime),
+				offsetof(struct ext2_inode, i_ctime_extra) },
+	[EXTKIT_TIME_MTIME] = { offsetof(struct ext2_inode, i_mtime),
+				offsetof(struct ext2_inode, i_mtime_extra) },
+	[EXTKIT_TIME_CRTIME] = { offsetof(struct ext2_inode, i_crtime),
+				 offsetof(struct ext2_inode, i_crtime_extra) },
+	[EXTKIT_TIME_DTIME] = { offsetof(struct ext2_inode, i_dtime), 0 },
+};
+
+int extkit_inode_time_get(const void *raw, uint32_t raw_size,
+			  enum extkit_inode_time_field which,
+			  struct extkit_inode_time *t)
+{
+	const uint8_t *p = raw;
+	const struct time_place *tp;
+	uint16_t extra = 0;
+	uint32_t x;
+
+	memset(t, 0, sizeof(*t));
+	if ((unsigned int)which >= sizeof(time_places) / sizeof(*time_places))
+		return -EINVAL;
+	tp = &time_places[which];
+	if (raw_size > EXT2_INODE_CORE_SIZE)
+		extra = get_le16(p + offsetof(struct ext2_inode,
+					      i_extra_isize));
+	if (tp->sec >= EXT2_INODE_CORE_SIZE &&
+	    !has_extra(raw_size, extra, tp->sec, 4))
+		return -ENOENT;
+	x = get_le32(p + tp->sec);
+	if (which == EXTKIT_TIME_DTIME) {
+		t->sec = x;
+		return 0;
+	}
+	t->sec = (int32_t)x;
+	if (tp->extra && has_extra(raw_size, extra, tp->extra, 4)) {
+		x = get_le32(p + tp->extra);
+		t->sec += (int64_t)(x & 3) << 32;
+		t->nsec = x >> 2;
+		t->has_extra = 1;
+	}
+	return 0;
+}
+
 static void encode_core(const struct extkit_inode *m, struct ext2_inode *d)
 {
 	d->i_mode = cpu_to_le16(m->mode);

@@ -32,6 +32,31 @@ struct extkit_inode {
 	uint32_t checksum;
 };
 
+/*
+ * One time stamp of an inode: seconds since the epoch and, where the
+ * inode has the field's _extra word, nanoseconds and the two epoch bits
+ * that extend the signed 32-bit seconds to 34 bits (inodes.rst).
+ */
+enum extkit_inode_time_field {
+	EXTKIT_TIME_ATIME, EXTKIT_TIME_CTIME, EXTKIT_TIME_MTIME,
+	EXTKIT_TIME_CRTIME, EXTKIT_TIME_DTIME,
+};
+
+struct extkit_inode_time {
+	int64_t sec;
+	uint32_t nsec;
+	int has_extra;		/* nsec and the epoch bits were read */
+};
+
+/*
+ * Reads one time stamp from a raw inode of raw_size bytes. dtime has no
+ * extra word and is unsigned (it links the orphan list too). Returns 0,
+ * or -ENOENT when the inode has no such field (crtime in a small inode).
+ */
+int extkit_inode_time_get(const void *raw, uint32_t raw_size,
+			  enum extkit_inode_time_field which,
+			  struct extkit_inode_time *t);
+
 /* raw_size is the on-disk inode size (128 .. block size). */
 void extkit_inode_decode(const void *raw, uint32_t raw_size,
 			 struct extkit_inode *mem);

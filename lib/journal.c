@@ -105,6 +105,11 @@ static uint32_t super_csum(const uint8_t *raw)
 	return extkit_crc32c(~0u, copy, sizeof(copy));
 }
 
+uint32_t extkit_journal_fc_blocks(const struct extkit_journal *j)
+{
+	return j->num_fc_blks ? j->num_fc_blks : DEFAULT_FC_BLOCKS;
+}
+
 static uint32_t sb_field(const uint8_t *raw, size_t off)
 {
 	return get_be32(raw + off);
@@ -123,11 +128,16 @@ static void decode_super(struct extkit_journal *j)
 	j->start = sb_field(raw, SB_OFF(s_start));
 	j->errno_ = (int32_t)sb_field(raw, SB_OFF(s_errno));
 	j->compat = j->incompat = j->ro_compat = j->nr_users = 0;
+	j->num_fc_blks = j->checksum = 0;
+	j->checksum_type = 0;
 	if (j->version == 2) {
 		j->compat = sb_field(raw, SB_OFF(s_feature_compat));
 		j->incompat = sb_field(raw, SB_OFF(s_feature_incompat));
 		j->ro_compat = sb_field(raw, SB_OFF(s_feature_ro_compat));
 		j->nr_users = sb_field(raw, SB_OFF(s_nr_users));
+		j->checksum_type = raw[SB_OFF(s_checksum_type)];
+		j->checksum = sb_field(raw, SB_OFF(s_checksum));
+		j->num_fc_blks = sb_field(raw, SB_OFF(s_num_fc_blks));
 	}
 	j->csum_seed = extkit_crc32c(~0u, raw + SB_OFF(s_uuid), 16);
 }
@@ -158,9 +168,7 @@ static const char *check_fields(struct extkit_journal *j)
 		return "the journal's first log block is out of range";
 	j->last = j->maxlen;
 	if (j->incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT) {
-		fc = sb_field(raw, SB_OFF(s_num_fc_blks));
-		if (!fc)
-			fc = DEFAULT_FC_BLOCKS;
+		fc = extkit_journal_fc_blocks(j);
 		if (fc >= j->maxlen ||
 		    j->maxlen - fc < JBD2_MIN_JOURNAL_BLOCKS)
 			return "the fast-commit area does not fit the journal";

@@ -58,6 +58,9 @@ struct extkit_journal {
 	uint32_t ro_compat;
 	uint32_t nr_users;
 	uint32_t csum_seed;	/* crc32c(~0, s_uuid) with csum v2/v3 */
+	uint32_t num_fc_blks;	/* s_num_fc_blks as stored (0: default) */
+	uint8_t checksum_type;	/* s_checksum_type (v2 only) */
+	uint32_t checksum;	/* s_checksum as stored (v2 only) */
 };
 
 /* What a scan of the log found, and what recovery did. */
@@ -82,6 +85,10 @@ int extkit_journal_load(struct extkit_fs *fs, struct extkit_journal **out,
 			enum extkit_journal_problem *problem,
 			const char **why);
 void extkit_journal_free(struct extkit_journal *j);
+
+/* Blocks of the fast-commit area when the journal has one: s_num_fc_blks,
+ * or the default when that is 0. */
+uint32_t extkit_journal_fc_blocks(const struct extkit_journal *j);
 
 /* Whether the fs names a journal on another device (journal UUID or
  * s_journal_dev set, no journal inode). */

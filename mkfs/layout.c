@@ -136,6 +136,16 @@ static int pick_sizes(struct mkfs_opts *o, const struct mkfs_target *t,
 		       DESC_SIZE_64BIT : EXT2_MIN_DESC_SIZE;
 	l->first_data_block = l->block_size == 1024;
 	l->blocks_per_group = 8 * l->block_size;
+	if (o->blocks_per_group) {
+		if (o->blocks_per_group < 256 ||
+		    o->blocks_per_group > l->blocks_per_group) {
+			cli_error("blocks per group %u out of range: 256 .. %u "
+				  "(8 x the block size)", o->blocks_per_group,
+				  l->blocks_per_group);
+			return -EINVAL;
+		}
+		l->blocks_per_group = o->blocks_per_group;
+	}
 	if (l->blocks_per_group > MAX_BPG)
 		l->blocks_per_group = MAX_BPG;
 	return 0;

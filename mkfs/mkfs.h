@@ -48,6 +48,7 @@ struct mkfs_opts {
 	int journal;			/* -j */
 	uint32_t journal_mb;		/* -J size=; 0: the default */
 	uint32_t flex_bg_size;		/* -G; profile flex_bg_size */
+	uint32_t blocks_per_group;	/* -g; 0: 8 x block size */
 	int lazy_itable_init;		/* -E; -1: from the profile */
 	int lazy_journal_init;		/* -E; -1: from the profile */
 	int lazy_journal_init_given;	/* by -E, not the profile */

@@ -39,6 +39,7 @@ struct raw_args {
 	char *journal_opts;
 	char *errors;
 	char *revision;
+	char *blocks_per_group;
 	int flex_bg_size;
 	double reserved;
 	int reserved_given;
@@ -277,6 +278,24 @@ static void pick_hash_seed(struct mkfs_opts *o)
 		uuid_generate(o->hash_seed);
 }
 
+/* -g as mke2fs takes it: a number, a multiple of 8; its range (256 to
+ * 8 x the block size) is checked once the block size is known. */
+static int parse_blocks_per_group(const char *s, struct mkfs_opts *o)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(s, &v) || !v || v > UINT32_MAX) {
+		cli_error("invalid blocks per group '%s': a number", s);
+		return -EINVAL;
+	}
+	if (v % 8) {
+		cli_error("invalid blocks per group %s: a multiple of 8", s);
+		return -EINVAL;
+	}
+	o->blocks_per_group = (uint32_t)v;
+	return 0;
+}
+
 static int parse_misc(const struct raw_args *a, struct mkfs_opts *o)
 {
 	const char *bad = NULL;
@@ -293,6 +312,9 @@ static int parse_misc(const struct raw_args *a, struct mkfs_opts *o)
 		return -EINVAL;
 	}
 	o->flex_bg_size = (uint32_t)a->flex_bg_size;
+	if (a->blocks_per_group && parse_blocks_per_group(a->blocks_per_group,
+							  o))
+		return -EINVAL;
 	if (a->reserved_given &&
 	    !(a->reserved >= 0.0 && a->reserved <= 50.0)) {
 		cli_error("invalid reserved blocks percent %g: 0 to 50",
@@ -441,6 +463,7 @@ static void raw_args_free(struct raw_args *a)
 	free(a->journal_opts);
 	free(a->errors);
 	free(a->revision);
+	free(a->blocks_per_group);
 }
 
 int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
@@ -472,6 +495,10 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "usage-type", 'T', POPT_ARG_STRING, &a.usage, 0,
 		  "usage types of mke2fs.conf (news, largefile, ...)",
 		  "TYPES" },
+		{ "blocks-per-group", 'g', POPT_ARG_STRING,
+		  &a.blocks_per_group, 0,
+		  "blocks in a group: a multiple of 8, 256 .. 8 x block size",
+		  "N" },
 		{ "flex-bg-size", 'G', POPT_ARG_INT, &a.flex_bg_size, 0,
 		  "groups packed in a flex group (flex_bg)", "N" },
 		{ "journal", 'j', POPT_ARG_NONE, &o->journal, 0,

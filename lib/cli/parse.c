@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <uuid/uuid.h>
 
@@ -78,13 +79,14 @@ int cli_parse_size(const char *s, uint64_t unit, uint64_t *out)
 	return 0;
 }
 
+/* The words in any case, as mke2fs and tune2fs take them. */
 int cli_parse_uuid(const char *s, uint8_t out[16])
 {
-	if (!strcmp(s, "random"))
+	if (!strcasecmp(s, "random"))
 		uuid_generate(out);
-	else if (!strcmp(s, "time"))
+	else if (!strcasecmp(s, "time"))
 		uuid_generate_time(out);
-	else if (!strcmp(s, "clear") || !strcmp(s, "null"))
+	else if (!strcasecmp(s, "clear") || !strcasecmp(s, "null"))
 		uuid_clear(out);
 	else if (uuid_parse(s, out))
 		return -EINVAL;

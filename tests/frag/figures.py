@@ -47,7 +47,7 @@ def main():
         sys.argv[3] == "1", sys.argv[4] == "1"
     blks = block_map(sys.stdin.read())
     usable = bs - (12 if csum else 0)
-    f = {"blocks": len(blks), "entries": 0, "live_bytes": 0,
+    f = {"dir_blocks": len(blks), "entries": 0, "live_bytes": 0,
          "free_bytes": 0, "holes": 0, "largest_hole": 0,
          "hole_histogram": dict((k, 0) for k in KEYS)}
     small = 0

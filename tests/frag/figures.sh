@@ -7,7 +7,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 need_tools mke2fs debugfs e2fsck python3
 
-keys="blocks entries live_bytes free_bytes holes largest_hole hole_histogram blocks_needed reclaimable_blocks small_hole_share free_share"
+keys="dir_blocks entries live_bytes free_bytes holes largest_hole hole_histogram blocks_needed reclaimable_blocks small_hole_share free_share"
 
 # mktree DIR N LEN: N empty files with names of about LEN bytes.
 mktree() {

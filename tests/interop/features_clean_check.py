@@ -167,7 +167,7 @@ def check_stat(img, path):
     want = {}
     for key, pat in (("inode", r"Inode: (\d+)"), ("size", r"Size: (\d+)"),
                      ("links_count", r"Links: (\d+)"),
-                     ("blocks", r"Blockcount: (\d+)"),
+                     ("i_blocks", r"Blockcount: (\d+)"),
                      ("flags", r"Flags: (0x[0-9a-f]+)"),
                      ("projid", r"Project: +(\d+)")):
         m = re.search(pat, text)

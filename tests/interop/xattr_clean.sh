@@ -87,7 +87,7 @@ for ino in sorted(inodes):
     want = {
         "size": int(re.search(r"Size: (\d+)", text).group(1)),
         "links_count": int(re.search(r"Links: (\d+)", text).group(1)),
-        "blocks": int(re.search(r"Blockcount: (\d+)", text).group(1)),
+        "i_blocks": int(re.search(r"Blockcount: (\d+)", text).group(1)),
         "flags": int(re.search(r"Flags: (0x[0-9a-f]+)", text).group(1), 16),
     }
     for k, v in want.items():

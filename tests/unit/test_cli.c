@@ -109,6 +109,9 @@ START_TEST(test_uuid_words)
 	memset(a, 1, sizeof(a));
 	ck_assert_int_eq(cli_parse_uuid("null", a), 0);
 	ck_assert_mem_eq(a, zero, 16);
+	memset(a, 1, sizeof(a));
+	ck_assert_int_eq(cli_parse_uuid("CLEAR", a), 0);	/* as mke2fs */
+	ck_assert_mem_eq(a, zero, 16);
 	ck_assert_int_eq(cli_parse_uuid("random", a), 0);
 	ck_assert_int_eq(cli_parse_uuid("random", b), 0);
 	ck_assert_int_ne(memcmp(a, b, 16), 0);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <string.h>
 
 #include "endian.h"
@@ -113,6 +114,50 @@ START_TEST(test_helpers)
 }
 END_TEST
 
+/* Times: signed seconds, the epoch bits and nanoseconds of _extra, no
+ * crtime in a small inode, dtime unsigned. Offsets from inodes.rst. */
+START_TEST(test_times)
+{
+	struct extkit_inode_time t;
+	uint8_t raw[256];
+
+	memset(raw, 0, sizeof(raw));
+	put_le32(raw + 0x10, 0x80000000);	/* i_mtime: negative alone */
+	put_le32(raw + 0x14, 0xfffffff0);	/* i_dtime */
+	put_le16(raw + 0x80, 32);		/* i_extra_isize */
+	put_le32(raw + 0x88, (123456789u << 2) | 1);	/* i_mtime_extra */
+	put_le32(raw + 0x90, 1700000000);	/* i_crtime */
+	put_le32(raw + 0x94, 5u << 2);		/* i_crtime_extra */
+	ck_assert_int_eq(extkit_inode_time_get(raw, 256, EXTKIT_TIME_MTIME,
+					       &t), 0);
+	ck_assert_int_eq(t.sec, -0x80000000ll + 0x100000000ll);
+	ck_assert_uint_eq(t.nsec, 123456789);
+	ck_assert_int_eq(t.has_extra, 1);
+	ck_assert_int_eq(extkit_inode_time_get(raw, 256, EXTKIT_TIME_CRTIME,
+					       &t), 0);
+	ck_assert_int_eq(t.sec, 1700000000);
+	ck_assert_uint_eq(t.nsec, 5);
+	ck_assert_int_eq(extkit_inode_time_get(raw, 256, EXTKIT_TIME_DTIME,
+					       &t), 0);
+	ck_assert_int_eq(t.sec, 0xfffffff0ll);
+	ck_assert_int_eq(t.has_extra, 0);
+	/* a 128-byte inode: no extra word, no crtime */
+	ck_assert_int_eq(extkit_inode_time_get(raw, 128, EXTKIT_TIME_MTIME,
+					       &t), 0);
+	ck_assert_int_eq(t.sec, -0x80000000ll);
+	ck_assert_int_eq(t.has_extra, 0);
+	ck_assert_int_eq(extkit_inode_time_get(raw, 128, EXTKIT_TIME_CRTIME,
+					       &t), -ENOENT);
+	/* i_extra_isize 4: the extra words are not there */
+	put_le16(raw + 0x80, 4);
+	ck_assert_int_eq(extkit_inode_time_get(raw, 256, EXTKIT_TIME_MTIME,
+					       &t), 0);
+	ck_assert_int_eq(t.has_extra, 0);
+	ck_assert_int_eq(extkit_inode_time_get(raw, 256, EXTKIT_TIME_CRTIME,
+					       &t), -ENOENT);
+}
+END_TEST
+
 Suite *inode_suite(void)
 {
 	Suite *s = suite_create("inode");
@@ -121,6 +166,7 @@ Suite *inode_suite(void)
 	tcase_add_test(tc, test_codec_golden);
 	tcase_add_test(tc, test_sizes);
 	tcase_add_test(tc, test_helpers);
+	tcase_add_test(tc, test_times);
 	suite_add_tcase(s, tc);
 	return s;
 }
