@@ -165,6 +165,9 @@ int mkfs_place_flex_used(const struct mkfs_place *p, uint32_t g);
 /* Whether group g's block bitmap is all zeroes (nothing used, no
  * padding). */
 int mkfs_place_group_empty(const struct mkfs_place *p, uint32_t g);
+/* Whether groups g and h have the same block bitmap. */
+int mkfs_place_bitmap_same(const struct mkfs_place *p, uint32_t g,
+			   uint32_t h);
 /* The block bitmap of group g (bm of 8 * block size bits). */
 void mkfs_place_group_bitmap(const struct mkfs_place *p, uint32_t g,
 			     struct extkit_bitmap *bm);
