@@ -25,7 +25,8 @@ struct extkit_fs {
 	struct extkit_super sb;
 	struct extkit_geom g;
 	struct extkit_group *groups;	/* g.group_count descriptors */
-	uint8_t *gdt_raw;		/* descriptor blocks as read */
+	uint8_t *gdt_raw;		/* descriptor blocks as read; NULL for
+					 * a new filesystem (mkfs) */
 	uint64_t sb_block;		/* 0: primary; else a backup's block */
 	int flags;
 	int truncated;			/* the image ends before the fs does */
