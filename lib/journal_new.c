@@ -12,6 +12,8 @@
  *  - with a block map, from the start of inode 8's (flex) group, so from
  *    the filesystem's start, each block the first free one after the
  *    previous, indirect blocks in the order a walk meets them.
+ * With from_start (mke2fs -E packed_meta_blocks) the goal is the first
+ * data block, extents or not.
  * The jbd2 superblock (journal.rst): v2, s_first 1, s_sequence 1, one
  * user, the filesystem's UUID; all big-endian.
  */
@@ -364,8 +366,8 @@ static int plan(struct extkit_fs *fs, const struct extkit_journal_params *p,
 	jp->mb.extents = uses_extents(fs);
 	jp->mb.nblocks = jp->n;
 	jp->mb.pblks = jp->data;
-	goal = p->goal;
-	if (!goal)
+	goal = p->from_start ? fs->sb.first_data_block : p->goal;
+	if (!goal && !p->from_start)
 		goal = jp->mb.extents ? midpoint_goal(fs) :
 		       fs->sb.first_data_block;
 	rc = jp->mb.extents ? place_extents(fs, goal, jp) :

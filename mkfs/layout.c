@@ -394,6 +394,11 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 	if (!rc)
 		l->lpf_blocks = lpf_blocks(l->block_size);
 	l->stride = o->stride;
+	/* mke2fs packs the tables only with flex_bg, and starts the
+	 * journal from the first data block in any case */
+	l->journal_at_start = o->packed_meta_blocks > 0;
+	l->packed = l->journal_at_start &&
+		    (o->incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG);
 	return rc;
 }
 

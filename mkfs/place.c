@@ -283,6 +283,44 @@ static int place_group(struct mkfs_place *p, struct extkit_group *groups,
 	return rc;
 }
 
+/* The first free block at or after *goal, wrapping (ext2fs_new_block2),
+ * taken for a table. */
+static int take_next(struct mkfs_place *p, uint64_t *goal)
+{
+	int rc = find_free(p, *goal, *goal, 1, goal);
+
+	return rc ? rc : use(p, *goal, 1, 1);
+}
+
+/*
+ * -E packed_meta_blocks with flex_bg, as mke2fs's packed_allocate_tables:
+ * every block bitmap from the start of the filesystem on, then every
+ * inode bitmap, then every inode table, each at the first free place
+ * after the previous one.
+ */
+static int place_packed(struct mkfs_place *p, struct extkit_group *groups)
+{
+	uint32_t n = p->fs->g.group_count, itb = p->fs->g.itable_blocks;
+	uint64_t goal = 0;
+	int rc = 0;
+
+	for (uint32_t g = 0; !rc && g < n; g++) {
+		rc = take_next(p, &goal);
+		groups[g].block_bitmap = goal;
+	}
+	for (uint32_t g = 0; !rc && g < n; g++) {
+		rc = take_next(p, &goal);
+		groups[g].inode_bitmap = goal;
+	}
+	for (uint32_t g = 0; !rc && g < n; g++) {
+		rc = find_free(p, goal, p->blocks - 1, itb, &goal);
+		if (!rc)
+			rc = use(p, goal, itb, 1);
+		groups[g].inode_table = goal;
+	}
+	return rc;
+}
+
 /* Root, lost+found and the resize inode's block, in mke2fs's order. */
 static int place_data(struct mkfs_place *p, struct mkfs_layout *l)
 {
@@ -365,7 +403,9 @@ int mkfs_place(struct mkfs_layout *l, struct extkit_fs *fs)
 	}
 	if (!rc)
 		rc = use_overhead(p);
-	for (uint32_t g = 0; !rc && g < n; g++)
+	if (!rc && l->packed)
+		rc = place_packed(p, fs->groups);
+	for (uint32_t g = 0; !rc && !l->packed && g < n; g++)
 		rc = place_group(p, fs->groups, g);
 	if (!rc)
 		rc = place_data(p, l);

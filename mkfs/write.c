@@ -356,6 +356,7 @@ static int write_journal(const struct mkfs_opts *o,
 		.zero_log = !o->lazy_journal_init &&
 			    (!t->known_zero || o->lazy_journal_init_given),
 		.write_zeroes = t->known_zero,
+		.from_start = l->journal_at_start,
 		.csum = 1,
 		.now = o->now,
 		.defer_super = 1,

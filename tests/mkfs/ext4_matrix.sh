@@ -6,7 +6,8 @@
 # included. Block sizes 1, 2, 4 and 64 KiB; inode sizes 128, 256, 1024;
 # with and without metadata_csum, 64bit, flex_bg (several -G),
 # has_journal, meta_bg (asked for, and automatic past what resize_inode
-# covers), sparse_super2; 1 MiB to 64 TiB (16 TiB and up on tmpfs, whose
+# covers), sparse_super2, -E packed_meta_blocks (with and without
+# flex_bg); 1 MiB to 64 TiB (16 TiB and up on tmpfs, whose
 # files may be that large). EXTKIT_LONG_TESTS=1 adds the slow sizes.
 #
 # Fields that differ on purpose, filtered out of the comparison:
@@ -85,6 +86,8 @@ case_one "$t" 1G -t ext4 -b 65536
 case_one "$t" 1100M E:stride=7 -t ext3
 case_one "$t" 2G -t ext4
 case_one "$t" 2G -t ext4 -O meta_bg,^resize_inode -G 64
+case_one "$t" 2G E:packed_meta_blocks=1 -t ext4 -b 1024 -G 4
+case_one "$t" 1G E:packed_meta_blocks -t ext4 -O ^flex_bg
 case_one "$t" 2049M E:num_backup_sb=1 -t ext4 -O sparse_super2
 case_one "$t" 5G E:stride=16,stripe_width=32 -t ext4 -O ^flex_bg
 case_one "$t" 8G -t ext4 -b 1024 -O ^has_journal
