@@ -459,6 +459,22 @@ int extkit_fs_write_super(struct extkit_fs *fs)
 	return rc;
 }
 
+int extkit_fs_write_supers(struct extkit_fs *fs)
+{
+	int rc;
+
+	extkit_super_encode(&fs->sb, &fs->raw_sb);
+	rc = put_backup_supers(fs, 1);
+	if (!rc)
+		rc = put(fs, 1, EXT2_SUPERBLOCK_OFFSET, NULL,
+			 sizeof(struct ext2_super_block));
+	if (!rc)
+		rc = put_backup_supers(fs, 0);
+	if (!rc)
+		rc = extkit_fs_write_primary_super(fs);
+	return rc;
+}
+
 int extkit_fs_super_csum_ok(const struct extkit_fs *fs)
 {
 	if (!(fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
