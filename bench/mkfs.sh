@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # extkit-mkfs against mke2fs -t ext2 on new sparse image files of 1 GiB,
-# 16 GiB, 256 GiB and 1 TiB: wall time (best of RUNS) and allocated bytes
-# (du), with ratios extkit / mke2fs (below 1 means extkit is cheaper).
+# 16 GiB, 256 GiB and 1 TiB: wall and CPU time (medians of RUNS) and
+# allocated bytes (du), with ratios extkit / mke2fs (below 1 means extkit
+# is cheaper).
 # Both make the same ext2 geometry with their defaults (mke2fs adds
 # resize_inode, so extkit gets -O resize_inode too).
 #   sh bench/mkfs.sh [SIZE...]
@@ -20,6 +21,7 @@ PATH=$PATH:/sbin:/usr/sbin
 MKE2FS=${MKE2FS:-$(command -v mke2fs)} || { echo "mke2fs not found" >&2; exit 1; }
 RUNS=${RUNS:-3}
 [ -x "$MKFS" ] || { echo "$MKFS not built" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) not found" >&2; exit 1; }
 FS=${BENCH_FS:-ext2}
 case $FS in
 ext2) [ $# -gt 0 ] || set -- 1G 16G 256G 1T ;;
@@ -33,32 +35,37 @@ export MKE2FS_CONFIG=/etc/mke2fs.conf
 # The sanitizers (--enable-sanitizers builds) must not abort on leaks here.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
-now() {
-	date +%s.%N
+# median: the middle one of the numbers on stdin.
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
-# run TOOL SIZE: prints "seconds kib" for the best of RUNS runs (the
-# allocation of the last run).
+# run TOOL SIZE: prints "wall cpu kib": the median wall time and the
+# median CPU time (user + system) of RUNS runs, and the allocation of the
+# last run. On a loaded machine the wall time waits for a CPU; the CPU
+# time does not.
 run() {
-	best=
+	: >"$dir/times"
 	for _i in $(seq 1 "$RUNS"); do
 		rm -f "$dir/bench.img"
 		sync
-		t0=$(now)
 		case $1-$FS in
-		extkit-ext2) "$MKFS" -q -O resize_inode "$dir/bench.img" "$2" ;;
-		mke2fs-ext2) "$MKE2FS" -q -F -t ext2 "$dir/bench.img" "$2" ;;
-		extkit-ext4) "$MKFS" -q -t ext4 "$dir/bench.img" "$2" ;;
-		mke2fs-ext4) "$MKE2FS" -q -F -t ext4 "$dir/bench.img" "$2" ;;
-		esac >/dev/null 2>&1 || { echo "$1 failed on $2" >&2; return 1; }
-		t1=$(now)
-		t=$(echo "$t1 - $t0" | bc -l)
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
-			best=$t
-		fi
+		extkit-ext2) set -- "$1" "$2" "$MKFS" -q -O resize_inode ;;
+		mke2fs-ext2) set -- "$1" "$2" "$MKE2FS" -q -F -t ext2 ;;
+		extkit-ext4) set -- "$1" "$2" "$MKFS" -q -t ext4 ;;
+		mke2fs-ext4) set -- "$1" "$2" "$MKE2FS" -q -F -t ext4 ;;
+		esac
+		tool=$1 size=$2
+		shift 2
+		/usr/bin/time -f '%e %U %S' -a -o "$dir/times" "$@" \
+			"$dir/bench.img" "$size" >/dev/null 2>&1 ||
+			{ echo "$tool failed on $size" >&2; return 1; }
+		set -- "$tool" "$size"
 	done
+	wall=$(cut -d' ' -f1 "$dir/times" | median)
+	cpu=$(awk '{ print $2 + $3 }' "$dir/times" | median)
 	kib=$(du -k "$dir/bench.img" | cut -f1)
-	echo "$best $kib"
+	echo "$wall $cpu $kib"
 }
 
 ratio() {
@@ -72,16 +79,18 @@ ratio() {
 if nm "$MKFS" 2>/dev/null | grep -q __asan_init; then
 	echo "note: $MKFS is built with sanitizers; times include their cost"
 fi
-echo "$FS"
-printf '%-6s %10s %10s %6s %12s %12s %6s\n' size "extkit s" "mke2fs s" \
-	ratio "extkit KiB" "mke2fs KiB" ratio
+echo "$FS (medians of $RUNS runs)"
+printf '%-6s %8s %8s %6s %8s %8s %6s %11s %11s %6s\n' size "extkit s" \
+	"mke2fs s" ratio "ext cpu" "mk cpu" ratio "extkit KiB" "mke2fs KiB" \
+	ratio
 for size in "$@"; do
 	r=$(run extkit "$size") || exit 1
 	set -- $r
-	et=$1 ek=$2
+	et=$1 ec=$2 ek=$3
 	r=$(run mke2fs "$size") || exit 1
 	set -- $r
-	mt=$1 mk=$2
-	printf '%-6s %10.3f %10.3f %6s %12d %12d %6s\n' "$size" "$et" "$mt" \
-		"$(ratio "$et" "$mt")" "$ek" "$mk" "$(ratio "$ek" "$mk")"
+	mt=$1 mc=$2 mk=$3
+	printf '%-6s %8.2f %8.2f %6s %8.2f %8.2f %6s %11d %11d %6s\n' "$size" \
+		"$et" "$mt" "$(ratio "$et" "$mt")" "$ec" "$mc" \
+		"$(ratio "$ec" "$mc")" "$ek" "$mk" "$(ratio "$ek" "$mk")"
 done

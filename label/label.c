@@ -117,7 +117,7 @@ static int set_label(struct extkit_fs *fs, const char *label)
 
 	memset(fs->sb.volume_name, 0, sizeof(fs->sb.volume_name));
 	memcpy(fs->sb.volume_name, label, len);
-	return extkit_fs_write_super(fs);
+	return extkit_fs_write_supers(fs);	/* the descriptors keep */
 }
 
 /*

@@ -193,14 +193,57 @@ int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
 	return rc ? rc : used == count;
 }
 
-/* Appends the free blocks of group g in [from, end) to blks, up to want
- * in all. */
+/* Where a search for free blocks appends what it finds. */
+struct find_out {
+	const struct extkit_blk_run *skip;
+	size_t nskip;
+	uint64_t want;
+	uint64_t found;
+	uint64_t *blks;
+};
+
+/* The first skip run ending after blk (nskip when none). */
+static size_t skip_after(const struct find_out *o, uint64_t blk)
+{
+	size_t lo = 0, hi = o->nskip;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->skip[mid].start + o->skip[mid].len <= blk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Appends the free blocks [b, e), less the skip runs, up to want. */
+static void take_free_run(struct find_out *o, uint64_t b, uint64_t e)
+{
+	size_t k = skip_after(o, b);
+
+	while (b < e && o->found < o->want) {
+		uint64_t stop = e;
+
+		if (k < o->nskip && o->skip[k].start <= b) {
+			b = o->skip[k].start + o->skip[k].len;
+			k++;
+			continue;
+		}
+		if (k < o->nskip && o->skip[k].start < stop)
+			stop = o->skip[k].start;
+		while (b < stop && o->found < o->want)
+			o->blks[o->found++] = b++;
+	}
+}
+
+/* Appends the free blocks of group g in [from, end), a run at a time. */
 static int find_in_group(struct extkit_fs *fs, uint32_t g, uint64_t from,
-			 uint64_t end, uint64_t want, uint64_t *blks,
-			 uint64_t *found)
+			 uint64_t end, struct find_out *o)
 {
 	struct group_map m;
-	uint64_t bit, stop;
+	uint64_t z, set, stop;
 	int rc;
 
 	if (!fs->groups[g].free_blocks ||
@@ -213,21 +256,23 @@ static int find_in_group(struct extkit_fs *fs, uint32_t g, uint64_t from,
 	stop = end > m.first ? end - m.first : 0;
 	if (stop > m.count)
 		stop = m.count;
-	while (*found < want && from < stop &&
-	       !extkit_bitmap_find_first_zero(&m.bm, from, stop - from,
-					      &bit)) {
-		blks[(*found)++] = m.first + bit;
-		from = bit + 1;
+	while (o->found < o->want && from < stop &&
+	       !extkit_bitmap_find_first_zero(&m.bm, from, stop - from, &z)) {
+		if (extkit_bitmap_find_first_set(&m.bm, z, stop - z, &set))
+			set = stop;
+		take_free_run(o, m.first + z, m.first + set);
+		from = set;
 	}
 	gmap_free(&m);
 	return 0;
 }
 
-int extkit_alloc_find(struct extkit_fs *fs, uint64_t goal, uint64_t count,
-		      uint64_t *blks)
+int extkit_alloc_find_skip(struct extkit_fs *fs, uint64_t goal,
+			   const struct extkit_blk_run *skip, size_t nskip,
+			   uint64_t count, uint64_t *blks)
 {
+	struct find_out o = { skip, nskip, count, 0, blks };
 	uint32_t g0, i, n = fs->g.group_count;
-	uint64_t found = 0;
 	int rc = writable(fs);
 
 	if (rc || !count)
@@ -239,15 +284,20 @@ int extkit_alloc_find(struct extkit_fs *fs, uint64_t goal, uint64_t count,
 	g0 = (uint32_t)((goal - fs->sb.first_data_block) /
 			fs->sb.blocks_per_group);
 	/* From the goal to the end, then the whole of each group after. */
-	rc = find_in_group(fs, g0, goal, UINT64_MAX, count, blks, &found);
-	for (i = 1; !rc && found < count && i < n; i++)
-		rc = find_in_group(fs, (g0 + i) % n, 0, UINT64_MAX, count,
-				   blks, &found);
-	if (!rc && found < count)	/* group g0 before the goal */
-		rc = find_in_group(fs, g0, 0, goal, count, blks, &found);
-	if (!rc && found < count)
+	rc = find_in_group(fs, g0, goal, UINT64_MAX, &o);
+	for (i = 1; !rc && o.found < count && i < n; i++)
+		rc = find_in_group(fs, (g0 + i) % n, 0, UINT64_MAX, &o);
+	if (!rc && o.found < count)	/* group g0 before the goal */
+		rc = find_in_group(fs, g0, 0, goal, &o);
+	if (!rc && o.found < count)
 		rc = -ENOSPC;
 	return rc;
+}
+
+int extkit_alloc_find(struct extkit_fs *fs, uint64_t goal, uint64_t count,
+		      uint64_t *blks)
+{
+	return extkit_alloc_find_skip(fs, goal, NULL, 0, count, blks);
 }
 
 /* Marks [start, start + count) of group g in use (used) or free. */

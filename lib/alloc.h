@@ -34,6 +34,21 @@ int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count);
 int extkit_alloc_find(struct extkit_fs *fs, uint64_t goal, uint64_t count,
 		      uint64_t *blks);
 
+/* A run of blocks [start, start + len). */
+struct extkit_blk_run {
+	uint64_t start;
+	uint64_t len;
+};
+
+/*
+ * extkit_alloc_find() passing over the blocks of skip (nskip runs sorted
+ * by start, not overlapping): blocks a caller has planned but not marked
+ * yet.
+ */
+int extkit_alloc_find_skip(struct extkit_fs *fs, uint64_t goal,
+			   const struct extkit_blk_run *skip, size_t nskip,
+			   uint64_t count, uint64_t *blks);
+
 /* Marks blocks [start, start + count) in use, counts updated in memory.
  * -EFSCORRUPTED if one of them was in use already (nothing is marked). */
 int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count);

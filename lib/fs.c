@@ -229,18 +229,43 @@ int extkit_fs_write_block(struct extkit_fs *fs, uint64_t blk,
 	return extkit_io_write_blocks(fs->io, blk, 1, buf);
 }
 
-static void encode_descriptors(struct extkit_fs *fs)
+/*
+ * Descriptor g encoded over raw (the bytes as read, or zeroes), its
+ * checksum computed over that encoding and patched in.
+ */
+static void encode_desc(struct extkit_fs *fs, uint32_t g, uint8_t *raw)
 {
-	for (uint32_t g = 0; g < fs->g.group_count; g++) {
-		uint8_t *raw = fs->gdt_raw + (size_t)g * fs->g.desc_size;
+	struct extkit_group *gd = &fs->groups[g];
 
-		extkit_group_encode(&fs->groups[g], fs->g.desc_size, raw);
-		if (extkit_has_group_csum(&fs->sb)) {
-			fs->groups[g].checksum = extkit_group_csum(fs, g, raw);
-			extkit_group_encode(&fs->groups[g], fs->g.desc_size,
-					    raw);
-		}
+	extkit_group_encode(gd, fs->g.desc_size, raw);
+	if (extkit_has_group_csum(&fs->sb)) {
+		gd->checksum = extkit_group_csum(fs, g, raw);
+		put_le16(raw + offsetof(struct ext4_group_desc, bg_checksum),
+			 gd->checksum);
 	}
+}
+
+/*
+ * Descriptor blocks [first, first + n), encoded: in gdt_raw when the
+ * table was read (it stays what is on disk), else (a new filesystem,
+ * gdt_raw NULL) in bounce, over zeroes.
+ */
+static const uint8_t *desc_blocks(struct extkit_fs *fs, uint32_t first,
+				  uint32_t n, uint8_t *bounce)
+{
+	uint32_t dpb = fs->g.descs_per_block, g = first * dpb;
+	uint32_t end = (first + n) * dpb;
+	size_t off = (size_t)first * fs->g.block_size;
+	uint8_t *out = fs->gdt_raw ? fs->gdt_raw + off : bounce;
+
+	if (!fs->gdt_raw)
+		memset(bounce, 0, (size_t)n * fs->g.block_size);
+	if (end > fs->g.group_count)
+		end = fs->g.group_count;
+	for (; g < end; g++)
+		encode_desc(fs, g, out + (size_t)(g - first * dpb) *
+				     fs->g.desc_size);
+	return out;
 }
 
 static void encode_super(struct extkit_fs *fs, uint32_t group,
@@ -290,27 +315,63 @@ static int put(struct extkit_fs *fs, int dry, uint64_t off, const void *buf,
 	return extkit_io_write_bytes(fs->io, off, buf, (size_t)len);
 }
 
-static int write_backup(struct extkit_fs *fs, uint32_t g, int dry)
+/* Descriptor blocks (classic placement) that follow each superblock. */
+static uint32_t classic_desc_blocks(const struct extkit_fs *fs)
 {
-	struct ext2_super_block sb;
-	uint64_t bs = fs->g.block_size;
-	uint64_t start = extkit_group_first_block(&fs->sb, g);
-	int meta = (fs->sb.feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG);
-	uint32_t ndesc = fs->g.gdt_blocks;
-	int rc;
+	uint32_t n = fs->g.gdt_blocks;
 
-	encode_super(fs, g, &sb);
-	rc = put(fs, dry, start * bs, &sb, sizeof(sb));
-	if (rc)
-		return rc;
-	if (meta && fs->sb.first_meta_bg < ndesc)
-		ndesc = fs->sb.first_meta_bg;
-	return put(fs, dry, (start + 1) * bs, fs->gdt_raw, ndesc * bs);
+	if ((fs->sb.feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG) &&
+	    fs->sb.first_meta_bg < n)
+		n = fs->sb.first_meta_bg;
+	return n;
+}
+
+/* Where group g's copy of the classic descriptor blocks starts. */
+static uint64_t classic_desc_start(const struct extkit_fs *fs, uint32_t g)
+{
+	if (!g)
+		return fs->sb.first_data_block + 1 +
+		       extkit_group_boot_block(&fs->sb, &fs->g, 0);
+	return extkit_group_first_block(&fs->sb, g) + 1;
+}
+
+/*
+ * Classic descriptor blocks [first, first + n) (buf) at the primary place
+ * and in every backup group.
+ */
+static int put_classic(struct extkit_fs *fs, int dry, uint32_t first,
+		       uint32_t n, const uint8_t *buf)
+{
+	uint64_t bs = fs->g.block_size;
+	uint32_t count = fs->g.group_count;
+	int rc = 0;
+
+	for (uint32_t g = 0; !rc && g < count;
+	     g = extkit_super_next_backup(&fs->sb, g, count))
+		rc = put(fs, dry, (classic_desc_start(fs, g) + first) * bs,
+			 buf, (uint64_t)n * bs);
+	return rc;
+}
+
+/* The backup superblocks. */
+static int put_backup_supers(struct extkit_fs *fs, int dry)
+{
+	uint32_t count = fs->g.group_count;
+	struct ext2_super_block sb;
+	int rc = 0;
+
+	for (uint32_t g = extkit_super_next_backup(&fs->sb, 0, count);
+	     !rc && g < count; g = extkit_super_next_backup(&fs->sb, g, count)) {
+		encode_super(fs, g, &sb);
+		rc = put(fs, dry, extkit_group_first_block(&fs->sb, g) *
+				  fs->g.block_size, &sb, sizeof(sb));
+	}
+	return rc;
 }
 
 /* meta_bg: each descriptor block lives in groups 0, 1 and last of its
  * meta group. */
-static int write_meta_bg_descs(struct extkit_fs *fs, int dry)
+static int write_meta_bg_descs(struct extkit_fs *fs, int dry, uint8_t *bounce)
 {
 	uint32_t dpb = fs->g.descs_per_block;
 	uint64_t bs = fs->g.block_size;
@@ -319,6 +380,7 @@ static int write_meta_bg_descs(struct extkit_fs *fs, int dry)
 	for (uint32_t i = fs->sb.first_meta_bg; i < fs->g.gdt_blocks; i++) {
 		uint32_t first = i * dpb;
 		uint32_t groups[3] = { first, first + 1, first + dpb - 1 };
+		const uint8_t *buf = dry ? NULL : desc_blocks(fs, i, 1, bounce);
 
 		for (int k = 0; k < 3; k++) {
 			uint32_t g = groups[k];
@@ -330,8 +392,7 @@ static int write_meta_bg_descs(struct extkit_fs *fs, int dry)
 			      extkit_group_boot_block(&fs->sb, &fs->g, g) +
 			      (uint64_t)extkit_super_group_has_backup(&fs->sb,
 								      g);
-			rc = put(fs, dry, blk * bs,
-				 fs->gdt_raw + (size_t)i * bs, bs);
+			rc = put(fs, dry, blk * bs, buf, bs);
 			if (rc)
 				return rc;
 		}
@@ -339,24 +400,39 @@ static int write_meta_bg_descs(struct extkit_fs *fs, int dry)
 	return 0;
 }
 
-/* Every copy but the primary superblock: descriptors, then backups. */
+/* Bytes of descriptor blocks encoded at a time for a new filesystem. */
+#define DESC_CHUNK_BYTES	(256u << 10)
+
+/*
+ * Every copy but the primary superblock: descriptors (encoded a chunk at
+ * a time and each chunk written to every copy, so a new filesystem's
+ * table never sits whole in memory), then the backup superblocks.
+ */
 static int write_copies(struct extkit_fs *fs, int dry)
 {
-	int meta = (fs->sb.feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG);
-	uint32_t ndesc = fs->g.gdt_blocks;
-	uint64_t bs = fs->g.block_size;
-	int rc;
+	uint32_t ndesc = classic_desc_blocks(fs), bs = fs->g.block_size;
+	uint32_t chunk = fs->gdt_raw ? ndesc : DESC_CHUNK_BYTES / bs;
+	uint8_t *bounce = NULL;
+	int rc = 0;
 
-	if (meta && fs->sb.first_meta_bg < ndesc)
-		ndesc = fs->sb.first_meta_bg;
-	rc = put(fs, dry, (fs->sb.first_data_block + 1 +
-			   extkit_group_boot_block(&fs->sb, &fs->g, 0)) * bs,
-		 fs->gdt_raw, ndesc * bs);
-	for (uint32_t g = 1; !rc && g < fs->g.group_count; g++)
-		if (extkit_super_group_has_backup(&fs->sb, g))
-			rc = write_backup(fs, g, dry);
-	if (!rc && meta)
-		rc = write_meta_bg_descs(fs, dry);
+	if (!chunk)
+		chunk = 1;
+	if (!dry && !fs->gdt_raw) {
+		bounce = malloc((size_t)chunk * bs);
+		if (!bounce)
+			return -ENOMEM;
+	}
+	for (uint32_t i = 0; !rc && i < ndesc; i += chunk) {
+		uint32_t n = ndesc - i < chunk ? ndesc - i : chunk;
+
+		rc = put_classic(fs, dry, i, n, dry ? NULL :
+				 desc_blocks(fs, i, n, bounce));
+	}
+	if (!rc)
+		rc = put_backup_supers(fs, dry);
+	if (!rc && (fs->sb.feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG))
+		rc = write_meta_bg_descs(fs, dry, bounce);
+	free(bounce);
 	return rc;
 }
 
@@ -371,7 +447,6 @@ int extkit_fs_write_super(struct extkit_fs *fs)
 {
 	int rc;
 
-	encode_descriptors(fs);
 	extkit_super_encode(&fs->sb, &fs->raw_sb);
 	rc = write_copies(fs, 1);
 	if (!rc)
@@ -379,6 +454,22 @@ int extkit_fs_write_super(struct extkit_fs *fs)
 			 sizeof(struct ext2_super_block));
 	if (!rc)
 		rc = write_copies(fs, 0);
+	if (!rc)
+		rc = extkit_fs_write_primary_super(fs);
+	return rc;
+}
+
+int extkit_fs_write_supers(struct extkit_fs *fs)
+{
+	int rc;
+
+	extkit_super_encode(&fs->sb, &fs->raw_sb);
+	rc = put_backup_supers(fs, 1);
+	if (!rc)
+		rc = put(fs, 1, EXT2_SUPERBLOCK_OFFSET, NULL,
+			 sizeof(struct ext2_super_block));
+	if (!rc)
+		rc = put_backup_supers(fs, 0);
 	if (!rc)
 		rc = extkit_fs_write_primary_super(fs);
 	return rc;
@@ -394,10 +485,15 @@ int extkit_fs_super_csum_ok(const struct extkit_fs *fs)
 int extkit_fs_group_csum_ok(const struct extkit_fs *fs, uint32_t g,
 			    uint16_t *want)
 {
-	const uint8_t *raw = fs->gdt_raw + (size_t)g * fs->g.desc_size;
+	uint8_t fresh[EXT4_MAX_DESC_SIZE] = { 0 };
+	const uint8_t *raw = fresh;
 
 	if (!extkit_has_group_csum(&fs->sb))
 		return 1;
+	if (fs->gdt_raw)
+		raw = fs->gdt_raw + (size_t)g * fs->g.desc_size;
+	else	/* a new filesystem: the descriptor as it will be written */
+		extkit_group_encode(&fs->groups[g], fs->g.desc_size, fresh);
 	*want = extkit_group_csum(fs, g, raw);
 	return *want == fs->groups[g].checksum;
 }

@@ -25,7 +25,8 @@ struct extkit_fs {
 	struct extkit_super sb;
 	struct extkit_geom g;
 	struct extkit_group *groups;	/* g.group_count descriptors */
-	uint8_t *gdt_raw;		/* descriptor blocks as read */
+	uint8_t *gdt_raw;		/* descriptor blocks as read; NULL for
+					 * a new filesystem (mkfs) */
 	uint64_t sb_block;		/* 0: primary; else a backup's block */
 	int flags;
 	int truncated;			/* the image ends before the fs does */
@@ -61,6 +62,12 @@ int extkit_fs_write_block(struct extkit_fs *fs, uint64_t blk,
  * write it still holds the previous state.
  */
 int extkit_fs_write_super(struct extkit_fs *fs);
+/*
+ * Writes the superblock to the backups, then the primary (descriptors
+ * untouched), as e2label and tune2fs do for a change that is in the
+ * superblock alone; checked against the target's size first.
+ */
+int extkit_fs_write_supers(struct extkit_fs *fs);
 /* Writes the primary superblock only (descriptors untouched). */
 int extkit_fs_write_primary_super(struct extkit_fs *fs);
 /* Block holding descriptor block i (primary copy). */

@@ -12,6 +12,8 @@
  *  - with a block map, from the start of inode 8's (flex) group, so from
  *    the filesystem's start, each block the first free one after the
  *    previous, indirect blocks in the order a walk meets them.
+ * With from_start (mke2fs -E packed_meta_blocks) the goal is the first
+ * data block, extents or not.
  * The jbd2 superblock (journal.rst): v2, s_first 1, s_sequence 1, one
  * user, the filesystem's UUID; all big-endian.
  */
@@ -104,11 +106,44 @@ static int uses_extents(const struct extkit_fs *fs)
 	return extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_EXTENTS);
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_run(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	const struct extkit_blk_run *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * The runs of data blocks 0 .. n-1 (and of the extra block, when not 0),
+ * sorted by start, for searches that must pass over them: blocks planned
+ * but not yet marked. Freed by the caller.
+ */
+static struct extkit_blk_run *data_runs(const struct jplan *jp, uint64_t n,
+					uint64_t extra, size_t *nruns)
+{
+	struct extkit_blk_run *r;
+	size_t k = 0, cap = extra ? 2 : 1;
+
+	for (uint64_t i = 1; i < n; i++)
+		cap += jp->data[i] != jp->data[i - 1] + 1;
+	r = malloc(cap * sizeof(*r));
+	if (!r)
+		return NULL;
+	for (uint64_t i = 0; i < n; i++) {
+		if (k && r[k - 1].start + r[k - 1].len == jp->data[i]) {
+			r[k - 1].len++;
+			continue;
+		}
+		r[k].start = jp->data[i];
+		r[k++].len = 1;
+	}
+	if (extra) {
+		r[k].start = extra;
+		r[k++].len = 1;
+	}
+	qsort(r, k, sizeof(*r), cmp_run);
+	*nruns = k;
+	return r;
 }
 
 /*
@@ -117,25 +152,14 @@ static int cmp_u64(const void *a, const void *b)
  */
 static int place_extent_meta(struct extkit_fs *fs, struct jplan *jp)
 {
-	uint64_t want = jp->n + jp->nmeta, k = 0;
-	uint64_t *cand = malloc(want * sizeof(*cand));
-	uint64_t *sorted = malloc(jp->n * sizeof(*sorted));
-	int rc = cand && sorted ? 0 : -ENOMEM;
+	size_t nr;
+	struct extkit_blk_run *runs = data_runs(jp, jp->n, 0, &nr);
+	int rc = runs ? 0 : -ENOMEM;
 
 	if (!rc)
-		rc = extkit_alloc_find(fs, jp->data[0] - 1, want, cand);
-	if (!rc) {
-		memcpy(sorted, jp->data, jp->n * sizeof(*sorted));
-		qsort(sorted, jp->n, sizeof(*sorted), cmp_u64);
-	}
-	for (uint64_t i = 0; !rc && i < want && k < jp->nmeta; i++)
-		if (!bsearch(&cand[i], sorted, jp->n, sizeof(*sorted),
-			     cmp_u64))
-			jp->meta[k++] = cand[i];
-	if (!rc && k < jp->nmeta)
-		rc = -ENOSPC;
-	free(cand);
-	free(sorted);
+		rc = extkit_alloc_find_skip(fs, jp->data[0] - 1, runs, nr,
+					    jp->nmeta, jp->meta);
+	free(runs);
 	return rc;
 }
 
@@ -162,7 +186,11 @@ static unsigned meta_before(uint64_t i, uint64_t apb)
 	return 0;
 }
 
-/* A block map: data and indirect blocks share one run, walk order. */
+/*
+ * A block map: data and indirect blocks share one run, walk order. The
+ * blocks are found into the data array, grown to hold both, and sorted
+ * out in place (the read index never falls behind the write index).
+ */
 static int place_block_map(struct extkit_fs *fs, uint64_t goal,
 			   struct jplan *jp)
 {
@@ -177,7 +205,10 @@ static int place_block_map(struct extkit_fs *fs, uint64_t goal,
 		return rc;
 	jp->nmeta = jp->mb.nmeta;
 	jp->meta = calloc(jp->nmeta + 1, sizeof(*jp->meta));
-	all = malloc((jp->n + jp->nmeta) * sizeof(*all));
+	all = realloc(jp->data, (jp->n + jp->nmeta) * sizeof(*all));
+	if (all)
+		jp->data = all;
+	jp->mb.pblks = jp->data;
 	rc = jp->meta && all ? 0 : -ENOMEM;
 	if (!rc)
 		rc = extkit_alloc_find(fs, goal, jp->n + jp->nmeta, all);
@@ -188,7 +219,6 @@ static int place_block_map(struct extkit_fs *fs, uint64_t goal,
 	}
 	if (!rc && m != jp->nmeta)
 		rc = -EFSCORRUPTED;	/* the walk order disagrees */
-	free(all);
 	return rc ? rc : extkit_mapbuild_plan(fs, &jp->mb);
 }
 
@@ -214,34 +244,27 @@ static uint64_t first_runs_len(const struct jplan *jp, unsigned nruns)
  * split when the fifth extent goes in, its blocks already taken; the
  * leaf is the first free block at or after data start - 1 that is not
  * one of them, and the data after the fifth extent continues from the
- * first free block after it, the leaf skipped.
+ * first free block after it, the leaf (and the data before) skipped.
  */
 static int place_one_leaf(struct extkit_fs *fs, struct jplan *jp)
 {
 	uint64_t m = first_runs_len(jp, EXTKIT_EXTENT_ROOT_MAX + 1);
-	uint64_t want = (m > jp->n - m ? m : jp->n - m) + 1, k = 0;
-	uint64_t *cand = malloc(want * sizeof(*cand));
-	uint64_t *sorted = malloc(m * sizeof(*sorted));
-	int rc = cand && sorted ? 0 : -ENOMEM;
+	size_t nr;
+	struct extkit_blk_run *runs = data_runs(jp, m, 0, &nr);
+	int rc = runs ? 0 : -ENOMEM;
 
-	if (!rc) {
-		memcpy(sorted, jp->data, m * sizeof(*sorted));
-		qsort(sorted, m, sizeof(*sorted), cmp_u64);
-		rc = extkit_alloc_find(fs, jp->data[0] - 1, m + 1, cand);
-	}
-	for (uint64_t i = 0; !rc && i <= m; i++)
-		if (!bsearch(&cand[i], sorted, m, sizeof(*sorted), cmp_u64)) {
-			jp->meta[0] = cand[i];
-			break;
-		}
-	if (!rc && m < jp->n)
-		rc = extkit_alloc_find(fs, jp->data[m - 1] + 1, jp->n - m + 1,
-				       cand);
-	for (uint64_t i = 0; !rc && m < jp->n && k < jp->n - m; i++)
-		if (cand[i] != jp->meta[0])
-			jp->data[m + k++] = cand[i];
-	free(cand);
-	free(sorted);
+	if (!rc)
+		rc = extkit_alloc_find_skip(fs, jp->data[0] - 1, runs, nr, 1,
+					    jp->meta);
+	free(runs);
+	if (rc || m == jp->n)
+		return rc;
+	runs = data_runs(jp, m, jp->meta[0], &nr);
+	rc = runs ? 0 : -ENOMEM;
+	if (!rc)
+		rc = extkit_alloc_find_skip(fs, jp->data[m - 1] + 1, runs, nr,
+					    jp->n - m, jp->data + m);
+	free(runs);
 	return rc;
 }
 
@@ -343,8 +366,8 @@ static int plan(struct extkit_fs *fs, const struct extkit_journal_params *p,
 	jp->mb.extents = uses_extents(fs);
 	jp->mb.nblocks = jp->n;
 	jp->mb.pblks = jp->data;
-	goal = p->goal;
-	if (!goal)
+	goal = p->from_start ? fs->sb.first_data_block : p->goal;
+	if (!goal && !p->from_start)
 		goal = jp->mb.extents ? midpoint_goal(fs) :
 		       fs->sb.first_data_block;
 	rc = jp->mb.extents ? place_extents(fs, goal, jp) :
@@ -352,22 +375,27 @@ static int plan(struct extkit_fs *fs, const struct extkit_journal_params *p,
 	return rc ? rc : build(fs, p, jp);
 }
 
-/* Marks every block of the plan in use, a run at a time. */
+/* Marks blocks blk[0 .. n-1] in use, a run of consecutive ones at a
+ * time (no copy, no sort: the plan is in runs already). */
+static int mark_runs(struct extkit_fs *fs, const uint64_t *blk, uint64_t n)
+{
+	int rc = 0;
+
+	for (uint64_t i = 0, len; !rc && i < n; i += len) {
+		for (len = 1; i + len < n && blk[i + len] == blk[i] + len;
+		     len++)
+			;
+		rc = extkit_alloc_mark(fs, blk[i], len);
+	}
+	return rc;
+}
+
+/* Marks every block of the plan in use. */
 static int mark_all(struct extkit_fs *fs, const struct jplan *jp)
 {
-	struct extkit_blk_list l = { 0 };
-	int rc;
+	int rc = mark_runs(fs, jp->data, jp->n);
 
-	l.cap = l.n = jp->n + jp->nmeta;
-	l.blk = malloc(l.n * sizeof(*l.blk));
-	if (!l.blk)
-		return -ENOMEM;
-	memcpy(l.blk, jp->data, jp->n * sizeof(*l.blk));
-	memcpy(l.blk + jp->n, jp->meta, jp->nmeta * sizeof(*l.blk));
-	extkit_blk_list_sort(&l);
-	rc = extkit_blk_list_runs(fs, &l, extkit_alloc_mark, 0);
-	extkit_blk_list_free(&l);
-	return rc;
+	return rc ? rc : mark_runs(fs, jp->meta, jp->nmeta);
 }
 
 #define ZERO_CHUNK	(1u << 20)	/* bytes per plain write of zeroes */

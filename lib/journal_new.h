@@ -23,6 +23,8 @@ uint32_t extkit_journal_default_blocks(uint64_t fs_blocks,
 struct extkit_journal_params {
 	uint32_t blocks;	/* journal length, at least 1024 */
 	uint64_t goal;		/* 0: where mke2fs puts it */
+	int from_start;		/* 1: from the first data block on (mke2fs
+				 * -E packed_meta_blocks); goal unused */
 	int zero_log;		/* 1: write zeroes over the log
 				 * (lazy_journal_init=0); 0: leave it */
 	int write_zeroes;	/* with zero_log: plain writes of zero

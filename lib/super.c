@@ -380,6 +380,38 @@ int extkit_super_group_has_backup(const struct extkit_super *sb, uint32_t g)
 	return is_power_of(g, 3) || is_power_of(g, 5) || is_power_of(g, 7);
 }
 
+/* The least power of base above g. */
+static uint64_t power_above(uint32_t g, uint32_t base)
+{
+	uint64_t p = 1;
+
+	while (p <= g)
+		p *= base;
+	return p;
+}
+
+uint32_t extkit_super_next_backup(const struct extkit_super *sb, uint32_t g,
+				  uint32_t n)
+{
+	uint64_t next = n;
+
+	if (sb->feature_compat & EXT4_FEATURE_COMPAT_SPARSE_SUPER2) {
+		for (int i = 0; i < 2; i++)
+			if (sb->backup_bgs[i] > g && sb->backup_bgs[i] < next)
+				next = sb->backup_bgs[i];
+	} else if (!(sb->feature_ro_compat &
+		     EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER)) {
+		next = (uint64_t)g + 1;
+	} else {
+		uint64_t p3 = power_above(g, 3), p5 = power_above(g, 5);
+		uint64_t p7 = power_above(g, 7);
+
+		next = p3 < p5 ? p3 : p5;
+		next = next < p7 ? next : p7;
+	}
+	return next < n ? (uint32_t)next : n;
+}
+
 int extkit_super_internal_inode(const struct extkit_super *sb, uint32_t ino)
 {
 	if (!ino)

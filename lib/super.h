@@ -131,6 +131,10 @@ int extkit_super_internal_inode(const struct extkit_super *sb, uint32_t ino);
 
 /* Whether group g holds a superblock backup (sparse_super, sparse_super2). */
 int extkit_super_group_has_backup(const struct extkit_super *sb, uint32_t g);
+/* The first group after g holding a superblock backup; n (the group
+ * count) when there is none. */
+uint32_t extkit_super_next_backup(const struct extkit_super *sb, uint32_t g,
+				  uint32_t n);
 
 /* Description of superblock fields, for generic dumps (JSON/text). */
 enum extkit_field_kind {

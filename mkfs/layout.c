@@ -404,6 +404,11 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 	if (!rc)
 		l->lpf_blocks = lpf_blocks(l->block_size);
 	l->stride = o->stride;
+	/* mke2fs packs the tables only with flex_bg, and starts the
+	 * journal from the first data block in any case */
+	l->journal_at_start = o->packed_meta_blocks > 0;
+	l->packed = l->journal_at_start &&
+		    (o->incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG);
 	return rc;
 }
 
@@ -552,9 +557,10 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 			  why ? why : extkit_strerror(rc));
 		return rc;
 	}
+	/* No gdt_raw: extkit_fs_write_super encodes the descriptors a chunk
+	 * at a time from the groups. */
 	fs->groups = calloc(l->groups, sizeof(*fs->groups));
-	fs->gdt_raw = calloc(fs->g.gdt_blocks, fs->g.block_size);
-	rc = fs->groups && fs->gdt_raw ? mkfs_place(l, fs) : -ENOMEM;
+	rc = fs->groups ? mkfs_place(l, fs) : -ENOMEM;
 	if (rc) {
 		mkfs_fs_release(fs, l);
 		cli_error(rc == -ENOMEM ? "out of memory" :
@@ -574,7 +580,5 @@ void mkfs_fs_release(struct extkit_fs *fs, struct mkfs_layout *l)
 	mkfs_place_free(l->place);
 	l->place = NULL;
 	free(fs->groups);
-	free(fs->gdt_raw);
 	fs->groups = NULL;
-	fs->gdt_raw = NULL;
 }

@@ -53,6 +53,7 @@ struct mkfs_opts {
 	int lazy_journal_init;		/* -E; -1: from the profile */
 	int lazy_journal_init_given;	/* by -E, not the profile */
 	int num_backup_sb;		/* sparse_super2: 0 .. 2; -1 unset */
+	int packed_meta_blocks;		/* -E; -1: from the profile */
 	uint32_t stride, stripe_width;	/* -E stride=, stripe_width= */
 	uint64_t resize_blocks;		/* -E resize=; 0: 1024 times */
 	int root_owner_given;		/* -E root_owner[=uid:gid] */
@@ -101,6 +102,9 @@ struct mkfs_layout {
 	uint32_t journal_blocks;	/* 0: no journal */
 	uint32_t backup_bgs[2];		/* sparse_super2's backup groups */
 	uint32_t stride;		/* -E stride= (table placement) */
+	int packed;			/* packed_meta_blocks with flex_bg:
+					 * the tables at the start */
+	int journal_at_start;		/* packed_meta_blocks, flex_bg or not */
 	struct mkfs_place *place;	/* where tables went (place.c) */
 };
 
@@ -166,6 +170,9 @@ int mkfs_place_flex_used(const struct mkfs_place *p, uint32_t g);
 /* Whether group g's block bitmap is all zeroes (nothing used, no
  * padding). */
 int mkfs_place_group_empty(const struct mkfs_place *p, uint32_t g);
+/* Whether groups g and h have the same block bitmap. */
+int mkfs_place_bitmap_same(const struct mkfs_place *p, uint32_t g,
+			   uint32_t h);
 /* The block bitmap of group g (bm of 8 * block size bits). */
 void mkfs_place_group_bitmap(const struct mkfs_place *p, uint32_t g,
 			     struct extkit_bitmap *bm);

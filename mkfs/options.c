@@ -210,12 +210,15 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		o->num_backup_sb = (int)v;
 		return 0;
 	}
+	if (!strcmp(tok, "packed_meta_blocks"))
+		return ext_flag(tok, val, &o->packed_meta_blocks);
 	if (!strcmp(tok, "root_owner"))
 		return ext_root_owner(tok, val, o);
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
-		  "lazy_journal_init, num_backup_sb=, root_owner, discard, "
-		  "nodiscard)", tok, val ? "=" : "", val ? val : "");
+		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
+		  "root_owner, discard, nodiscard)", tok, val ? "=" : "",
+		  val ? val : "");
 	return -EINVAL;
 }
 
@@ -375,6 +378,7 @@ static void defaults(struct mkfs_opts *o)
 	o->lazy_itable_init = -1;
 	o->lazy_journal_init = -1;
 	o->num_backup_sb = -1;
+	o->packed_meta_blocks = -1;
 }
 
 /* Appends one -O or -E argument (popt's copy, freed here) to the joined
@@ -488,7 +492,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, discard, nodiscard",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },

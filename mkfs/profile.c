@@ -252,6 +252,9 @@ static void resolve_numbers(struct mkfs_opts *o, const struct mkfs_conf *c,
 							  "num_backup_sb", 2);
 	if (o->num_backup_sb < 0 || o->num_backup_sb > 2)
 		o->num_backup_sb = 2;
+	if (o->packed_meta_blocks < 0)
+		o->packed_meta_blocks = mkfs_conf_get_bool(c, types,
+			"packed_meta_blocks", 0);
 	if (!o->reserved_given) {
 		const char *r = mkfs_conf_get(c, types, "reserved_ratio");
 

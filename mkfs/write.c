@@ -47,6 +47,13 @@ static int all_zero(const uint8_t *buf, size_t len)
 	return len == 0 || (buf[0] == 0 && !memcmp(buf, buf + 1, len - 1));
 }
 
+/* The bitmap last built in buf, to reuse for groups that have the same
+ * one (every full flex group's first group, when no backup is there). */
+struct bitmap_cache {
+	int valid;
+	uint32_t group;
+};
+
 /*
  * Group g's block bitmap, with its checksum. A bitmap of zeros is not
  * written on a target that reads zeros (most groups of a flex_bg
@@ -58,15 +65,24 @@ static int all_zero(const uint8_t *buf, size_t len)
 static int write_block_bitmap(const struct mkfs_target *t,
 			      const struct mkfs_layout *l,
 			      struct extkit_fs *fs, uint32_t g,
-			      struct extkit_bitmap *bm, uint8_t *buf)
+			      struct extkit_bitmap *bm, uint8_t *buf,
+			      struct bitmap_cache *c)
 {
 	if (mkfs_place_group_empty(l->place, g) &&
 	    (g + 1 < l->groups || !extkit_has_group_csum(&fs->sb)))
 		return t->known_zero ? 0 :
 		       zero_blocks(fs, fs->groups[g].block_bitmap, 1);
-	mkfs_place_group_bitmap(l->place, g, bm);
-	extkit_bitmap_to_disk(bm, 0, bm->nbits, buf);
-	extkit_group_block_bitmap_csum_set(fs, g, buf);
+	if (c->valid && mkfs_place_bitmap_same(l->place, g, c->group)) {
+		/* same bytes, so the same crc32c (it covers no group number) */
+		fs->groups[g].block_bitmap_csum =
+			fs->groups[c->group].block_bitmap_csum;
+	} else {
+		mkfs_place_group_bitmap(l->place, g, bm);
+		extkit_bitmap_to_disk(bm, 0, bm->nbits, buf);
+		extkit_group_block_bitmap_csum_set(fs, g, buf);
+		c->valid = 1;
+		c->group = g;
+	}
 	if (t->known_zero && all_zero(buf, l->block_size))
 		return 0;
 	return extkit_io_write_blocks(fs->io, fs->groups[g].block_bitmap, 1,
@@ -123,6 +139,7 @@ static int write_groups(const struct mkfs_opts *o,
 			const struct mkfs_target *t,
 			const struct mkfs_layout *l, struct extkit_fs *fs)
 {
+	struct bitmap_cache cache = { 0 };
 	struct extkit_bitmap bm;
 	int rc = extkit_bitmap_init(&bm, 8ULL * l->block_size);
 	uint8_t *buf = malloc(3 * (size_t)l->block_size);
@@ -135,7 +152,7 @@ static int write_groups(const struct mkfs_opts *o,
 		build_inode_bitmap(l, 0, &bm, ib);
 	}
 	for (uint32_t g = 0; !rc && g < l->groups; g++) {
-		rc = write_block_bitmap(t, l, fs, g, &bm, buf);
+		rc = write_block_bitmap(t, l, fs, g, &bm, buf, &cache);
 		if (!rc)
 			rc = write_inode_bitmap(t, fs, g, g ? ib : ib0);
 		if (!rc)
@@ -339,6 +356,7 @@ static int write_journal(const struct mkfs_opts *o,
 		.zero_log = !o->lazy_journal_init &&
 			    (!t->known_zero || o->lazy_journal_init_given),
 		.write_zeroes = t->known_zero,
+		.from_start = l->journal_at_start,
 		.csum = 1,
 		.now = o->now,
 		.defer_super = 1,

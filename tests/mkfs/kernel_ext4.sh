@@ -56,4 +56,5 @@ one 300M -t ext4 -O ^metadata_csum,^flex_bg
 one 256M -t ext4 -b 1024 -O meta_bg,^resize_inode -G 4
 one 512M -t ext4 -O sparse_super2 -E num_backup_sb=1
 one 1G -t ext4 -I 1024 -J size=16
+one 256M -t ext4 -b 1024 -E packed_meta_blocks=1
 finish
