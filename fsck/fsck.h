@@ -223,6 +223,12 @@ int fsck_fix_inode_counts(struct fsck_ctx *ctx);
  */
 void fsck_release_orphans(struct fsck_ctx *ctx);
 
+/*
+ * After the passes and -D: recounts quota usage and checks (with -y
+ * rewrites) the quota files (quota.c).
+ */
+void fsck_quota(struct fsck_ctx *ctx);
+
 /* Progress line "pass current max device" on -C FD, or with -C 0 a bar
  * on the terminal (fsck.c); the bar is wiped before a message. */
 void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max);

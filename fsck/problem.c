@@ -527,6 +527,23 @@ const struct problem problem_table[] = {
 	{ PR_5_INODE_BITMAP_CSUM,
 	  "The inode bitmap of group %g does not match its checksum.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	/* Quota files (quota.c) */
+	{ PR_5_QUOTA_BAD_FILE,
+	  "The quota file of type %N (inode %i) is not valid: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_QUOTA_USAGE,
+	  "Quota type %N, id %O: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_QUOTA_UPDATE,
+	  "Update quota info for quota type %N (%s, inode %i).",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_QUOTA_WRITE,
+	  "Writing the quota file of type %N (inode %i) failed: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_QUOTA_SCAN,
+	  "Counting quota usage failed: %s; the quota files are left "
+	  "alone.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 };
 
 const unsigned int problem_table_size =

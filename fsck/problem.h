@@ -238,6 +238,12 @@ enum problem_prompt {
 #define PR_5_INODE_PADDING	0x05000A
 #define PR_5_BLOCK_BITMAP_CSUM	0x05000B /* metadata_csum */
 #define PR_5_INODE_BITMAP_CSUM	0x05000C
+/* Quota files, after the passes (quota.c; issue 13). */
+#define PR_5_QUOTA_BAD_FILE	0x050200 /* not a valid quota file */
+#define PR_5_QUOTA_USAGE	0x050201 /* one id's usage differs */
+#define PR_5_QUOTA_UPDATE	0x050202 /* rewrite the quota file */
+#define PR_5_QUOTA_WRITE	0x050203 /* the rewrite failed */
+#define PR_5_QUOTA_SCAN		0x050204 /* usage could not be counted */
 
 /* What a message talks about; fill the fields the message names. */
 struct problem_context {

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers of the f_ cases of issue 13's later features (quota, orphan
+# file); a script sources it after helpers.sh:
+#	. "$REGRESS_DIR/feature_helpers.sh"
+
+# quota_img BLOCKSIZE [mke2fs options...]: an ext4 image with the
+# project feature, the standard tree (populate) and files of other
+# owners, then user, group and project quotas counted by tune2fs (as
+# mke2fs -d leaves the usage stale): e2fsck -fn finds it clean.
+#   /d1/file1 uid 1000   /d1/file2 gid 2000   /top project 7
+quota_img() {
+	_bs=$1
+	shift
+	need_tools tune2fs
+	mkimg4 "$_bs" 4M -I 256 -O project "$@"
+	populate
+	dbg "sif d1/file1 uid 1000" "sif d1/file2 gid 2000" \
+	    "sif top projid 7"
+	$TUNE2FS -O quota -Q usrquota,grpquota,prjquota image \
+		>/dev/null 2>&1 ||
+		{ echo "quota_img: tune2fs failed" >&2; exit 99; }
+	$E2FSCK -fn image >/dev/null 2>&1 ||
+		{ echo "quota_img: e2fsck finds the image damaged" >&2; exit 99; }
+}
+
+# qblk INO Q: the filesystem block holding quota block Q (1 KiB) of
+# quota inode INO, and the byte offset of Q in it ("BLOCK OFFSET").
+qblk() {
+	_bs=$(bsize)
+	_per=$((_bs / 1024))
+	echo "$(blk "<$1>" $(($2 / _per))) $((($2 % _per) * 1024))"
+}
+
+# qedit INO Q OFF FIELD VALUE: a byte edit (u8@N, u16@N, u32@N) at byte
+# OFF of quota block Q of quota inode INO.
+qedit() {
+	set -- "$1" "$2" "$3" "$4" "$5" $(qblk "$1" "$2")
+	dirent "$6" "$(($7 + $3))" "$4" "$5"
+}
+
+# prj_ino: the project quota inode of image.
+prj_ino() {
+	$DUMPE2FS -h image 2>/dev/null |
+		sed -n 's/^Project quota inode: *//p'
+}
