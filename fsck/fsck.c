@@ -690,6 +690,7 @@ static int run(struct fsck_ctx *ctx)
 	if (ctx->opts->compress_dirs && fsck_rehash(ctx))
 		return report_abort(ctx);
 	fsck_journal_recreate(ctx);
+	fsck_orphan_file_check(ctx);
 	fsck_quota(ctx);
 	note_writes(ctx);
 	if (finish_fs(ctx))

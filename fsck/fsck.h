@@ -222,6 +222,18 @@ int fsck_fix_inode_counts(struct fsck_ctx *ctx);
  * to clear its head.
  */
 void fsck_release_orphans(struct fsck_ctx *ctx);
+/* Releases the inodes an orphan file names (orphan.c): 0, 1 when one
+ * was refused or the release stopped, or -errno. */
+int fsck_release_orphan_set(struct fsck_ctx *ctx, const uint32_t *inos,
+			    uint32_t n);
+/*
+ * The orphan file (orphan_file.c): with orphan_present, before the clean
+ * check, its entries are released and its blocks emptied; after the
+ * passes, every block must be an empty one (magic, checksum) and
+ * orphan_present clear.
+ */
+void fsck_orphan_file_release(struct fsck_ctx *ctx);
+void fsck_orphan_file_check(struct fsck_ctx *ctx);
 
 /*
  * After the passes and -D: recounts quota usage and checks (with -y

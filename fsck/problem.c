@@ -136,6 +136,17 @@ const struct problem problem_table[] = {
 	  "MMP block %b: %s; not checking it. If no node uses the "
 	  "filesystem, clear it with tune2fs -f -E clear_mmp.",
 	  PROMPT_NONE, PR_FATAL },
+	/* The orphan file (orphan_file.c) */
+	{ PR_0_ORPHAN_FILE_BAD,
+	  "The orphan file (inode %i) cannot be processed: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_ORPHAN_FILE_BLOCK,
+	  "Orphan file (inode %i) block %N: %s; its entries are left to "
+	  "the check.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_ORPHAN_FILE_ENTRY,
+	  "Inode %i, named in the orphan file, is %s: not released.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
@@ -544,6 +555,16 @@ const struct problem problem_table[] = {
 	  "Counting quota usage failed: %s; the quota files are left "
 	  "alone.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_ORPHAN_FILE_BAD,
+	  "The orphan file (inode %i) is not valid: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_ORPHAN_BLOCK_DIRTY,
+	  "Orphan file (inode %i) block %N is not clean.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_5_ORPHAN_PRESENT,
+	  "The orphan_present feature is set but the orphan file is "
+	  "clean.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
 };
 
 const unsigned int problem_table_size =

@@ -43,3 +43,32 @@ prj_ino() {
 	$DUMPE2FS -h image 2>/dev/null |
 		sed -n 's/^Project quota inode: *//p'
 }
+
+# of_ino: the orphan file's inode number.
+of_ino() {
+	$DUMPE2FS -h image 2>/dev/null | sed -n 's/^Orphan file inode: *//p'
+}
+
+# orphan_slots LBLK SLOT=INO... [--bad-csum]: puts inode numbers into
+# block LBLK of the orphan file (checksum set, or set wrong).
+orphan_slots() {
+	_of=$(of_ino)
+	_lb=$1
+	shift
+	_gen=$($DEBUGFS -R "stat <$_of>" image 2>/dev/null |
+		sed -n 's/^Generation: *\([0-9]*\).*/\1/p')
+	python3 "$REGRESS_DIR/orphan_file.py" image "$(blk "<$_of>" "$_lb")" \
+		"$_gen" "$_of" "$@"
+}
+
+# orphan_img BLOCKSIZE [mke2fs options...]: ext4 with an orphan file and
+# the standard tree (populate); 4 MiB (16 MiB with 4 KiB blocks: mke2fs
+# makes an orphan file only with a journal).
+orphan_img() {
+	_bs=$1
+	shift
+	_sz=4M
+	[ "$_bs" -lt 4096 ] || _sz=16M
+	mkimg4 "$_bs" "$_sz" -O orphan_file "$@"
+	populate
+}
