@@ -72,3 +72,43 @@ orphan_img() {
 	mkimg4 "$_bs" "$_sz" -O orphan_file "$@"
 	populate
 }
+
+# htree_lf BLOCKSIZE: an image (metadata_csum) whose /lost+found is an
+# indexed directory of 120 names (made anew, filled, indexed by
+# e2fsck -D), so that reconnecting a file adds to an htree directory.
+htree_lf() {
+	mkimg4 "$1" 4M
+	{
+		echo "rmdir lost+found"
+		echo "mkdir lost+found"
+		_i=1
+		while [ "$_i" -le 120 ]; do
+			echo "write /dev/null lost+found/a_file_with_a_long_name_number_$_i"
+			_i=$((_i + 1))
+		done
+	} | $DEBUGFS -w image -f - >/dev/null 2>&1
+	$E2FSCK -fyD image >/dev/null 2>&1
+	$E2FSCK -fn image >/dev/null 2>&1 ||
+		{ echo "htree_lf: e2fsck finds the image damaged" >&2; exit 99; }
+}
+
+# orphans N PREFIX: N files with data in / named PREFIX<i>, then their
+# names removed (debugfs unlink: links stay 1): pass 4 reconnects them.
+orphans() {
+	printf 'data\n' >f
+	{
+		_i=1
+		while [ "$_i" -le "$1" ]; do
+			echo "write f $2$_i"
+			_i=$((_i + 1))
+		done
+	} | $DEBUGFS -w image -f - >/dev/null 2>&1
+	{
+		_i=1
+		while [ "$_i" -le "$1" ]; do
+			echo "unlink $2$_i"
+			_i=$((_i + 1))
+		done
+	} | $DEBUGFS -w image -f - >/dev/null 2>&1
+	rm -f f
+}
