@@ -308,6 +308,13 @@ int fsck_scan_extent_tree(struct fsck_ctx *ctx, uint32_t ino,
 int fsck_clone_extents(struct fsck_ctx *ctx, uint32_t ino,
 		       struct extkit_inode *inode);
 /*
+ * Pass 1B: copies block from to block to for inode ino; a data block of
+ * a directory gets its checksum seeded by ino (its new owner) with
+ * metadata_csum (pass1b.c).
+ */
+int fsck_copy_block(struct fsck_ctx *ctx, uint64_t from, uint64_t to,
+		    uint32_t ino, const struct extkit_inode *inode, int data);
+/*
  * Calls fn for every block of a block-mapped inode (level 0 data, 1..3
  * indirect); fn returns the block to use instead (itself to keep it, 0 on
  * failure). Indirect blocks are read after remapping, changed ones written
