@@ -173,6 +173,9 @@ struct fsck_ctx {
 	/* allocations by fsck itself (blocks, inodes) */
 	struct fsck_alloc_list alloc_blocks;
 	struct fsck_alloc_list alloc_inodes;
+	/* directories whose index pass 2 cleared on metadata_csum: their
+	 * old index blocks have no leaf tail; rebuilt after the passes */
+	struct fsck_alloc_list rehash_dirs;
 
 	/* pass 3 */
 	uint32_t lost_found;		/* 0 when none */
