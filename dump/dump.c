@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * extkit-dump: read-only views of an ext2/ext4 image. Commands: super
- * (the default), groups, ls, stat, blocks, dirblock, frag; each prints
- * text or, with --json, one JSON document. Every on-disk structure is
+ * (the default), groups, ls, stat, blocks, dirblock, frag, quota; each
+ * prints text or, with --json, one JSON document. Every on-disk structure is
  * read through the library; a malformed image ends in a one-line error
  * and exit 1. This file holds the command line, the dispatch and the
  * output helpers the commands share.
@@ -169,6 +169,7 @@ static const struct dump_cmd commands[] = {
 	{ "blocks", dump_blocks, 1, -1, DUMP_OPT_META, "PATH..." },
 	{ "dirblock", dump_dirblock, 2, 2, 0, "PATH N" },
 	{ "frag", cmd_frag, 0, 1, 0, "[PATH]" },
+	{ "quota", dump_quota, 0, 0, 0, "" },
 };
 
 static const struct dump_cmd *find_command(const char *name)

@@ -81,5 +81,6 @@ int dump_ls(struct dump_ctx *ctx);	/* dirs.c */
 int dump_dirblock(struct dump_ctx *ctx);
 int dump_stat(struct dump_ctx *ctx);	/* files.c */
 int dump_blocks(struct dump_ctx *ctx);
+int dump_quota(struct dump_ctx *ctx);	/* quota.c */
 
 #endif /* EXTKIT_DUMP_H */

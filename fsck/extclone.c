@@ -32,6 +32,8 @@
 
 struct ext_clone {
 	struct fsck_ctx *ctx;
+	uint32_t ino;			/* the owner of the copies */
+	const struct extkit_inode *inode;
 	int err;		/* first failure; the walk goes on */
 };
 
@@ -48,29 +50,27 @@ static int is_dup(struct fsck_ctx *ctx, uint64_t blk)
 				  blk - ctx->fs->sb.first_data_block) == 1;
 }
 
-static int copy_blocks(struct fsck_ctx *ctx, uint64_t from, uint64_t to,
-		       uint32_t count)
+static int copy_blocks(struct ext_clone *c, uint64_t from, uint64_t to,
+		       uint32_t count, int data)
 {
 	int rc = 0;
 
-	for (uint32_t i = 0; i < count && !rc; i++) {
-		rc = extkit_fs_read_block(ctx->fs, from + i, ctx->blkbuf);
-		if (!rc)
-			rc = extkit_fs_write_block(ctx->fs, to + i,
-						   ctx->blkbuf);
-	}
+	for (uint32_t i = 0; i < count && !rc; i++)
+		rc = fsck_copy_block(c->ctx, from + i, to + i, c->ino,
+				     c->inode, data);
 	return rc;
 }
 
 /* A fresh run of count blocks holding a copy of from..; 0 on failure. */
-static uint64_t clone_run(struct ext_clone *c, uint64_t from, uint32_t count)
+static uint64_t clone_run(struct ext_clone *c, uint64_t from, uint32_t count,
+			  int data)
 {
 	uint64_t nb;
 	int rc;
 
 	rc = fsck_new_run(c->ctx, from, count, &nb);
 	if (!rc)
-		rc = copy_blocks(c->ctx, from, nb, count);
+		rc = copy_blocks(c, from, nb, count, data);
 	if (rc) {
 		if (!c->err)
 			c->err = rc;
@@ -108,7 +108,7 @@ static int cut_pieces(struct fsck_ctx *ctx, const struct extkit_extent *ex,
 static int move_extent(struct ext_clone *c, uint8_t *node, uint16_t i,
 		       struct extkit_extent *ex)
 {
-	uint64_t nb = clone_run(c, ex->pblk, ex->len);
+	uint64_t nb = clone_run(c, ex->pblk, ex->len, 1);
 
 	if (!nb)
 		return 0;
@@ -144,7 +144,7 @@ static int clone_extent(struct ext_clone *c, struct extkit_walk_ent *e)
 		};
 
 		if (p[k].shared) {
-			uint64_t nb = clone_run(c, p[k].pblk, p[k].len);
+			uint64_t nb = clone_run(c, p[k].pblk, p[k].len, 1);
 
 			if (nb)
 				piece.pblk = nb;
@@ -180,7 +180,7 @@ static int clone_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return clone_extent(c, e);
 	if (e->bad || !is_dup(c->ctx, e->pblk))
 		return 0;
-	nb = clone_run(c, e->pblk, 1);
+	nb = clone_run(c, e->pblk, 1, 0);
 	if (!nb)
 		return EXTKIT_WALK_SKIP;
 	e->pblk = nb;
@@ -190,7 +190,7 @@ static int clone_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 int fsck_clone_extents(struct fsck_ctx *ctx, uint32_t ino,
 		       struct extkit_inode *inode)
 {
-	struct ext_clone c = { .ctx = ctx };
+	struct ext_clone c = { .ctx = ctx, .ino = ino, .inode = inode };
 	struct extkit_walk wk = { .ino = ino, .fn = clone_fn, .arg = &c };
 	int rc = extkit_walk(ctx->fs, inode, &wk);
 

@@ -411,6 +411,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	free(ctx->dirs);
 	free(ctx->alloc_blocks.v);
 	free(ctx->alloc_inodes.v);
+	free(ctx->rehash_dirs.v);
 	extkit_bitmap_free(&ctx->inode_used);
 	extkit_bitmap_free(&ctx->block_found);
 	extkit_bitmap_free(&ctx->block_dup);
@@ -687,9 +688,12 @@ static int run(struct fsck_ctx *ctx)
 	fsck_drop_add_space(ctx, 0);	/* -D rewrites directories */
 	if (fsck_poll_cancel(ctx))
 		return report_abort(ctx);
-	if (ctx->opts->compress_dirs && fsck_rehash(ctx))
+	if (ctx->opts->compress_dirs ? fsck_rehash(ctx) :
+	    fsck_rehash_listed(ctx))
 		return report_abort(ctx);
 	fsck_journal_recreate(ctx);
+	fsck_orphan_file_check(ctx);
+	fsck_quota(ctx);
 	note_writes(ctx);
 	if (finish_fs(ctx))
 		return FSCK_ERROR |

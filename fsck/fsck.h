@@ -173,6 +173,9 @@ struct fsck_ctx {
 	/* allocations by fsck itself (blocks, inodes) */
 	struct fsck_alloc_list alloc_blocks;
 	struct fsck_alloc_list alloc_inodes;
+	/* directories whose index pass 2 cleared on metadata_csum: their
+	 * old index blocks have no leaf tail; rebuilt after the passes */
+	struct fsck_alloc_list rehash_dirs;
 
 	/* pass 3 */
 	uint32_t lost_found;		/* 0 when none */
@@ -222,6 +225,24 @@ int fsck_fix_inode_counts(struct fsck_ctx *ctx);
  * to clear its head.
  */
 void fsck_release_orphans(struct fsck_ctx *ctx);
+/* Releases the inodes an orphan file names (orphan.c): 0, 1 when one
+ * was refused or the release stopped, or -errno. */
+int fsck_release_orphan_set(struct fsck_ctx *ctx, const uint32_t *inos,
+			    uint32_t n);
+/*
+ * The orphan file (orphan_file.c): with orphan_present, before the clean
+ * check, its entries are released and its blocks emptied; after the
+ * passes, every block must be an empty one (magic, checksum) and
+ * orphan_present clear.
+ */
+void fsck_orphan_file_release(struct fsck_ctx *ctx);
+void fsck_orphan_file_check(struct fsck_ctx *ctx);
+
+/*
+ * After the passes and -D: recounts quota usage and checks (with -y
+ * rewrites) the quota files (quota.c).
+ */
+void fsck_quota(struct fsck_ctx *ctx);
 
 /* Progress line "pass current max device" on -C FD, or with -C 0 a bar
  * on the terminal (fsck.c); the bar is wiped before a message. */
@@ -289,6 +310,13 @@ int fsck_scan_extent_tree(struct fsck_ctx *ctx, uint32_t ino,
  */
 int fsck_clone_extents(struct fsck_ctx *ctx, uint32_t ino,
 		       struct extkit_inode *inode);
+/*
+ * Pass 1B: copies block from to block to for inode ino; a data block of
+ * a directory gets its checksum seeded by ino (its new owner) with
+ * metadata_csum (pass1b.c).
+ */
+int fsck_copy_block(struct fsck_ctx *ctx, uint64_t from, uint64_t to,
+		    uint32_t ino, const struct extkit_inode *inode, int data);
 /*
  * Calls fn for every block of a block-mapped inode (level 0 data, 1..3
  * indirect); fn returns the block to use instead (itself to keep it, 0 on

@@ -621,3 +621,45 @@ void fsck_release_orphans(struct fsck_ctx *ctx)
 		sb->state &= (uint16_t)~EXT2_VALID_FS;
 	ctx->flags |= FSCK_FL_SB_DIRTY | FSCK_FL_RECOVERED;
 }
+
+/*
+ * The inodes the orphan file names (orphan_file.c): each is checked as a
+ * list member is (in use, not reserved, named once), then deleted or
+ * truncated in order. 0 when all were released, 1 when one was refused
+ * or the processing stopped (reported), or -errno.
+ */
+int fsck_release_orphan_set(struct fsck_ctx *ctx, const uint32_t *inos,
+			    uint32_t n)
+{
+	struct extkit_bitmap seen;
+	struct orphans o;
+	uint32_t next;
+	int rc, refused = 0;
+
+	rc = orphans_init(&o, ctx);
+	if (!rc)
+		rc = extkit_bitmap_init(&seen, ctx->fs->sb.inodes_count);
+	if (rc) {
+		orphans_free(&o);
+		return rc;
+	}
+	for (uint32_t i = 0; i < n && !rc; i++) {
+		const char *why = member_problem(&o, inos[i], &seen, &next);
+		struct problem_context pctx;
+
+		if (!why) {
+			rc = push_member(&o, inos[i]);
+			continue;
+		}
+		clear_problem_context(&pctx);
+		pctx.ino = inos[i];
+		pctx.str = why;
+		fix_problem(ctx, PR_0_ORPHAN_FILE_ENTRY, &pctx);
+		refused = 1;
+	}
+	extkit_bitmap_free(&seen);
+	if (!rc)
+		rc = release_all(&o);
+	orphans_free(&o);
+	return rc ? rc : refused;
+}

@@ -317,6 +317,7 @@ static void check_super_fields(struct fsck_ctx *ctx)
 		}
 	}
 	fsck_release_orphans(ctx);
+	fsck_orphan_file_release(ctx);
 	/* e2fsprogs refuses to open a filesystem with a flex group size
 	 * past 2^31; it only steers allocation, so mke2fs' 16 will do. */
 	if (sb->log_groups_per_flex > 31) {

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 
 #include "bmap.h"
+#include "csum.h"
+#include "dirblock.h"
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
@@ -201,12 +203,36 @@ static int count_owners(struct fsck_ctx *ctx, struct dup_refs *d)
 	return 0;
 }
 
+int fsck_copy_block(struct fsck_ctx *ctx, uint64_t from, uint64_t to,
+		    uint32_t ino, const struct extkit_inode *inode, int data)
+{
+	int rc = extkit_fs_read_block(ctx->fs, from, ctx->blkbuf);
+
+	if (rc)
+		return rc;
+	/* a directory block's checksum is seeded by its owner: the new one
+	 * (a block with no place for it is copied as it is) */
+	if (data && S_ISDIR(inode->mode) &&
+	    extkit_has_metadata_csum(&ctx->fs->sb))
+		(void)extkit_dirblock_csum_set(ctx->fs, ino, inode->generation,
+					       ctx->blkbuf);
+	return extkit_fs_write_block(ctx->fs, to, ctx->blkbuf);
+}
+
+/* What clone_fn works for: the shared blocks, the inode cloning. */
+struct clone_owner {
+	struct dup_refs *d;
+	uint32_t ino;
+	const struct extkit_inode *inode;
+};
+
 /* A private copy of blk when it is shared and another owner keeps it;
  * blk itself otherwise. */
 static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
 			 void *arg)
 {
-	struct dup_refs *d = arg;
+	struct clone_owner *co = arg;
+	struct dup_refs *d = co->d;
 	uint32_t *r;
 	uint64_t nb;
 
@@ -224,8 +250,7 @@ static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
 		(*r)--;
 	}
 	if (fsck_new_block(ctx, blk, &nb) ||
-	    extkit_fs_read_block(ctx->fs, blk, ctx->blkbuf) ||
-	    extkit_fs_write_block(ctx->fs, nb, ctx->blkbuf))
+	    fsck_copy_block(ctx, blk, nb, co->ino, co->inode, !level))
 		return 0;
 	return nb;
 }
@@ -237,6 +262,7 @@ static void clone_inode(struct fsck_ctx *ctx, uint32_t ino,
 	struct clone_arg ca = { 0 };
 	void *walk_arg[2] = { ctx, &ca };
 	struct extkit_inode inode;
+	struct clone_owner co = { dups, ino, &inode };
 	int rc;
 
 	clear_problem_context(&pctx);
@@ -254,7 +280,7 @@ static void clone_inode(struct fsck_ctx *ctx, uint32_t ino,
 	if (inode.flags & EXT4_EXTENTS_FL)
 		rc = fsck_clone_extents(ctx, ino, &inode);
 	else
-		rc = fsck_remap_blocks(ctx, &inode, clone_fn, dups);
+		rc = fsck_remap_blocks(ctx, &inode, clone_fn, &co);
 	if (!rc)
 		rc = fsck_write_inode(ctx, ino, &inode);
 	if (rc) {

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csum.h"
 #include "dir.h"
 #include "endian.h"
 #include "error.h"
@@ -404,6 +405,10 @@ static void check_index(struct dir_state *ds, int indexed)
 		return;
 	inode.flags &= ~EXT2_INDEX_FL;
 	fsck_write_inode(ds->ctx, ds->ino, &inode);
+	/* with metadata_csum the old index blocks are leaves without a
+	 * tail: the directory is rebuilt after the passes */
+	if (extkit_has_metadata_csum(&ds->ctx->fs->sb))
+		fsck_alloc_push(&ds->ctx->rehash_dirs, ds->ino);
 }
 
 static void report_dir_error(struct dir_state *ds, uint32_t code, int rc)

@@ -136,6 +136,17 @@ const struct problem problem_table[] = {
 	  "MMP block %b: %s; not checking it. If no node uses the "
 	  "filesystem, clear it with tune2fs -f -E clear_mmp.",
 	  PROMPT_NONE, PR_FATAL },
+	/* The orphan file (orphan_file.c) */
+	{ PR_0_ORPHAN_FILE_BAD,
+	  "The orphan file (inode %i) cannot be processed: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_ORPHAN_FILE_BLOCK,
+	  "Orphan file (inode %i) block %N: %s; its entries are left to "
+	  "the check.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_ORPHAN_FILE_ENTRY,
+	  "Inode %i, named in the orphan file, is %s: not released.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
@@ -527,6 +538,33 @@ const struct problem problem_table[] = {
 	{ PR_5_INODE_BITMAP_CSUM,
 	  "The inode bitmap of group %g does not match its checksum.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	/* Quota files (quota.c) */
+	{ PR_5_QUOTA_BAD_FILE,
+	  "The quota file of type %N (inode %i) is not valid: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_QUOTA_USAGE,
+	  "Quota type %N, id %O: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_QUOTA_UPDATE,
+	  "Update quota info for quota type %N (%s, inode %i).",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_QUOTA_WRITE,
+	  "Writing the quota file of type %N (inode %i) failed: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_QUOTA_SCAN,
+	  "Counting quota usage failed: %s; the quota files are left "
+	  "alone.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_ORPHAN_FILE_BAD,
+	  "The orphan file (inode %i) is not valid: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_5_ORPHAN_BLOCK_DIRTY,
+	  "Orphan file (inode %i) block %N is not clean.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_5_ORPHAN_PRESENT,
+	  "The orphan_present feature is set but the orphan file is "
+	  "clean.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
 };
 
 const unsigned int problem_table_size =

@@ -105,6 +105,10 @@ enum problem_prompt {
 #define PR_0_GD_CSUM		0x000031 /* bg_checksum wrong */
 #define PR_0_MMP_IN_USE		0x000032 /* MMP: in use, or bad: stop */
 #define PR_1_EXTENT_CSUM	0x010070 /* tree block: only the csum */
+/* The orphan file (orphan_file.c, orphan.c; issue 13). */
+#define PR_0_ORPHAN_FILE_BAD	0x000200 /* not processed: why */
+#define PR_0_ORPHAN_FILE_BLOCK	0x000201 /* a block's magic or csum */
+#define PR_0_ORPHAN_FILE_ENTRY	0x000202 /* an entry is refused */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
@@ -238,6 +242,15 @@ enum problem_prompt {
 #define PR_5_INODE_PADDING	0x05000A
 #define PR_5_BLOCK_BITMAP_CSUM	0x05000B /* metadata_csum */
 #define PR_5_INODE_BITMAP_CSUM	0x05000C
+/* Quota files, after the passes (quota.c; issue 13). */
+#define PR_5_QUOTA_BAD_FILE	0x050200 /* not a valid quota file */
+#define PR_5_QUOTA_USAGE	0x050201 /* one id's usage differs */
+#define PR_5_QUOTA_UPDATE	0x050202 /* rewrite the quota file */
+#define PR_5_QUOTA_WRITE	0x050203 /* the rewrite failed */
+#define PR_5_QUOTA_SCAN		0x050204 /* usage could not be counted */
+#define PR_5_ORPHAN_FILE_BAD	0x050210 /* orphan file unusable */
+#define PR_5_ORPHAN_BLOCK_DIRTY	0x050211 /* a block is not empty */
+#define PR_5_ORPHAN_PRESENT	0x050212 /* orphan_present, file clean */
 
 /* What a message talks about; fill the fields the message names. */
 struct problem_context {

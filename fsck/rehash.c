@@ -115,3 +115,24 @@ int fsck_rehash(struct fsck_ctx *ctx)
 		fsck_mark_changed(ctx);
 	return 0;
 }
+
+int fsck_rehash_listed(struct fsck_ctx *ctx)
+{
+	struct problem_context pctx;
+	uint32_t written = 0;
+
+	if (ctx->readonly || !ctx->rehash_dirs.n)
+		return 0;
+	clear_problem_context(&pctx);
+	if (ctx->opts->mode != FSCK_MODE_PREEN)
+		fix_problem(ctx, PR_3A_PASS_HEADER, &pctx);
+	for (size_t i = 0; i < ctx->rehash_dirs.n; i++) {
+		uint32_t ino = (uint32_t)ctx->rehash_dirs.v[i];
+
+		if (fsck_inode_used(ctx, ino))
+			written += (uint32_t)rehash_one(ctx, ino);
+	}
+	if (written)
+		fsck_mark_changed(ctx);
+	return 0;
+}

@@ -19,5 +19,10 @@ int fsck_rehash_parse_extended(const char *ext, unsigned int *threshold);
  * indexes the linear ones of more than one block. Never in read-only mode.
  */
 int fsck_rehash(struct fsck_ctx *ctx);
+/*
+ * Without -D: rebuilds the directories in ctx->rehash_dirs (an index
+ * cleared on metadata_csum), as e2fsck's pass 3A does.
+ */
+int fsck_rehash_listed(struct fsck_ctx *ctx);
 
 #endif /* EXTKIT_FSCK_REHASH_H */

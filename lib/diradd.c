@@ -10,6 +10,7 @@
 #include "diradd.h"
 #include "dirblock.h"
 #include "dirext.h"
+#include "dxadd.h"
 #include "endian.h"
 #include "error.h"
 #include "inode.h"
@@ -110,6 +111,18 @@ static int place(const struct extkit_dir_format *fmt, uint8_t *buf,
 	return rc < 0 ? -EFSCORRUPTED : -ENOSPC;
 }
 
+int extkit_dx_place(const struct extkit_dir_format *fmt, uint8_t *buf,
+		    const char *name, uint32_t len, uint32_t ino,
+		    uint8_t ftype)
+{
+	return place(fmt, buf, name, len, ino, ftype);
+}
+
+int extkit_dx_grow(struct extkit_dirspace *ds, uint64_t *lblk)
+{
+	return grow(ds, lblk);
+}
+
 /* Writes buf back as block lblk and records its room. */
 static int block_done(struct extkit_dirspace *ds, uint64_t lblk)
 {
@@ -134,6 +147,15 @@ int extkit_dir_add(struct extkit_dirspace *ds, const char *name,
 	if (!len || len > EXT2_NAME_LEN || memchr(name, '/', len) ||
 	    memchr(name, 0, len) || !ino || ino > ds->fs->sb.inodes_count)
 		return -EINVAL;
+	if (ds->st.corrupt)
+		return -EFSCORRUPTED;
+	if (ds->st.indexed) {	/* the index kept when the shape allows */
+		rc = extkit_dx_add(ds, name, len, ino, ftype, &lblk, &off);
+		if (!rc)
+			goto placed;
+		if (rc != -EAGAIN)
+			return rc;
+	}
 	rc = dir_writable(ds);
 	if (!rc && ds->st.indexed)
 		rc = drop_index(ds);
@@ -151,6 +173,7 @@ int extkit_dir_add(struct extkit_dirspace *ds, const char *name,
 	off = place(&ds->fmt, ds->buf, name, len, ino, ftype);
 	if (off < 0)
 		return off == -ENOSPC ? -EFSCORRUPTED : off;
+placed:
 	if (where) {
 		where->lblk = lblk;
 		where->offset = (uint32_t)off;

@@ -11,11 +11,14 @@
  * becomes free).
  * Adding N entries visits O(N) blocks in total.
  *
- * Adding to an htree directory drops its index (EXT2_INDEX_FL is cleared,
- * the index blocks become free space), as e2fsprogs' ext2fs_link does;
- * fsck -D rebuilds it. With metadata_csum every block written gets its
- * checksum tail, but htree directories are refused (-EXTKIT_EUNSUPP): the
- * dropped index blocks would need tails of their own.
+ * Adding to an htree directory keeps its index (dxadd.c: the leaf the
+ * name's hash leads to, split when full, as the kernel does). Where that
+ * is not handled (a full index block, casefolded or encrypted names) the
+ * index is dropped (EXT2_INDEX_FL cleared, the index blocks become free
+ * space), as e2fsprogs' ext2fs_link does; fsck -D rebuilds it. With
+ * metadata_csum every block written gets its checksum, and dropping an
+ * index is refused (-EXTKIT_EUNSUPP): the dropped index blocks would
+ * need tails of their own.
  */
 #ifndef EXTKIT_DIRADD_H
 #define EXTKIT_DIRADD_H

@@ -614,4 +614,75 @@ _Static_assert(offsetof(struct mmp_struct, mmp_check_interval) == 112,
 _Static_assert(offsetof(struct mmp_struct, mmp_checksum) == 1020,
 	       "mmp_checksum");
 
+/*
+ * Quota files (quota feature; the kernel's fs/quota/quotaio_v2.h and
+ * quota_tree.h): 1 KiB quota blocks. Block 0: header, then the info at
+ * byte 8; block 1: the root of a 4-level tree of __le32 references (one
+ * byte of the id per level); data blocks: a header, then entries.
+ */
+#define EXT4_QUOTA_MAGIC_USR	0xd9c01f11
+#define EXT4_QUOTA_MAGIC_GRP	0xd9c01927
+#define EXT4_QUOTA_MAGIC_PRJ	0xd9c03f14
+#define EXT4_QUOTA_TREE_ROOT	1	/* quota block of the tree root */
+#define EXT4_QUOTA_TREE_DEPTH	4
+#define EXT4_QUOTA_INFO_OFF	8
+#define EXT4_QUOTA_DEF_GRACE	604800	/* a week */
+
+struct v2_disk_dqheader {
+	__le32	dqh_magic;
+	__le32	dqh_version;	/* 0: v2r0, 1: v2r1 */
+};
+
+struct v2_disk_dqinfo {
+	__le32	dqi_bgrace;
+	__le32	dqi_igrace;
+	__le32	dqi_flags;
+	__le32	dqi_blocks;	/* quota blocks in the file */
+	__le32	dqi_free_blk;	/* first free block (list) */
+	__le32	dqi_free_entry;	/* first data block with a free entry */
+};
+
+struct qt_disk_dqdbheader {
+	__le32	dqdh_next_free;
+	__le32	dqdh_prev_free;
+	__le16	dqdh_entries;	/* used entries in the block */
+	__le16	dqdh_pad1;
+	__le32	dqdh_pad2;
+};
+
+struct v2r1_disk_dqblk {
+	__le32	dqb_id;
+	__le32	dqb_pad;
+	__le64	dqb_ihardlimit;
+	__le64	dqb_isoftlimit;
+	__le64	dqb_curinodes;
+	__le64	dqb_bhardlimit;
+	__le64	dqb_bsoftlimit;
+	__le64	dqb_curspace;	/* bytes */
+	__le64	dqb_btime;
+	__le64	dqb_itime;
+};
+
+struct v2r0_disk_dqblk {
+	__le32	dqb_id;
+	__le32	dqb_ihardlimit;
+	__le32	dqb_isoftlimit;
+	__le32	dqb_curinodes;
+	__le32	dqb_bhardlimit;
+	__le32	dqb_bsoftlimit;
+	__le64	dqb_curspace;
+	__le64	dqb_btime;
+	__le64	dqb_itime;
+};
+
+_Static_assert(sizeof(struct v2_disk_dqheader) == 8, "quota header");
+_Static_assert(sizeof(struct v2_disk_dqinfo) == 24, "quota info");
+_Static_assert(sizeof(struct qt_disk_dqdbheader) == 16, "quota data hdr");
+_Static_assert(sizeof(struct v2r1_disk_dqblk) == 72, "v2r1 entry");
+_Static_assert(offsetof(struct v2r1_disk_dqblk, dqb_curspace) == 48,
+	       "dqb_curspace");
+_Static_assert(sizeof(struct v2r0_disk_dqblk) == 48, "v2r0 entry");
+_Static_assert(offsetof(struct v2r0_disk_dqblk, dqb_curspace) == 24,
+	       "v2r0 dqb_curspace");
+
 #endif /* EXTKIT_ONDISK_H */

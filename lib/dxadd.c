@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Adding a name to an indexed directory and keeping its index (the
+ * kernel's ext4_dx_add_entry, fs/ext4/namei.c): the name's hash leads
+ * down the root and nodes to one leaf; the name goes into that leaf when
+ * it has room. A full leaf is split as the kernel's do_split does: its
+ * records sorted by hash, the upper ones (under half a block) moved to a
+ * block appended to the directory, the new block's lowest hash (bit 0
+ * set when it continues a run of equal hashes) inserted into the parent
+ * after the full leaf's entry. Every block is written with its checksum
+ * (leaf tail, dx tail). Shapes not handled here (a full parent: an index
+ * node to split or a level to add; casefolded or encrypted names; an
+ * index that does not parse) answer -EAGAIN: the caller then drops the
+ * index as before.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dirblock.h"
+#include "dxadd.h"
+#include "endian.h"
+#include "error.h"
+#include "htree.h"
+#include "inode.h"
+#include "ondisk.h"
+
+#define DX_MAX_LEVELS	3
+
+/* One index block on the way down. */
+struct dx_frame {
+	uint64_t lblk;
+	uint32_t entries;	/* offset of the count/limit (entry 0) */
+	uint32_t count, limit;
+	uint32_t at;		/* the entry followed */
+};
+
+struct dx_rec {
+	uint32_t hash;
+	uint32_t off;
+	uint32_t len;		/* minimal record length */
+};
+
+static int read_lblk(struct extkit_dirspace *ds, uint64_t lblk, uint8_t *buf)
+{
+	if (lblk >= ds->nblocks || !ds->pblks[lblk])
+		return -EAGAIN;
+	return extkit_fs_read_block(ds->fs, ds->pblks[lblk], buf);
+}
+
+/* Follows hash through the index block in buf; -EAGAIN if unusable. */
+static int frame_step(const uint8_t *buf, uint32_t bs, struct dx_frame *f,
+		      uint32_t hash, uint64_t *next)
+{
+	const uint8_t *e = buf + f->entries;
+	uint32_t lo = 1, hi;
+
+	f->limit = get_le16(e);
+	f->count = get_le16(e + 2);
+	if (!f->count || f->count > f->limit ||
+	    f->entries + (uint64_t)f->limit * 8 > bs)
+		return -EAGAIN;
+	hi = f->count;	/* last entry whose hash <= hash, entry 0 implied */
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (get_le32(e + mid * 8) <= hash)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	f->at = lo - 1;
+	*next = get_le32(e + f->at * 8 + 4) & 0x0fffffff;
+	return 0;
+}
+
+/* Hashes name as the root says and walks from the root to its leaf. */
+static int dx_walk(struct extkit_dirspace *ds, const char *name, uint32_t len,
+		   uint32_t *hash, unsigned int *version, struct dx_frame *fr,
+		   int *nfr, uint64_t *leaf)
+{
+	uint32_t bs = ds->fmt.block_size;
+	const struct dx_root *root = (const struct dx_root *)ds->buf;
+	uint64_t next;
+	int levels, rc = read_lblk(ds, 0, ds->buf);
+
+	if (rc)
+		return rc;
+	levels = root->info.indirect_levels;
+	if (root->info.info_length != 8 || levels >= DX_MAX_LEVELS ||
+	    root->info.hash_version > DX_HASH_TEA)
+		return -EAGAIN;
+	*version = root->info.hash_version;
+	rc = extkit_htree_hash(ds->fs, *version, name, len, hash);
+	if (rc)
+		return -EAGAIN;
+	fr[0].lblk = 0;
+	fr[0].entries = offsetof(struct dx_root, countlimit);
+	for (int i = 0; i <= levels; i++) {
+		if (i && (rc = read_lblk(ds, fr[i].lblk, ds->buf)))
+			return rc;
+		rc = frame_step(ds->buf, bs, &fr[i], *hash, &next);
+		if (rc)
+			return rc;
+		if (i < levels) {
+			fr[i + 1].lblk = next;
+			fr[i + 1].entries = offsetof(struct dx_node,
+						     countlimit);
+		}
+	}
+	*nfr = levels + 1;
+	*leaf = next;
+	return next && next < ds->nblocks ? 0 : -EAGAIN;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct dx_rec *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The live records of leaf buf with their hashes; *n of them. */
+static int leaf_records(struct extkit_dirspace *ds, unsigned int version,
+			const uint8_t *buf, struct dx_rec **out, uint32_t *n)
+{
+	const struct extkit_dir_format *fmt = &ds->fmt;
+	struct extkit_dir_cursor c;
+	struct dx_rec *v = calloc(fmt->block_size / 12 + 1, sizeof(*v));
+	int rc;
+
+	*n = 0;
+	if (!v)
+		return -ENOMEM;
+	extkit_dir_cursor_init(&c, fmt, buf, 0, extkit_dirspace_usable(fmt));
+	while ((rc = extkit_dir_cursor_next(&c)) > 0) {
+		const struct ext2_dir_entry_2 *de = (const void *)(buf + c.off);
+		uint32_t len = extkit_dirent_name_len(fmt, de);
+
+		if (!get_le32(buf + c.off))
+			continue;
+		v[*n].off = c.off;
+		v[*n].len = extkit_dirent_min_len(len);
+		rc = extkit_htree_hash(ds->fs, version, (const char *)de->name,
+				       len, &v[*n].hash);
+		if (rc)
+			break;
+		(*n)++;
+	}
+	if (rc < 0 || *n < 2) {
+		free(v);
+		return -EAGAIN;	/* a bad record, or nothing to split */
+	}
+	qsort(v, *n, sizeof(*v), cmp_rec);
+	*out = v;
+	return 0;
+}
+
+/* Lays records from..to-1 of src packed into dst (an empty leaf). */
+static void pack(struct extkit_dirspace *ds, const uint8_t *src,
+		 const struct dx_rec *r, uint32_t from, uint32_t to,
+		 uint8_t *dst)
+{
+	uint32_t usable = extkit_dirspace_usable(&ds->fmt), off = 0;
+
+	memset(dst, 0, ds->fmt.block_size);
+	for (uint32_t i = from; i < to; i++) {
+		memcpy(dst + off, src + r[i].off, r[i].len);
+		extkit_dirent_set_rec_len(&ds->fmt, dst + off,
+					  i + 1 < to ? r[i].len : usable - off);
+		off += r[i].len;
+	}
+	if (ds->fmt.tail_len)
+		extkit_dirblock_init_tail(ds->fs, dst);
+}
+
+/* Inserts (hash, lblk) after entry f->at of index block f->lblk. */
+static int parent_insert(struct extkit_dirspace *ds, struct dx_frame *f,
+			 uint32_t hash, uint64_t lblk, uint8_t *buf)
+{
+	uint8_t *e;
+	int rc = read_lblk(ds, f->lblk, buf);
+
+	if (rc)
+		return rc;
+	e = buf + f->entries;
+	memmove(e + (f->at + 2) * 8, e + (f->at + 1) * 8,
+		(size_t)(f->count - f->at - 1) * 8);
+	put_le32(e + (f->at + 1) * 8, hash);
+	put_le32(e + (f->at + 1) * 8 + 4, (uint32_t)lblk);
+	put_le16(e + 2, (uint16_t)(f->count + 1));
+	return extkit_dirblock_write(ds->fs, ds->ino, ds->gen,
+				     ds->pblks[f->lblk], buf);
+}
+
+/* Writes leaf block lblk from buf and records its room. */
+static int write_leaf(struct extkit_dirspace *ds, uint64_t lblk, uint8_t *buf)
+{
+	uint32_t room;
+	int rc = extkit_dirspace_block_room(&ds->fmt, buf, &room);
+
+	if (!rc)
+		rc = extkit_dirblock_write(ds->fs, ds->ino, ds->gen,
+					   ds->pblks[lblk], buf);
+	if (!rc)
+		rc = extkit_dirspace_set_room(ds, lblk, ds->pblks[lblk], room);
+	return rc;
+}
+
+/* Splits leaf (its records in ds->buf) into it and a new block. */
+static int split(struct extkit_dirspace *ds, unsigned int version,
+		 struct dx_frame *parent, uint64_t leaf, uint32_t hash,
+		 uint64_t *target)
+{
+	uint32_t bs = ds->fmt.block_size, n, move = 0, size = 0, at, hash2;
+	uint8_t *old = malloc(bs), *out = malloc(bs);
+	struct dx_rec *r = NULL;
+	uint64_t nl;
+	int rc = old && out ? 0 : -ENOMEM;
+
+	if (!rc) {
+		memcpy(old, ds->buf, bs);
+		rc = leaf_records(ds, version, old, &r, &n);
+	}
+	for (uint32_t i = n; !rc && i-- > 0;) {
+		if (size + r[i].len / 2 > extkit_dirspace_usable(&ds->fmt) / 2)
+			break;
+		size += r[i].len;
+		move++;
+	}
+	if (!rc && (move == 0 || move >= n))
+		move = n / 2;
+	at = n - move;
+	if (!rc) {
+		hash2 = r[at].hash + (r[at].hash == r[at - 1].hash);
+		rc = extkit_dx_grow(ds, &nl);
+	}
+	if (!rc) {	/* new block, index, then the old leaf */
+		pack(ds, old, r, at, n, out);
+		rc = write_leaf(ds, nl, out);
+	}
+	if (!rc)
+		rc = parent_insert(ds, parent, hash2, nl, out);
+	if (!rc) {
+		pack(ds, old, r, 0, at, out);
+		rc = write_leaf(ds, leaf, out);
+	}
+	if (!rc)
+		*target = hash >= (hash2 & ~1u) ? nl : leaf;
+	free(r);
+	free(old);
+	free(out);
+	return rc;
+}
+
+int extkit_dx_add(struct extkit_dirspace *ds, const char *name, uint32_t len,
+		  uint32_t ino, uint8_t ftype, uint64_t *lblk, int *off)
+{
+	struct dx_frame fr[DX_MAX_LEVELS];
+	struct extkit_inode inode;
+	unsigned int version;
+	uint32_t hash;
+	uint64_t leaf;
+	int nfr, rc = extkit_inode_read(ds->fs, ds->ino, &inode);
+
+	if (rc)
+		return rc;
+	if (inode.flags & (EXT4_CASEFOLD_FL | EXT4_ENCRYPT_FL))
+		return -EAGAIN;
+	rc = dx_walk(ds, name, len, &hash, &version, fr, &nfr, &leaf);
+	if (!rc)
+		rc = read_lblk(ds, leaf, ds->buf);
+	if (rc)
+		return rc;
+	*off = extkit_dx_place(&ds->fmt, ds->buf, name, len, ino, ftype);
+	if (*off >= 0) {
+		*lblk = leaf;
+		return 0;
+	}
+	if (*off != -ENOSPC)
+		return *off;
+	if (fr[nfr - 1].count >= fr[nfr - 1].limit)
+		return -EAGAIN;	/* the parent is full */
+	rc = split(ds, version, &fr[nfr - 1], leaf, hash, lblk);
+	if (!rc)
+		rc = read_lblk(ds, *lblk, ds->buf);
+	if (rc)
+		return rc;
+	*off = extkit_dx_place(&ds->fmt, ds->buf, name, len, ino, ftype);
+	return *off < 0 ? -EFSCORRUPTED : 0;
+}

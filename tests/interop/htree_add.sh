@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Adding to an indexed directory keeps the index (issue 13, Deliver 3):
+# files reconnected by extkit-fsck into an htree /lost+found (1 KiB and
+# 4 KiB blocks, metadata_csum; enough files to split leaves) leave an
+# index that debugfs reads (more leaves than before, every name found
+# through it: e2fsck -fn checks each hash against its leaf), e2fsck -fn
+# clean, a second extkit-fsck -fn clean.
+
+. "${top_srcdir:-.}/tests/lib.sh"
+need_tools mke2fs debugfs e2fsck dumpe2fs
+FSCK=$top_builddir/extkit-fsck
+REGRESS_DIR=$top_srcdir/tests/regress
+MKE2FS_CONFIG=$REGRESS_DIR/mke2fs.conf
+export MKE2FS DEBUGFS DUMPE2FS REGRESS_DIR MKE2FS_CONFIG
+
+leaves() {
+	"$DEBUGFS" -R "htree lost+found" image 2>/dev/null |
+		sed -n 's/^Number of entries (count): //p' | head -1
+}
+
+cd "$tmpdir" || exit 99
+for shape in 1024:8 1024:150 4096:8 4096:500; do
+	bs=${shape%:*}
+	n=${shape#*:}
+	{
+		name="${bs}b, $n files"
+		(. "$REGRESS_DIR/helpers.sh" &&
+		 . "$REGRESS_DIR/feature_helpers.sh" && htree_lf "$bs" &&
+		 orphans "$n" "name_of_a_reconnected_file_") >build.log 2>&1 ||
+			{ fail "$name: building the image"; continue; }
+		before=$(leaves)
+		"$FSCK" -fy image >fsck.log 2>&1
+		rc=$?
+		after=$(leaves)
+		if [ "$rc" != 1 ] || [ "$(grep -c '^Unattached' fsck.log)" != "$n" ]; then
+			fail "$name: extkit-fsck -fy exit $rc"
+		elif ! "$DEBUGFS" -R "htree lost+found" image 2>/dev/null |
+		    grep -q '^Root node dump'; then
+			fail "$name: the index is gone"
+		elif ! "$E2FSCK" -fn image >e2.log 2>&1; then
+			fail "$name: e2fsck -fn finds errors"
+			sed 's/^/    /' e2.log | head -10
+		elif ! "$FSCK" -fn image >fsck2.log 2>&1; then
+			fail "$name: a second extkit-fsck -fn finds errors"
+		else
+			ok "$name: index kept ($before -> $after leaves)"
+		fi
+	}
+done
+finish
