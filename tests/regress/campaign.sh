@@ -15,8 +15,8 @@
 # (1 KiB, metadata_csum), inline (inline_data, 256-byte inodes); the ext4
 # ones hold an htree directory, an extent tree of depth 1 and EA blocks.
 # It prints a table per geometry and the failing seeds (FAIL lines).
-#   CAMPAIGN_GEOMETRY  geometries (default: ext4 ext4csum inline)
-#   CAMPAIGN_SEEDS     seeds (default: a slice for make check, 2 3 5 6)
+#   CAMPAIGN_GEOMETRY  geometries (default, for make check: ext4csum inline)
+#   CAMPAIGN_SEEDS     seeds (default, for make check: 2 3 5)
 #   CAMPAIGN_KEEP=DIR  keeps each failing image as DIR/GEOM-SEED.img
 # A long campaign (not in make check), e.g. 200 seeds everywhere:
 #   CAMPAIGN_GEOMETRY="1k 4k 64k htree rev0 ea ext4 ext4csum inline" \
@@ -139,14 +139,14 @@ classify() {
 failing=
 printf '%-9s %6s %6s %7s %6s %8s %8s %8s %6s %8s\n' geometry seeds crash \
 	hang fnwrote unclean nonconv lost ok refused >table
-for geom in ${CAMPAIGN_GEOMETRY:-ext4 ext4csum inline}; do
+for geom in ${CAMPAIGN_GEOMETRY:-ext4csum inline}; do
 	"geom_$geom" || exit 99
 	mv image base
 	python3 "$DAMAGE" map base >map || exit 99
 	$FILECHECK snap base snap || exit 99
 	n_ok=0 n_refused=0 n_crash=0 n_hang=0 n_fnwrote=0 n_unclean=0
 	n_nonconv=0 n_lost=0 seeds=0
-	for seed in ${CAMPAIGN_SEEDS:-2 3 5 6}; do
+	for seed in ${CAMPAIGN_SEEDS:-2 3 5}; do
 		run_seed "$geom" "$seed"
 		seeds=$((seeds + 1))
 	done

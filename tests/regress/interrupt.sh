@@ -13,8 +13,9 @@
 #   a second -fy exits below 8; e2fsck -fn finds it clean; a third -fy
 #   exits 0; every file the damage did not touch (/keep and /d1/d2/big)
 #   is still there byte for byte.
-# INTERRUPT_POINTS=K: K points per image (default 12); EXTKIT_LONG_TESTS=1:
-# every point. Example of a long run:
+# By default: 1 KiB blocks, 30 unattached inodes, INTERRUPT_POINTS=K
+# points per image (default 6). EXTKIT_LONG_TESTS=1: 1 and 4 KiB blocks,
+# 100 unattached inodes, every point (about 700). The long run:
 #   EXTKIT_LONG_TESTS=1 top_srcdir=. top_builddir=. sh tests/regress/interrupt.sh
 . "${top_srcdir:-.}/tests/regress/env.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not found"
@@ -23,17 +24,18 @@ cd "$tmpdir" || exit 99
 FILECHECK="python3 $REGRESS_DIR/filecheck.py"
 export DEBUGFS
 
-# damage_many TYPE: ./image, a populated image of TYPE (ext2, ext4)
-# damaged as above; ./snap lists the files it must keep.
+# damage_many TYPE BLOCKSIZE UNATTACHED: ./image, a populated image of
+# TYPE (ext2, ext4) damaged as above; ./snap lists the files it must
+# keep.
 damage_many() {
 	if [ "$1" = ext2 ]; then
-		mkimg 1024 8M
+		mkimg "$2" 8M
 	else
-		mkimg4 1024 8M
+		mkimg4 "$2" 8M
 	fi
 	populate
 	many keep 40 "kept data"
-	many u 30 "unattached"
+	many u "$3" "unattached"
 	many l 10 "linked"
 	many g 40 "in a broken directory"
 	printf 'dup a\n' >a
@@ -42,7 +44,7 @@ damage_many() {
 	rm -f a b
 	$FILECHECK snap image snap.all || exit 99
 	grep -e '^/keep/' -e '^/d1/d2/big ' snap.all >snap
-	unlink_many u 30
+	unlink_many u "$3"
 	_i=0
 	while [ $_i -lt 5 ]; do
 		dbg "sif l/f000$_i links_count $((_i + 3))"
@@ -87,8 +89,15 @@ check_point() {
 }
 
 hooked=
-for type in ext2 ext4; do
-	damage_many "$type"
+specs="ext2:1024 ext4:1024"
+unattached=30
+if [ "${EXTKIT_LONG_TESTS:-0}" = 1 ]; then
+	specs="$specs ext2:4096 ext4:4096"
+	unattached=100
+fi
+for spec in $specs; do
+	type=${spec%:*}
+	damage_many "$type" "${spec#*:}" $unattached
 	mv image damaged
 	cp damaged work
 	EXTKIT_TEST_COUNT_WRITES=1 timeout -k 5 "$TIMEOUT" "$FSCK" -fy work \
@@ -104,8 +113,9 @@ for type in ext2 ext4; do
 		fail "$type: only $writes writes: the damage did too little"
 		continue
 	fi
+	type=$type-${spec#*:}
 	echo "$type: a full repair makes $writes writes"
-	points=${INTERRUPT_POINTS:-12}
+	points=${INTERRUPT_POINTS:-6}
 	[ "${EXTKIT_LONG_TESTS:-0}" = 1 ] && points=$writes
 	[ "$points" -gt "$writes" ] && points=$writes
 	[ "$points" -lt 2 ] && points=2
