@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "dir.h"
+#include "dirblock.h"
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
@@ -78,6 +79,38 @@ static int plausible(const struct dir_state *ds, const uint8_t *p,
 	return 1;
 }
 
+/* The first offset after off from which a valid chain runs to limit, or
+ * limit. */
+static uint32_t next_chain(const struct dir_state *ds, const uint8_t *buf,
+			   uint32_t off, uint32_t limit)
+{
+	uint32_t p = off + (ds->prev_off >= 0 ? 4 : 12);
+
+	for (; p + 12 <= limit; p += 4)
+		if (chain_ok(ds, buf, p, limit))
+			return p;
+	return limit;
+}
+
+/*
+ * metadata_csum: a leaf block without its tail (garbage, or a tail
+ * destroyed with the records before it) gets one now, unless records
+ * after the damage run to the very end of the block; the salvage then
+ * ends before the tail, and the block is complete in one run. Returns
+ * the salvage's limit.
+ */
+static uint32_t tail_limit(struct dir_state *ds, uint8_t *buf, uint32_t off,
+			   uint32_t limit)
+{
+	uint32_t bs = ds->fmt.block_size, end = bs - ds->fmt.tail_len;
+
+	if (!ds->fmt.tail_len || limit != bs || off + 12 > end ||
+	    next_chain(ds, buf, off, bs) < bs)
+		return limit;
+	extkit_dirblock_init_tail(ds->ctx->fs, buf);
+	return end;
+}
+
 /*
  * Rewrites the corrupt record at off so the block parses again. Returns
  * the offset to go on from (off when the record now stands, further on
@@ -86,15 +119,9 @@ static int plausible(const struct dir_state *ds, const uint8_t *p,
 static uint32_t salvage_at(struct dir_state *ds, uint8_t *buf, uint32_t off,
 			   uint32_t limit)
 {
-	uint32_t p = off + (ds->prev_off >= 0 ? 4 : 12), next = limit, gap;
+	uint32_t next = next_chain(ds, buf, off, limit), gap;
 	uint8_t *prev;
 
-	for (; p + 12 <= limit; p += 4) {
-		if (chain_ok(ds, buf, p, limit)) {
-			next = p;
-			break;
-		}
-	}
 	gap = next - off;
 	if (plausible(ds, buf + off, gap)) {
 		extkit_dirent_set_rec_len(&ds->fmt, buf + off, gap);
@@ -166,6 +193,8 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 	report_corrupt(ds, off, ent->problem, &fix);
 	if (fix) {
 		ds->dirty = 1;
+		if (!extkit_dir_iter_is_inline(it))
+			limit = tail_limit(ds, buf, off, limit);
 	} else if (!ds->walk_only) {
 		/* the fixes so far are written, the salvage is not */
 		if (extkit_dir_iter_freeze(it))

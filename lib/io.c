@@ -2,10 +2,51 @@
 /* Backend-independent io calls: bounds checks and block-to-byte mapping. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "io.h"
+
+#ifdef EXTKIT_TEST_HOOKS
+/*
+ * Test builds only (configure --enable-test-hooks). Every write, zeroing
+ * or resize call made through this file is counted over the whole
+ * process (a wrapping io such as the undo log counts with what it
+ * passes on). With EXTKIT_TEST_STOP_AFTER_WRITES=N the process ends right
+ * before the Nth call, with _exit(99): no flush, no cleanup, as if it had
+ * been killed there. With EXTKIT_TEST_COUNT_WRITES set, the count is
+ * printed to stderr at exit ("extkit-test: N writes").
+ */
+static unsigned long long test_writes, test_stop_at;
+
+static void test_print_count(void)
+{
+	fprintf(stderr, "extkit-test: %llu writes\n", test_writes);
+}
+
+static void test_stop_point(void)
+{
+	static int ready;
+
+	if (!ready) {
+		const char *s = getenv("EXTKIT_TEST_STOP_AFTER_WRITES");
+
+		ready = 1;
+		if (s)
+			test_stop_at = strtoull(s, NULL, 10);
+		if (getenv("EXTKIT_TEST_COUNT_WRITES"))
+			atexit(test_print_count);
+	}
+	if (++test_writes == test_stop_at)
+		_exit(99);
+}
+#else
+static void test_stop_point(void)
+{
+}
+#endif
 
 static int check_range(struct extkit_io *io, uint64_t off, uint64_t len)
 {
@@ -34,6 +75,7 @@ int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
 	rc = check_range(io, off, len);
 	if (rc)
 		return rc;
+	test_stop_point();
 	io->writes++;
 	return io->ops->write_bytes(io, off, buf, len);
 }
@@ -47,6 +89,7 @@ int extkit_io_zero_bytes(struct extkit_io *io, uint64_t off, uint64_t len)
 	rc = check_range(io, off, len);
 	if (rc)
 		return rc;
+	test_stop_point();
 	io->writes++;
 	return io->ops->zero_bytes(io, off, len);
 }
@@ -59,6 +102,7 @@ int extkit_io_set_size(struct extkit_io *io, uint64_t size)
 		return -EROFS;
 	if (!io->ops->set_size)
 		return -EOPNOTSUPP;
+	test_stop_point();
 	rc = io->ops->set_size(io, size);
 	if (!rc)	/* all or nothing: counted when done */
 		io->writes++;

@@ -8,10 +8,17 @@
  * followed by the data of its keys; the next key block comes after that
  * data, which is where e2undo looks for it.
  *
- * Write-ahead: the data, the key block and the header reach the undo file
- * and are flushed before the target write that needed them is passed on.
+ * Write-ahead, in batches: a write saves the old contents of the blocks
+ * it touches to the undo file (not yet flushed) and is then held in a
+ * queue (reads through the undo io see it). When the queue is full, on a
+ * flush, a zeroing, finish or close, the key block and the header are
+ * written, the undo file is flushed once, and only then are the queued
+ * writes passed on to the target, in order. So no target block is
+ * overwritten before its old contents are durable, and a repair pays one
+ * fsync per batch instead of one per newly saved block.
  * The set of saved blocks is a bitmap allocated in chunks on first use, so
- * memory grows with what was written, not with the device.
+ * memory grows with what was written, not with the device; the queue is
+ * bounded by BATCH_WRITES and BATCH_BYTES.
  */
 #include "config.h"
 
@@ -33,6 +40,15 @@
 #define HDR_BLOCK	0		/* undo block of the header */
 #define SUPER_BLOCK	1		/* undo block of the superblock copy */
 #define FIRST_KEY_BLOCK	2
+#define BATCH_WRITES	256		/* queued target writes at most */
+#define BATCH_BYTES	(4u << 20)	/* and their bytes */
+
+/* A target write held until its batch's undo data is durable. */
+struct pending {
+	uint64_t off;
+	size_t len;
+	uint8_t *data;
+};
 
 struct undo_priv {
 	struct extkit_io *target;
@@ -48,6 +64,9 @@ struct undo_priv {
 	uint8_t **chunks;		/* saved-block bitmap, by chunk */
 	uint8_t *keyb;			/* the current key block */
 	uint8_t *data;			/* one block being saved */
+	struct pending queue[BATCH_WRITES];
+	uint32_t queued;
+	size_t queued_bytes;
 	int finished;
 	int broken;			/* a save failed: refuse writes */
 };
@@ -255,8 +274,39 @@ static int write_indexes(struct undo_priv *p, uint32_t state)
 	return rc;
 }
 
-/* Saves every not yet saved block of [off, off + len), then flushes. */
-static int save_range(struct extkit_io *io, uint64_t off, uint64_t len)
+/*
+ * Ends the batch: the indexes of what was saved, one flush of the undo
+ * file, then the queued target writes. A failure leaves the io broken
+ * (every later write refused).
+ */
+static int commit(struct undo_priv *p)
+{
+	int rc = 0;
+	uint32_t i;
+
+	if (!p->queued)
+		return 0;
+	rc = write_indexes(p, 0);
+	if (!rc)
+		rc = extkit_io_flush(p->file);
+	for (i = 0; i < p->queued; i++) {
+		if (!rc)
+			rc = extkit_io_write_bytes(p->target, p->queue[i].off,
+						   p->queue[i].data,
+						   p->queue[i].len);
+		free(p->queue[i].data);
+	}
+	p->queued = 0;
+	p->queued_bytes = 0;
+	if (rc)
+		p->broken = 1;
+	return rc;
+}
+
+/* Saves every not yet saved block of [off, off + len); with sync, the
+ * saved blocks are made durable at once (else at the batch's commit). */
+static int save_range(struct extkit_io *io, uint64_t off, uint64_t len,
+		      int sync)
 {
 	struct undo_priv *p = io->priv;
 	uint64_t blk, last, n = 0;
@@ -278,37 +328,75 @@ static int save_range(struct extkit_io *io, uint64_t off, uint64_t len)
 		rc = save_block(p, blk);
 		n++;
 	}
-	if (!rc && n)
+	if (!rc && n && sync)
 		rc = write_indexes(p, 0);
-	if (!rc && n)
+	if (!rc && n && sync)
 		rc = extkit_io_flush(p->file);
 	if (rc)
 		p->broken = 1;
 	return rc;
 }
 
+/* The target's bytes, with the queued writes over them, in order. */
 static int undo_read(struct extkit_io *io, uint64_t off, void *buf,
 		     size_t len)
 {
 	struct undo_priv *p = io->priv;
+	int rc = extkit_io_read_bytes(p->target, off, buf, len);
 
-	return extkit_io_read_bytes(p->target, off, buf, len);
+	for (uint32_t i = 0; !rc && i < p->queued; i++) {
+		const struct pending *q = &p->queue[i];
+		uint64_t a = q->off > off ? q->off : off;
+		uint64_t b = q->off + q->len < off + len ? q->off + q->len :
+			     off + len;
+
+		if (a < b)
+			memcpy((uint8_t *)buf + (a - off), q->data + (a - q->off),
+			       b - a);
+	}
+	return rc;
 }
 
+/* Saves what the write overwrites, then queues it (see commit). */
 static int undo_write(struct extkit_io *io, uint64_t off, const void *buf,
 		      size_t len)
 {
 	struct undo_priv *p = io->priv;
-	int rc = save_range(io, off, len);
+	struct pending *q;
+	int rc;
 
-	return rc ? rc : extkit_io_write_bytes(p->target, off, buf, len);
+	if ((p->queued == BATCH_WRITES ||
+	     p->queued_bytes + len > BATCH_BYTES) && (rc = commit(p)))
+		return rc;
+	if (len > BATCH_BYTES) {	/* too big to hold: saved and written */
+		rc = commit(p);
+		if (!rc)
+			rc = save_range(io, off, len, 1);
+		return rc ? rc : extkit_io_write_bytes(p->target, off, buf,
+						       len);
+	}
+	rc = save_range(io, off, len, 0);
+	if (rc)
+		return rc;
+	q = &p->queue[p->queued];
+	q->data = malloc(len ? len : 1);
+	if (!q->data)
+		return -ENOMEM;
+	memcpy(q->data, buf, len);
+	q->off = off;
+	q->len = len;
+	p->queued++;
+	p->queued_bytes += len;
+	return 0;
 }
 
 static int undo_zero(struct extkit_io *io, uint64_t off, uint64_t len)
 {
 	struct undo_priv *p = io->priv;
-	int rc = save_range(io, off, len);
+	int rc = commit(p);
 
+	if (!rc)
+		rc = save_range(io, off, len, 1);
 	return rc ? rc : extkit_io_zero_bytes(p->target, off, len);
 }
 
@@ -323,7 +411,10 @@ static int undo_set_size(struct extkit_io *io, uint64_t size)
 static int undo_flush(struct extkit_io *io)
 {
 	struct undo_priv *p = io->priv;
-	int rc = extkit_io_flush(p->file);
+	int rc = commit(p);
+
+	if (!rc)
+		rc = extkit_io_flush(p->file);
 
 	return rc ? rc : extkit_io_flush(p->target);
 }
@@ -426,8 +517,10 @@ int extkit_undo_finish(struct extkit_io *io)
 	p = io->priv;
 	if (p->finished)
 		return 0;
+	rc = commit(p);
 	p->finished = 1;
-	rc = setup(io);
+	if (!rc)
+		rc = setup(io);
 	if (!rc)
 		rc = write_indexes(p, E2UNDO_STATE_FINISHED);
 	end = (uint64_t)p->bs * (p->num_keys ? p->next_blk : SUPER_BLOCK + 1);

@@ -13,11 +13,55 @@
 #include "error.h"
 #include "io.h"
 #include "ondisk.h"
+#include "undo.h"
 #include "cli/msg.h"
 
 #include "mkfs.h"
 
 const char cli_prog[] = "extkit-mkfs";
+
+/*
+ * Opens the target for writing; with -z, behind an undo io that saves
+ * what each write overwrites (in undo blocks of the filesystem's block
+ * size, as mke2fs -z) to the undo file, which must be new or empty.
+ */
+static int open_target(const struct mkfs_opts *o, struct mkfs_target *t,
+		       const struct mkfs_layout *l, struct extkit_io **out)
+{
+	struct extkit_io *io, *file, *undo;
+	int rc;
+
+	rc = extkit_io_open_unix(t->path, EXTKIT_IO_WRITE | EXTKIT_IO_EXCL,
+				 &io);
+	if (rc) {
+		cli_error("%s: %s", t->path, rc == -EBUSY ?
+			  "the device is in use" : extkit_strerror(rc));
+		return rc;
+	}
+	io->block_size = l->block_size;
+	if (!o->undo_file) {
+		*out = io;
+		return 0;
+	}
+	rc = extkit_undo_create_file(o->undo_file, &file);
+	if (!rc) {
+		rc = extkit_undo_open(io, file, &undo);
+		if (rc)
+			extkit_io_close(file);
+	}
+	if (rc) {
+		cli_error("%s: %s", o->undo_file, rc == -EEXIST ?
+			  "undo file exists and is not empty; remove it or "
+			  "name another file" : extkit_strerror(rc));
+		extkit_io_close(io);
+		return rc;
+	}
+	if (!o->quiet)
+		printf("Saving overwritten blocks; to undo this run:\n"
+		       "    e2undo %s %s\n\n", o->undo_file, t->path);
+	*out = undo;
+	return 0;
+}
 
 static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 		  const struct mkfs_layout *l, struct extkit_fs *fs)
@@ -29,13 +73,9 @@ static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 	rc = mkfs_target_prepare(o, t, fs_bytes);
 	if (rc)
 		return rc;
-	rc = extkit_io_open_unix(t->path, EXTKIT_IO_WRITE | EXTKIT_IO_EXCL,
-				 &io);
-	if (rc) {
-		cli_error("%s: %s", t->path, rc == -EBUSY ?
-			  "the device is in use" : extkit_strerror(rc));
+	rc = open_target(o, t, l, &io);
+	if (rc)
 		return rc;
-	}
 	if (io->size < fs_bytes) {
 		cli_error("%s: only %llu bytes, %llu needed", t->path,
 			  (unsigned long long)io->size,
@@ -52,6 +92,14 @@ static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 		cli_error("%s: writing failed: %s", t->path,
 			  extkit_strerror(rc));
 	fs->io = NULL;
+	if (o->undo_file) {
+		int err = extkit_undo_finish(io);
+
+		if (err)
+			cli_error("%s: writing the undo file: %s", o->undo_file,
+				  extkit_strerror(err));
+		rc = rc ? rc : err;
+	}
 	extkit_io_close(io);
 	return rc;
 }

@@ -39,6 +39,7 @@ struct mkfs_opts {
 	int hash_seed_given;		/* -E hash_seed= */
 	int nodiscard;			/* -E nodiscard */
 	char *source;			/* -d: a directory or an archive */
+	char *undo_file;		/* -z: old contents saved there */
 	uint32_t now;
 	int fixed_time;			/* the time came from the environment */
 	/* ext3/ext4 (issue 14): as given, then completed by profile.c */

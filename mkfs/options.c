@@ -516,6 +516,9 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "root-directory", 'd', POPT_ARG_STRING, &o->source, 0,
 		  "copy a directory tree or an archive into the new filesystem",
 		  "SOURCE" },
+		{ "undo", 'z', POPT_ARG_STRING, &o->undo_file, 0,
+		  "save the overwritten blocks to an undo file (e2undo)",
+		  "UNDOFILE" },
 		{ "force", 'F', POPT_ARG_NONE, &o->force, 0,
 		  "overwrite an existing filesystem or partition table",
 		  NULL },
@@ -553,7 +556,8 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->usage_types);
 	free(o->features_arg);
 	free(o->source);
-	o->source = NULL;
+	free(o->undo_file);
+	o->source = o->undo_file = NULL;
 	o->target = NULL;
 	o->size_arg = NULL;
 	o->fs_type = o->usage_types = o->features_arg = NULL;

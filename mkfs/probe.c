@@ -392,7 +392,7 @@ static int discard_device(const struct mkfs_opts *o,
 	uint64_t range[2] = { 0, fs_bytes };
 	int fd;
 
-	if (o->nodiscard)
+	if (o->nodiscard || o->undo_file)
 		return 0;
 	fd = open(t->path, O_RDWR | O_EXCL | O_CLOEXEC);
 	if (fd < 0) {
@@ -408,7 +408,8 @@ static int discard_device(const struct mkfs_opts *o,
 /*
  * Creates or resizes an image file, and punches out its old contents so
  * that everything reads as zeros (t->known_zero). A block device is only
- * discarded: the writer zeroes what must read as zeros.
+ * discarded: the writer zeroes what must read as zeros. With -z neither:
+ * what the writer overwrites goes to the undo file first.
  */
 int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 			uint64_t fs_bytes)
@@ -428,7 +429,8 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 		goto fail;
 	}
 	t->known_zero = old == 0;
-	if (old && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+	/* with -z the old contents stay, to be saved before each write */
+	if (old && !o->undo_file && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
 			     (off_t)(old < fs_bytes ? old : fs_bytes)) == 0)
 		t->known_zero = 1;
 	if (close(fd) < 0) {

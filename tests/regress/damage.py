@@ -18,8 +18,13 @@ damage.py hit BASE MAP SEED IMAGE
     4 a garbage inode table block
   A garbage block is random bytes, a random run inside it, or a copy of
   another metadata block (kind picked by the seed too).
+damage.py hit2 BASE MAP SEED IMAGE DAMAGED
+  The campaign's damage (campaign.sh): SEED % 8 picks among more kinds
+  (extent, EA, journal, bitmap and descriptor blocks too); the numbers
+  of the damaged blocks go to DAMAGED.
 The parser only reads what mke2fs and debugfs write for these tests
-(ext2, revision 0 or 1, 32-byte group descriptors).
+(ext2 revision 0 or 1, ext4 with extents, inline data and a journal;
+small images: high halves of 64-bit fields are ignored).
 """
 import mmap
 import random
@@ -48,9 +53,14 @@ class Fs:
         self.isz = u16(sb, 88) if u32(sb, 76) >= 1 else 128
         self.ngroups = (self.blocks - self.first + self.bpg - 1) // self.bpg
         self.gdt = self.first + 1
+        # ext4: 64-byte descriptors with 64bit (high halves ignored: the
+        # test images are small)
+        self.dsz = u16(sb, 0xFE) if u32(sb, 0x60) & 0x80 else 32
+        self.dsz = self.dsz if self.dsz >= 32 else 32
+        self.has_journal = u32(sb, 0x5C) & 0x4
         self.groups = []
         for g in range(self.ngroups):
-            o = self.gdt * self.bs + 32 * g
+            o = self.gdt * self.bs + self.dsz * g
             self.groups.append((u32(data, o), u32(data, o + 4),
                                 u32(data, o + 8)))
 
@@ -79,6 +89,28 @@ def walk_ind(fs, blk, depth, out):
         walk_ind(fs, u32(raw, 4 * i), depth - 1, out)
 
 
+def walk_extents(fs, node, depth, out, data):
+    """Collects the extent tree blocks under node ('ext') and the data
+    blocks of its leaves (at most 4096 of them) into data."""
+    if u16(node, 0) != 0xF30A or depth < 0:
+        return
+    n = min(u16(node, 2), (len(node) - 12) // 12)
+    for i in range(n):
+        e = 12 + 12 * i
+        if u16(node, 6):
+            blk = u32(node, e + 4)
+            if 0 < blk < fs.blocks:
+                out.append(('ext', blk))
+                walk_extents(fs, fs.block(blk), depth - 1, out, data)
+        else:
+            ln = u16(node, e + 4)
+            ln = ln - 32768 if ln > 32768 else ln
+            start = u32(node, e + 8)
+            for b in range(start, min(start + ln, fs.blocks)):
+                if len(data) < 4096:
+                    data.append(b)
+
+
 def data_blocks(fs, blk, depth, out):
     """Collects the data blocks under an indirect block."""
     if blk == 0 or blk >= fs.blocks:
@@ -95,7 +127,7 @@ def data_blocks(fs, blk, depth, out):
 
 def meta_map(fs):
     out = [('sb', 0 if fs.bs > 1024 else 1)]
-    gdt_blocks = (32 * fs.ngroups + fs.bs - 1) // fs.bs
+    gdt_blocks = (fs.dsz * fs.ngroups + fs.bs - 1) // fs.bs
     out += [('gdt', fs.gdt + i) for i in range(gdt_blocks)]
     itb = (fs.ipg * fs.isz + fs.bs - 1) // fs.bs
     per_block = fs.bs // fs.isz
@@ -116,6 +148,20 @@ def meta_map(fs):
             out.append(('ea', acl))
         if kind not in (0x4000, 0x8000, 0xA000) or ino in (1, 7):
             continue
+        flags = u32(raw, 32)
+        if flags & 0x10000000:
+            continue                    # inline data
+        if flags & 0x80000:
+            data = []
+            walk_extents(fs, raw[40:100], 4, out, data)
+            if ino == 8 and fs.has_journal:
+                out += [('journal', b) for b in data[:4]]
+            elif kind == 0x4000:
+                out += [('dir', b) for b in data]
+            continue
+        if ino == 8 and fs.has_journal:
+            out += [('journal', p) for p in
+                    [u32(raw, 40 + 4 * i) for i in range(4)] if p]
         iblocks = u32(raw, 28) - (fs.bs // 512 if acl else 0)
         if kind == 0xA000 and iblocks == 0:
             continue                    # fast symlink
@@ -180,6 +226,43 @@ def hit(base, mapfile, seed, image):
             garbage(rnd, fs, out, rnd.choice(pool)[1], meta)
 
 
+def hit2(base, mapfile, seed, image, damaged):
+    """The campaign's damage: like hit, over more kinds, and the damaged
+    block numbers written to damaged. SEED % 8: 0, 1 as hit; then a
+    garbage 2 directory, 3 indirect or extent, 4 inode table, 5 EA,
+    6 journal, 7 bitmap or descriptor block."""
+    fs = Fs(base_map(base))
+    meta = [(k, int(n)) for k, n in
+            (line.split() for line in open(mapfile))]
+    rnd = random.Random(seed)
+    mode = seed % 8
+    hits = set()
+    shutil.copyfile(base, image)
+    with open(image, 'r+b') as out:
+        if mode <= 1:
+            pool = [m for m in meta if mode == 0 or m[0] != 'sb']
+            for _ in range(rnd.randint(1, 40)):
+                kind, blk = rnd.choice(pool)
+                if kind == 'sb':
+                    off = 1024 + rnd.randrange(1024)
+                else:
+                    off = blk * fs.bs + rnd.randrange(fs.bs)
+                out.seek(off)
+                out.write(bytes([rnd.randrange(256)]))
+                hits.add(off // fs.bs)
+        else:
+            want = {2: ('dir',), 3: ('ind', 'ext'), 4: ('itable',),
+                    5: ('ea',), 6: ('journal',),
+                    7: ('bitmap', 'gdt')}[mode]
+            pool = [m for m in meta if m[0] in want] or \
+                [m for m in meta if m[0] != 'sb']
+            blk = rnd.choice(pool)[1]
+            garbage(rnd, fs, out, blk, meta)
+            hits.add(blk)
+    with open(damaged, 'w') as f:
+        f.write(''.join('%d\n' % b for b in sorted(hits)))
+
+
 def legacy(base, seed, image):
     rnd = random.Random(seed)
     b = bytearray(open(base, 'rb').read())
@@ -196,8 +279,12 @@ def main():
         legacy(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     elif sys.argv[1] == 'hit':
         hit(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+    elif sys.argv[1] == 'hit2':
+        hit2(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5],
+             sys.argv[6])
     else:
-        sys.exit('usage: damage.py map BASE | hit BASE MAP SEED IMAGE')
+        sys.exit('usage: damage.py map BASE | hit BASE MAP SEED IMAGE | '
+                 'hit2 BASE MAP SEED IMAGE DAMAGED')
 
 
 if __name__ == '__main__':

@@ -5,7 +5,8 @@
 # -D rewriting directories, a run that changes nothing), and e2fsck -fn
 # finds the repaired image clean. Bad inputs: an undo file in a missing
 # directory or one that already holds data is refused with exit 8 before
-# a byte of the image is written; -n writes no undo file.
+# a byte of the image is written; -n writes no undo file. extkit-mkfs -z
+# over an old filesystem: e2undo gives it back byte for byte.
 # UNDO_ALL_CASES=1 also repairs every f_ case through -z and replays it
 # (about two minutes, so not by default).
 . "${top_srcdir:-.}/tests/regress/env.sh"
@@ -162,6 +163,45 @@ if [ "$rc" -eq 4 ] && grep -q 'UNEXPECTED INCONSISTENCY' out &&
 else
 	fail "-p halts: exit $rc"
 	cat out uout
+fi
+
+# extkit-mkfs -z: the undo file holds what the new filesystem overwrote
+# (an ext2 image with files, formatted again as ext4 with 1 and 4 KiB
+# blocks); e2undo gives the old image back byte for byte.
+MKFS=$top_builddir/extkit-mkfs
+for bs in 1024 4096; do
+	mkimg 1024 8M
+	populate
+	sum=$(sha256sum <image)
+	rm -f undo
+	timeout -k 5 "$TIMEOUT" "$MKFS" -F -t ext4 -b $bs -z undo image \
+		>out 2>&1 </dev/null
+	rc=$?
+	if [ $rc -ne 0 ] || sanitizer_report out ||
+	   ! grep -q '^    e2undo undo image$' out; then
+		fail "mkfs -z -b $bs: exit $rc"
+		head -20 out
+	elif ! $E2FSCK -fn image >e2out 2>&1; then
+		fail "mkfs -z -b $bs: e2fsck -fn on the new filesystem"
+		head -10 e2out
+	elif ! timeout -k 5 "$TIMEOUT" $E2UNDO undo image >uout 2>&1 ||
+	     [ -s uout ] || [ "$(sha256sum <image)" != "$sum" ]; then
+		fail "mkfs -z -b $bs: e2undo did not restore the image"
+		head -5 uout
+	else
+		ok "mkfs -z -b $bs: e2undo restores the old ext2 image"
+	fi
+done
+echo "precious" >keep
+sum=$(sha256sum <image)
+"$MKFS" -F -q -z keep image >out 2>&1 </dev/null
+rc=$?
+if [ $rc -eq 1 ] && [ "$(cat keep)" = precious ] &&
+   [ "$(sha256sum <image)" = "$sum" ]; then
+	ok "mkfs -z with a non-empty undo file: exit 1, nothing written"
+else
+	fail "mkfs -z with a non-empty undo file: exit $rc"
+	cat out
 fi
 
 # all_cases: every f_ case's damage, repaired through -z and replayed.

@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The long fuzzing run (never in make check; `make fuzz-long` runs it):
+# each target for FUZZ_SECONDS (default 3600).
+#  1. fuzz_image (the library's read path): built for libFuzzer with the
+#     README's clang command where clang can, over a corpus of ext2 and
+#     ext4 images (one with a journal to recover); without clang, the
+#     deterministic mutation driver for as long.
+#  2. fsck_fuzz.sh: extkit-fsck -fn/-fy on mutated ext2/ext4 images with
+#     journals to recover.
+# Findings (crash inputs, failing images) go to FUZZ_OUT (default
+# ./fuzz-out); the last lines give executions and time per target.
+#   FUZZ_SECONDS=600 top_srcdir=. top_builddir=. sh tests/fuzz/fuzz_long.sh
+. "${top_srcdir:-.}/tests/lib.sh"
+need_tools mke2fs debugfs
+SECS=${FUZZ_SECONDS:-3600}
+OUT=${FUZZ_OUT:-$PWD/fuzz-out}
+mkdir -p "$OUT/corpus" || exit 99
+
+# The corpus: small images of several kinds.
+i=0
+for spec in "ext2 -b 1024" "ext2 -b 4096" "ext4 -b 1024" "ext4 -b 4096" \
+	    "ext4 -b 1024 -I 256 -O inline_data"; do
+	i=$((i + 1))
+	set -- $spec
+	t=$1
+	shift
+	img=$OUT/corpus/seed$i.img
+	[ -f "$img" ] && continue
+	"$MKE2FS" -q -F -t "$t" "$@" -N 128 "$img" 1M >/dev/null 2>&1 || exit 99
+	printf 'mkdir d\nwrite /etc/hostname d/f\nsymlink l d/f\n' |
+		"$DEBUGFS" -w -f - "$img" >/dev/null 2>&1
+	if [ "$t" = ext4 ]; then	# a committed transaction to recover
+		printf 'jo\njw -b 900 /etc/hostname\njc\n' |
+			"$DEBUGFS" -w -f - "$img" >/dev/null 2>&1
+	fi
+done
+
+# 1. the read path
+cmd=$(sed -n '/-DEXTKIT_LIBFUZZER/,/-o fuzz_image/p' \
+	"$top_srcdir/README.md" | tr -d '\\\n' | sed 's/-o fuzz_image//')
+if command -v clang >/dev/null 2>&1 &&
+   (cd "$top_srcdir" &&
+    eval "$cmd -I'$top_builddir' -o '$OUT/fuzz_image'") >"$OUT/build.log" 2>&1
+then
+	mkdir -p "$OUT/crashes"
+	"$OUT/fuzz_image" -max_total_time="$SECS" -rss_limit_mb=2048 \
+		-artifact_prefix="$OUT/crashes/" -print_final_stats=1 \
+		"$OUT/corpus" >"$OUT/libfuzzer.log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) .*/\1 runs in \2 s/p' \
+		"$OUT/libfuzzer.log")
+	if [ $rc -eq 0 ]; then
+		ok "fuzz_image (libFuzzer): ${runs:-?}, no crash"
+	else
+		fail "fuzz_image (libFuzzer) found a problem: see $OUT/crashes"
+		tail -n 30 "$OUT/libfuzzer.log"
+	fi
+else
+	iters=$((SECS * 20))
+	for img in "$OUT"/corpus/*.img; do
+		if timeout -k 5 $((SECS + 60)) \
+			"$top_builddir/tests/fuzz/fuzz_image" "$img" $iters 1 \
+			>"$OUT/driver.log" 2>&1; then
+			ok "fuzz_image driver on $img: $(tail -n 1 "$OUT/driver.log")"
+		else
+			fail "fuzz_image driver on $img"
+			tail -n 30 "$OUT/driver.log"
+		fi
+	done
+fi
+
+# 2. extkit-fsck on mutated images
+if FUZZ_SECONDS=$SECS FUZZ_OUT=$OUT/fsck sh "$top_srcdir/tests/fuzz/fsck_fuzz.sh" \
+	>"$OUT/fsck_fuzz.log" 2>&1; then
+	ok "$(grep '^fsck_fuzz:' "$OUT/fsck_fuzz.log")"
+else
+	fail "fsck_fuzz: see $OUT/fsck_fuzz.log"
+	grep -e '^FAIL' -e '^fsck_fuzz:' "$OUT/fsck_fuzz.log" | tail -n 20
+fi
+finish

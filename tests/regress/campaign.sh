@@ -1,0 +1,159 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The repair campaign. For each geometry a populated base image is built
+# (clean for e2fsck -fn) and its files are recorded (filecheck.py); for
+# each seed, damage.py hit2 damages a copy's metadata (superblock,
+# descriptors, bitmaps, inode tables, directory and htree blocks,
+# indirect and extent blocks, EA blocks, journal) and then:
+#   extkit-fsck -fn writes nothing (same sha256); -fy exits below 8 (or
+#   both refuse the image, e2fsck -fy too); e2fsck -fn is clean after it;
+#   a second -fy exits 0; no crash (signal or sanitizer report) and no
+#   hang ($TIMEOUT); every file whose blocks the damage did not touch is
+#   still there, byte for byte.
+# Geometries: ext2 1k 4k 64k htree rev0 ea (random_images.sh); ext4
+# (4 KiB blocks, journal, extents, flex_bg, no metadata_csum), ext4csum
+# (1 KiB, metadata_csum), inline (inline_data, 256-byte inodes); the ext4
+# ones hold an htree directory, an extent tree of depth 1 and EA blocks.
+# It prints a table per geometry and the failing seeds (FAIL lines).
+#   CAMPAIGN_GEOMETRY  geometries (default, for make check: ext4csum inline)
+#   CAMPAIGN_SEEDS     seeds (default, for make check: 2 3 5)
+#   CAMPAIGN_KEEP=DIR  keeps each failing image as DIR/GEOM-SEED.img
+# A long campaign (not in make check), e.g. 200 seeds everywhere:
+#   CAMPAIGN_GEOMETRY="1k 4k 64k htree rev0 ea ext4 ext4csum inline" \
+#   CAMPAIGN_SEEDS="$(seq 1 200)" top_srcdir=. top_builddir=. \
+#   sh tests/regress/campaign.sh
+. "${top_srcdir:-.}/tests/regress/env.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 not found"
+cd "$tmpdir" || exit 99
+. "$REGRESS_DIR/helpers.sh"
+. "$REGRESS_DIR/random_images.sh"
+DAMAGE=$REGRESS_DIR/damage.py
+FILECHECK="python3 $REGRESS_DIR/filecheck.py"
+export DEBUGFS
+
+geom_1k() {
+	mkimg 1024 4M
+	populate
+	many m 60 data
+}
+
+# ext4_tree: what the ext4 geometries hold: the standard tree, 100 small
+# files, an htree directory, a file of 40 extents (a tree of depth 1),
+# symlinks, devices and EA blocks (extras); then e2fsck -fyD indexes
+# the directories and settles what debugfs left for it.
+ext4_tree() {
+	populate
+	many m 100 data
+	many h 600
+	sparse sp 40
+	dbg "write sp sparse"
+	rm -f sp
+	extras
+	$E2FSCK -fyD image >/dev/null 2>&1
+	$E2FSCK -fn image >/dev/null 2>&1 ||
+		{ echo "campaign: base image not clean" >&2; exit 99; }
+}
+
+geom_ext4() {
+	mkimg4 4096 32M -O ^metadata_csum,ext_attr
+	ext4_tree
+}
+
+geom_ext4csum() {
+	mkimg4 1024 16M -O ext_attr
+	ext4_tree
+}
+
+geom_inline() {
+	mkimg4 1024 16M -I 256 -O inline_data,ext_attr
+	ext4_tree
+}
+
+# run_seed GEOMETRY SEED: one damaged image through the rules; counts
+# it in the class of its first failure (or ok / refused).
+run_seed() {
+	_t="$1 seed $2"
+	python3 "$DAMAGE" hit2 base map "$2" image damaged || exit 99
+	_sum=$(sha256sum <image)
+	timeout -k 5 "$TIMEOUT" "$FSCK" -fn image >out.n 2>&1 </dev/null
+	rn=$?
+	if [ "$(sha256sum <image)" != "$_sum" ]; then
+		class=fnwrote
+	else
+		timeout -k 5 "$TIMEOUT" "$FSCK" -fy image >out.1 2>&1 </dev/null
+		r1=$?
+		timeout -k 5 "$TIMEOUT" "$FSCK" -fy image >out.2 2>&1 </dev/null
+		r2=$?
+		timeout -k 5 "$TIMEOUT" "$E2FSCK" -fn image >e2.log 2>&1
+		r3=$?
+		class=$(classify)
+	fi
+	eval "n_$class=\$((n_$class + 1))"
+	case $class in
+	ok | refused) ok "$_t: $class" ;;
+	*)
+		fail "$_t: $class (-fn $rn, -fy $r1 then $r2, e2fsck -fn $r3)"
+		failing="$failing $1:$2:$class"
+		grep -h -A5 -e Sanitizer -e 'runtime error' out.n out.1 out.2 \
+			2>/dev/null | head -12
+		grep -v -e '^Pass' -e '^$' e2.log 2>/dev/null | head -6
+		[ -z "${CAMPAIGN_KEEP:-}" ] || {
+			mkdir -p "$CAMPAIGN_KEEP"
+			python3 "$DAMAGE" hit2 base map "$2" \
+				"$CAMPAIGN_KEEP/$1-$2.img" /dev/null
+		}
+		;;
+	esac
+	r1= r2= r3=
+}
+
+# classify: the class of the current seed (after the runs above).
+classify() {
+	for _r in $rn $r1 $r2; do
+		case $_r in
+		66 | 13[0-6] | 13[8-9] | 1[4-9][0-9]) echo crash; return ;;
+		esac
+	done
+	if sanitizer_report out.n || sanitizer_report out.1 ||
+		sanitizer_report out.2; then
+		echo crash
+	elif [ "$rn" -eq 124 ] || [ "$rn" -eq 137 ] || [ "$r1" -eq 124 ] ||
+		[ "$r1" -eq 137 ] || [ "$r2" -eq 124 ] || [ "$r2" -eq 137 ]; then
+		echo hang
+	elif [ "$r1" -eq 8 ] && [ "$rn" -eq 8 ]; then
+		python3 "$DAMAGE" hit2 base map "$2" e2img /dev/null
+		timeout -k 5 "$TIMEOUT" "$E2FSCK" -fy e2img >/dev/null 2>&1
+		[ $? -eq 8 ] && echo refused || echo unclean
+	elif [ "$r1" -ge 4 ] || [ "$r3" -ne 0 ]; then
+		echo unclean
+	elif [ "$r2" -ne 0 ]; then
+		echo nonconv
+	elif ! $FILECHECK check image snap damaged >lost 2>&1; then
+		head -3 lost >&2
+		echo lost
+	else
+		echo ok
+	fi
+}
+
+failing=
+printf '%-9s %6s %6s %7s %6s %8s %8s %8s %6s %8s\n' geometry seeds crash \
+	hang fnwrote unclean nonconv lost ok refused >table
+for geom in ${CAMPAIGN_GEOMETRY:-ext4csum inline}; do
+	"geom_$geom" || exit 99
+	mv image base
+	python3 "$DAMAGE" map base >map || exit 99
+	$FILECHECK snap base snap || exit 99
+	n_ok=0 n_refused=0 n_crash=0 n_hang=0 n_fnwrote=0 n_unclean=0
+	n_nonconv=0 n_lost=0 seeds=0
+	for seed in ${CAMPAIGN_SEEDS:-2 3 5}; do
+		run_seed "$geom" "$seed"
+		seeds=$((seeds + 1))
+	done
+	printf '%-9s %6s %6s %7s %6s %8s %8s %8s %6s %8s\n' "$geom" $seeds \
+		$n_crash $n_hang $n_fnwrote $n_unclean $n_nonconv $n_lost \
+		$n_ok $n_refused >>table
+done
+cat table
+[ -z "$failing" ] || echo "failing seeds (geometry:seed:class):$failing"
+finish

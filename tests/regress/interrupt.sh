@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Interrupted repairs. An ext2 and an ext4 (metadata_csum, journal)
+# image get many kinds of damage at once: unattached inodes and no
+# lost+found, wrong link counts, a live inode with a deletion time, a
+# broken directory block, a block claimed by two files (ext2), blocks and
+# inodes marked free while in use, wrong free counts in the superblock
+# and a group descriptor. A full extkit-fsck -fy counts its writes (a
+# test build: configure --enable-test-hooks, implied by
+# --enable-sanitizers); then, for a sample of N in 1..writes, a copy is
+# repaired with the process stopped right before its Nth write
+# (EXTKIT_TEST_STOP_AFTER_WRITES=N, exit 99), and then:
+#   a second -fy exits below 8; e2fsck -fn finds it clean; a third -fy
+#   exits 0; every file the damage did not touch (/keep and /d1/d2/big)
+#   is still there byte for byte.
+# By default: 1 KiB blocks, 30 unattached inodes, INTERRUPT_POINTS=K
+# points per image (default 6). EXTKIT_LONG_TESTS=1: 1 and 4 KiB blocks,
+# 100 unattached inodes, every point (about 700). The long run:
+#   EXTKIT_LONG_TESTS=1 top_srcdir=. top_builddir=. sh tests/regress/interrupt.sh
+. "${top_srcdir:-.}/tests/regress/env.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 not found"
+cd "$tmpdir" || exit 99
+. "$REGRESS_DIR/helpers.sh"
+FILECHECK="python3 $REGRESS_DIR/filecheck.py"
+export DEBUGFS
+
+# damage_many TYPE BLOCKSIZE UNATTACHED: ./image, a populated image of
+# TYPE (ext2, ext4) damaged as above; ./snap lists the files it must
+# keep.
+damage_many() {
+	if [ "$1" = ext2 ]; then
+		mkimg "$2" 8M
+	else
+		mkimg4 "$2" 8M
+	fi
+	populate
+	many keep 40 "kept data"
+	many u "$3" "unattached"
+	many l 10 "linked"
+	many g 40 "in a broken directory"
+	printf 'dup a\n' >a
+	printf 'dup b\n' >b
+	dbg "write a dupa" "write b dupb"
+	rm -f a b
+	$FILECHECK snap image snap.all || exit 99
+	grep -e '^/keep/' -e '^/d1/d2/big ' snap.all >snap
+	unlink_many u "$3"
+	_i=0
+	while [ $_i -lt 5 ]; do
+		dbg "sif l/f000$_i links_count $((_i + 3))"
+		_i=$((_i + 1))
+	done
+	dbg "sif d1/file1 dtime 12345" "rmdir lost+found" \
+	    "freeb $(blk d1/d2/big 3) 5" "freei keep/f0007" \
+	    "ssv free_blocks_count 17" "ssv free_inodes_count 3" \
+	    "set_bg 0 free_blocks_count 1" "set_bg 0 free_inodes_count 2"
+	dirent "$(blk g)" 40 rec_len 7
+	[ "$1" = ext2 ] && dbg "sif dupb block[0] $(blk dupa)"
+	:
+}
+
+# check_point TYPE N: one interrupted repair of ./damaged at write N.
+check_point() {
+	_t="$1 stop at write $2"
+	cp damaged work
+	EXTKIT_TEST_STOP_AFTER_WRITES=$2 timeout -k 5 "$TIMEOUT" \
+		"$FSCK" -fy work >out.0 2>&1 </dev/null
+	r0=$?
+	r1=$(fsck_rc out.1 -fy work)
+	timeout -k 5 "$TIMEOUT" "$E2FSCK" -fn work >e2.log 2>&1
+	r2=$?
+	r3=$(fsck_rc out.3 -fy work)
+	if sanitizer_report out.0 || sanitizer_report out.1 ||
+		sanitizer_report out.3; then
+		fail "$_t: sanitizer report"
+		grep -h -A5 -e Sanitizer -e 'runtime error' out.0 out.1 out.3 |
+			head -20
+	elif [ "$r0" -ne 99 ]; then
+		fail "$_t: the interrupted run exited $r0, not 99"
+	elif [ "$r1" -ge 8 ] || [ "$r2" -ne 0 ] || [ "$r3" -ne 0 ]; then
+		fail "$_t: second run exit $r1, e2fsck -fn $r2, third run $r3"
+		grep -v -e '^Pass' -e '^$' out.3 e2.log | head -10
+	elif ! $FILECHECK check work snap >lost 2>&1; then
+		fail "$_t: files lost"
+		head -5 lost
+	else
+		ok "$_t: recovered (exit $r1)"
+	fi
+}
+
+hooked=
+specs="ext2:1024 ext4:1024"
+unattached=30
+if [ "${EXTKIT_LONG_TESTS:-0}" = 1 ]; then
+	specs="$specs ext2:4096 ext4:4096"
+	unattached=100
+fi
+for spec in $specs; do
+	type=${spec%:*}
+	damage_many "$type" "${spec#*:}" $unattached
+	mv image damaged
+	cp damaged work
+	EXTKIT_TEST_COUNT_WRITES=1 timeout -k 5 "$TIMEOUT" "$FSCK" -fy work \
+		>out.full 2>&1 </dev/null
+	writes=$(sed -n 's/^extkit-test: \([0-9]*\) writes$/\1/p' out.full)
+	if [ -z "$writes" ]; then
+		[ -n "$hooked" ] || skip "extkit-fsck built without test hooks"
+		fail "$type: no write count"
+		continue
+	fi
+	hooked=1
+	if [ "$writes" -lt 20 ]; then
+		fail "$type: only $writes writes: the damage did too little"
+		continue
+	fi
+	type=$type-${spec#*:}
+	echo "$type: a full repair makes $writes writes"
+	points=${INTERRUPT_POINTS:-6}
+	[ "${EXTKIT_LONG_TESTS:-0}" = 1 ] && points=$writes
+	[ "$points" -gt "$writes" ] && points=$writes
+	[ "$points" -lt 2 ] && points=2
+	k=0
+	while [ $k -lt "$points" ]; do
+		check_point "$type" $((1 + k * (writes - 1) / (points - 1)))
+		k=$((k + 1))
+	done
+done
+finish
