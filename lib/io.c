@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "io.h"
+#include "readahead.h"
 
 static int check_range(struct extkit_io *io, uint64_t off, uint64_t len)
 {
@@ -21,6 +22,8 @@ int extkit_io_read_bytes(struct extkit_io *io, uint64_t off, void *buf,
 
 	if (rc)
 		return rc;
+	if (io->ra && len)
+		return extkit_readahead_read(io, off, buf, len);
 	return io->ops->read_bytes(io, off, buf, len);
 }
 
@@ -35,6 +38,7 @@ int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
 	if (rc)
 		return rc;
 	io->writes++;
+	extkit_readahead_drop(io, off, len);
 	return io->ops->write_bytes(io, off, buf, len);
 }
 
@@ -48,6 +52,7 @@ int extkit_io_zero_bytes(struct extkit_io *io, uint64_t off, uint64_t len)
 	if (rc)
 		return rc;
 	io->writes++;
+	extkit_readahead_drop(io, off, len);
 	return io->ops->zero_bytes(io, off, len);
 }
 
@@ -59,6 +64,7 @@ int extkit_io_set_size(struct extkit_io *io, uint64_t size)
 		return -EROFS;
 	if (!io->ops->set_size)
 		return -EOPNOTSUPP;
+	extkit_readahead_drop(io, 0, 0);
 	rc = io->ops->set_size(io, size);
 	if (!rc)	/* all or nothing: counted when done */
 		io->writes++;
@@ -113,6 +119,8 @@ int extkit_io_write_blocks(struct extkit_io *io, uint64_t blk, uint32_t count,
 
 void extkit_io_close(struct extkit_io *io)
 {
-	if (io)
+	if (io) {
+		extkit_readahead_free(io);
 		io->ops->close(io);
+	}
 }

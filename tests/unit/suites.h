@@ -23,5 +23,6 @@ Suite *walk_suite(void);
 Suite *cli_suite(void);
 Suite *xattrbuild_suite(void);
 Suite *journal_new_suite(void);
+Suite *csum_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
