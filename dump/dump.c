@@ -21,6 +21,7 @@
 #include "dir.h"
 #include "error.h"
 #include "fs.h"
+#include "io.h"
 #include "cli/msg.h"
 
 #include "dump.h"
@@ -442,6 +443,9 @@ static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 		return DUMP_EXIT_FAIL;
 	}
 	warn_target(o->target, ctx.fs);
+	/* Walks of many directories (frag, ls) read in larger requests;
+	 * without the window (no memory) they only read smaller ones. */
+	extkit_io_set_readahead(ctx.fs->io, 1u << 18);
 	rc = run_command(&ctx, cmd);
 	extkit_fs_close(ctx.fs);
 	if (fflush(stdout) || ferror(stdout)) {

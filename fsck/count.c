@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Per-inode counters in a byte each, with an overflow table (count.h). */
+/* Per-inode counters in two bits each, with an overflow table (count.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -8,13 +8,13 @@
 
 #include "count.h"
 
-#define BIG		255u
+#define BIG		3u	/* the value is in the overflow table */
 #define COUNT_MAX	65535u
 
 int fsck_count_init(struct fsck_count *c, uint32_t n)
 {
 	memset(c, 0, sizeof(*c));
-	c->v = calloc((size_t)n + 1, 1);
+	c->v = calloc((size_t)n / 4 + 1, 1);
 	c->n = n;
 	return c->v ? 0 : -ENOMEM;
 }
@@ -25,6 +25,19 @@ void fsck_count_free(struct fsck_count *c)
 	free(c->big_key);
 	free(c->big_val);
 	memset(c, 0, sizeof(*c));
+}
+
+static uint32_t slot_get(const struct fsck_count *c, uint32_t ino)
+{
+	return (c->v[ino >> 2] >> ((ino & 3) * 2)) & 3u;
+}
+
+static void slot_set(struct fsck_count *c, uint32_t ino, uint32_t v)
+{
+	unsigned int shift = (ino & 3) * 2;
+
+	c->v[ino >> 2] = (uint8_t)((c->v[ino >> 2] & ~(3u << shift)) |
+				   (v << shift));
 }
 
 static size_t big_slot(const struct fsck_count *c, uint32_t ino)
@@ -66,28 +79,32 @@ static int big_grow(struct fsck_count *c)
 
 uint32_t fsck_count_get(const struct fsck_count *c, uint32_t ino)
 {
+	uint32_t v;
+
 	if (ino > c->n)
 		return 0;
-	if (c->v[ino] < BIG)
-		return c->v[ino];
+	v = slot_get(c, ino);
+	if (v < BIG)
+		return v;
 	return c->big_val[big_slot(c, ino)];
 }
 
 int fsck_count_set(struct fsck_count *c, uint32_t ino, uint32_t v)
 {
+	uint32_t cur;
 	size_t s;
 
 	if (ino > c->n)
 		return -EINVAL;
 	if (v > COUNT_MAX)
 		v = COUNT_MAX;
-	if (v < BIG && c->v[ino] < BIG) {
-		c->v[ino] = (uint8_t)v;
+	cur = slot_get(c, ino);
+	if (v < BIG && cur < BIG) {
+		slot_set(c, ino, v);
 		return 0;
 	}
-	if (c->v[ino] < BIG && (c->big_n + 1) * 2 > c->big_cap &&
-	    big_grow(c)) {
-		c->v[ino] = BIG - 1;
+	if (cur < BIG && (c->big_n + 1) * 2 > c->big_cap && big_grow(c)) {
+		slot_set(c, ino, BIG - 1);
 		return -ENOMEM;
 	}
 	s = big_slot(c, ino);
@@ -96,6 +113,6 @@ int fsck_count_set(struct fsck_count *c, uint32_t ino, uint32_t v)
 		c->big_n++;
 	}
 	c->big_val[s] = v;
-	c->v[ino] = BIG;
+	slot_set(c, ino, BIG);
 	return 0;
 }

@@ -61,6 +61,10 @@ struct fsck_opts {
 #define FSCK_FL_CANCEL		0x100	/* Ctrl-C or end of input: stop */
 #define FSCK_FL_JOURNAL_CLEARED	0x200	/* the journal inode was dropped */
 
+/* The read window in front of the image (io.h); pass 1 reads the inode
+ * tables in chunks of this size. */
+#define FSCK_READAHEAD_BYTES	(1u << 18)
+
 /* Per-inode state byte from pass 1. */
 #define IST_FTYPE_MASK	0x07	/* EXT2_FT_* of the mode */
 #define IST_USED	0x08	/* in use */

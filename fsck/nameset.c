@@ -25,6 +25,12 @@ uint32_t nameset_hash(const char *name, uint32_t len)
 
 void nameset_reset(struct nameset *set)
 {
+	/* After a big directory, small ones do not clear its whole table:
+	 * it is dropped and grows again as needed. */
+	if (set->cap > 1024 && set->n * 8 < set->cap) {
+		nameset_free(set);
+		return;
+	}
 	if (set->n && set->slot)
 		memset(set->slot, 0, set->cap * sizeof(*set->slot));
 	set->n = 0;
@@ -73,7 +79,9 @@ int nameset_add(struct nameset *set, uint32_t hash)
 {
 	int rc;
 
-	if ((set->n + 1) * 4 > set->cap * 3) {
+	/* Up to 7/8 full: a 200,000-entry directory fits in 1 MiB (linear
+	 * probes stay short and cheap at that load). */
+	if ((set->n + 1) * 8 > set->cap * 7) {
 		rc = grow(set);
 		if (rc)
 			return rc;

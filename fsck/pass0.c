@@ -460,6 +460,9 @@ int fsck_open(struct fsck_ctx *ctx)
 		if (rc)
 			return rc;
 	}
+	/* Inode tables and directories come in large reads; without the
+	 * window (no memory) the reads are only smaller. */
+	extkit_io_set_readahead(ctx->io, FSCK_READAHEAD_BYTES);
 	rc = ctx->opts->sb_block ? open_explicit(ctx) : open_primary(ctx);
 	if (rc)
 		return rc;

@@ -471,8 +471,9 @@ static uint16_t extra_isize_fix(struct extkit_fs *fs, uint32_t v)
  * Raw fields of a live inode that the features make meaningless:
  * l_i_blocks_high (huge_file), l_i_file_acl_high (64bit) must be zero;
  * i_extra_isize of a large inode must fit (as e2fsck checks them).
+ * 1 when raw was rewritten.
  */
-static void check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+static int check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t isz = fs->g.inode_size;
@@ -483,17 +484,18 @@ static void check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	uint16_t extra = isz > EXT2_INODE_CORE_SIZE ? get_le16(raw + xoff) : 0;
 	struct extkit_inode inode;
 	uint8_t *copy;
+	int changed = 0;
 
 	if (fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_HUGE_FILE)
 		bhi = 0;
 	if (fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT)
 		ahi = 0;
 	if (!bhi && !ahi && extra_isize_ok(extra, isz))
-		return;
+		return 0;
 	extkit_inode_decode(raw, isz, &inode);
 	copy = malloc(isz);
 	if (!copy)
-		return;
+		return 0;
 	memcpy(copy, raw, isz);
 	if (!extra_isize_ok(extra, isz) &&
 	    pass1_report(ctx, PR_1_EXTRA_ISIZE, ino, &inode, extra))
@@ -505,8 +507,10 @@ static void check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	if (memcmp(copy, raw, isz) && fsck_fixing(ctx)) {
 		extkit_inode_write_raw(fs, ino, copy);
 		memcpy(raw, copy, isz);
+		changed = 1;
 	}
 	free(copy);
+	return changed;
 }
 
 static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
@@ -524,8 +528,8 @@ static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
 	if (!inode.links_count && (inode.dtime || !inode.mode))
 		return 0;
-	check_raw_live(ctx, ino, raw);
-	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
+	if (check_raw_live(ctx, ino, raw))
+		extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
 	return check_live(ctx, ino, &inode);
 }
 

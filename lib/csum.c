@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * crc32c (Castagnoli, reflected 0x82F63B78) and crc16 (reflected 0xA001),
- * table driven, plus the superblock and group descriptor checksums
+ * table driven (crc32c by the CPU's instruction where it has one:
+ * crc32c_hw.c), plus the superblock and group descriptor checksums
  * (Documentation/filesystems/ext4/checksums.rst).
  */
 #include "config.h"
@@ -9,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "crc32c_hw.h"
 #include "csum.h"
 #include "endian.h"
 
@@ -37,7 +39,7 @@ static void build_tables(void)
 	tables_ready = 1;
 }
 
-uint32_t extkit_crc32c(uint32_t crc, const void *buf, size_t len)
+uint32_t extkit_crc32c_sw(uint32_t crc, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 
@@ -61,6 +63,14 @@ uint32_t extkit_crc32c(uint32_t crc, const void *buf, size_t len)
 	while (len--)
 		crc = (crc >> 8) ^ crc32c_table[0][(crc ^ *p++) & 0xff];
 	return crc;
+}
+
+/* The CPU's instruction where it has one, else the tables. */
+uint32_t extkit_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	if (extkit_crc32c_hw_available())
+		return extkit_crc32c_hw(crc, buf, len);
+	return extkit_crc32c_sw(crc, buf, len);
 }
 
 uint16_t extkit_crc16(uint16_t crc, const void *buf, size_t len)

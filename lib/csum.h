@@ -13,6 +13,8 @@
 #include "fs.h"
 
 uint32_t extkit_crc32c(uint32_t crc, const void *buf, size_t len);
+/* The portable table version extkit_crc32c falls back to (and tests). */
+uint32_t extkit_crc32c_sw(uint32_t crc, const void *buf, size_t len);
 uint16_t extkit_crc16(uint16_t crc, const void *buf, size_t len);
 
 /* s_checksum_seed with metadata_csum_seed, else crc32c(~0, s_uuid). */

@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "io.h"
+#include "readahead.h"
 
 #ifdef EXTKIT_TEST_HOOKS
 /*
@@ -62,6 +63,8 @@ int extkit_io_read_bytes(struct extkit_io *io, uint64_t off, void *buf,
 
 	if (rc)
 		return rc;
+	if (io->ra && len)
+		return extkit_readahead_read(io, off, buf, len);
 	return io->ops->read_bytes(io, off, buf, len);
 }
 
@@ -77,6 +80,7 @@ int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
 		return rc;
 	test_stop_point();
 	io->writes++;
+	extkit_readahead_drop(io, off, len);
 	return io->ops->write_bytes(io, off, buf, len);
 }
 
@@ -91,6 +95,7 @@ int extkit_io_zero_bytes(struct extkit_io *io, uint64_t off, uint64_t len)
 		return rc;
 	test_stop_point();
 	io->writes++;
+	extkit_readahead_drop(io, off, len);
 	return io->ops->zero_bytes(io, off, len);
 }
 
@@ -103,6 +108,7 @@ int extkit_io_set_size(struct extkit_io *io, uint64_t size)
 	if (!io->ops->set_size)
 		return -EOPNOTSUPP;
 	test_stop_point();
+	extkit_readahead_drop(io, 0, 0);
 	rc = io->ops->set_size(io, size);
 	if (!rc)	/* all or nothing: counted when done */
 		io->writes++;
@@ -157,6 +163,8 @@ int extkit_io_write_blocks(struct extkit_io *io, uint64_t blk, uint32_t count,
 
 void extkit_io_close(struct extkit_io *io)
 {
-	if (io)
+	if (io) {
+		extkit_readahead_free(io);
 		io->ops->close(io);
+	}
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct extkit_io;
+struct extkit_readahead;
 
 struct extkit_io_ops {
 	int (*read_bytes)(struct extkit_io *io, uint64_t off, void *buf,
@@ -41,6 +42,7 @@ struct extkit_io {
 	 */
 	uint64_t writes;
 	void *priv;
+	struct extkit_readahead *ra;	/* read window, NULL: none */
 };
 
 int extkit_io_open_unix(const char *path, int flags, struct extkit_io **out);
@@ -50,6 +52,12 @@ int extkit_io_open_mem(void *buf, size_t size, int flags,
 int extkit_io_open_mem_owned(size_t size, struct extkit_io **out);
 void *extkit_io_mem_buffer(struct extkit_io *io);
 void extkit_io_close(struct extkit_io *io);
+/*
+ * Puts a read window of bytes (rounded down to 4 KiB; 0: none) in front
+ * of io (readahead.c): nearby small reads become one, sequential ones
+ * grow up to it. For readers that walk metadata (fsck, dump).
+ */
+int extkit_io_set_readahead(struct extkit_io *io, size_t bytes);
 /*
  * 1 if path (a block device, or an image file behind a loop device) is
  * mounted, with the mount point copied to where; 0 if not; -errno.

@@ -24,5 +24,6 @@ Suite *cli_suite(void);
 Suite *xattrbuild_suite(void);
 Suite *journal_new_suite(void);
 Suite *quota_suite(void);
+Suite *csum_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */

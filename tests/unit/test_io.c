@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* io: bounds, block mapping, read-only refusal, growth of owned buffers. */
+/* io: bounds, block mapping, read-only refusal, growth of owned buffers,
+ * the read window. */
 #include "config.h"
 
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -77,6 +79,67 @@ START_TEST(test_write_count)
 }
 END_TEST
 
+/*
+ * The read window: random reads (sequential runs, repeats, parts of the
+ * last read, reads past the end) through a window return what direct
+ * reads return, also right after writes and a resize.
+ */
+START_TEST(test_readahead_model)
+{
+	enum { SIZE = 1 << 17 };
+	uint8_t *model = malloc(SIZE), *got = malloc(70000);
+	unsigned int seed = 16;
+	struct extkit_io *io;
+	uint64_t off = 0;
+
+	ck_assert_ptr_nonnull(model);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_int_eq(extkit_io_open_mem_owned(SIZE, &io), 0);
+	for (size_t i = 0; i < SIZE; i++)
+		model[i] = (uint8_t)rand_r(&seed);
+	ck_assert_int_eq(extkit_io_write_bytes(io, 0, model, SIZE), 0);
+	ck_assert_int_eq(extkit_io_set_readahead(io, 65536), 0);
+	for (int k = 0; k < 600; k++) {
+		int what = rand_r(&seed) % 10;
+		size_t len = 1 + (size_t)rand_r(&seed) % (what ? 4096 : 70000);
+
+		if (what == 0 || what == 1)
+			off = (uint64_t)rand_r(&seed) % SIZE;
+		else if (what == 2 && off >= 100)
+			off -= 100;	/* inside the last read */
+		if (what == 3) {
+			/* a write, maybe inside the window */
+			len = len > 512 ? 512 : len;
+			if (off + len > SIZE)
+				off = SIZE - len;
+			for (size_t i = 0; i < len; i++)
+				model[off + i] = (uint8_t)rand_r(&seed);
+			ck_assert_int_eq(extkit_io_write_bytes(io, off,
+					model + off, len), 0);
+			continue;
+		}
+		if (off + len > SIZE) {
+			ck_assert_int_eq(extkit_io_read_bytes(io, off, got,
+							       len),
+					 -EXTKIT_ETRUNC);
+			off = 0;
+			continue;
+		}
+		ck_assert_int_eq(extkit_io_read_bytes(io, off, got, len), 0);
+		ck_assert_mem_eq(got, model + off, len);
+		off += what >= 5 ? len : 0;	/* sequential */
+	}
+	/* shrinking drops the window: the end is gone */
+	ck_assert_int_eq(extkit_io_read_bytes(io, SIZE - 4096, got, 4096), 0);
+	ck_assert_int_eq(extkit_io_set_size(io, SIZE / 2), 0);
+	ck_assert_int_eq(extkit_io_read_bytes(io, SIZE - 4096, got, 4096),
+			 -EXTKIT_ETRUNC);
+	extkit_io_close(io);
+	free(model);
+	free(got);
+}
+END_TEST
+
 START_TEST(test_strerror)
 {
 	ck_assert_str_eq(extkit_strerror(-EXTKIT_ENOTEXT),
@@ -95,6 +158,7 @@ Suite *io_suite(void)
 	tcase_add_test(tc, test_mem_owned_grow);
 	tcase_add_test(tc, test_write_count);
 	tcase_add_test(tc, test_strerror);
+	tcase_add_test(tc, test_readahead_model);
 	suite_add_tcase(s, tc);
 	return s;
 }
