@@ -223,6 +223,21 @@ int fsck_free_counts_possible(struct fsck_ctx *ctx);
 /* Fixes a primary superblock whose inode counts disagree, from group 0's
  * inode bitmap (inode_counts.c); 0 when it was rewritten. */
 int fsck_fix_inode_counts(struct fsck_ctx *ctx);
+/* Rebuilds the unusable primary superblock of a one-group filesystem
+ * from its surviving fields, asked first (super_rebuild.c); 0 when it
+ * was rewritten. */
+int fsck_rebuild_super(struct fsck_ctx *ctx, const char *why);
+/* Superblock fields e2fsck checks beyond validation: revision and
+ * features, times in the future (super_check.c). */
+void fsck_check_super_more(struct fsck_ctx *ctx);
+/* A revision 0 superblock made revision 1 (super_check.c). */
+void fsck_update_dynamic_rev(struct fsck_ctx *ctx);
+/* Pass 1: inode ino has the extents flag and a valid extent header in
+ * i_block, the feature is off: set it, asked first; 1 when set. */
+int fsck_extent_feature(struct fsck_ctx *ctx, uint32_t ino,
+			const struct extkit_inode *inode);
+/* After pass 2: large files need the large_file feature. */
+void fsck_check_large_file(struct fsck_ctx *ctx);
 /*
  * Deletes or truncates the members of the orphan inode list the kernel
  * left (orphan.c); with -n, or a list that cannot be trusted, only offers

@@ -192,6 +192,9 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		 * bitmap (inode_counts.c), then opened again. */
 		if (fsck_fix_inode_counts(ctx) == 0)
 			return open_primary(ctx);
+		/* One group: no backup, but the fields left may do. */
+		if (fsck_rebuild_super(ctx, why) == 0)
+			return open_primary(ctx);
 		report_no_super(ctx, why);
 		return -EFSCORRUPTED;
 	}
@@ -308,6 +311,7 @@ static void check_super_fields(struct fsck_ctx *ctx)
 
 	clear_problem_context(&pctx);
 	check_csums(ctx);
+	fsck_check_super_more(ctx);
 	if (sb->r_blocks_count > sb->blocks_count) {
 		pctx.num = sb->r_blocks_count;
 		pctx.num2 = sb->blocks_count;

@@ -149,7 +149,8 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	uint32_t bad = 0;
 
 	if ((inode->flags & EXT4_EXTENTS_FL) &&
-	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
+	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS) &&
+	    !fsck_extent_feature(ctx, ino, inode))
 		bad |= EXT4_EXTENTS_FL;
 	if ((inode->flags & CASEFOLD_FL) &&
 	    (!S_ISDIR(inode->mode) ||
@@ -290,6 +291,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	if (fsck_ea_check_ibody(ctx, ino, &ibody_blocks) == 1 &&
 	    fsck_inline_check(ctx, ino, inode, &dirty))
 		return 0;
+	pass1_check_really_dir(ctx, ino, inode, &dirty);
 	check_flags(ctx, ino, inode, &dirty);
 	if (pass1_check_type(ctx, ino, inode, &dirty))
 		return 0;

@@ -25,6 +25,11 @@ void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
 int pass1_check_type(struct fsck_ctx *ctx, uint32_t ino,
 		     struct extkit_inode *inode, int *dirty);
 
+/* A device, FIFO or socket whose first block holds '.' and '..' is made
+ * a directory again (really_dir.c); sets *dirty when it is. */
+void pass1_check_really_dir(struct fsck_ctx *ctx, uint32_t ino,
+			    struct extkit_inode *inode, int *dirty);
+
 /*
  * The bad blocks inode (badblocks.c): checks its fields and claims the
  * blocks it lists, before any other inode claims its own; illegal

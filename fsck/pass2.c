@@ -140,6 +140,12 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 		put_le32(p, ds->ino);
 		ds->dirty = 1;
 	}
+	/* the byte after the name (rec_len >= 12 holds it) */
+	if (p[EXT2_DIR_ENTRY_HEADER_LEN + 1] &&
+	    pass2_problem(ds, PR_2_DOT_NULL_TERM, buf, off)) {
+		set_dirent(ds, p, get_le32(p), ".", 1);
+		ds->dirty = 1;
+	}
 	if (len >= 24 && pass2_problem(ds, PR_2_SPLIT_DOT, buf, off)) {
 		/* Records hidden behind a big '.' (the kernel never merges
 		 * a deleted entry into '.') are kept when they parse. */
@@ -173,6 +179,11 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 		set_dirent(ds, p, EXT2_ROOT_INO, "..", 2);
 		ds->dirty = 1;
 		ino = EXT2_ROOT_INO;
+	}
+	if (p[EXT2_DIR_ENTRY_HEADER_LEN + 2] &&
+	    pass2_problem(ds, PR_2_DOT_DOT_NULL_TERM, buf, off)) {
+		set_dirent(ds, p, ino, "..", 2);
+		ds->dirty = 1;
 	}
 	ds->dir->dotdot = ino;
 	if (ino <= ctx->fs->sb.inodes_count && fsck_inode_used(ctx, ino) &&
@@ -365,16 +376,26 @@ static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 		extkit_dir_iter_mark_dirty(it);
 }
 
-/* Why the htree index of the directory cannot stand, or NULL. */
-static const char *index_problem(struct dir_state *ds, int indexed)
+/* Why the htree index of the directory cannot stand, or NULL; an
+ * unknown hash version is its own problem (*code, version in num). */
+static const char *index_problem(struct dir_state *ds, int indexed,
+				 uint32_t *code, uint64_t *num)
 {
 	struct extkit_htree_report rep;
+	int rc;
 
 	if (!indexed)
 		return "the index root is not valid";
 	if (ds->index_broken)
 		return "entries were changed";
-	if (extkit_htree_verify(ds->ctx->fs, ds->ino, &rep))
+	rc = extkit_htree_verify(ds->ctx->fs, ds->ino, &rep);
+	if (rc != -ENODATA && rc != -ENOMEM &&
+	    !extkit_htree_version_known(rep.hash_version)) {
+		*code = PR_2_HTREE_HASHV;
+		*num = rep.hash_version;
+		return "unsupported hash version";
+	}
+	if (rc)
 		return NULL;
 	if (rep.bad_index)
 		return "the index entries are not sorted or out of range";
@@ -392,6 +413,7 @@ static void check_index(struct dir_state *ds, int indexed)
 {
 	struct problem_context pctx;
 	struct extkit_inode inode;
+	uint32_t code = PR_2_HTREE_BAD;
 
 	if (extkit_inode_read(ds->ctx->fs, ds->ino, &inode) ||
 	    !(inode.flags & EXT2_INDEX_FL) ||
@@ -400,8 +422,8 @@ static void check_index(struct dir_state *ds, int indexed)
 		return;
 	clear_problem_context(&pctx);
 	pctx.ino = ds->ino;
-	pctx.str = index_problem(ds, indexed);
-	if (!pctx.str || !fix_problem(ds->ctx, PR_2_HTREE_BAD, &pctx))
+	pctx.str = index_problem(ds, indexed, &code, &pctx.num);
+	if (!pctx.str || !fix_problem(ds->ctx, code, &pctx))
 		return;
 	inode.flags &= ~EXT2_INDEX_FL;
 	fsck_write_inode(ds->ctx, ds->ino, &inode);
@@ -482,6 +504,8 @@ int fsck_pass2(struct fsck_ctx *ctx)
 		if (ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
+	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
+		fsck_check_large_file(ctx);
 out:
 	nameset_free(&ds.names);
 	free(ds.cmp_buf);

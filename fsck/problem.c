@@ -136,6 +136,44 @@ const struct problem problem_table[] = {
 	  "MMP block %b: %s; not checking it. If no node uses the "
 	  "filesystem, clear it with tune2fs -f -E clear_mmp.",
 	  PROMPT_NONE, PR_FATAL },
+	{ PR_0_FS_REV_LEVEL,
+	  "The filesystem has feature flags set, but is a revision 0 "
+	  "filesystem.",
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
+	{ PR_0_SB_REBUILD,
+	  "The primary superblock is unusable (%s), and a filesystem of one "
+	  "group has no backup. Its other fields agree with the group "
+	  "descriptor and the inode table: it can be rebuilt from them.",
+	  PROMPT_FIX, 0 },
+	{ PR_0_FUTURE_MTIME,
+	  "The superblock's last mount time (%N) is in the future.",
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
+	{ PR_0_FUTURE_MTIME_FUDGED,
+	  "The superblock's last mount time is in the future by less than "
+	  "a day, probably because the hardware clock is set wrong.",
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
+	{ PR_0_FUTURE_WTIME,
+	  "The superblock's last write time (%N) is in the future.",
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
+	{ PR_0_FUTURE_WTIME_FUDGED,
+	  "The superblock's last write time is in the future by less than "
+	  "a day, probably because the hardware clock is set wrong.",
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
+	{ PR_0_64BIT_NO_EXTENTS,
+	  "The filesystem has the 64bit feature but not extents, which it "
+	  "needs to reach all of its blocks.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_CSUM_SEED_NO_CSUM,
+	  "The metadata_csum_seed feature is set without metadata_csum.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_BAD_MIN_EXTRA_ISIZE,
+	  "The superblock's minimum extra inode size (%N) is invalid; "
+	  "it should be %O.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_BAD_WANT_EXTRA_ISIZE,
+	  "The superblock's desired extra inode size (%N) is invalid; "
+	  "it should be %O.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* The orphan file (orphan_file.c) */
 	{ PR_0_ORPHAN_FILE_BAD,
 	  "The orphan file (inode %i) cannot be processed: %s.",
@@ -358,6 +396,13 @@ const struct problem problem_table[] = {
 	{ PR_1_INLINE_EXTENTS,
 	  "Inode %i has both the inline data and the extents flags.",
 	  PROMPT_FIX, 0 },
+	{ PR_1_TREAT_AS_DIR,
+	  "Inode %i is a %s but it looks like it is really a directory.",
+	  PROMPT_FIX, 0 },
+	{ PR_1_EXTENT_FEATURE,
+	  "Inode %i is in extent format, but the filesystem lacks the "
+	  "extents feature.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
@@ -441,6 +486,20 @@ const struct problem problem_table[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_2_DIR_NO_CSUM,
 	  "Directory inode %i, %B has no checksum tail.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_HTREE_HASHV,
+	  "Directory inode %i has an htree index with an unsupported hash "
+	  "version (%N).",
+	  PROMPT_CLEAR_INDEX, PR_PREEN_OK },
+	{ PR_2_DOT_NULL_TERM,
+	  "The '.' entry in directory inode %i is not NUL-terminated.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_DOT_DOT_NULL_TERM,
+	  "The '..' entry in directory inode %i is not NUL-terminated.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_FEATURE_LARGE_FILES,
+	  "The filesystem holds large files (%N), but lacks the large_file "
+	  "feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,

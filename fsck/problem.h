@@ -104,6 +104,17 @@ enum problem_prompt {
 #define PR_0_SB_CSUM		0x000030 /* metadata_csum: s_checksum */
 #define PR_0_GD_CSUM		0x000031 /* bg_checksum wrong */
 #define PR_0_MMP_IN_USE		0x000032 /* MMP: in use, or bad: stop */
+/* Parity with e2fsck (issue 12; super_check.c, super_rebuild.c). */
+#define PR_0_FS_REV_LEVEL	0x000100 /* revision 0 with features */
+#define PR_0_SB_REBUILD		0x000101 /* one group: primary rebuilt */
+#define PR_0_FUTURE_MTIME	0x000102 /* last mount time ahead */
+#define PR_0_FUTURE_MTIME_FUDGED 0x000103 /* ... by less than a day */
+#define PR_0_FUTURE_WTIME	0x000104 /* last write time ahead */
+#define PR_0_FUTURE_WTIME_FUDGED 0x000105
+#define PR_0_64BIT_NO_EXTENTS	0x000106 /* extents feature set */
+#define PR_0_CSUM_SEED_NO_CSUM	0x000107 /* csum_seed cleared */
+#define PR_0_BAD_MIN_EXTRA_ISIZE 0x000108 /* s_min_extra_isize */
+#define PR_0_BAD_WANT_EXTRA_ISIZE 0x000109 /* s_want_extra_isize */
 #define PR_1_EXTENT_CSUM	0x010070 /* tree block: only the csum */
 /* The orphan file (orphan_file.c, orphan.c; issue 13). */
 #define PR_0_ORPHAN_FILE_BAD	0x000200 /* not processed: why */
@@ -173,6 +184,9 @@ enum problem_prompt {
 #define PR_1_EA_INODE_FLAG	0x010085 /* value inode lacks EA_INODE_FL */
 #define PR_1_EA_BLOCK_CSUM	0x010086 /* EA block: only the checksum */
 #define PR_1_INLINE_EXTENTS	0x010087 /* inline and extents flags */
+/* Parity with e2fsck (issue 12). */
+#define PR_1_TREAT_AS_DIR	0x010100 /* special file holding '.' '..' */
+#define PR_1_EXTENT_FEATURE	0x010101 /* extent inode, feature off */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
@@ -203,6 +217,11 @@ enum problem_prompt {
 #define PR_2_BAD_INODE_RANGE	0x020016
 #define PR_2_DIR_CSUM		0x020017 /* metadata_csum: only the csum */
 #define PR_2_DIR_NO_CSUM	0x020018 /* leaf block without a tail */
+/* Parity with e2fsck (issue 12). */
+#define PR_2_HTREE_HASHV	0x020100 /* root: unknown hash version */
+#define PR_2_DOT_NULL_TERM	0x020101 /* '.' name not NUL-padded */
+#define PR_2_DOT_DOT_NULL_TERM	0x020102 /* '..' name not NUL-padded */
+#define PR_2_FEATURE_LARGE_FILES 0x020103 /* large files, no large_file */
 
 /* Pass 3: connectivity. */
 #define PR_3_NO_ROOT		0x030001

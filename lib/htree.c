@@ -503,6 +503,7 @@ int extkit_htree_verify(struct extkit_fs *fs, uint32_t ino,
 		goto out;
 	memcpy(&root, it.buf, sizeof(root));
 	rep->levels = root.info.indirect_levels;
+	rep->hash_version = root.info.hash_version;
 	rc = dx_verify_level(&v, it.buf, DX_ROOT_HDR, 0, 0, UINT32_MAX);
 	if (!rc)
 		rc = dx_verify_leaves(&v, root.info.hash_version);

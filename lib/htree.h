@@ -80,7 +80,16 @@ struct extkit_htree_report {
 	uint64_t entries;	/* live entries in leaves */
 	uint64_t bad_hash;	/* entries outside their leaf's hash range */
 	uint64_t bad_index;	/* unsorted or out-of-range index entries */
+	uint8_t hash_version;	/* as the root stores it */
 };
+
+/* Whether a root may store hash version v (legacy, half_md4, tea or
+ * siphash: the kernel refuses any other). */
+static inline int extkit_htree_version_known(unsigned int v)
+{
+	return v == DX_HASH_LEGACY || v == DX_HASH_HALF_MD4 ||
+	       v == DX_HASH_TEA || v == DX_HASH_SIPHASH;
+}
 
 /*
  * Checks directory ino's index: sorted index entries, leaves in range,

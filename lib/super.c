@@ -65,13 +65,18 @@ void extkit_super_decode(const struct ext2_super_block *d,
 	m->def_resuid = le16(d->s_def_resuid);
 	m->def_resgid = le16(d->s_def_resgid);
 	if (m->rev_level == EXT2_GOOD_OLD_REV) {
-		/* Revision 0: the dynamic fields are absent. */
+		/*
+		 * Revision 0: inode size and first inode are fixed. The
+		 * other fields are read as they are (zero as mkfs leaves
+		 * them), so feature bits set anyway are seen, as e2fsprogs
+		 * and the kernel see them, and fsck can report them.
+		 */
 		m->first_ino = EXT2_GOOD_OLD_FIRST_INO;
 		m->inode_size = EXT2_GOOD_OLD_INODE_SIZE;
-		return;
+	} else {
+		m->first_ino = le32(d->s_first_ino);
+		m->inode_size = le16(d->s_inode_size);
 	}
-	m->first_ino = le32(d->s_first_ino);
-	m->inode_size = le16(d->s_inode_size);
 	m->block_group_nr = le16(d->s_block_group_nr);
 	m->feature_compat = le32(d->s_feature_compat);
 	m->feature_incompat = le32(d->s_feature_incompat);

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 1: a device, FIFO or socket inode that is really a directory (a
+ * mode word damaged, the rest intact). Its first mapped block is read;
+ * when it opens with a '.' record naming the inode itself and a '..'
+ * record naming an inode in range, both valid records, the type is set
+ * back to a directory (e2fsck's check_is_really_dir makes the same
+ * test). The directory checks that follow then see a directory and keep
+ * every entry, where clearing a "special file" with blocks would drop a
+ * whole subtree into lost+found.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bmap.h"
+#include "dir.h"
+#include "endian.h"
+#include "fs.h"
+#include "inode.h"
+#include "ondisk.h"
+
+#include "fsck.h"
+#include "pass1.h"
+#include "problem.h"
+
+/* Whether the record at off names name and an inode in 1..max, with
+ * a valid rec_len; its rec_len in *len. */
+static int dir_record(const struct extkit_dir_format *fmt,
+		      const uint8_t *buf, uint32_t off, const char *name,
+		      uint32_t *len)
+{
+	uint32_t nl = (uint32_t)strlen(name);
+	uint32_t ino = get_le32(buf + off);
+
+	if (extkit_dirent_check(fmt, buf, off, fmt->block_size - fmt->tail_len,
+				len) != EXTKIT_DIRENT_OK)
+		return 0;
+	return ino && ino <= fmt->inodes_count &&
+	       extkit_dirent_name_len(fmt,
+			(const struct ext2_dir_entry_2 *)(buf + off)) == nl &&
+	       memcmp(buf + off + EXT2_DIR_ENTRY_HEADER_LEN, name, nl) == 0;
+}
+
+/* Whether the first block of inode ino holds '.' (ino) and '..'. */
+static int looks_like_dir(struct fsck_ctx *ctx, uint32_t ino,
+			  const struct extkit_inode *inode)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct extkit_dir_format fmt;
+	struct extkit_inode dir = *inode;
+	uint64_t pblk = 0;
+	uint32_t len;
+	uint8_t *buf;
+	int ok = 0;
+
+	if (inode->flags & EXT4_INLINE_DATA_FL)
+		return 0;
+	/* mapped as the directory it would be */
+	dir.mode = (uint16_t)(S_IFDIR | (inode->mode & 07777));
+	if (extkit_bmap(fs, &dir, 0, &pblk) || pblk <= fs->sb.first_data_block
+	    || pblk >= fs->sb.blocks_count)
+		return 0;
+	buf = malloc(fs->g.block_size);
+	if (!buf)
+		return 0;
+	extkit_dir_format_init(fs, &fmt);
+	if (extkit_fs_read_block(fs, pblk, buf) == 0 &&
+	    dir_record(&fmt, buf, 0, ".", &len) && get_le32(buf) == ino &&
+	    len < fmt.block_size && dir_record(&fmt, buf, len, "..", &len))
+		ok = 1;
+	free(buf);
+	return ok;
+}
+
+static const char *special_kind(uint16_t mode)
+{
+	if (S_ISCHR(mode))
+		return "character device";
+	if (S_ISBLK(mode))
+		return "block device";
+	if (S_ISFIFO(mode))
+		return "FIFO";
+	return "socket";
+}
+
+void pass1_check_really_dir(struct fsck_ctx *ctx, uint32_t ino,
+			    struct extkit_inode *inode, int *dirty)
+{
+	uint16_t mode = inode->mode;
+	struct problem_context pctx;
+
+	if (!(S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) ||
+	      S_ISSOCK(mode)) || !looks_like_dir(ctx, ino, inode))
+		return;
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.inode = inode;
+	pctx.str = special_kind(mode);
+	if (fix_problem(ctx, PR_1_TREAT_AS_DIR, &pctx)) {
+		inode->mode = (uint16_t)(S_IFDIR | (mode & 07777));
+		*dirty = 1;
+	}
+}

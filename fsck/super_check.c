@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 0 checks of single superblock fields that e2fsck makes and the
+ * library's validation lets through (the filesystem opens, but e2fsck
+ * would complain): a revision 0 superblock with feature bits, times in
+ * the future. And, after pass 2, the large_file feature, which e2fsck
+ * sets when a regular file of 2 GiB or more exists. Features that other
+ * features need or contradict (64bit without extents, csum_seed without
+ * metadata_csum), s_min/want_extra_isize, and the
+ * extents feature an inode in extent format shows was lost.
+ *
+ * Times: like e2fsck (accept_time_fudge, on by default), a time less
+ * than a day ahead is reported as probably a wrong clock, and a clock
+ * that reads before 2010 is not trusted at all (no check). A time ahead
+ * is set to fsck's clock.
+ */
+#include "config.h"
+
+#include <time.h>
+
+#include "extent.h"
+#include "ondisk.h"
+#include "super.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+#define TIME_FUDGE	86400u		/* one day */
+#define SANE_CLOCK	1262304000u	/* 2010-01-01 */
+#define EXTRA_ISIZE_NOW	32u		/* i_extra_isize .. i_projid */
+
+/* Revision 0 with feature bits: made a dynamic revision superblock with
+ * the fields revision 0 implies (as e2fsck's update_dynamic_rev). */
+static void check_rev_level(struct fsck_ctx *ctx)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	if (sb->rev_level != EXT2_GOOD_OLD_REV ||
+	    !(sb->feature_compat | sb->feature_incompat |
+	      sb->feature_ro_compat))
+		return;
+	clear_problem_context(&pctx);
+	if (!fix_problem(ctx, PR_0_FS_REV_LEVEL, &pctx))
+		return;
+	fsck_update_dynamic_rev(ctx);
+}
+
+void fsck_update_dynamic_rev(struct fsck_ctx *ctx)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+
+	if (sb->rev_level != EXT2_GOOD_OLD_REV)
+		return;
+	sb->rev_level = EXT2_DYNAMIC_REV;
+	sb->first_ino = EXT2_GOOD_OLD_FIRST_INO;
+	sb->inode_size = EXT2_GOOD_OLD_INODE_SIZE;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+}
+
+/*
+ * The later of fsck's clock and the system's: a clock set back on
+ * purpose (EXTKIT_FAKE_TIME, SOURCE_DATE_EPOCH: reproducible output)
+ * must not make the times a kernel just wrote look like the future.
+ */
+static uint32_t latest_clock(const struct fsck_ctx *ctx)
+{
+	time_t t = time(NULL);
+
+	return t > 0 && (uint64_t)t > ctx->now && (uint64_t)t <= UINT32_MAX ?
+	       (uint32_t)t : ctx->now;
+}
+
+static void check_time(struct fsck_ctx *ctx, uint32_t *t, uint32_t code,
+		       uint32_t fudged)
+{
+	struct problem_context pctx;
+	uint32_t now = latest_clock(ctx);
+
+	if (*t <= now)
+		return;
+	clear_problem_context(&pctx);
+	pctx.num = *t;
+	pctx.num2 = now;
+	if (fix_problem(ctx, *t - now <= TIME_FUDGE ? fudged : code,
+			&pctx)) {
+		*t = ctx->now;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+}
+
+/* A feature the superblock's other features need, or contradict:
+ * want is set, or clear cleared, after code is asked. */
+static void check_feature(struct fsck_ctx *ctx, uint32_t code,
+			  uint32_t *word, uint32_t want, uint32_t clear)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	if (!fix_problem(ctx, code, &pctx))
+		return;
+	*word = (*word | want) & ~clear;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+}
+
+static void check_features(struct fsck_ctx *ctx)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+
+	/* 64bit block numbers are reachable through extents only */
+	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_64BIT) &&
+	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
+		check_feature(ctx, PR_0_64BIT_NO_EXTENTS,
+			      &sb->feature_incompat,
+			      EXT4_FEATURE_INCOMPAT_EXTENTS, 0);
+	/* the seed means nothing without the checksums it seeds */
+	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CSUM_SEED) &&
+	    !extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
+		check_feature(ctx, PR_0_CSUM_SEED_NO_CSUM,
+			      &sb->feature_incompat, 0,
+			      EXT4_FEATURE_INCOMPAT_CSUM_SEED);
+}
+
+/* s_min_extra_isize and s_want_extra_isize: 0, or 4..(inode size - 128)
+ * in steps of 4; a bad one becomes the size of today's extra fields. */
+static void check_extra_isize(struct fsck_ctx *ctx, uint16_t *v,
+			      uint32_t code)
+{
+	uint32_t room = ctx->fs->g.inode_size - EXT2_GOOD_OLD_INODE_SIZE;
+	struct problem_context pctx;
+
+	if (ctx->fs->g.inode_size <= EXT2_GOOD_OLD_INODE_SIZE || !*v ||
+	    (*v >= 4 && *v <= room && !(*v & 3)))
+		return;
+	clear_problem_context(&pctx);
+	pctx.num = *v;
+	pctx.num2 = room < EXTRA_ISIZE_NOW ? room : EXTRA_ISIZE_NOW;
+	if (fix_problem(ctx, code, &pctx)) {
+		*v = (uint16_t)pctx.num2;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+}
+
+int fsck_extent_feature(struct fsck_ctx *ctx, uint32_t ino,
+			const struct extkit_inode *inode)
+{
+	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE];
+	struct problem_context pctx;
+
+	extkit_extent_root_get(inode, root);
+	if (extkit_extent_header_check((const struct ext4_extent_header *)root,
+				       sizeof(root)))
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	if (!fix_problem(ctx, PR_1_EXTENT_FEATURE, &pctx))
+		return 0;
+	ctx->fs->sb.feature_incompat |= EXT4_FEATURE_INCOMPAT_EXTENTS;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+	return 1;
+}
+
+void fsck_check_super_more(struct fsck_ctx *ctx)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+
+	check_rev_level(ctx);
+	check_features(ctx);
+	check_extra_isize(ctx, &sb->min_extra_isize, PR_0_BAD_MIN_EXTRA_ISIZE);
+	check_extra_isize(ctx, &sb->want_extra_isize,
+			  PR_0_BAD_WANT_EXTRA_ISIZE);
+	if (latest_clock(ctx) < SANE_CLOCK)
+		return;
+	check_time(ctx, &sb->mtime, PR_0_FUTURE_MTIME,
+		   PR_0_FUTURE_MTIME_FUDGED);
+	check_time(ctx, &sb->wtime, PR_0_FUTURE_WTIME,
+		   PR_0_FUTURE_WTIME_FUDGED);
+}
+
+void fsck_check_large_file(struct fsck_ctx *ctx)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	if (!ctx->stats.large_files ||
+	    extkit_has_ro_compat(sb, EXT2_FEATURE_RO_COMPAT_LARGE_FILE))
+		return;
+	clear_problem_context(&pctx);
+	pctx.num = ctx->stats.large_files;
+	if (!fix_problem(ctx, PR_2_FEATURE_LARGE_FILES, &pctx))
+		return;
+	fsck_update_dynamic_rev(ctx);
+	sb->feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+}
