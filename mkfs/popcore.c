@@ -123,13 +123,23 @@ int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	p->raw = malloc(fs->g.inode_size);
 	p->ea = malloc(fs->g.block_size);
 	p->itb = malloc(fs->g.block_size);
+	p->itw_max = POP_BUF / fs->g.block_size;
+	if (p->itw_max > fs->g.itable_blocks)
+		p->itw_max = fs->g.itable_blocks;
+	if (!p->itw_max)
+		p->itw_max = 1;
+	p->itw = malloc((size_t)p->itw_max * fs->g.block_size);
 	p->buf = malloc(POP_BUF);
 	p->rbuf = malloc(POP_BUF);
 	p->path = malloc(PATH_MAX * 2);
-	if (!p->raw || !p->ea || !p->itb || !p->buf || !p->rbuf || !p->path)
+	if (!p->raw || !p->ea || !p->itb || !p->itw || !p->buf || !p->rbuf ||
+	    !p->path)
 		return -ENOMEM;
 	p->path[0] = 0;
-	rc = extkit_fsbuild_open(fs, &p->fb);
+	rc = extkit_bitmap_init(&p->itab_done, (uint64_t)fs->g.group_count *
+				fs->g.itable_blocks);
+	if (!rc)
+		rc = extkit_fsbuild_open(fs, &p->fb);
 	return rc;
 }
 
@@ -142,6 +152,8 @@ void pop_fini(struct pop *p)
 	free(p->raw);
 	free(p->ea);
 	free(p->itb);
+	free(p->itw);
+	extkit_bitmap_free(&p->itab_done);
 	free(p->buf);
 	free(p->rbuf);
 	free(p->path);
@@ -159,55 +171,186 @@ int pop_new_inode(struct pop *p, int is_dir, uint32_t *ino)
 }
 
 /*
- * Inodes are read and written through one cached inode table block: the
- * inodes of a directory's children are consecutive, so most writes land
- * in the block written last.
+ * Inode tables. New inodes come in increasing numbers, so they are put in
+ * a window of up to 1 MiB of one group's table, kept in memory and
+ * written in one go when the window moves on; an inode outside the window
+ * (a directory finished after its children, a link count) goes through
+ * one cached block. A table block holds zeros until populate writes it,
+ * except the blocks of the inodes mkfs itself made (up to s_first_ino):
+ * only those, and blocks written already (p->itab_done), are read back.
  */
-static int itb_switch(struct pop *p, uint32_t ino, uint32_t *off)
+static int itab_where(struct pop *p, uint32_t ino, uint32_t *g, uint32_t *idx,
+		      uint32_t *off)
 {
-	uint64_t blk;
-	int rc = extkit_inode_locate(p->fs, ino, &blk, off);
+	const struct extkit_fs *fs = p->fs;
+	uint32_t ipg = fs->sb.inodes_per_group;
+	uint64_t byte;
 
-	if (rc || blk == p->itb_blk)
-		return rc;
-	rc = pop_inode_flush(p);
-	if (!rc)
-		rc = extkit_fs_read_block(p->fs, blk, p->itb);
-	p->itb_blk = rc ? 0 : blk;
+	if (ino == 0 || ino > fs->sb.inodes_count)
+		return -EINVAL;
+	*g = (ino - 1) / ipg;
+	byte = (uint64_t)((ino - 1) % ipg) * fs->g.inode_size;
+	*idx = (uint32_t)(byte / fs->g.block_size);
+	*off = (uint32_t)(byte % fs->g.block_size);
+	return 0;
+}
+
+/* Whether table block idx of group g holds something to read back. */
+static int itab_kept(const struct pop *p, uint32_t g, uint32_t idx)
+{
+	uint64_t bit = (uint64_t)g * p->fs->g.itable_blocks + idx;
+
+	if (!g && idx <= (p->fs->g.first_ino - 1) / p->fs->g.inodes_per_block)
+		return 1;
+	return extkit_bitmap_test(&p->itab_done, bit) == 1;
+}
+
+/* Fills buf with n table blocks of group g from idx: zeros, or what
+ * they hold when kept. */
+static int itab_load(struct pop *p, uint32_t g, uint32_t idx, uint32_t n,
+		     uint8_t *buf)
+{
+	uint32_t bs = p->fs->g.block_size, i, any = 0;
+	int rc = 0;
+
+	for (i = 0; i < n; i++)
+		any |= itab_kept(p, g, idx + i);
+	if (any)
+		rc = extkit_io_read_blocks(p->fs->io,
+					   p->fs->groups[g].inode_table + idx,
+					   n, buf);
+	for (i = 0; !rc && i < n; i++)
+		if (!any || !itab_kept(p, g, idx + i))
+			memset(buf + (uint64_t)i * bs, 0, bs);
 	return rc;
+}
+
+static int itab_store(struct pop *p, uint32_t g, uint32_t idx, uint32_t n,
+		      const uint8_t *buf)
+{
+	uint64_t bit = (uint64_t)g * p->fs->g.itable_blocks + idx;
+	int rc;
+
+	if (!n)
+		return 0;
+	rc = extkit_io_write_blocks(p->fs->io,
+				    p->fs->groups[g].inode_table + idx, n,
+				    buf);
+	return rc ? rc : extkit_bitmap_set_range(&p->itab_done, bit, n);
+}
+
+static int side_flush(struct pop *p)
+{
+	int rc = 0;
+
+	if (p->itb_dirty)
+		rc = itab_store(p, p->itb_g, p->itb_idx, 1, p->itb);
+	p->itb_dirty = 0;
+	return rc;
+}
+
+static int window_flush(struct pop *p)
+{
+	uint32_t bs = p->fs->g.block_size, lo = p->itw_lo;
+	int rc = itab_store(p, p->itw_g, p->itw_idx + lo, p->itw_hi - lo,
+			    p->itw + (uint64_t)lo * bs);
+
+	p->itw_lo = p->itw_hi = 0;
+	return rc;
+}
+
+static int in_window(const struct pop *p, uint32_t g, uint32_t idx)
+{
+	return p->itw_n && g == p->itw_g && idx >= p->itw_idx &&
+	       idx < p->itw_idx + p->itw_n;
+}
+
+/* Moves the window onto table block idx of group g. */
+static int window_move(struct pop *p, uint32_t g, uint32_t idx)
+{
+	uint32_t itb = p->fs->g.itable_blocks, w = p->itw_max;
+	int rc = window_flush(p);
+
+	p->itw_n = 0;
+	if (!rc && p->itb_g == g && p->itb_idx / w == idx / w && p->itb_ok) {
+		rc = side_flush(p);	/* the window takes the block over */
+		p->itb_ok = 0;
+	}
+	if (rc)
+		return rc;
+	p->itw_g = g;
+	p->itw_idx = idx - idx % w;
+	p->itw_n = itb - p->itw_idx < w ? itb - p->itw_idx : w;
+	rc = itab_load(p, g, p->itw_idx, p->itw_n, p->itw);
+	if (rc)
+		p->itw_n = 0;
+	return rc;
+}
+
+/* Where inode ino is in memory (moving the window there when fresh). */
+static int itab_slot(struct pop *p, uint32_t ino, int fresh, int dirty,
+		     uint8_t **slot)
+{
+	uint32_t g, idx, off, bs = p->fs->g.block_size;
+	int rc = itab_where(p, ino, &g, &idx, &off);
+
+	if (!rc && !in_window(p, g, idx) && fresh)
+		rc = window_move(p, g, idx);
+	if (rc)
+		return rc;
+	if (in_window(p, g, idx)) {
+		idx -= p->itw_idx;
+		if (dirty && p->itw_lo == p->itw_hi)
+			p->itw_lo = idx, p->itw_hi = idx + 1;
+		else if (dirty && idx < p->itw_lo)
+			p->itw_lo = idx;
+		else if (dirty && idx >= p->itw_hi)
+			p->itw_hi = idx + 1;
+		*slot = p->itw + (uint64_t)idx * bs + off;
+		return 0;
+	}
+	if (!p->itb_ok || p->itb_g != g || p->itb_idx != idx) {
+		rc = side_flush(p);
+		if (!rc)
+			rc = itab_load(p, g, idx, 1, p->itb);
+		p->itb_ok = !rc;
+		p->itb_g = g;
+		p->itb_idx = idx;
+		if (rc)
+			return rc;
+	}
+	p->itb_dirty |= dirty;
+	*slot = p->itb + off;
+	return 0;
 }
 
 int pop_inode_get(struct pop *p, uint32_t ino, uint8_t *raw)
 {
-	uint32_t off;
-	int rc = itb_switch(p, ino, &off);
+	uint8_t *slot;
+	int rc = itab_slot(p, ino, 0, 0, &slot);
 
 	if (!rc)
-		memcpy(raw, p->itb + off, p->fs->g.inode_size);
+		memcpy(raw, slot, p->fs->g.inode_size);
 	return rc;
 }
 
-int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw)
+int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw, int fresh)
 {
-	uint32_t off;
-	int rc = itb_switch(p, ino, &off);
+	uint8_t *slot;
+	int rc = itab_slot(p, ino, fresh, 1, &slot);
 
 	if (rc)
 		return rc;
 	extkit_inode_csum_set(p->fs, ino, raw);
-	memcpy(p->itb + off, raw, p->fs->g.inode_size);
-	p->itb_dirty = 1;
+	memcpy(slot, raw, p->fs->g.inode_size);
 	return 0;
 }
 
 int pop_inode_flush(struct pop *p)
 {
-	int rc = 0;
+	int rc = window_flush(p);
 
-	if (p->itb_dirty)
-		rc = extkit_fs_write_block(p->fs, p->itb_blk, p->itb);
-	p->itb_dirty = 0;
-	return rc;
+	return rc ? rc : side_flush(p);
 }
 
 /* Blocks near inode ino: its group's first block when the blocks taken
@@ -317,7 +460,7 @@ int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		return rc;
 	/* file_acl and i_blocks may have changed: encode again */
 	extkit_inode_encode(in, isize, p->raw);
-	return pop_inode_put(p, ino, p->raw);
+	return pop_inode_put(p, ino, p->raw, 1);
 }
 
 /* ---- regular file data ---- */
@@ -572,7 +715,7 @@ int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 		in.flags |= EXT2_INDEX_FL;
 	extkit_inode_set_fs_blocks(p->fs, &in, total + (in.file_acl ? 1 : 0));
 	extkit_inode_encode(&in, p->fs->g.inode_size, p->raw);
-	return pop_inode_put(p, ino, p->raw);
+	return pop_inode_put(p, ino, p->raw, 0);
 }
 
 int pop_claim_lpf(struct pop *p)
@@ -593,24 +736,40 @@ int pop_link_add(struct pop *p, uint32_t ino)
 	return pop_map_put(&p->links, ino, 0, n + 1);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* In inode order: most land in the inode table window or the block
+ * beside it, none is read twice. */
 int pop_links_write(struct pop *p)
 {
-	int rc = 0;
+	uint64_t *v = calloc(p->links.n + 1, sizeof(*v)), n = 0, i;
+	int rc = v ? 0 : -ENOMEM;
 
 	for (uint64_t s = 0; !rc && s < p->links.cap; s++) {
-		uint32_t ino = (uint32_t)p->links.k1[s];
-
 		if (!p->links.val[s])
 			continue;
 		if (p->links.val[s] >= EXT2_LINK_MAX)
-			return -EMLINK;
+			rc = -EMLINK;
+		v[n++] = p->links.k1[s] << 32 | p->links.val[s];
+	}
+	if (!rc && n)
+		qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; !rc && i < n; i++) {
+		uint32_t ino = (uint32_t)(v[i] >> 32);
+
 		rc = pop_inode_get(p, ino, p->raw);
 		if (rc)
 			break;
 		put_le16(p->raw + offsetof(struct ext2_inode, i_links_count),
-			 (uint16_t)p->links.val[s]);
-		rc = pop_inode_put(p, ino, p->raw);
+			 (uint16_t)v[i]);
+		rc = pop_inode_put(p, ino, p->raw, 0);
 	}
+	free(v);
 	return rc;
 }
 

@@ -67,9 +67,19 @@ struct pop {
 	uint64_t blk_goal;
 	uint8_t *raw;		/* one inode */
 	uint8_t *ea;		/* one EA block */
-	uint8_t *itb;		/* the inode table block in use */
-	uint64_t itb_blk;
+	uint8_t *itw;		/* a window of one group's inode table: */
+	uint32_t itw_max;	/* blocks it can hold */
+	uint32_t itw_g;		/* itw_n blocks of group itw_g's table */
+	uint32_t itw_idx;	/* from block itw_idx */
+	uint32_t itw_n;
+	uint32_t itw_lo;	/* blocks [itw_lo, itw_hi) changed */
+	uint32_t itw_hi;
+	uint8_t *itb;		/* one table block outside the window */
+	uint32_t itb_g;
+	uint32_t itb_idx;
+	int itb_ok;
 	int itb_dirty;
+	struct extkit_bitmap itab_done;	/* table blocks written */
 	uint8_t *buf;		/* data blocks going out, POP_BUF bytes: */
 	uint64_t out_first;	/* out_n contiguous blocks from out_first */
 	uint64_t out_n;
@@ -93,10 +103,11 @@ struct pop {
 int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	     const struct mkfs_layout *l);
 void pop_fini(struct pop *p);
-/* Raw inodes, through one cached inode table block; put sets the
- * checksum; flush writes the block. */
+/* Raw inodes, through a window of the inode table (fresh: a new inode,
+ * the window moves there) and one block beside it; put sets the
+ * checksum; flush writes what changed. */
 int pop_inode_get(struct pop *p, uint32_t ino, uint8_t *raw);
-int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw);
+int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw, int fresh);
 int pop_inode_flush(struct pop *p);
 /* Takes a new inode (near the last one). */
 int pop_new_inode(struct pop *p, int is_dir, uint32_t *ino);
