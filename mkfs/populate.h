@@ -92,6 +92,7 @@ struct pop {
 	uint64_t done;
 	int bar;
 	int bar_shown;
+	int cwd_fd;		/* the source directory made current */
 	uint64_t lpf_block;	/* mkfs's lost+found, until claimed */
 	uint32_t lpf_blocks;
 };
