@@ -117,6 +117,9 @@ int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	p->extents = extkit_has_incompat(&fs->sb,
 					 EXT4_FEATURE_INCOMPAT_EXTENTS);
 	p->ino_goal = fs->g.first_ino + 1;
+	/* for bench/populate.sh only: inodes in the order met, without a
+	 * run kept for each directory's children */
+	p->no_reserve = getenv("EXTKIT_MKFS_NO_DIR_RESERVE") != NULL;
 	p->blk_goal = l->root_block;
 	p->lpf_block = l->lpf_block;
 	p->lpf_blocks = l->lpf_blocks;

@@ -93,6 +93,7 @@ struct pop {
 	int bar;
 	int bar_shown;
 	int cwd_fd;		/* the source directory made current */
+	int no_reserve;		/* EXTKIT_MKFS_NO_DIR_RESERVE (benchmarks) */
 	uint64_t lpf_block;	/* mkfs's lost+found, until claimed */
 	uint32_t lpf_blocks;
 };
