@@ -145,6 +145,7 @@ static int child_inode(struct arc *c, uint32_t dir, int is_dir,
 	max = RES_MAX_BLOCKS * ipb;
 	d->res_size = !d->res_size ? ipb :
 		      d->res_size < max / 2 ? d->res_size * 2 : max;
+	pop_align_goal(p, d->res_size);
 	rc = pop_new_inode(p, is_dir, ino);
 	if (rc)
 		return rc;

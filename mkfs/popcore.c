@@ -173,6 +173,18 @@ int pop_new_inode(struct pop *p, int is_dir, uint32_t *ino)
 	return rc;
 }
 
+/* A run of n new inodes to come: it starts on an inode table block of
+ * its own unless it fits in what is left of the current one. */
+void pop_align_goal(struct pop *p, uint64_t n)
+{
+	uint32_t ipb = p->fs->g.inodes_per_block;
+	uint32_t used = (p->ino_goal - 1) % ipb;
+
+	if (!p->no_reserve && used && n > ipb - used &&
+	    p->ino_goal <= p->fs->sb.inodes_count - (ipb - used))
+		p->ino_goal += ipb - used;
+}
+
 /*
  * Inode tables. New inodes come in increasing numbers, so they are put in
  * a window of up to 1 MiB of one group's table, kept in memory and

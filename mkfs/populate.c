@@ -422,6 +422,7 @@ static int number_kids(struct pop *p, int dfd, uint32_t dir,
 	struct stat st;
 	int rc = 0;
 
+	pop_align_goal(p, db->n);
 	for (uint64_t i = 0; !rc && i < db->n; i++) {
 		struct extkit_dirbuild_entry *e = &db->e[i];
 

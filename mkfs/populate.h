@@ -113,6 +113,9 @@ int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw, int fresh);
 int pop_inode_flush(struct pop *p);
 /* Takes a new inode (near the last one). */
 int pop_new_inode(struct pop *p, int is_dir, uint32_t *ino);
+/* A run of n new inodes to come: from the next inode table block when
+ * it does not fit in the current one. */
+void pop_align_goal(struct pop *p, uint64_t n);
 /* Writes inode ino from meta; in carries the map, size and flags. */
 int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		    struct extkit_inode *in, uint16_t links);
