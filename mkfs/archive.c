@@ -23,6 +23,7 @@
 #include "populate.h"
 
 #define LPF_NAME	"lost+found"
+#define POP_BAR_MIN_BYTES	(1u << 20)	/* smaller: no progress bar */
 
 struct adir {
 	uint32_t ino;
@@ -594,7 +595,8 @@ static int read_all(struct arc *c)
 					  archive_entry_pathname(e) : "?"));
 		if (!rc)
 			rc = one_entry(c, e);
-		pop_progress(c->p);
+		/* the bytes of the archive file read so far (compressed) */
+		pop_progress_to(c->p, (uint64_t)archive_filter_bytes(c->a, -1));
 	}
 	return rc;
 }
@@ -605,8 +607,12 @@ int pop_archive(struct pop *p, const char *source)
 	int rc = new_dir(&c, EXT2_ROOT_INO, EXT2_ROOT_INO);
 	struct extkit_inode in = { 0 };
 	struct pop_meta m;
+	struct stat st;
 
-	p->bar = 0;	/* one pass: no count to show a bar against */
+	/* one pass, no count of entries first: a bar by the bytes of the
+	 * archive file read, when it is big enough to take a while */
+	p->total = stat(source, &st) ? 0 : (uint64_t)st.st_size;
+	p->bar = p->bar && p->total > POP_BAR_MIN_BYTES;
 	c.a = archive_read_new();
 	if (!rc && !c.a)
 		rc = -ENOMEM;
@@ -627,6 +633,8 @@ int pop_archive(struct pop *p, const char *source)
 	}
 	if (!rc)
 		rc = read_all(&c);
+	if (!rc)
+		pop_progress_to(p, p->total);
 	if (!rc) {
 		p->plen = 0;
 		p->path[0] = 0;

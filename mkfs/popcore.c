@@ -790,21 +790,26 @@ int pop_links_write(struct pop *p)
 
 /* ---- messages ---- */
 
-void pop_progress(struct pop *p)
+void pop_progress_to(struct pop *p, uint64_t done)
 {
-	uint64_t pct;
+	uint64_t before = p->done, pct;
 
-	p->done++;
+	p->done = done;
 	if (!p->bar || !p->total)
 		return;
-	pct = p->done * 100 / p->total;
-	if (p->done != 1 && pct == (p->done - 1) * 100 / p->total)
+	pct = done * 100 / p->total;
+	if (p->bar_shown && pct == before * 100 / p->total)
 		return;
 	fprintf(stderr, "\rCopying files: [%-50.*s] %3u%%",
 		(int)(pct > 100 ? 50 : pct / 2),
 		"##################################################",
 		(unsigned int)(pct > 100 ? 100 : pct));
 	p->bar_shown = 1;
+}
+
+void pop_progress(struct pop *p)
+{
+	pop_progress_to(p, p->done + 1);
 }
 
 int pop_path_push(struct pop *p, const char *name, size_t len)

@@ -88,7 +88,7 @@ struct pop {
 	struct pop_map srcino;	/* source (dev, ino) -> inode */
 	char *path;		/* the entry being copied, for messages */
 	size_t plen;
-	uint64_t total;		/* progress: entries expected, copied */
+	uint64_t total;		/* progress: entries (or archive bytes) */
 	uint64_t done;
 	int bar;
 	int bar_shown;
@@ -142,8 +142,10 @@ int pop_claim_lpf(struct pop *p);
 int pop_link_add(struct pop *p, uint32_t ino);
 /* Writes the link counts of inodes with more than one name. */
 int pop_links_write(struct pop *p);
-/* Progress: one more entry copied. */
+/* Progress: one more entry copied; done of p->total copied (entries,
+ * or bytes of an archive read). */
 void pop_progress(struct pop *p);
+void pop_progress_to(struct pop *p, uint64_t done);
 /* Path buffer: push a name, pop back to a length. */
 int pop_path_push(struct pop *p, const char *name, size_t len);
 /* Why an entry could not be copied, for an error code. */

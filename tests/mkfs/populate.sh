@@ -239,18 +239,23 @@ else
 	fail "images differ between runs or creation orders"
 fi
 
-# A progress bar on a terminal (counted first), none with -q.
-if command -v script >/dev/null; then
-	script -qc "$MKFS -F -d $tree $tmpdir/tty.img 96M" /dev/null \
-		>"$tmpdir/tty.out" 2>&1
-	script -qc "$MKFS -q -F -d $tree $tmpdir/tty.img 96M" /dev/null \
-		>"$tmpdir/tty-q.out" 2>&1
-	if tr '\r' '\n' <"$tmpdir/tty.out" | grep -q '^Copying files:.*100%' &&
-	   ! grep -q 'Copying' "$tmpdir/tty-q.out"; then
-		ok "a progress bar on a terminal, none with -q"
-	else
-		fail "progress bar: $(tr '\r' '\n' <"$tmpdir/tty.out" | tail -3)"
-	fi
+# A progress bar on a terminal (entries counted first; for an archive,
+# by the bytes of it read), none with -q.
+bar_shown() {
+	tr '\r' '\n' <"$1" | grep -q '^Copying files: \[#*\] *[0-9]*%' &&
+	tr '\r' '\n' <"$1" | grep -q '^Copying files: \[#\{50\}\] 100%'
+}
+PTY="python3 $top_srcdir/tests/pty_run.py"
+$PTY "$tmpdir/tty.out" "" -- $MKFS -F -d "$tree" "$tmpdir/tty.img" 96M
+$PTY "$tmpdir/tty-tar.out" "" -- $MKFS -F -d "$tmpdir/tree.tar" \
+	"$tmpdir/tty.img" 96M
+$PTY "$tmpdir/tty-q.out" "" -- $MKFS -q -F -d "$tmpdir/tree.tar" \
+	"$tmpdir/tty.img" 96M
+if bar_shown "$tmpdir/tty.out" && bar_shown "$tmpdir/tty-tar.out" &&
+   ! grep -q 'Copying' "$tmpdir/tty-q.out"; then
+	ok "a progress bar on a terminal, from a directory and a tar; none with -q"
+else
+	fail "progress bar: $(tr '\r' '\n' <"$tmpdir/tty.out" | grep Copying | tail -1) / $(tr '\r' '\n' <"$tmpdir/tty-tar.out" | grep Copying | tail -1)"
 fi
 
 # ---- errors ----
