@@ -106,6 +106,17 @@ void pop_map_free(struct pop_map *m)
 
 /* ---- set up ---- */
 
+/* The highest inode in use before populate (mkfs's own, a handful). */
+static uint32_t last_used(const struct extkit_fsbuild *fb)
+{
+	uint64_t n = fb->fs->sb.inodes_count, from = 0, at, last = 0;
+
+	while (from < n &&
+	       !extkit_bitmap_find_first_set(&fb->inodes, from, n - from, &at))
+		last = at + 1, from = at + 1;
+	return (uint32_t)last;
+}
+
 int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	     const struct mkfs_layout *l)
 {
@@ -143,6 +154,8 @@ int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 				fs->g.itable_blocks);
 	if (!rc)
 		rc = extkit_fsbuild_open(fs, &p->fb);
+	if (!rc)
+		p->ino_before = last_used(&p->fb);
 	return rc;
 }
 
@@ -191,7 +204,7 @@ void pop_align_goal(struct pop *p, uint64_t n)
  * written in one go when the window moves on; an inode outside the window
  * (a directory finished after its children, a link count) goes through
  * one cached block. A table block holds zeros until populate writes it,
- * except the blocks of the inodes mkfs itself made (up to s_first_ino):
+ * except the blocks of the inodes mkfs itself made (up to ino_before):
  * only those, and blocks written already (p->itab_done), are read back.
  */
 static int itab_where(struct pop *p, uint32_t ino, uint32_t *g, uint32_t *idx,
@@ -215,7 +228,8 @@ static int itab_kept(const struct pop *p, uint32_t g, uint32_t idx)
 {
 	uint64_t bit = (uint64_t)g * p->fs->g.itable_blocks + idx;
 
-	if (!g && idx <= (p->fs->g.first_ino - 1) / p->fs->g.inodes_per_block)
+	if ((uint64_t)g * p->fs->sb.inodes_per_group +
+	    (uint64_t)idx * p->fs->g.inodes_per_block < p->ino_before)
 		return 1;
 	return extkit_bitmap_test(&p->itab_done, bit) == 1;
 }

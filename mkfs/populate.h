@@ -80,6 +80,7 @@ struct pop {
 	int itb_ok;
 	int itb_dirty;
 	struct extkit_bitmap itab_done;	/* table blocks written */
+	uint32_t ino_before;	/* the last inode in use before populate */
 	uint8_t *buf;		/* data blocks going out, POP_BUF bytes: */
 	uint64_t out_first;	/* out_n contiguous blocks from out_first */
 	uint64_t out_n;
