@@ -731,8 +731,17 @@ int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 			pblks[i + k] = start + k;
 	}
 	for (i = 0; !rc && i < db->nout; i++)
-		rc = extkit_dirblock_write(p->fs, ino, in.generation, pblks[i],
-					   db->out + i * db->bs);
+		if (extkit_has_metadata_csum(&p->fs->sb))
+			extkit_dirblock_csum_set(p->fs, ino, in.generation,
+						 db->out + i * db->bs);
+	for (i = 0; !rc && i < db->nout; i += got) {
+		/* runs of contiguous blocks, one write each */
+		for (got = 1; i + got < db->nout && got < 4096 &&
+		     pblks[i + got] == pblks[i] + got; got++)
+			;
+		rc = extkit_io_write_blocks(p->fs->io, pblks[i], (uint32_t)got,
+					    db->out + i * db->bs);
+	}
 	if (!rc)
 		rc = build_map(p, ino, db->nout, pblks, &in, &total);
 	free(pblks);
