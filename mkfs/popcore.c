@@ -316,14 +316,26 @@ static int window_move(struct pop *p, uint32_t g, uint32_t idx)
 	return rc;
 }
 
-/* Where inode ino is in memory (moving the window there when fresh). */
+/* Whether table block idx of group g lies past the window. */
+static int past_window(const struct pop *p, uint32_t g, uint32_t idx)
+{
+	return !p->itw_n || g > p->itw_g ||
+	       (g == p->itw_g && idx >= p->itw_idx + p->itw_n);
+}
+
+/*
+ * Where inode ino is in memory. A new inode past the window moves the
+ * window there; any other goes through the block beside it, so the
+ * window only moves forward and no order of inodes makes it go back and
+ * forth (each of its moves reads nothing but the blocks written before).
+ */
 static int itab_slot(struct pop *p, uint32_t ino, int fresh, int dirty,
 		     uint8_t **slot)
 {
 	uint32_t g, idx, off, bs = p->fs->g.block_size;
 	int rc = itab_where(p, ino, &g, &idx, &off);
 
-	if (!rc && !in_window(p, g, idx) && fresh)
+	if (!rc && fresh && past_window(p, g, idx))
 		rc = window_move(p, g, idx);
 	if (rc)
 		return rc;
