@@ -3,49 +3,58 @@
 # extkit-mkfs -d against mke2fs -d (and genext2fs where installed) on one
 # directory of N files (N from COUNTS) and on a wide tree of 1,000
 # directories of 1,000 files; every file holds its own name (a few
-# bytes). Prints one table: seconds for each tool, the ratio mke2fs /
-# extkit (above 1: extkit is faster), and extkit's scaling exponent
-# log(t2/t1)/log(n2/n1) from the row before (and from 20k to the last
-# row). Both tools make ext2 with 4 KiB blocks, 256-byte inodes and the
-# same inode count. Then, on the wide tree (as root, through a read-only
-# loop mount), how many times `find` moves to another inode table block
-# while visiting every entry, for both images: the effect of giving each
-# directory's children one run of inodes.
+# bytes). Prints one table: wall and CPU (user + system) seconds for each
+# tool, the ratios mke2fs / extkit (above 1: extkit is faster), and
+# extkit's scaling exponent log(t2/t1)/log(n2/n1) from the row before
+# (and from 20k to the last row). Both tools make ext2 with 4 KiB blocks,
+# 256-byte inodes and the same inode count. extkit runs REPS times and
+# the median is shown (the machine may be shared); mke2fs -d and
+# genext2fs run once, and not above MKE2FS_MAX files in one directory
+# ("-": mke2fs -d is quadratic there).
+# Then the locality of the inodes on the wide tree (as root, through a
+# read-only loop mount): for each directory, the inode table blocks its
+# children's inodes lie in, summed over the directories -- what a `find`
+# that stats every entry reads, one directory after the other -- for
+# extkit with its run of inodes kept per directory, without it
+# (EXTKIT_MKFS_NO_DIR_RESERVE=1: depth first, as mke2fs), and mke2fs -d;
+# from the directory and from a tar of its first 100 directories (tar
+# order: each directory's files right after it), beside the least
+# possible (each directory's children packed: ceil(n / 16)).
 #   sh bench/populate.sh
 # Environment: EXTKIT_MKFS (default ./extkit-mkfs; build without
 # sanitizers), MKE2FS, COUNTS (default "10000 20000 50000 100000 200000
 # 1000000"), MKE2FS_MAX (largest N given to mke2fs -d and genext2fs,
-# default 100000: mke2fs -d is quadratic, 286 s at 100k), WIDE (0 skips
-# the wide tree), BENCH_DIR (default a new directory under /var/tmp).
+# default 100000: 286 s there), WIDE (0 skips the wide tree), WIDE_N
+# (its directories and files per directory, default 1000), REPS (default
+# 3), BENCH_DIR (default a new directory under /var/tmp).
 # Not part of make check.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 MKFS=${EXTKIT_MKFS:-./extkit-mkfs}
 PATH=$PATH:/sbin:/usr/sbin
 MKE2FS=${MKE2FS:-$(command -v mke2fs)} || { echo "mke2fs not found" >&2; exit 1; }
+E2FSCK=$(command -v e2fsck) || { echo "e2fsck not found" >&2; exit 1; }
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "/usr/bin/time (GNU time) not found" >&2; exit 1; }
 GENEXT2FS=$(command -v genext2fs || true)
 COUNTS=${COUNTS:-"10000 20000 50000 100000 200000 1000000"}
 MKE2FS_MAX=${MKE2FS_MAX:-100000}
 WIDE=${WIDE:-1}
+REPS=${REPS:-3}
 [ -x "$MKFS" ] || { echo "$MKFS not built" >&2; exit 1; }
 dir=${BENCH_DIR:-$(mktemp -d /var/tmp/populate-bench.XXXXXX)} || exit 1
 mnt=$dir/mnt
 mkdir -p "$mnt"
 cleanup() {
 	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
-	rm -rf "$dir/src" "$dir/a.img" "$dir/b.img"
+	rm -rf "$dir/src" "$dir/a.img" "$dir/b.img" "$dir/c.img" \
+		"$dir/wide.tar"
 	[ -n "${BENCH_DIR:-}" ] || rm -rf "$dir"
 }
 trap cleanup EXIT
 export SOURCE_DATE_EPOCH=1700000000 E2FSPROGS_FAKE_TIME=1700000000
 export MKE2FS_CONFIG=/etc/mke2fs.conf
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
-
-now() {
-	date +%s.%N
-}
 
 # make_tree DIRS FILES: DIRS directories (0: the files in the root) of
 # FILES files each, each holding its name.
@@ -65,18 +74,19 @@ for d in range(max(dirs, 1)):
 EOF
 }
 
-# timed TOOL N IMAGE: "wall cpu" seconds (cpu: user + system), or "- -"
-# when skipped or failed.
-timed() {
+# timed1 TOOL N IMAGE [SOURCE]: "wall cpu" seconds (cpu: user + system),
+# or "- -" when it failed.
+timed1() {
 	inodes=$(($2 + $2 / 100 + 2000))
+	src=${4:-$dir/src}
 	rm -f "$3"
 	case $1 in
 	extkit) set -- "$MKFS" -q -F -b 4096 -I 256 -N "$inodes" \
-			-d "$dir/src" "$3" 8G ;;
+			-d "$src" "$3" 8G ;;
 	mke2fs) set -- "$MKE2FS" -q -F -t ext2 -b 4096 -I 256 -N "$inodes" \
-			-d "$dir/src" "$3" 8G ;;
+			-d "$src" "$3" 8G ;;
 	genext2fs) set -- "$GENEXT2FS" -q -b $((8 * 1024 * 1024)) -B 4096 \
-			-N "$inodes" -d "$dir/src" "$3" ;;
+			-N "$inodes" -d "$src" "$3" ;;
 	esac
 	if ! "$TIME" -f '%e %U %S' -o "$dir/time" "$@" >/dev/null \
 			2>"$dir/err"; then
@@ -84,6 +94,25 @@ timed() {
 		return
 	fi
 	awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$dir/time"
+}
+
+# timed TOOL N IMAGE [SOURCE]: as timed1; for extkit the medians of the
+# wall and the CPU times of REPS runs.
+timed() {
+	if [ "$1" != extkit ] || [ "$REPS" -le 1 ]; then
+		timed1 "$@"
+		return
+	fi
+	for _r in $(seq 1 "$REPS"); do
+		timed1 "$@"
+	done >"$dir/runs"
+	if grep -q -- - "$dir/runs"; then
+		echo "- -"
+		return
+	fi
+	_m=$(((REPS + 1) / 2))
+	echo "$(cut -d' ' -f1 "$dir/runs" | sort -n | sed -n "${_m}p")" \
+		"$(cut -d' ' -f2 "$dir/runs" | sort -n | sed -n "${_m}p")"
 }
 
 ratio() {
@@ -101,7 +130,7 @@ expo() {
 }
 
 # row LABEL N DIRS FILES: wall and CPU seconds of each tool, the wall
-# and CPU ratios mke2fs / extkit, extkit's wall exponent.
+# and CPU ratios mke2fs / extkit, extkit's exponents.
 prev_n=
 prev_t=
 prev_c=
@@ -147,9 +176,10 @@ row() {
 		"$(ratio "$mke_c" "$ext_c")" "$e" "$ec"
 }
 
-E2FSCK=$(command -v e2fsck)
-echo "extkit-mkfs -d vs mke2fs -d$( [ -n "$GENEXT2FS" ] && echo ' vs genext2fs'): seconds (ext2, 4 KiB blocks)"
-echo "x wall, x cpu: mke2fs / extkit; expo, expo c: extkit's exponent (wall, cpu)"
+echo "extkit-mkfs -d vs mke2fs -d$( [ -n "$GENEXT2FS" ] && echo ' vs genext2fs'): seconds (ext2, 4 KiB blocks);" \
+	"extkit: median of $REPS runs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "x wall, x cpu: mke2fs / extkit; expo, expo c: extkit's exponent (wall, cpu);" \
+	"'-': not run (mke2fs -d above $MKE2FS_MAX files in one directory)"
 printf '%-23s %8s %8s %8s %8s %8s %7s %7s %6s %6s\n' "source" "ext wall" \
 	"ext cpu" "mke wall" "mke cpu" "gen wall" "x wall" "x cpu" "expo" \
 	"expo c"
@@ -162,18 +192,47 @@ if [ -n "$first_n" ] && [ "$prev_n" != "$first_n" ]; then
 		"$(expo "$first_c" "$prev_c" "$first_n" "$prev_n") (cpu)"
 fi
 [ "$WIDE" = 1 ] || exit 0
-row "1000 dirs x 1000 files" 1000000 1000 1000
+W=${WIDE_N:-1000}
+row "$W dirs x $W files" $((W * W)) "$W" "$W"
+echo "(load average $(cut -d' ' -f1-3 /proc/loadavg))"
 
-# Inode table blocks find moves between, on the wide tree's images.
-[ "$(id -u)" = 0 ] || { echo "(not root: the find figure needs a loop mount)"; exit 0; }
-moves() {
-	mount -o loop,ro "$1" "$mnt" 2>/dev/null || { echo "-"; return; }
-	find "$mnt" -printf '%i\n' | awk -v per=16 '
-		{ b = int(($1 - 1) / per); if (NR > 1 && b != last) m++; last = b }
-		END { print m + 0 }'
+# ---- locality: inode table blocks per directory ----
+[ "$(id -u)" = 0 ] || { echo "(not root: the locality figures need a loop mount)"; exit 0; }
+# blocks IMAGE: the sum over directories of the inode table blocks (16
+# inodes each) their children lie in, and the least possible.
+blocks() {
+	mount -o loop,ro "$1" "$mnt" 2>/dev/null || { echo "- -"; return; }
+	find "$mnt" -mindepth 1 -path "$mnt/lost+found" -prune -o \
+		-printf '%h %i\n' | awk '
+		{ n[$1]++; k = $1 " " int(($2 - 1) / 16)
+		  if (!(k in seen)) { seen[k] = 1; b++ } }
+		END { for (d in n) least += int((n[d] + 15) / 16)
+		      print b, least }'
 	umount "$mnt"
 }
-echo "find over the wide tree: moves between inode table blocks" \
-	"(16 inodes a block)"
-printf '  extkit-mkfs -d %s   mke2fs -d %s\n' "$(moves "$dir/a.img")" \
-	"$(moves "$dir/b.img")"
+# locality LABEL SOURCE N [again]: extkit with and without the runs kept
+# per directory, mke2fs -d when SOURCE is a directory (again: a.img and
+# b.img are made already).
+locality() {
+	[ "${4:-}" = again ] || timed1 extkit "$3" "$dir/a.img" "$2" >/dev/null
+	w=$(blocks "$dir/a.img")
+	EXTKIT_MKFS_NO_DIR_RESERVE=1 timed1 extkit "$3" "$dir/c.img" "$2" \
+		>/dev/null
+	wo=$(blocks "$dir/c.img")
+	m="- -"
+	if [ -d "$2" ]; then
+		[ "${4:-}" = again ] ||
+			timed1 mke2fs "$3" "$dir/b.img" "$2" >/dev/null
+		m=$(blocks "$dir/b.img")
+	fi
+	printf '%-28s %10s %10s %10s %10s\n' "$1" "${w% *}" "${wo% *}" \
+		"${m% *}" "${w#* }"
+}
+echo "inode table blocks a find reads (sum over directories of the blocks" \
+	"holding their children's inodes, 16 inodes a block)"
+printf '%-28s %10s %10s %10s %10s\n' "source" "runs kept" "no runs" \
+	"mke2fs -d" "least"
+locality "$W dirs x $W (dir)" "$dir/src" $((W * W)) again
+T=$((W < 100 ? W : 100))
+(cd "$dir/src" && tar -cf "$dir/wide.tar" $(ls | head -$T)) &&
+	locality "$T dirs x $W (tar)" "$dir/wide.tar" $((T * W))

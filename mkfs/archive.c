@@ -23,12 +23,20 @@
 #include "populate.h"
 
 #define LPF_NAME	"lost+found"
+#define POP_BAR_MIN_BYTES	(1u << 20)	/* smaller: no progress bar */
 
 struct adir {
 	uint32_t ino;
 	uint32_t parent;
 	struct extkit_dirbuild db;
+	uint32_t res_next;	/* inodes [res_next, res_end) kept for */
+	uint32_t res_end;	/* the children still to come */
+	uint32_t res_size;	/* the run taken last */
 };
+
+/* A directory's runs of inodes: one inode table block's worth first,
+ * doubling up to 64 blocks' worth. */
+#define RES_MAX_BLOCKS	64
 
 struct arc {
 	struct pop *p;
@@ -63,6 +71,7 @@ static int new_dir(struct arc *c, uint32_t ino, uint32_t parent)
 		c->dirs = d;
 	}
 	d = &c->dirs[c->ndirs++];
+	memset(d, 0, sizeof(*d));
 	d->ino = ino;
 	d->parent = parent;
 	extkit_dirbuild_init(&d->db, c->p->fs);
@@ -107,6 +116,48 @@ static int add_name(struct arc *c, uint32_t dir, const char *name,
 	return rc;
 }
 
+/*
+ * A new inode for a child of directory dir. Entries of an archive come
+ * in its order (a tar made depth first puts a subdirectory's whole tree
+ * between two files of its parent), so each directory keeps a run of
+ * inodes for its children, taken after every run given out so far (the
+ * ext4 idea of reserving inodes for a new directory): the children of a
+ * directory sit in few inode table blocks. A run is a soft claim: its
+ * unused inodes stay free, and once no inode is left after the runs the
+ * search wraps around into them.
+ */
+static int child_inode(struct arc *c, uint32_t dir, int is_dir,
+		       uint32_t *ino)
+{
+	struct pop *p = c->p;
+	struct adir *d = dir_of(c, dir);
+	uint32_t ipb = p->fs->g.inodes_per_block, last, max;
+	int rc;
+
+	if (!d || p->no_reserve)
+		return pop_new_inode(p, is_dir, ino);
+	while (d->res_next < d->res_end) {
+		rc = extkit_fsbuild_take_inode(&p->fb, d->res_next++, is_dir);
+		if (rc != -EEXIST) {
+			*ino = d->res_next - 1;
+			return rc;
+		}
+	}
+	max = RES_MAX_BLOCKS * ipb;
+	d->res_size = !d->res_size ? ipb :
+		      d->res_size < max / 2 ? d->res_size * 2 : max;
+	pop_align_goal(p, d->res_size);
+	rc = pop_new_inode(p, is_dir, ino);
+	if (rc)
+		return rc;
+	last = p->fs->sb.inodes_count;
+	d->res_next = *ino + 1;
+	d->res_end = last - *ino < d->res_size ? last + 1 : *ino + d->res_size;
+	if (d->res_end > p->ino_goal)
+		p->ino_goal = d->res_end;
+	return 0;
+}
+
 static void default_meta(const struct pop *p, struct pop_meta *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -126,7 +177,7 @@ static int make_dir(struct arc *c, uint32_t parent, const char *name,
 		*ino = EXT2_GOOD_OLD_FIRST_INO;
 		rc = pop_claim_lpf(c->p);
 	} else {
-		rc = pop_new_inode(c->p, 1, ino);
+		rc = child_inode(c, parent, 1, ino);
 	}
 	default_meta(c->p, &m);
 	if (!rc)
@@ -437,7 +488,7 @@ static int new_entry(struct arc *c, uint32_t dir, const char *name,
 		rc = make_dir(c, dir, name, len, &ino);
 		return rc ? rc : redo_dir(c, ino, m);
 	}
-	rc = pop_new_inode(c->p, 0, &ino);
+	rc = child_inode(c, dir, 0, &ino);
 	if (!rc)
 		rc = add_name(c, dir, name, len, ino,
 			      extkit_mode_to_ftype((uint16_t)m->mode));
@@ -544,7 +595,8 @@ static int read_all(struct arc *c)
 					  archive_entry_pathname(e) : "?"));
 		if (!rc)
 			rc = one_entry(c, e);
-		pop_progress(c->p);
+		/* the bytes of the archive file read so far (compressed) */
+		pop_progress_to(c->p, (uint64_t)archive_filter_bytes(c->a, -1));
 	}
 	return rc;
 }
@@ -555,8 +607,12 @@ int pop_archive(struct pop *p, const char *source)
 	int rc = new_dir(&c, EXT2_ROOT_INO, EXT2_ROOT_INO);
 	struct extkit_inode in = { 0 };
 	struct pop_meta m;
+	struct stat st;
 
-	p->bar = 0;	/* one pass: no count to show a bar against */
+	/* one pass, no count of entries first: a bar by the bytes of the
+	 * archive file read, when it is big enough to take a while */
+	p->total = stat(source, &st) ? 0 : (uint64_t)st.st_size;
+	p->bar = p->bar && p->total > POP_BAR_MIN_BYTES;
 	c.a = archive_read_new();
 	if (!rc && !c.a)
 		rc = -ENOMEM;
@@ -577,6 +633,8 @@ int pop_archive(struct pop *p, const char *source)
 	}
 	if (!rc)
 		rc = read_all(&c);
+	if (!rc)
+		pop_progress_to(p, p->total);
 	if (!rc) {
 		p->plen = 0;
 		p->path[0] = 0;

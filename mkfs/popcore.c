@@ -106,6 +106,17 @@ void pop_map_free(struct pop_map *m)
 
 /* ---- set up ---- */
 
+/* The highest inode in use before populate (mkfs's own, a handful). */
+static uint32_t last_used(const struct extkit_fsbuild *fb)
+{
+	uint64_t n = fb->fs->sb.inodes_count, from = 0, at, last = 0;
+
+	while (from < n &&
+	       !extkit_bitmap_find_first_set(&fb->inodes, from, n - from, &at))
+		last = at + 1, from = at + 1;
+	return (uint32_t)last;
+}
+
 int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	     const struct mkfs_layout *l)
 {
@@ -117,19 +128,34 @@ int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	p->extents = extkit_has_incompat(&fs->sb,
 					 EXT4_FEATURE_INCOMPAT_EXTENTS);
 	p->ino_goal = fs->g.first_ino + 1;
+	/* for bench/populate.sh only: inodes in the order met, without a
+	 * run kept for each directory's children */
+	p->no_reserve = getenv("EXTKIT_MKFS_NO_DIR_RESERVE") != NULL;
 	p->blk_goal = l->root_block;
 	p->lpf_block = l->lpf_block;
 	p->lpf_blocks = l->lpf_blocks;
 	p->raw = malloc(fs->g.inode_size);
 	p->ea = malloc(fs->g.block_size);
 	p->itb = malloc(fs->g.block_size);
+	p->itw_max = POP_BUF / fs->g.block_size;
+	if (p->itw_max > fs->g.itable_blocks)
+		p->itw_max = fs->g.itable_blocks;
+	if (!p->itw_max)
+		p->itw_max = 1;
+	p->itw = malloc((size_t)p->itw_max * fs->g.block_size);
 	p->buf = malloc(POP_BUF);
 	p->rbuf = malloc(POP_BUF);
 	p->path = malloc(PATH_MAX * 2);
-	if (!p->raw || !p->ea || !p->itb || !p->buf || !p->rbuf || !p->path)
+	if (!p->raw || !p->ea || !p->itb || !p->itw || !p->buf || !p->rbuf ||
+	    !p->path)
 		return -ENOMEM;
 	p->path[0] = 0;
-	rc = extkit_fsbuild_open(fs, &p->fb);
+	rc = extkit_bitmap_init(&p->itab_done, (uint64_t)fs->g.group_count *
+				fs->g.itable_blocks);
+	if (!rc)
+		rc = extkit_fsbuild_open(fs, &p->fb);
+	if (!rc)
+		p->ino_before = last_used(&p->fb);
 	return rc;
 }
 
@@ -142,6 +168,8 @@ void pop_fini(struct pop *p)
 	free(p->raw);
 	free(p->ea);
 	free(p->itb);
+	free(p->itw);
+	extkit_bitmap_free(&p->itab_done);
 	free(p->buf);
 	free(p->rbuf);
 	free(p->path);
@@ -158,56 +186,212 @@ int pop_new_inode(struct pop *p, int is_dir, uint32_t *ino)
 	return rc;
 }
 
-/*
- * Inodes are read and written through one cached inode table block: the
- * inodes of a directory's children are consecutive, so most writes land
- * in the block written last.
- */
-static int itb_switch(struct pop *p, uint32_t ino, uint32_t *off)
+/* A run of n new inodes to come: it starts on an inode table block of
+ * its own unless it fits in what is left of the current one. */
+void pop_align_goal(struct pop *p, uint64_t n)
 {
-	uint64_t blk;
-	int rc = extkit_inode_locate(p->fs, ino, &blk, off);
+	uint32_t ipb = p->fs->g.inodes_per_block;
+	uint32_t used = (p->ino_goal - 1) % ipb;
 
-	if (rc || blk == p->itb_blk)
-		return rc;
-	rc = pop_inode_flush(p);
-	if (!rc)
-		rc = extkit_fs_read_block(p->fs, blk, p->itb);
-	p->itb_blk = rc ? 0 : blk;
+	if (!p->no_reserve && used && n > ipb - used &&
+	    p->ino_goal <= p->fs->sb.inodes_count - (ipb - used))
+		p->ino_goal += ipb - used;
+}
+
+/*
+ * Inode tables. New inodes come in increasing numbers, so they are put in
+ * a window of up to 1 MiB of one group's table, kept in memory and
+ * written in one go when the window moves on; an inode outside the window
+ * (a directory finished after its children, a link count) goes through
+ * one cached block. A table block holds zeros until populate writes it,
+ * except the blocks of the inodes mkfs itself made (up to ino_before):
+ * only those, and blocks written already (p->itab_done), are read back.
+ */
+static int itab_where(struct pop *p, uint32_t ino, uint32_t *g, uint32_t *idx,
+		      uint32_t *off)
+{
+	const struct extkit_fs *fs = p->fs;
+	uint32_t ipg = fs->sb.inodes_per_group;
+	uint64_t byte;
+
+	if (ino == 0 || ino > fs->sb.inodes_count)
+		return -EINVAL;
+	*g = (ino - 1) / ipg;
+	byte = (uint64_t)((ino - 1) % ipg) * fs->g.inode_size;
+	*idx = (uint32_t)(byte / fs->g.block_size);
+	*off = (uint32_t)(byte % fs->g.block_size);
+	return 0;
+}
+
+/* Whether table block idx of group g holds something to read back. */
+static int itab_kept(const struct pop *p, uint32_t g, uint32_t idx)
+{
+	uint64_t bit = (uint64_t)g * p->fs->g.itable_blocks + idx;
+
+	if ((uint64_t)g * p->fs->sb.inodes_per_group +
+	    (uint64_t)idx * p->fs->g.inodes_per_block < p->ino_before)
+		return 1;
+	return extkit_bitmap_test(&p->itab_done, bit) == 1;
+}
+
+/* Fills buf with n table blocks of group g from idx: zeros, or what
+ * they hold when kept. */
+static int itab_load(struct pop *p, uint32_t g, uint32_t idx, uint32_t n,
+		     uint8_t *buf)
+{
+	uint32_t bs = p->fs->g.block_size, i, any = 0;
+	int rc = 0;
+
+	for (i = 0; i < n; i++)
+		any |= itab_kept(p, g, idx + i);
+	if (any)
+		rc = extkit_io_read_blocks(p->fs->io,
+					   p->fs->groups[g].inode_table + idx,
+					   n, buf);
+	for (i = 0; !rc && i < n; i++)
+		if (!any || !itab_kept(p, g, idx + i))
+			memset(buf + (uint64_t)i * bs, 0, bs);
 	return rc;
+}
+
+static int itab_store(struct pop *p, uint32_t g, uint32_t idx, uint32_t n,
+		      const uint8_t *buf)
+{
+	uint64_t bit = (uint64_t)g * p->fs->g.itable_blocks + idx;
+	int rc;
+
+	if (!n)
+		return 0;
+	rc = extkit_io_write_blocks(p->fs->io,
+				    p->fs->groups[g].inode_table + idx, n,
+				    buf);
+	return rc ? rc : extkit_bitmap_set_range(&p->itab_done, bit, n);
+}
+
+static int side_flush(struct pop *p)
+{
+	int rc = 0;
+
+	if (p->itb_dirty)
+		rc = itab_store(p, p->itb_g, p->itb_idx, 1, p->itb);
+	p->itb_dirty = 0;
+	return rc;
+}
+
+static int window_flush(struct pop *p)
+{
+	uint32_t bs = p->fs->g.block_size, lo = p->itw_lo;
+	int rc = itab_store(p, p->itw_g, p->itw_idx + lo, p->itw_hi - lo,
+			    p->itw + (uint64_t)lo * bs);
+
+	p->itw_lo = p->itw_hi = 0;
+	return rc;
+}
+
+static int in_window(const struct pop *p, uint32_t g, uint32_t idx)
+{
+	return p->itw_n && g == p->itw_g && idx >= p->itw_idx &&
+	       idx < p->itw_idx + p->itw_n;
+}
+
+/* Moves the window onto table block idx of group g. */
+static int window_move(struct pop *p, uint32_t g, uint32_t idx)
+{
+	uint32_t itb = p->fs->g.itable_blocks, w = p->itw_max;
+	int rc = window_flush(p);
+
+	p->itw_n = 0;
+	if (!rc && p->itb_g == g && p->itb_idx / w == idx / w && p->itb_ok) {
+		rc = side_flush(p);	/* the window takes the block over */
+		p->itb_ok = 0;
+	}
+	if (rc)
+		return rc;
+	p->itw_g = g;
+	p->itw_idx = idx - idx % w;
+	p->itw_n = itb - p->itw_idx < w ? itb - p->itw_idx : w;
+	rc = itab_load(p, g, p->itw_idx, p->itw_n, p->itw);
+	if (rc)
+		p->itw_n = 0;
+	return rc;
+}
+
+/* Whether table block idx of group g lies past the window. */
+static int past_window(const struct pop *p, uint32_t g, uint32_t idx)
+{
+	return !p->itw_n || g > p->itw_g ||
+	       (g == p->itw_g && idx >= p->itw_idx + p->itw_n);
+}
+
+/*
+ * Where inode ino is in memory. A new inode past the window moves the
+ * window there; any other goes through the block beside it, so the
+ * window only moves forward and no order of inodes makes it go back and
+ * forth (each of its moves reads nothing but the blocks written before).
+ */
+static int itab_slot(struct pop *p, uint32_t ino, int fresh, int dirty,
+		     uint8_t **slot)
+{
+	uint32_t g, idx, off, bs = p->fs->g.block_size;
+	int rc = itab_where(p, ino, &g, &idx, &off);
+
+	if (!rc && fresh && past_window(p, g, idx))
+		rc = window_move(p, g, idx);
+	if (rc)
+		return rc;
+	if (in_window(p, g, idx)) {
+		idx -= p->itw_idx;
+		if (dirty && p->itw_lo == p->itw_hi)
+			p->itw_lo = idx, p->itw_hi = idx + 1;
+		else if (dirty && idx < p->itw_lo)
+			p->itw_lo = idx;
+		else if (dirty && idx >= p->itw_hi)
+			p->itw_hi = idx + 1;
+		*slot = p->itw + (uint64_t)idx * bs + off;
+		return 0;
+	}
+	if (!p->itb_ok || p->itb_g != g || p->itb_idx != idx) {
+		rc = side_flush(p);
+		if (!rc)
+			rc = itab_load(p, g, idx, 1, p->itb);
+		p->itb_ok = !rc;
+		p->itb_g = g;
+		p->itb_idx = idx;
+		if (rc)
+			return rc;
+	}
+	p->itb_dirty |= dirty;
+	*slot = p->itb + off;
+	return 0;
 }
 
 int pop_inode_get(struct pop *p, uint32_t ino, uint8_t *raw)
 {
-	uint32_t off;
-	int rc = itb_switch(p, ino, &off);
+	uint8_t *slot;
+	int rc = itab_slot(p, ino, 0, 0, &slot);
 
 	if (!rc)
-		memcpy(raw, p->itb + off, p->fs->g.inode_size);
+		memcpy(raw, slot, p->fs->g.inode_size);
 	return rc;
 }
 
-int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw)
+int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw, int fresh)
 {
-	uint32_t off;
-	int rc = itb_switch(p, ino, &off);
+	uint8_t *slot;
+	int rc = itab_slot(p, ino, fresh, 1, &slot);
 
 	if (rc)
 		return rc;
 	extkit_inode_csum_set(p->fs, ino, raw);
-	memcpy(p->itb + off, raw, p->fs->g.inode_size);
-	p->itb_dirty = 1;
+	memcpy(slot, raw, p->fs->g.inode_size);
 	return 0;
 }
 
 int pop_inode_flush(struct pop *p)
 {
-	int rc = 0;
+	int rc = window_flush(p);
 
-	if (p->itb_dirty)
-		rc = extkit_fs_write_block(p->fs, p->itb_blk, p->itb);
-	p->itb_dirty = 0;
-	return rc;
+	return rc ? rc : side_flush(p);
 }
 
 /* Blocks near inode ino: its group's first block when the blocks taken
@@ -317,7 +501,7 @@ int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		return rc;
 	/* file_acl and i_blocks may have changed: encode again */
 	extkit_inode_encode(in, isize, p->raw);
-	return pop_inode_put(p, ino, p->raw);
+	return pop_inode_put(p, ino, p->raw, 1);
 }
 
 /* ---- regular file data ---- */
@@ -559,8 +743,17 @@ int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 			pblks[i + k] = start + k;
 	}
 	for (i = 0; !rc && i < db->nout; i++)
-		rc = extkit_dirblock_write(p->fs, ino, in.generation, pblks[i],
-					   db->out + i * db->bs);
+		if (extkit_has_metadata_csum(&p->fs->sb))
+			extkit_dirblock_csum_set(p->fs, ino, in.generation,
+						 db->out + i * db->bs);
+	for (i = 0; !rc && i < db->nout; i += got) {
+		/* runs of contiguous blocks, one write each */
+		for (got = 1; i + got < db->nout && got < 4096 &&
+		     pblks[i + got] == pblks[i] + got; got++)
+			;
+		rc = extkit_io_write_blocks(p->fs->io, pblks[i], (uint32_t)got,
+					    db->out + i * db->bs);
+	}
 	if (!rc)
 		rc = build_map(p, ino, db->nout, pblks, &in, &total);
 	free(pblks);
@@ -572,7 +765,7 @@ int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 		in.flags |= EXT2_INDEX_FL;
 	extkit_inode_set_fs_blocks(p->fs, &in, total + (in.file_acl ? 1 : 0));
 	extkit_inode_encode(&in, p->fs->g.inode_size, p->raw);
-	return pop_inode_put(p, ino, p->raw);
+	return pop_inode_put(p, ino, p->raw, 0);
 }
 
 int pop_claim_lpf(struct pop *p)
@@ -593,44 +786,65 @@ int pop_link_add(struct pop *p, uint32_t ino)
 	return pop_map_put(&p->links, ino, 0, n + 1);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* In inode order: most land in the inode table window or the block
+ * beside it, none is read twice. */
 int pop_links_write(struct pop *p)
 {
-	int rc = 0;
+	uint64_t *v = calloc(p->links.n + 1, sizeof(*v)), n = 0, i;
+	int rc = v ? 0 : -ENOMEM;
 
 	for (uint64_t s = 0; !rc && s < p->links.cap; s++) {
-		uint32_t ino = (uint32_t)p->links.k1[s];
-
 		if (!p->links.val[s])
 			continue;
 		if (p->links.val[s] >= EXT2_LINK_MAX)
-			return -EMLINK;
+			rc = -EMLINK;
+		v[n++] = p->links.k1[s] << 32 | p->links.val[s];
+	}
+	if (!rc && n)
+		qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; !rc && i < n; i++) {
+		uint32_t ino = (uint32_t)(v[i] >> 32);
+
 		rc = pop_inode_get(p, ino, p->raw);
 		if (rc)
 			break;
 		put_le16(p->raw + offsetof(struct ext2_inode, i_links_count),
-			 (uint16_t)p->links.val[s]);
-		rc = pop_inode_put(p, ino, p->raw);
+			 (uint16_t)v[i]);
+		rc = pop_inode_put(p, ino, p->raw, 0);
 	}
+	free(v);
 	return rc;
 }
 
 /* ---- messages ---- */
 
-void pop_progress(struct pop *p)
+void pop_progress_to(struct pop *p, uint64_t done)
 {
-	uint64_t pct;
+	uint64_t before = p->done, pct;
 
-	p->done++;
+	p->done = done;
 	if (!p->bar || !p->total)
 		return;
-	pct = p->done * 100 / p->total;
-	if (p->done != 1 && pct == (p->done - 1) * 100 / p->total)
+	pct = done * 100 / p->total;
+	if (p->bar_shown && pct == before * 100 / p->total)
 		return;
 	fprintf(stderr, "\rCopying files: [%-50.*s] %3u%%",
 		(int)(pct > 100 ? 50 : pct / 2),
 		"##################################################",
 		(unsigned int)(pct > 100 ? 100 : pct));
 	p->bar_shown = 1;
+}
+
+void pop_progress(struct pop *p)
+{
+	pop_progress_to(p, p->done + 1);
 }
 
 int pop_path_push(struct pop *p, const char *name, size_t len)

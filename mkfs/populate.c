@@ -74,9 +74,10 @@ static int read_value(const char *path, const char *name, uint8_t **buf,
 	return 0;
 }
 
-/* One attribute into the list; ACLs converted to the ext4 form. */
-static int add_xattr(struct xlist *x, const char *path, const char *name,
-		     uint8_t **vals, size_t *vlen)
+/* One attribute into the list; ACLs converted to the ext4 form. path:
+ * the entry, relative to the current directory; shown: for messages. */
+static int add_xattr(struct xlist *x, const char *path, const char *shown,
+		     const char *name, uint8_t **vals, size_t *vlen)
 {
 	struct extkit_xattr_item *it = &x->items[x->n];
 	uint8_t *v = NULL, *acl;
@@ -86,7 +87,7 @@ static int add_xattr(struct xlist *x, const char *path, const char *name,
 
 	if (rc == -EOPNOTSUPP) {
 		cli_error("warning: %s: attribute %s cannot be stored, left out",
-			  path, name);
+			  shown, name);
 		return 0;
 	}
 	if (!rc)
@@ -112,7 +113,7 @@ static int add_xattr(struct xlist *x, const char *path, const char *name,
 	return 0;
 }
 
-static int read_xattrs(const char *path, struct xlist *x)
+static int read_xattrs(const char *path, const char *shown, struct xlist *x)
 {
 	ssize_t n = llistxattr(path, NULL, 0);
 	uint8_t **vals = NULL;
@@ -138,7 +139,7 @@ static int read_xattrs(const char *path, struct xlist *x)
 		rc = -ENOMEM;
 	for (ssize_t i = 0; !rc && i < n;
 	     i += (ssize_t)strlen(x->names + i) + 1)
-		rc = add_xattr(x, path, x->names + i, vals, &vlen);
+		rc = add_xattr(x, path, shown, x->names + i, vals, &vlen);
 	/* the values stay where read_value put them: keep them listed */
 	x->values = (uint8_t *)vals;
 	return rc;
@@ -267,6 +268,20 @@ static int dir_inode(struct pop *p, uint32_t ino, const struct pop_meta *m)
 	return pop_write_inode(p, ino, m, &in, 2);
 }
 
+/*
+ * Makes dfd the current directory, so that the attribute calls (which
+ * have no *at form) look up one name, not the whole path each time.
+ */
+static int enter(struct pop *p, int dfd)
+{
+	if (p->cwd_fd == dfd)
+		return 0;
+	if (fchdir(dfd))
+		return -errno;
+	p->cwd_fd = dfd;
+	return 0;
+}
+
 /* Copies one entry (st: its lstat, or NULL to take it here), and the
  * subtree of a directory. */
 static int copy_one(struct pop *p, int dfd, const struct kid *k,
@@ -283,7 +298,10 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
 	meta_from_stat(p, &st, &m);
-	rc = read_xattrs(p->path, &x);
+	memset(&x, 0, sizeof(x));
+	rc = enter(p, dfd);
+	if (!rc)
+		rc = read_xattrs(name, p->path, &x);
 	m.x = x.items;
 	m.nx = x.n;
 	if (rc)
@@ -305,6 +323,8 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 		goto out;
 	}
 	rc = copy_dir(p, sub, k->ino, parent_ino);
+	if (p->cwd_fd == sub)
+		p->cwd_fd = -1;	/* its number may come back for another */
 	close(sub);
 out:
 	xlist_release(&x);
@@ -391,7 +411,8 @@ static int number_kid(struct pop *p, int dfd, uint32_t dir,
 /*
  * Numbers the children and copies those that are not directories right
  * away (their stat at hand); directories are copied once the directory's
- * own blocks are out (copy_kids).
+ * own blocks are out (copy_kids). So a directory's children take one run
+ * of inodes: the directory reserves exactly what it needs.
  */
 static int number_kids(struct pop *p, int dfd, uint32_t dir,
 		       struct extkit_dirbuild *db, struct kid *kids)
@@ -401,6 +422,7 @@ static int number_kids(struct pop *p, int dfd, uint32_t dir,
 	struct stat st;
 	int rc = 0;
 
+	pop_align_goal(p, db->n);
 	for (uint64_t i = 0; !rc && i < db->n; i++) {
 		struct extkit_dirbuild_entry *e = &db->e[i];
 
@@ -412,7 +434,11 @@ static int number_kids(struct pop *p, int dfd, uint32_t dir,
 		if (!rc)
 			rc = number_kid(p, dfd, dir, e, name, &kids[i], &st);
 		e->ino = kids[i].ino;
-		if (!rc && kids[i].fresh && !S_ISDIR(st.st_mode)) {
+		/* without the reservation (a benchmark's baseline), a
+		 * subdirectory's tree is numbered before the next name,
+		 * depth first, as mke2fs -d does */
+		if (!rc && kids[i].fresh &&
+		    (!S_ISDIR(st.st_mode) || p->no_reserve)) {
 			rc = copy_one(p, dfd, &kids[i], name, dir, &st);
 			kids[i].fresh = 0;
 		}
@@ -537,13 +563,20 @@ static int copy_tree(struct pop *p, const char *source)
 	struct pop_meta m;
 	struct xlist x;
 	struct stat st;
-	int dfd, rc;
+	int dfd, rc, cwd;
 
+	cwd = open(".", O_PATH | O_DIRECTORY);
+	if (cwd < 0) {
+		pop_error(p, strerror(errno));
+		return -POP_EREPORTED;
+	}
+	p->cwd_fd = -1;
 	dfd = open(source, O_RDONLY | O_DIRECTORY);
 	if (dfd < 0 || fstat(dfd, &st)) {
 		pop_error(p, strerror(errno));
 		if (dfd >= 0)
 			close(dfd);
+		close(cwd);
 		return -POP_EREPORTED;
 	}
 	if (p->bar) {
@@ -551,7 +584,7 @@ static int copy_tree(struct pop *p, const char *source)
 		p->bar = p->total > POP_BAR_MIN;
 	}
 	meta_from_stat(p, &st, &m);
-	rc = read_xattrs(p->path, &x);
+	rc = read_xattrs(p->path, p->path, &x);
 	m.x = x.items;
 	m.nx = x.n;
 	if (p->o->root_owner_given) {
@@ -566,6 +599,11 @@ static int copy_tree(struct pop *p, const char *source)
 	else
 		pop_error(p, extkit_strerror(rc));
 	close(dfd);
+	if (fchdir(cwd) && !rc) {
+		pop_error(p, strerror(errno));
+		rc = -POP_EREPORTED;
+	}
+	close(cwd);
 	return rc ? -POP_EREPORTED : 0;
 }
 

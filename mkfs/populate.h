@@ -67,9 +67,20 @@ struct pop {
 	uint64_t blk_goal;
 	uint8_t *raw;		/* one inode */
 	uint8_t *ea;		/* one EA block */
-	uint8_t *itb;		/* the inode table block in use */
-	uint64_t itb_blk;
+	uint8_t *itw;		/* a window of one group's inode table: */
+	uint32_t itw_max;	/* blocks it can hold */
+	uint32_t itw_g;		/* itw_n blocks of group itw_g's table */
+	uint32_t itw_idx;	/* from block itw_idx */
+	uint32_t itw_n;
+	uint32_t itw_lo;	/* blocks [itw_lo, itw_hi) changed */
+	uint32_t itw_hi;
+	uint8_t *itb;		/* one table block outside the window */
+	uint32_t itb_g;
+	uint32_t itb_idx;
+	int itb_ok;
 	int itb_dirty;
+	struct extkit_bitmap itab_done;	/* table blocks written */
+	uint32_t ino_before;	/* the last inode in use before populate */
 	uint8_t *buf;		/* data blocks going out, POP_BUF bytes: */
 	uint64_t out_first;	/* out_n contiguous blocks from out_first */
 	uint64_t out_n;
@@ -78,10 +89,12 @@ struct pop {
 	struct pop_map srcino;	/* source (dev, ino) -> inode */
 	char *path;		/* the entry being copied, for messages */
 	size_t plen;
-	uint64_t total;		/* progress: entries expected, copied */
+	uint64_t total;		/* progress: entries (or archive bytes) */
 	uint64_t done;
 	int bar;
 	int bar_shown;
+	int cwd_fd;		/* the source directory made current */
+	int no_reserve;		/* EXTKIT_MKFS_NO_DIR_RESERVE (benchmarks) */
 	uint64_t lpf_block;	/* mkfs's lost+found, until claimed */
 	uint32_t lpf_blocks;
 };
@@ -93,13 +106,17 @@ struct pop {
 int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	     const struct mkfs_layout *l);
 void pop_fini(struct pop *p);
-/* Raw inodes, through one cached inode table block; put sets the
- * checksum; flush writes the block. */
+/* Raw inodes, through a window of the inode table (fresh: a new inode,
+ * the window moves there) and one block beside it; put sets the
+ * checksum; flush writes what changed. */
 int pop_inode_get(struct pop *p, uint32_t ino, uint8_t *raw);
-int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw);
+int pop_inode_put(struct pop *p, uint32_t ino, uint8_t *raw, int fresh);
 int pop_inode_flush(struct pop *p);
 /* Takes a new inode (near the last one). */
 int pop_new_inode(struct pop *p, int is_dir, uint32_t *ino);
+/* A run of n new inodes to come: from the next inode table block when
+ * it does not fit in the current one. */
+void pop_align_goal(struct pop *p, uint64_t n);
 /* Writes inode ino from meta; in carries the map, size and flags. */
 int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		    struct extkit_inode *in, uint16_t links);
@@ -126,8 +143,10 @@ int pop_claim_lpf(struct pop *p);
 int pop_link_add(struct pop *p, uint32_t ino);
 /* Writes the link counts of inodes with more than one name. */
 int pop_links_write(struct pop *p);
-/* Progress: one more entry copied. */
+/* Progress: one more entry copied; done of p->total copied (entries,
+ * or bytes of an archive read). */
 void pop_progress(struct pop *p);
+void pop_progress_to(struct pop *p, uint64_t done);
 /* Path buffer: push a name, pop back to a length. */
 int pop_path_push(struct pop *p, const char *name, size_t len);
 /* Why an entry could not be copied, for an error code. */

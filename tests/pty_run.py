@@ -37,6 +37,20 @@ def wait_question(fd, out, deadline):
     return False
 
 
+def drain(fd):
+    """What the command wrote before it ended and was not read yet."""
+    data = b''
+    while select.select([fd], [], [], 0.2)[0]:
+        try:
+            more = os.read(fd, 4096)
+        except OSError:
+            break
+        if not more:
+            break
+        data += more
+    return data
+
+
 def main():
     log, script = sys.argv[1], sys.argv[2]
     cmd = sys.argv[sys.argv.index('--') + 1:]
@@ -71,6 +85,7 @@ def main():
             out += data
         wpid, status = os.waitpid(pid, os.WNOHANG)
         if wpid:
+            out += drain(fd)
             break
     else:
         os.kill(pid, signal.SIGKILL)

@@ -154,14 +154,24 @@ POPINTO=$top_builddir/tests/mkfs/popinto
 ext4_native=0
 run_mkfs "$tmpdir/out" "$tmpdir/err" -q -F -t ext4 "$tmpdir/probe.img" 8M &&
 	ext4_native=1
+# ext2 from the tar also takes -E root_owner=42:43: its root is 42:43's.
+awk -F'|' '$1 == "." { $4 = "42:43" } { print }' OFS='|' \
+	"$tmpdir/want.tar" >"$tmpdir/want.tar42"
 for t in ext2 ext4; do
 	for src in dir tar; do
 		img=$tmpdir/$t-$src.img
 		[ $src = dir ] && from=$tree || from=$tmpdir/tree.tar
 		how=$t
+		want=$tmpdir/want.$src
+		owner=
+		if [ $t$src = ext2tar ]; then
+			owner=,root_owner=42:43
+			want=$tmpdir/want.tar42
+			how="ext2 (-E root_owner=42:43)"
+		fi
 		if [ $t = ext2 ] || [ $ext4_native = 1 ]; then
-			mkfs_d -E "hash_seed=$TEST_SEED" -t "$t" -d "$from" \
-				"$img" 96M
+			mkfs_d -E "hash_seed=$TEST_SEED$owner" -t "$t" \
+				-d "$from" "$img" 96M
 		elif [ -x "$POPINTO" ]; then
 			how="ext4 (mke2fs -t ext4, then the -d step)"
 			"$MKE2FS" -q -F -t ext4 -U "$TEST_UUID" "$img" 96M \
@@ -173,7 +183,7 @@ for t in ext2 ext4; do
 		fi
 		rc=$?
 		if [ $rc -eq 0 ]; then
-			check_image "$how from a $src" "$img" "$tmpdir/want.$src"
+			check_image "$how from a $src" "$img" "$want"
 		else
 			fail "$how from a $src: exit $rc: $(cat "$tmpdir/err")"
 		fi
@@ -181,9 +191,8 @@ for t in ext2 ext4; do
 done
 
 # root_owner, and the htree of the big directory
-img=$tmpdir/ext2-dir.img
-if mkfs_d -E "hash_seed=$TEST_SEED,root_owner=42:43" -d "$tree" "$img" 96M &&
-   "$DEBUGFS" -R 'stat /' "$img" 2>/dev/null | grep -q 'User: *42 *Group: *43' &&
+img=$tmpdir/ext2-tar.img
+if "$DEBUGFS" -R 'stat /' "$img" 2>/dev/null | grep -q 'User: *42 *Group: *43' &&
    "$DEBUGFS" -R 'htree /big' "$img" 2>/dev/null | grep -q 'Indirect levels'; then
 	ok "-E root_owner=42:43 owns the root; /big is indexed"
 else
@@ -239,18 +248,26 @@ else
 	fail "images differ between runs or creation orders"
 fi
 
-# A progress bar on a terminal (counted first), none with -q.
-if command -v script >/dev/null; then
-	script -qc "$MKFS -F -d $tree $tmpdir/tty.img 96M" /dev/null \
-		>"$tmpdir/tty.out" 2>&1
-	script -qc "$MKFS -q -F -d $tree $tmpdir/tty.img 96M" /dev/null \
-		>"$tmpdir/tty-q.out" 2>&1
-	if tr '\r' '\n' <"$tmpdir/tty.out" | grep -q '^Copying files:.*100%' &&
-	   ! grep -q 'Copying' "$tmpdir/tty-q.out"; then
-		ok "a progress bar on a terminal, none with -q"
-	else
-		fail "progress bar: $(tr '\r' '\n' <"$tmpdir/tty.out" | tail -3)"
-	fi
+# A progress bar on a terminal (entries counted first; for an archive,
+# by the bytes of it read), none with -q: 2,500 entries (over the 2,000
+# that show a bar), and their tar (over 1 MiB).
+bar_shown() {
+	tr '\r' '\n' <"$1" | grep -q '^Copying files: \[#*\] *[0-9]*%' &&
+	tr '\r' '\n' <"$1" | grep -q '^Copying files: \[#\{50\}\] 100%'
+}
+PTY="python3 $top_srcdir/tests/pty_run.py"
+mkdir -p "$tmpdir/many" && (cd "$tmpdir/many" && seq 1 2500 | xargs touch) &&
+	tar -cf "$tmpdir/many.tar" -C "$tmpdir/many" . || exit 99
+$PTY "$tmpdir/tty.out" "" -- $MKFS -F -d "$tmpdir/many" "$tmpdir/tty.img" 32M
+$PTY "$tmpdir/tty-tar.out" "" -- $MKFS -F -d "$tmpdir/many.tar" \
+	"$tmpdir/tty.img" 32M
+$PTY "$tmpdir/tty-q.out" "" -- $MKFS -q -F -d "$tmpdir/many" \
+	"$tmpdir/tty.img" 32M
+if bar_shown "$tmpdir/tty.out" && bar_shown "$tmpdir/tty-tar.out" &&
+   ! grep -q 'Copying' "$tmpdir/tty-q.out"; then
+	ok "a progress bar on a terminal, from a directory and a tar; none with -q"
+else
+	fail "progress bar: $(tr '\r' '\n' <"$tmpdir/tty.out" | grep Copying | tail -1) / $(tr '\r' '\n' <"$tmpdir/tty-tar.out" | grep Copying | tail -1)"
 fi
 
 # ---- errors ----
