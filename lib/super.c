@@ -193,8 +193,11 @@ void extkit_super_encode(const struct extkit_super *m,
 
 	encode_counts(m, d, is64);
 	encode_state(m, d);
-	if (m->rev_level != EXT2_GOOD_OLD_REV)
-		encode_dynamic(m, d);
+	/*
+	 * Revision 0 too: decode reads these fields as stored (mke2fs -r 0
+	 * writes the UUID, hash seed, first inode 11 and inode size 128).
+	 */
+	encode_dynamic(m, d);
 }
 
 static int is_power_of_two(uint32_t v)

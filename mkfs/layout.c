@@ -455,14 +455,15 @@ static void fill_super(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	sb->state = EXT2_VALID_FS;
 	sb->errors = 1;			/* continue */
 	sb->creator_os = EXT2_OS_LINUX;
-	sb->rev_level = EXT2_DYNAMIC_REV;
+	sb->rev_level = o->revision ? EXT2_DYNAMIC_REV : EXT2_GOOD_OLD_REV;
 	sb->first_ino = EXT2_GOOD_OLD_FIRST_INO;
 	sb->inode_size = (uint16_t)l->inode_size;
 	sb->feature_compat = o->compat;
 	sb->feature_incompat = o->incompat;
 	sb->feature_ro_compat = o->ro_compat;
 	sb->reserved_gdt_blocks = (uint16_t)l->rsv_gdt;
-	sb->default_mount_opts = DEFM_XATTR_USER | DEFM_ACL;
+	if (o->revision)
+		sb->default_mount_opts = DEFM_XATTR_USER | DEFM_ACL;
 	if (l->inode_size > EXT2_GOOD_OLD_INODE_SIZE)
 		sb->min_extra_isize = sb->want_extra_isize = 32;
 	if (o->errors_behavior)

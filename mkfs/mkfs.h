@@ -61,6 +61,7 @@ struct mkfs_opts {
 	uint32_t root_uid, root_gid;
 	uint16_t errors_behavior;	/* -e; 0: continue (1) */
 	int reserved_given;		/* -m */
+	int revision;			/* -r: 0 (original) or 1 (dynamic) */
 	const char *size_type;		/* floppy small default big huge */
 	uint32_t def_block_size;	/* from the profile */
 	uint32_t def_inode_ratio;

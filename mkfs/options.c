@@ -303,11 +303,14 @@ static int parse_misc(const struct raw_args *a, struct mkfs_opts *o)
 {
 	const char *bad = NULL;
 
-	if (a->revision && strcmp(a->revision, "1")) {
-		cli_error("revision '%s' is not supported (only 1)",
+	if (a->revision && strcmp(a->revision, "0") &&
+	    strcmp(a->revision, "1")) {
+		cli_error("revision '%s' is not supported (0 or 1)",
 			  a->revision);
 		return -EINVAL;
 	}
+	if (a->revision && !strcmp(a->revision, "0"))
+		o->revision = 0;
 	if (a->flex_bg_size && (a->flex_bg_size < 1 ||
 				(a->flex_bg_size & (a->flex_bg_size - 1)) ||
 				a->flex_bg_size > (1 << 30))) {
@@ -379,6 +382,7 @@ static void defaults(struct mkfs_opts *o)
 	o->lazy_journal_init = -1;
 	o->num_backup_sb = -1;
 	o->packed_meta_blocks = -1;
+	o->revision = 1;
 }
 
 /* Appends one -O or -E argument (popt's copy, freed here) to the joined
@@ -512,7 +516,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "errors", 'e', POPT_ARG_STRING, &a.errors, 0,
 		  "on errors: continue, remount-ro or panic", "BEHAVIOR" },
 		{ "revision", 'r', POPT_ARG_STRING, &a.revision, 0,
-		  "filesystem revision (1)", "REV" },
+		  "filesystem revision: 0 or 1 (1)", "REV" },
 		{ "root-directory", 'd', POPT_ARG_STRING, &o->source, 0,
 		  "copy a directory tree or an archive into the new filesystem",
 		  "SOURCE" },

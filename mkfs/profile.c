@@ -189,6 +189,32 @@ static int resolve_features(struct mkfs_opts *o, const struct mkfs_conf *c,
 	return rc;
 }
 
+/*
+ * Revision 0 (-r 0) has no feature words at all (s_feature_* exist only
+ * from revision 1): every feature of the profile is dropped, as mke2fs
+ * drops them, but a feature or journal asked for by name is an error.
+ */
+static int drop_features_rev0(struct mkfs_opts *o)
+{
+	struct mkfs_opts asked;
+
+	memset(&asked, 0, sizeof(asked));
+	if (o->features_arg && edit_features(o->features_arg, &asked))
+		return -EINVAL;
+	if (asked.compat || asked.incompat || asked.ro_compat) {
+		cli_error("features are not supported on revision 0 "
+			  "filesystems");
+		return -EINVAL;
+	}
+	if (o->journal || o->journal_mb) {
+		cli_error("journals are not supported on revision 0 "
+			  "filesystems");
+		return -EINVAL;
+	}
+	o->compat = o->incompat = o->ro_compat = 0;
+	return 0;
+}
+
 /* Feature rules mke2fs enforces or applies. */
 static int check_features(struct mkfs_opts *o)
 {
@@ -235,6 +261,8 @@ static void resolve_numbers(struct mkfs_opts *o, const struct mkfs_conf *c,
 							 "inode_ratio", 8192);
 	o->def_inode_size = (uint32_t)mkfs_conf_get_int(c, types,
 							"inode_size", 128);
+	if (o->revision == 0)	/* fixed at 128 bytes before revision 1 */
+		o->inode_size = o->def_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
 	if (!o->flex_bg_size)
 		o->flex_bg_size = (uint32_t)mkfs_conf_get_int(c, types,
 							      "flex_bg_size",
@@ -275,6 +303,8 @@ int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes)
 		rc = build_types(o, &c, o->size_type, types, &usage);
 	if (!rc)
 		rc = resolve_features(o, &c, types);
+	if (!rc && o->revision == 0)
+		rc = drop_features_rev0(o);
 	if (!rc)
 		rc = check_features(o);
 	if (!rc)

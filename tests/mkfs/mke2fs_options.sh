@@ -6,9 +6,10 @@
 #  -g: blocks per group (1, 2 and 4 KiB blocks, several groups, ext2 and
 #      ext4), and the values mke2fs refuses (not a number, not a multiple
 #      of 8, under 256, over 8 x the block size): both refuse them;
-#  -T: usage types of mke2fs.conf; -r 1; -e continue|remount-ro|panic;
+#  -T: usage types of mke2fs.conf; -r 1; -r 0 (every feature dropped,
+#      128-byte inodes, -t ext4 and -d too; -O FEATURE and -j refused);
+#  -e continue|remount-ro|panic;
 #  -U clear, null and their upper case: a null UUID as mke2fs makes it.
-# Departure: -r 0 (revision 0) is refused, extkit makes revision 1 only.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mkfs/mkfs-lib.sh"
 need_tools mke2fs e2fsck dumpe2fs
@@ -88,10 +89,12 @@ for u in clear null CLEAR Null; do
 done
 grep -q '^Filesystem UUID: *<none>' "$tmpdir/ours" &&
 	ok "-U clear: the UUID is null" || fail "-U clear: $(grep UUID "$tmpdir/ours")"
-# Departure from mke2fs: revision 0 is not made.
-run_mkfs "$tmpdir/out" "$tmpdir/err" -q -r 0 "$tmpdir/a.img" 8M
-[ $? -eq 1 ] && [ "$(wc -l <"$tmpdir/err")" -eq 1 ] &&
-	ok "-r 0: refused in one line: $(cat "$tmpdir/err")" ||
-	fail "-r 0: $(cat "$tmpdir/err")"
+same "-r 0" 16M -t ext2 -r 0
+same "-r 0 -t ext4 -I 256 -b 1024" 16M -t ext4 -r 0 -I 256 -b 1024
+same "-r 0 -O ^dir_index" 8M -r 0 -O ^dir_index
+grep -q '^Filesystem revision #: *0 (original)' "$tmpdir/ours" &&
+	ok "-r 0: revision 0" || fail "-r 0: $(grep 'revision' "$tmpdir/ours")"
+refused "-r 0 -O dir_index" -r 0 -O dir_index
+refused "-r 0 -j" -r 0 -j
 refused "-r 2" -r 2
 finish

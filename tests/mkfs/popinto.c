@@ -58,6 +58,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	memset(&o, 0, sizeof(o));
+	o.revision = 1;
 	memset(&l, 0, sizeof(l));
 	o.source = argv[2];
 	o.quiet = 1;
