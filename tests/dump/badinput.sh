@@ -4,6 +4,7 @@
 # sanitizer report, and no hang (each run has a deadline).
 
 . "${top_srcdir:-.}/tests/lib.sh"
+ASAN_OPTIONS=$LEAK_ASAN_OPTIONS
 need_dump
 need_tools mke2fs debugfs dumpe2fs python3
 

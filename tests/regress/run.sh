@@ -18,7 +18,8 @@
 run_fsck() {
 	_log=$1
 	shift
-	timeout -k 5 "$TIMEOUT" "$FSCK" "$@" >"$_log" 2>&1
+	ASAN_OPTIONS=${leak_check:-$ASAN_OPTIONS} \
+		timeout -k 5 "$TIMEOUT" "$FSCK" "$@" >"$_log" 2>&1
 	echo "Exit status is $?" >>"$_log"
 }
 
@@ -60,7 +61,9 @@ run_case() {
 		fail "$_name: extkit-fsck -fn changed the image"
 		return
 	fi
+	leak_check=$LEAK_ASAN_OPTIONS	# the repair run: leaks checked too
 	run_fsck out.1 -fy image
+	leak_check=
 	check_run "$_c" 1 || return
 	run_fsck out.2 -fy image
 	check_run "$_c" 2 || return
