@@ -20,10 +20,13 @@
 #include <popt.h>
 
 #include "clock.h"
+#include "csum.h"
+#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "io.h"
 #include "ondisk.h"
+#include "super.h"
 #include "undo.h"
 #include "cli/msg.h"
 #include "cli/parse.h"
@@ -220,6 +223,21 @@ int fsck_write_super(struct fsck_ctx *ctx, int all)
 void fsck_mark_changed(struct fsck_ctx *ctx)
 {
 	ctx->flags |= FSCK_FL_CHANGED;
+}
+
+int fsck_write_raw_primary(struct fsck_ctx *ctx, const struct extkit_super *sb,
+			   struct ext2_super_block *raw)
+{
+	int rc;
+
+	extkit_super_encode(sb, raw);
+	if (sb->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		raw->s_checksum = cpu_to_le32(extkit_super_csum(raw));
+	rc = extkit_io_write_bytes(ctx->io, EXT2_SUPERBLOCK_OFFSET, raw,
+				   sizeof(*raw));
+	if (!rc)
+		fsck_mark_changed(ctx);
+	return rc;
 }
 
 /*

@@ -18,7 +18,6 @@
 
 #include <string.h>
 
-#include "csum.h"
 #include "endian.h"
 #include "error.h"
 #include "io.h"
@@ -123,12 +122,5 @@ int fsck_fix_inode_counts(struct fsck_ctx *ctx)
 	sb.inodes_count = (uint32_t)(ipg * groups);
 	if (sb.free_inodes_count > sb.inodes_count)
 		sb.free_inodes_count = sb.inodes_count;
-	extkit_super_encode(&sb, &raw);
-	if (sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
-		raw.s_checksum = cpu_to_le32(extkit_super_csum(&raw));
-	rc = extkit_io_write_bytes(ctx->io, EXT2_SUPERBLOCK_OFFSET, &raw,
-				   sizeof(raw));
-	if (!rc)
-		fsck_mark_changed(ctx);
-	return rc;
+	return fsck_write_raw_primary(ctx, &sb, &raw);
 }

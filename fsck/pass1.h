@@ -24,6 +24,9 @@ void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
  */
 int pass1_check_type(struct fsck_ctx *ctx, uint32_t ino,
 		     struct extkit_inode *inode, int *dirty);
+/* "character device", "block device", "FIFO", "socket" or "symlink" for
+ * such a mode, NULL for any other. */
+const char *pass1_special_name(uint16_t mode);
 
 /* A device, FIFO or socket whose first block holds '.' and '..' is made
  * a directory again (really_dir.c); sets *dirty when it is. */

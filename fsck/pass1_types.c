@@ -40,7 +40,7 @@
 #define DEV_BLOCK_WORDS		4
 #define SPECIAL_BAD_FLAGS	(EXT2_IMMUTABLE_FL | EXT2_APPEND_FL)
 
-static const char *special_name(uint16_t mode)
+const char *pass1_special_name(uint16_t mode)
 {
 	if (S_ISCHR(mode))
 		return "character device";
@@ -74,7 +74,7 @@ static int report_type(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
 static const char *device_problem(const struct extkit_inode *inode,
 				  char *why, size_t len)
 {
-	const char *name = special_name(inode->mode);
+	const char *name = pass1_special_name(inode->mode);
 
 	if (inode->flags & (EXT2_INDEX_FL | EXT4_EXTENTS_FL)) {
 		snprintf(why, len, "%s with the %s flag", name,
@@ -104,7 +104,7 @@ static void check_immutable(struct fsck_ctx *ctx, uint32_t ino,
 	if (!(inode->flags & SPECIAL_BAD_FLAGS))
 		return;
 	if (report_type(ctx, PR_1_SPECIAL_IMMUTABLE, ino, inode,
-			special_name(inode->mode))) {
+			pass1_special_name(inode->mode))) {
 		inode->flags &= ~SPECIAL_BAD_FLAGS;
 		*dirty = 1;
 	}
@@ -114,7 +114,7 @@ static void check_immutable(struct fsck_ctx *ctx, uint32_t ino,
 static int check_special(struct fsck_ctx *ctx, uint32_t ino,
 			 struct extkit_inode *inode, int *dirty)
 {
-	const char *name = special_name(inode->mode);
+	const char *name = pass1_special_name(inode->mode);
 	char why[96];
 
 	if (device_problem(inode, why, sizeof(why))) {

@@ -75,17 +75,6 @@ static int looks_like_dir(struct fsck_ctx *ctx, uint32_t ino,
 	return ok;
 }
 
-static const char *special_kind(uint16_t mode)
-{
-	if (S_ISCHR(mode))
-		return "character device";
-	if (S_ISBLK(mode))
-		return "block device";
-	if (S_ISFIFO(mode))
-		return "FIFO";
-	return "socket";
-}
-
 void pass1_check_really_dir(struct fsck_ctx *ctx, uint32_t ino,
 			    struct extkit_inode *inode, int *dirty)
 {
@@ -98,7 +87,7 @@ void pass1_check_really_dir(struct fsck_ctx *ctx, uint32_t ino,
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
 	pctx.inode = inode;
-	pctx.str = special_kind(mode);
+	pctx.str = pass1_special_name(mode);
 	if (fix_problem(ctx, PR_1_TREAT_AS_DIR, &pctx)) {
 		inode->mode = (uint16_t)(S_IFDIR | (mode & 07777));
 		*dirty = 1;

@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "csum.h"
 #include "endian.h"
 #include "error.h"
 #include "group.h"
@@ -99,12 +98,5 @@ int fsck_rebuild_super(struct fsck_ctx *ctx, const char *why)
 	pctx.str = why;
 	if (!fix_problem(ctx, PR_0_SB_REBUILD, &pctx) || ctx->readonly)
 		return -EFSCORRUPTED;
-	extkit_super_encode(&sb, &raw);
-	if (sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
-		raw.s_checksum = cpu_to_le32(extkit_super_csum(&raw));
-	rc = extkit_io_write_bytes(ctx->io, EXT2_SUPERBLOCK_OFFSET, &raw,
-				   sizeof(raw));
-	if (!rc)
-		fsck_mark_changed(ctx);
-	return rc;
+	return fsck_write_raw_primary(ctx, &sb, &raw);
 }
