@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * extkit-mkfs: formats an image file or a block device as ext2 (revision
- * 1). The run: options -> target (what it is, is it safe) -> layout (the
- * mke2fs geometry) -> report -> prepare the target -> write. Nothing is
- * written before every check has passed, and nothing at all with -n.
+ * extkit-mkfs: formats an image file or a block device as ext2, ext3 or
+ * ext4 (revision 1, or 0 with -r 0). The run: options -> target (what it
+ * is, is it safe) -> layout (the mke2fs geometry) -> report -> prepare
+ * the target -> write. Nothing is written before every check has
+ * passed, and nothing at all with -n.
  */
 #include "config.h"
 
