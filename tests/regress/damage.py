@@ -200,30 +200,52 @@ def base_map(base):
         return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
 
 
+def scatter_bytes(rnd, fs, out, pool, sb_copies):
+    """1 to 40 random bytes in random blocks of pool; returns the blocks
+    hit. A superblock hit lands in the primary, or in the copy the pool
+    names on 1 KiB blocks when sb_copies."""
+    hits = set()
+    for _ in range(rnd.randint(1, 40)):
+        kind, blk = rnd.choice(pool)
+        if kind == 'sb':
+            sb = blk if sb_copies and fs.bs == 1024 else 1
+            off = sb * 1024 + rnd.randrange(1024)
+        else:
+            off = blk * fs.bs + rnd.randrange(fs.bs)
+        out.seek(off)
+        out.write(bytes([rnd.randrange(256)]))
+        hits.add(off // fs.bs)
+    return hits
+
+
+def garbage_one(rnd, fs, out, meta, kinds):
+    """A garbage block of one of kinds (any non-superblock block when
+    the image has none); returns its number."""
+    pool = [m for m in meta if m[0] in kinds] or \
+        [m for m in meta if m[0] != 'sb']
+    blk = rnd.choice(pool)[1]
+    garbage(rnd, fs, out, blk, meta)
+    return blk
+
+
+def read_meta(mapfile):
+    return [(k, int(n)) for k, n in
+            (line.split() for line in open(mapfile))]
+
+
 def hit(base, mapfile, seed, image):
     fs = Fs(base_map(base))
-    meta = [(k, int(n)) for k, n in
-            (line.split() for line in open(mapfile))]
+    meta = read_meta(mapfile)
     rnd = random.Random(seed)
     mode = seed % 5
     shutil.copyfile(base, image)
     with open(image, 'r+b') as out:
         if mode <= 1:
             pool = [m for m in meta if mode == 0 or m[0] != 'sb']
-            for _ in range(rnd.randint(1, 40)):
-                kind, blk = rnd.choice(pool)
-                if kind == 'sb':
-                    off = 1024 + rnd.randrange(1024) if fs.bs > 1024 \
-                        else blk * 1024 + rnd.randrange(1024)
-                else:
-                    off = blk * fs.bs + rnd.randrange(fs.bs)
-                out.seek(off)
-                out.write(bytes([rnd.randrange(256)]))
+            scatter_bytes(rnd, fs, out, pool, True)
         else:
-            want = {2: 'dir', 3: 'ind', 4: 'itable'}[mode]
-            pool = [m for m in meta if m[0] == want] or \
-                [m for m in meta if m[0] != 'sb']
-            garbage(rnd, fs, out, rnd.choice(pool)[1], meta)
+            want = {2: ('dir',), 3: ('ind',), 4: ('itable',)}[mode]
+            garbage_one(rnd, fs, out, meta, want)
 
 
 def hit2(base, mapfile, seed, image, damaged):
@@ -232,33 +254,19 @@ def hit2(base, mapfile, seed, image, damaged):
     garbage 2 directory, 3 indirect or extent, 4 inode table, 5 EA,
     6 journal, 7 bitmap or descriptor block."""
     fs = Fs(base_map(base))
-    meta = [(k, int(n)) for k, n in
-            (line.split() for line in open(mapfile))]
+    meta = read_meta(mapfile)
     rnd = random.Random(seed)
     mode = seed % 8
-    hits = set()
     shutil.copyfile(base, image)
     with open(image, 'r+b') as out:
         if mode <= 1:
             pool = [m for m in meta if mode == 0 or m[0] != 'sb']
-            for _ in range(rnd.randint(1, 40)):
-                kind, blk = rnd.choice(pool)
-                if kind == 'sb':
-                    off = 1024 + rnd.randrange(1024)
-                else:
-                    off = blk * fs.bs + rnd.randrange(fs.bs)
-                out.seek(off)
-                out.write(bytes([rnd.randrange(256)]))
-                hits.add(off // fs.bs)
+            hits = scatter_bytes(rnd, fs, out, pool, False)
         else:
             want = {2: ('dir',), 3: ('ind', 'ext'), 4: ('itable',),
                     5: ('ea',), 6: ('journal',),
                     7: ('bitmap', 'gdt')}[mode]
-            pool = [m for m in meta if m[0] in want] or \
-                [m for m in meta if m[0] != 'sb']
-            blk = rnd.choice(pool)[1]
-            garbage(rnd, fs, out, blk, meta)
-            hits.add(blk)
+            hits = {garbage_one(rnd, fs, out, meta, want)}
     with open(damaged, 'w') as f:
         f.write(''.join('%d\n' % b for b in sorted(hits)))
 
