@@ -225,6 +225,17 @@ void fsck_mark_changed(struct fsck_ctx *ctx)
 	ctx->flags |= FSCK_FL_CHANGED;
 }
 
+int fsck_read_raw_primary(struct fsck_ctx *ctx, struct ext2_super_block *raw,
+			  struct extkit_super *sb)
+{
+	int rc = extkit_io_read_bytes(ctx->io, EXT2_SUPERBLOCK_OFFSET, raw,
+				      sizeof(*raw));
+
+	if (!rc)
+		extkit_super_decode(raw, sb);
+	return rc;
+}
+
 int fsck_write_raw_primary(struct fsck_ctx *ctx, const struct extkit_super *sb,
 			   struct ext2_super_block *raw)
 {

@@ -289,6 +289,10 @@ void fsck_mark_changed(struct fsck_ctx *ctx);
 /* Writes the superblock (with every backup and the descriptors when all,
  * else the primary alone), flushes, and says so on a failure. */
 int fsck_write_super(struct fsck_ctx *ctx, int all);
+/* Before the filesystem is open: reads the primary superblock into raw
+ * and decodes it into sb. */
+int fsck_read_raw_primary(struct fsck_ctx *ctx, struct ext2_super_block *raw,
+			  struct extkit_super *sb);
 /* Before the filesystem is open: encodes sb over raw (the primary as
  * read), sets its checksum and writes it in place. */
 int fsck_write_raw_primary(struct fsck_ctx *ctx, const struct extkit_super *sb,

@@ -92,11 +92,9 @@ int fsck_fix_inode_counts(struct fsck_ctx *ctx)
 	uint32_t bs, ipg;
 	int rc;
 
-	rc = extkit_io_read_bytes(ctx->io, EXT2_SUPERBLOCK_OFFSET, &raw,
-				  sizeof(raw));
+	rc = fsck_read_raw_primary(ctx, &raw, &sb);
 	if (rc)
 		return rc;
-	extkit_super_decode(&raw, &sb);
 	if (sb.magic != EXT2_SUPER_MAGIC || sb.log_block_size > 6 ||
 	    !sb.blocks_per_group || sb.first_data_block >= sb.blocks_count)
 		return -EFSCORRUPTED;

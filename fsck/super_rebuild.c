@@ -85,11 +85,9 @@ int fsck_rebuild_super(struct fsck_ctx *ctx, const char *why)
 	const char *vwhy;
 	int rc;
 
-	rc = extkit_io_read_bytes(ctx->io, EXT2_SUPERBLOCK_OFFSET, &raw,
-				  sizeof(raw));
+	rc = fsck_read_raw_primary(ctx, &raw, &sb);
 	if (rc)
 		return rc;
-	extkit_super_decode(&raw, &sb);
 	patch_fields(&sb);
 	if (extkit_super_validate(&sb, ctx->io->size, &g, &vwhy) ||
 	    g.group_count != 1 || !layout_agrees(ctx, &sb, &g))
