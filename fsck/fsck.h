@@ -230,6 +230,11 @@ int fsck_rebuild_super(struct fsck_ctx *ctx, const char *why);
 /* Superblock fields e2fsck checks beyond validation: revision and
  * features, times in the future (super_check.c). */
 void fsck_check_super_more(struct fsck_ctx *ctx);
+
+/* Pass 0 (group_flags.c): bg_flags' uninit bits and bg_itable_unused;
+ * fsck_group_csum_fixed drops both from a group whose checksum failed. */
+void fsck_check_group_flags(struct fsck_ctx *ctx);
+void fsck_group_csum_fixed(struct fsck_ctx *ctx, uint32_t g);
 /* A revision 0 superblock made revision 1 (super_check.c). */
 void fsck_update_dynamic_rev(struct fsck_ctx *ctx);
 /* Pass 1: inode ino has the extents flag and a valid extent header in

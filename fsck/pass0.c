@@ -298,8 +298,10 @@ static void check_csums(struct fsck_ctx *ctx)
 		pctx.group = g;
 		pctx.num = ctx->fs->groups[g].checksum;
 		pctx.num2 = want;
-		if (fix_problem(ctx, PR_0_GD_CSUM, &pctx))
+		if (fix_problem(ctx, PR_0_GD_CSUM, &pctx)) {
+			fsck_group_csum_fixed(ctx, g);
 			ctx->flags |= FSCK_FL_SB_DIRTY;
+		}
 	}
 }
 
@@ -311,6 +313,7 @@ static void check_super_fields(struct fsck_ctx *ctx)
 
 	clear_problem_context(&pctx);
 	check_csums(ctx);
+	fsck_check_group_flags(ctx);
 	fsck_check_super_more(ctx);
 	if (sb->r_blocks_count > sb->blocks_count) {
 		pctx.num = sb->r_blocks_count;

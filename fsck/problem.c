@@ -186,6 +186,18 @@ const struct problem problem_table[] = {
 	  "Inode %i, named in the orphan file, is %s: not released.",
 	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 1 */
+	/* Descriptor flags (group_flags.c) */
+	{ PR_0_GDT_UNINIT,
+	  "Group descriptor %g has lazy-init flags or unused inodes, but the "
+	  "filesystem has no descriptor checksums.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_BB_UNINIT_LAST,
+	  "The last group's block bitmap is marked uninitialized.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_GDT_ITABLE_UNUSED,
+	  "Group descriptor %g counts %N never-used inodes, more than it "
+	  "has free.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
 	  PROMPT_CLEAR, 0 },

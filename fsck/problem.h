@@ -120,6 +120,10 @@ enum problem_prompt {
 #define PR_0_ORPHAN_FILE_BAD	0x000200 /* not processed: why */
 #define PR_0_ORPHAN_FILE_BLOCK	0x000201 /* a block's magic or csum */
 #define PR_0_ORPHAN_FILE_ENTRY	0x000202 /* an entry is refused */
+/* Descriptor flags (group_flags.c). */
+#define PR_0_GDT_UNINIT		0x000700 /* uninit flags, no gdt csum */
+#define PR_0_BB_UNINIT_LAST	0x000701 /* last group: BLOCK_UNINIT */
+#define PR_0_GDT_ITABLE_UNUSED	0x000702 /* itable_unused > free inodes */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
