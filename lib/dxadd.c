@@ -9,7 +9,7 @@
  * set when it continues a run of equal hashes) inserted into the parent
  * after the full leaf's entry. Every block is written with its checksum
  * (leaf tail, dx tail). Shapes not handled here (a full parent: an index
- * node to split or a level to add; casefolded or encrypted names; an
+ * node to split or a level to add; encrypted names; an
  * index that does not parse) answer -EAGAIN: the caller then drops the
  * index as before.
  */
@@ -77,8 +77,8 @@ static int frame_step(const uint8_t *buf, uint32_t bs, struct dx_frame *f,
 }
 
 /* Hashes name as the root says and walks from the root to its leaf. */
-static int dx_walk(struct extkit_dirspace *ds, const char *name, uint32_t len,
-		   uint32_t *hash, unsigned int *version, struct dx_frame *fr,
+static int dx_walk(struct extkit_dirspace *ds, uint32_t dir_flags,
+		   const char *name, uint32_t len, uint32_t *hash, unsigned int *version, struct dx_frame *fr,
 		   int *nfr, uint64_t *leaf)
 {
 	uint32_t bs = ds->fmt.block_size;
@@ -93,7 +93,8 @@ static int dx_walk(struct extkit_dirspace *ds, const char *name, uint32_t len,
 	    root->info.hash_version > DX_HASH_TEA)
 		return -EAGAIN;
 	*version = root->info.hash_version;
-	rc = extkit_htree_hash(ds->fs, *version, name, len, hash);
+	rc = extkit_htree_hash(ds->fs, dir_flags, *version, name, len, hash,
+			       NULL);
 	if (rc)
 		return -EAGAIN;
 	fr[0].lblk = 0;
@@ -125,8 +126,8 @@ static int cmp_rec(const void *a, const void *b)
 }
 
 /* The live records of leaf buf with their hashes; *n of them. */
-static int leaf_records(struct extkit_dirspace *ds, unsigned int version,
-			const uint8_t *buf, struct dx_rec **out, uint32_t *n)
+static int leaf_records(struct extkit_dirspace *ds, uint32_t dir_flags,
+			unsigned int version, const uint8_t *buf, struct dx_rec **out, uint32_t *n)
 {
 	const struct extkit_dir_format *fmt = &ds->fmt;
 	struct extkit_dir_cursor c;
@@ -145,8 +146,9 @@ static int leaf_records(struct extkit_dirspace *ds, unsigned int version,
 			continue;
 		v[*n].off = c.off;
 		v[*n].len = extkit_dirent_min_len(len);
-		rc = extkit_htree_hash(ds->fs, version, (const char *)de->name,
-				       len, &v[*n].hash);
+		rc = extkit_htree_hash(ds->fs, dir_flags, version,
+				       (const char *)de->name, len,
+				       &v[*n].hash, NULL);
 		if (rc)
 			break;
 		(*n)++;
@@ -212,7 +214,8 @@ static int write_leaf(struct extkit_dirspace *ds, uint64_t lblk, uint8_t *buf)
 }
 
 /* Splits leaf (its records in ds->buf) into it and a new block. */
-static int split(struct extkit_dirspace *ds, unsigned int version,
+static int split(struct extkit_dirspace *ds, uint32_t dir_flags,
+		 unsigned int version,
 		 struct dx_frame *parent, uint64_t leaf, uint32_t hash,
 		 uint64_t *target)
 {
@@ -224,7 +227,7 @@ static int split(struct extkit_dirspace *ds, unsigned int version,
 
 	if (!rc) {
 		memcpy(old, ds->buf, bs);
-		rc = leaf_records(ds, version, old, &r, &n);
+		rc = leaf_records(ds, dir_flags, version, old, &r, &n);
 	}
 	for (uint32_t i = n; !rc && i-- > 0;) {
 		if (size + r[i].len / 2 > extkit_dirspace_usable(&ds->fmt) / 2)
@@ -269,9 +272,10 @@ int extkit_dx_add(struct extkit_dirspace *ds, const char *name, uint32_t len,
 
 	if (rc)
 		return rc;
-	if (inode.flags & (EXT4_CASEFOLD_FL | EXT4_ENCRYPT_FL))
+	/* encrypted names need the key to be hashed (siphash) or placed */
+	if (inode.flags & EXT4_ENCRYPT_FL)
 		return -EAGAIN;
-	rc = dx_walk(ds, name, len, &hash, &version, fr, &nfr, &leaf);
+	rc = dx_walk(ds, inode.flags, name, len, &hash, &version, fr, &nfr, &leaf);
 	if (!rc)
 		rc = read_lblk(ds, leaf, ds->buf);
 	if (rc)
@@ -285,7 +289,8 @@ int extkit_dx_add(struct extkit_dirspace *ds, const char *name, uint32_t len,
 		return *off;
 	if (fr[nfr - 1].count >= fr[nfr - 1].limit)
 		return -EAGAIN;	/* the parent is full */
-	rc = split(ds, version, &fr[nfr - 1], leaf, hash, lblk);
+	rc = split(ds, inode.flags, version, &fr[nfr - 1], leaf, hash,
+		   lblk);
 	if (!rc)
 		rc = read_lblk(ds, *lblk, ds->buf);
 	if (rc)
