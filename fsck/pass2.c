@@ -242,12 +242,16 @@ static uint32_t entry_inode_problem(struct dir_state *ds, const uint8_t *p,
 	return 0;
 }
 
-/* '/' and NUL are not allowed in a name; fixed by replacing with '.'. */
+/* '/' and NUL are not allowed in a name; fixed by replacing with '.'.
+ * An encrypted directory's names are ciphertext: any byte goes. */
 static void check_name_chars(struct dir_state *ds, uint8_t *buf,
 			     uint32_t off, uint32_t nl)
 {
 	uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
 	uint32_t i;
+
+	if (ds->dir_flags & EXT4_ENCRYPT_FL)
+		return;
 
 	for (i = 0; i < nl; i++)
 		if (name[i] == '/' || name[i] == '\0')
@@ -444,6 +448,14 @@ static void report_dir_error(struct dir_state *ds, uint32_t code, int rc)
 	ds->ctx->flags |= FSCK_FL_UNCORRECTED;
 }
 
+/* The inode flags of directory ino (0 if it cannot be read). */
+static uint32_t dir_inode_flags(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct extkit_inode inode;
+
+	return extkit_inode_read(ctx->fs, ino, &inode) ? 0 : inode.flags;
+}
+
 /* Walks directory dir once, every record through handle_ent. */
 static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 {
@@ -454,6 +466,7 @@ static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 
 	ds->ino = dir->ino;
 	ds->dir = dir;
+	ds->dir_flags = dir_inode_flags(ds->ctx, dir->ino);
 	ds->index_broken = 0;
 	ds->dirty = 0;
 	start_block(ds, UINT64_MAX);

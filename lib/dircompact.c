@@ -61,11 +61,16 @@ struct compact {
 /* Directories whose names or hashes extkit cannot rewrite. */
 static int check_features(const struct compact *c)
 {
-	uint32_t bad = EXT4_INLINE_DATA_FL | EXT4_ENCRYPT_FL;
+	uint32_t both = EXT4_ENCRYPT_FL | EXT4_CASEFOLD_FL;
 
 	if (!extkit_inode_is_dir(&c->inode))
 		return -ENOTDIR;
-	if (c->inode.flags & bad)
+	if (c->inode.flags & EXT4_INLINE_DATA_FL)
+		return -EXTKIT_EUNSUPP;
+	/* encrypted names are hashed as the bytes they are on disk, but
+	 * encrypted and casefolded ones by a keyed siphash stored in each
+	 * entry, which a rewrite would have to carry */
+	if ((c->inode.flags & both) == both)
 		return -EXTKIT_EUNSUPP;
 	/* casefolded names are hashed folded: under an encoding extkit
 	 * knows (utf8-12.1) only */
