@@ -73,11 +73,11 @@ orphan_img() {
 	populate
 }
 
-# htree_lf BLOCKSIZE: an image (metadata_csum) whose /lost+found is an
+# htree_lf BLOCKSIZE [SIZE]: an image (4M by default) (metadata_csum) whose /lost+found is an
 # indexed directory of 120 names (made anew, filled, indexed by
 # e2fsck -D), so that reconnecting a file adds to an htree directory.
 htree_lf() {
-	mkimg4 "$1" 4M
+	mkimg4 "$1" "${2:-4M}"
 	{
 		echo "rmdir lost+found"
 		echo "mkdir lost+found"
