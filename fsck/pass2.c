@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casefold.h"
 #include "csum.h"
 #include "dir.h"
 #include "endian.h"
@@ -242,6 +243,29 @@ static uint32_t entry_inode_problem(struct dir_state *ds, const uint8_t *p,
 	return 0;
 }
 
+/*
+ * In a casefolded directory under a strict encoding a name must be
+ * well-formed UTF-8 (the kernel refuses to create others there); fixed
+ * as e2fsck fixes it: from the first bad byte on, every byte becomes
+ * '.'. The name's hash changes: an index is rebuilt.
+ */
+static void check_name_encoding(struct dir_state *ds, uint8_t *buf,
+				uint32_t off, uint32_t nl)
+{
+	char *name = (char *)buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
+	int at;
+
+	if (!(ds->ctx->fs->sb.encoding_flags & EXTKIT_ENC_STRICT_MODE_FL) ||
+	    !extkit_dir_is_casefolded(ds->ctx->fs, ds->dir_flags))
+		return;
+	at = extkit_utf8_invalid_at(name, nl);
+	if (at < 0 || !pass2_problem(ds, PR_2_BAD_ENCODED_NAME, buf, off))
+		return;
+	memset(name + at, '.', nl - (uint32_t)at);
+	ds->dirty = 1;
+	ds->index_broken = 1;
+}
+
 /* '/' and NUL are not allowed in a name; fixed by replacing with '.'.
  * An encrypted directory's names are ciphertext: any byte goes. */
 static void check_name_chars(struct dir_state *ds, uint8_t *buf,
@@ -315,6 +339,7 @@ static void check_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 			clear_entry(ds, buf, off);
 		return;
 	}
+	check_name_encoding(ds, buf, off, nl);
 	check_name_chars(ds, buf, off, nl);
 	pass2_check_filetype(ds, buf, off, target);
 	if (pass2_check_dup_name(ds, buf, off))

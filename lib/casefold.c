@@ -111,6 +111,22 @@ int extkit_casefold(const char *name, uint32_t len, char *out, size_t outsz)
 	return rc ? rc : (int)o;
 }
 
+int extkit_utf8_invalid_at(const char *name, uint32_t len)
+{
+	const uint8_t *s = (const uint8_t *)name;
+	uint32_t i = 0;
+	ucs4_t cp;
+	int k;
+
+	while (i < len) {
+		k = u8_mbtoucr(&cp, s + i, len - i);
+		if (k <= 0)
+			return (int)i;
+		i += (uint32_t)k;
+	}
+	return -1;
+}
+
 int extkit_dir_is_casefolded(const struct extkit_fs *fs, uint32_t dir_flags)
 {
 	return (dir_flags & EXT4_CASEFOLD_FL) &&

@@ -51,6 +51,13 @@ int extkit_casefold(const char *name, uint32_t len, char *out,
 		    size_t outsz);
 
 /*
+ * Where the first ill-formed UTF-8 sequence of name starts (surrogates
+ * included: the kernel's utf8_validate refuses them), or -1 when the
+ * whole name is well formed.
+ */
+int extkit_utf8_invalid_at(const char *name, uint32_t len);
+
+/*
  * Whether the names of a directory with inode flags dir_flags are
  * folded: the casefold feature, the flag, a known encoding, and not an
  * encrypted directory (whose names are ciphertext: the kernel folds them
