@@ -17,6 +17,7 @@
 
 #include "endian.h"
 #include "feature.h"
+#include "casefold.h"
 #include "fs.h"
 #include "group.h"
 #include "mmp.h"
@@ -297,6 +298,21 @@ static void super_text_inodes(const struct dump_ctx *ctx)
 		     num(ctx, "jnl_backup_type"));
 }
 
+/*
+ * s_encoding as dumpe2fs names it (e2p_encoding2str); dumpe2fs shows no
+ * s_encoding_flags, so the text does not either (the JSON document has
+ * both fields, raw).
+ */
+static void super_text_encoding(const struct dump_ctx *ctx,
+				const struct extkit_super *sb)
+{
+	if (sb->encoding == EXTKIT_ENC_UTF8_12_1)
+		LINE("Character encoding:", "%s", "utf8-12.1");
+	else
+		LINE("Character encoding:", "UNKNOWN_ENCODING_%u",
+		     sb->encoding);
+}
+
 /* "First error ..." or "Last error ...", when that time is set. */
 static void super_text_error(const struct dump_ctx *ctx, const char *which,
 			     const char *Which)
@@ -356,9 +372,7 @@ static void super_text_features(const struct dump_ctx *ctx)
 	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CSUM_SEED))
 		LINE("Checksum seed:", "0x%08" PRIx32, sb->checksum_seed);
 	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CASEFOLD))
-		LINE("Character encoding:", "%s%s",
-		     sb->encoding == 1 ? "utf8-12.1" : "unknown",
-		     sb->encoding_flags & 1 ? " (strict)" : "");
+		super_text_encoding(ctx, sb);
 	if (extkit_has_compat(sb, EXT4_FEATURE_COMPAT_ORPHAN_FILE))
 		LINE("Orphan file inode:", "%" PRIu32, sb->orphan_file_inum);
 }

@@ -137,11 +137,17 @@ static int check_special(struct fsck_ctx *ctx, uint32_t ino,
 	return 0;
 }
 
-/* The target length in buf (at most buflen bytes) against i_size. */
+/*
+ * The target length in buf (at most buflen bytes) against i_size. An
+ * encrypted target (EXT4_ENCRYPT_FL) is ciphertext, NULs included,
+ * after its 16-bit length (fscrypt_symlink_data): i_size is that length
+ * plus 2 (e2fsck's check_symlink).
+ */
 static const char *target_problem(const uint8_t *buf, size_t buflen,
-				  uint64_t size)
+				  uint64_t size, int encrypted)
 {
-	size_t len = strnlen((const char *)buf, buflen);
+	size_t len = encrypted ? (size_t)get_le16(buf) + 2 :
+				 strnlen((const char *)buf, buflen);
 
 	if (len >= buflen)
 		return "the target is not NUL-terminated";
@@ -167,7 +173,8 @@ static const char *slow_symlink_problem(struct fsck_ctx *ctx,
 		return "its block is out of range";
 	if (extkit_fs_read_block(ctx->fs, inode->block[0], ctx->blkbuf))
 		return "its block cannot be read";
-	return target_problem(ctx->blkbuf, bs, inode->size);
+	return target_problem(ctx->blkbuf, bs, inode->size,
+			      !!(inode->flags & EXT4_ENCRYPT_FL));
 }
 
 /* Why a symlink is invalid, or NULL (e2fsck's check_symlink rules). */
@@ -194,7 +201,8 @@ static const char *symlink_problem(struct fsck_ctx *ctx,
 		return "a fast symlink has the extents flag";
 	for (int i = 0; i < EXT2_N_BLOCKS; i++)
 		put_le32(raw + 4 * i, inode->block[i]);
-	return target_problem(raw, sizeof(raw), inode->size);
+	return target_problem(raw, sizeof(raw), inode->size,
+			      !!(inode->flags & EXT4_ENCRYPT_FL));
 }
 
 /* 1 when the symlink was cleared. */

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casefold.h"
 #include "csum.h"
 #include "dir.h"
 #include "endian.h"
@@ -242,12 +243,39 @@ static uint32_t entry_inode_problem(struct dir_state *ds, const uint8_t *p,
 	return 0;
 }
 
-/* '/' and NUL are not allowed in a name; fixed by replacing with '.'. */
+/*
+ * In a casefolded directory under a strict encoding a name must be
+ * well-formed UTF-8 (the kernel refuses to create others there); fixed
+ * as e2fsck fixes it: from the first bad byte on, every byte becomes
+ * '.'. The name's hash changes: an index is rebuilt.
+ */
+static void check_name_encoding(struct dir_state *ds, uint8_t *buf,
+				uint32_t off, uint32_t nl)
+{
+	char *name = (char *)buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
+	int at;
+
+	if (!(ds->ctx->fs->sb.encoding_flags & EXTKIT_ENC_STRICT_MODE_FL) ||
+	    !extkit_dir_is_casefolded(ds->ctx->fs, ds->dir_flags))
+		return;
+	at = extkit_utf8_invalid_at(name, nl);
+	if (at < 0 || !pass2_problem(ds, PR_2_BAD_ENCODED_NAME, buf, off))
+		return;
+	memset(name + at, '.', nl - (uint32_t)at);
+	ds->dirty = 1;
+	ds->index_broken = 1;
+}
+
+/* '/' and NUL are not allowed in a name; fixed by replacing with '.'.
+ * An encrypted directory's names are ciphertext: any byte goes. */
 static void check_name_chars(struct dir_state *ds, uint8_t *buf,
 			     uint32_t off, uint32_t nl)
 {
 	uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
 	uint32_t i;
+
+	if (ds->dir_flags & EXT4_ENCRYPT_FL)
+		return;
 
 	for (i = 0; i < nl; i++)
 		if (name[i] == '/' || name[i] == '\0')
@@ -311,6 +339,7 @@ static void check_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 			clear_entry(ds, buf, off);
 		return;
 	}
+	check_name_encoding(ds, buf, off, nl);
 	check_name_chars(ds, buf, off, nl);
 	pass2_check_filetype(ds, buf, off, target);
 	if (pass2_check_dup_name(ds, buf, off))
@@ -444,6 +473,14 @@ static void report_dir_error(struct dir_state *ds, uint32_t code, int rc)
 	ds->ctx->flags |= FSCK_FL_UNCORRECTED;
 }
 
+/* The inode flags of directory ino (0 if it cannot be read). */
+static uint32_t dir_inode_flags(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct extkit_inode inode;
+
+	return extkit_inode_read(ctx->fs, ino, &inode) ? 0 : inode.flags;
+}
+
 /* Walks directory dir once, every record through handle_ent. */
 static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 {
@@ -454,6 +491,7 @@ static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 
 	ds->ino = dir->ino;
 	ds->dir = dir;
+	ds->dir_flags = dir_inode_flags(ds->ctx, dir->ino);
 	ds->index_broken = 0;
 	ds->dirty = 0;
 	start_block(ds, UINT64_MAX);

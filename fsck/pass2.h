@@ -16,6 +16,7 @@ struct dir_state {
 	struct extkit_dir_format fmt;
 	struct extkit_dir_iter *it;
 	uint32_t ino;
+	uint32_t dir_flags;	/* the directory's inode flags */
 	struct fsck_dir *dir;
 	uint64_t lblk;		/* current logical block */
 	uint64_t pblk;		/* its physical block */

@@ -513,6 +513,9 @@ const struct problem problem_table[] = {
 	  "The filesystem holds large files (%N), but lacks the large_file "
 	  "feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_BAD_ENCODED_NAME,
+	  "Entry '%Dn' in %p (%i) has illegal UTF-8 characters in its name.",
+	  PROMPT_FIX, 0 },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
 	  "Root inode not allocated.",

@@ -226,6 +226,8 @@ enum problem_prompt {
 #define PR_2_DOT_NULL_TERM	0x020101 /* '.' name not NUL-padded */
 #define PR_2_DOT_DOT_NULL_TERM	0x020102 /* '..' name not NUL-padded */
 #define PR_2_FEATURE_LARGE_FILES 0x020103 /* large files, no large_file */
+/* ext4 features (issue 13). */
+#define PR_2_BAD_ENCODED_NAME	0x020500 /* strict casefold: not UTF-8 */
 
 /* Pass 3: connectivity. */
 #define PR_3_NO_ROOT		0x030001

@@ -296,7 +296,9 @@ int extkit_dir_iter_is_inline(const struct extkit_dir_iter *it);
 int extkit_dir_iter_indexed(const struct extkit_dir_iter *it);
 
 /* Looks name up in directory dir: -ENOENT if absent, -EFSCORRUPTED if
- * absent but corrupt records were skipped, -ENOTDIR. */
+ * absent but corrupt records were skipped, -ENOTDIR. In a casefolded
+ * directory names match as the kernel matches them there (casefold.h):
+ * "README" finds "readme". */
 int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
 		      uint32_t name_len, uint32_t *ino);
 

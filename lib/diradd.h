@@ -13,7 +13,8 @@
  *
  * Adding to an htree directory keeps its index (dxadd.c: the leaf the
  * name's hash leads to, split when full, as the kernel does). Where that
- * is not handled (a full index block, casefolded or encrypted names) the
+ * is not handled (an index full at the deepest level the filesystem
+ * allows, encrypted names) the
  * index is dropped (EXT2_INDEX_FL cleared, the index blocks become free
  * space), as e2fsprogs' ext2fs_link does; fsck -D rebuilds it. With
  * metadata_csum every block written gets its checksum, and dropping an

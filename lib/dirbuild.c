@@ -172,15 +172,14 @@ static int cmp_hash(const void *a, const void *b)
 
 static int hash_all(struct extkit_dirbuild *db, uint8_t version)
 {
-	unsigned int v = extkit_htree_version(db->fs, version);
 	uint64_t i;
 	int rc;
 
 	for (i = 0; i < db->n; i++) {
-		rc = extkit_dx_hash(v, db->fs->sb.hash_seed,
-				    db->names + db->e[i].name_off,
-				    db->e[i].len, &db->e[i].hash,
-				    &db->e[i].minor);
+		rc = extkit_htree_hash(db->fs, db->dir_flags, version,
+				       db->names + db->e[i].name_off,
+				       db->e[i].len, &db->e[i].hash,
+				       &db->e[i].minor);
 		if (rc)
 			return rc;
 	}

@@ -34,6 +34,9 @@ struct extkit_dirbuild {
 	uint32_t bs;
 	uint32_t dot;			/* '.' and '..' */
 	uint32_t dotdot;
+	/* the directory's inode flags: a casefolded one hashes the names
+	 * folded (extkit_htree_hash); 0 after init */
+	uint32_t dir_flags;
 	struct extkit_dirbuild_entry *e;
 	uint64_t n;
 	uint64_t cap;

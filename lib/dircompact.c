@@ -22,6 +22,7 @@
 
 #include "alloc.h"
 #include "bmap.h"
+#include "casefold.h"
 #include "dir.h"
 #include "dirblock.h"
 #include "dirbuild.h"
@@ -60,12 +61,21 @@ struct compact {
 /* Directories whose names or hashes extkit cannot rewrite. */
 static int check_features(const struct compact *c)
 {
-	uint32_t bad = EXT4_INLINE_DATA_FL | EXT4_ENCRYPT_FL |
-		       EXT4_CASEFOLD_FL;
+	uint32_t both = EXT4_ENCRYPT_FL | EXT4_CASEFOLD_FL;
 
 	if (!extkit_inode_is_dir(&c->inode))
 		return -ENOTDIR;
-	if (c->inode.flags & bad)
+	if (c->inode.flags & EXT4_INLINE_DATA_FL)
+		return -EXTKIT_EUNSUPP;
+	/* encrypted names are hashed as the bytes they are on disk, but
+	 * encrypted and casefolded ones by a keyed siphash stored in each
+	 * entry, which a rewrite would have to carry */
+	if ((c->inode.flags & both) == both)
+		return -EXTKIT_EUNSUPP;
+	/* casefolded names are hashed folded: under an encoding extkit
+	 * knows (utf8-12.1) only */
+	if ((c->inode.flags & EXT4_CASEFOLD_FL) &&
+	    !extkit_dir_is_casefolded(c->fs, c->inode.flags))
 		return -EXTKIT_EUNSUPP;
 	if (!extkit_inode_has_block_map(&c->inode))
 		return -EXTKIT_EUNSUPP;
@@ -140,6 +150,7 @@ static int read_dir(struct compact *c)
 		rc = check_features(c);
 	if (rc)
 		return rc;
+	c->db.dir_flags = c->inode.flags;
 	extkit_dir_format_init(c->fs, &c->fmt);
 	rc = extkit_block_walk(c->fs, &c->inode, map_one, c);
 	if (!rc && !c->data.n)

@@ -33,9 +33,9 @@ struct extkit_compact_result {
 /*
  * Compacts directory ino. -EFSCORRUPTED when the iterator finds a corrupt
  * record, no '.' or '..', or a block the bitmaps do not show in use (fsck
- * repairs first); -EXTKIT_EUNSUPP for inline, encrypted or casefolded
- * directories, unwritten extents, or bigalloc; -ENOSPC when the new
- * layout needs blocks the filesystem does not have. With those, nothing
+ * repairs first); -EXTKIT_EUNSUPP for inline directories, encrypted
+ * and casefolded ones, casefolded ones under an unknown encoding,
+ * unwritten extents, or bigalloc; -ENOSPC when the new layout needs blocks the filesystem does not have. With those, nothing
  * was written (res->written is 0). With metadata_csum every leaf gets its
  * checksum tail, every index block its dx_tail, every extent block its
  * tail.

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "bmap.h"
+#include "casefold.h"
 #include "dir.h"
 #include "endian.h"
 #include "error.h"
@@ -21,12 +22,31 @@
 #define PATH_MAX_FOLLOWS	40
 #define FAST_LINK_MAX		(EXT2_N_BLOCKS * 4u)
 
+/* Whether entry ent is name (folded in fold, flen bytes, when the
+ * directory is casefolded and the name folds; else flen < 0). */
+static int name_matches(const struct extkit_dirent *ent, const char *name,
+			uint32_t name_len, int casefolded, const char *fold,
+			int flen, char *tmp)
+{
+	int n;
+
+	if (ent->name_len == name_len && !memcmp(ent->name, name, name_len))
+		return 1;
+	if (!casefolded || flen < 0)
+		return 0;
+	/* as ext4_ci_compare: folds agree, or bytes when one does not fold */
+	n = extkit_casefold(ent->name, ent->name_len, tmp,
+			    EXTKIT_CASEFOLD_MAX);
+	return n == flen && !memcmp(tmp, fold, (size_t)n);
+}
+
 int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
 		      uint32_t name_len, uint32_t *ino)
 {
 	struct extkit_dir_iter it;
 	struct extkit_dirent ent;
-	int corrupt = 0;
+	char *fold = NULL;
+	int corrupt = 0, casefolded, flen = -1;
 	int rc;
 
 	if (name_len == 0)
@@ -36,14 +56,26 @@ int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
 	rc = extkit_dir_iter_init(&it, fs, dir, 0);
 	if (rc)
 		return rc;
+	casefolded = extkit_dir_is_casefolded(fs, it.inode.flags);
+	if (casefolded) {
+		fold = malloc(2 * EXTKIT_CASEFOLD_MAX);
+		if (!fold) {
+			extkit_dir_iter_end(&it);
+			return -ENOMEM;
+		}
+		flen = extkit_casefold(name, name_len, fold,
+				       EXTKIT_CASEFOLD_MAX);
+	}
 	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0) {
-		if (ent.kind == EXTKIT_DE_LIVE && ent.name_len == name_len &&
-		    memcmp(ent.name, name, name_len) == 0) {
+		if (ent.kind == EXTKIT_DE_LIVE &&
+		    name_matches(&ent, name, name_len, casefolded, fold, flen,
+				 fold + EXTKIT_CASEFOLD_MAX)) {
 			*ino = ent.inode;
 			break;
 		}
 		corrupt |= ent.kind == EXTKIT_DE_CORRUPT;
 	}
+	free(fold);
 	extkit_dir_iter_end(&it);
 	if (rc < 0)
 		return rc;

@@ -8,10 +8,13 @@
  * block appended to the directory, the new block's lowest hash (bit 0
  * set when it continues a run of equal hashes) inserted into the parent
  * after the full leaf's entry. Every block is written with its checksum
- * (leaf tail, dx tail). Shapes not handled here (a full parent: an index
- * node to split or a level to add; casefolded or encrypted names; an
- * index that does not parse) answer -EAGAIN: the caller then drops the
- * index as before.
+ * (leaf tail, dx tail). A full parent is split first (the upper half
+ * of its entries to a new node, its first hash into the grandparent),
+ * from the highest full index block down; a full root gets a level
+ * below it (its entries moved to a new node), up to the depth the
+ * filesystem allows (1, 2 with large_dir). Shapes not handled here (an
+ * index full at that depth; encrypted names; an index that does not
+ * parse) answer -EAGAIN: the caller then drops the index as before.
  */
 #include "config.h"
 
@@ -27,7 +30,7 @@
 #include "inode.h"
 #include "ondisk.h"
 
-#define DX_MAX_LEVELS	3
+#define DX_MAX_LEVELS	4	/* frames: root, two nodes, and one spare */
 
 /* One index block on the way down. */
 struct dx_frame {
@@ -77,8 +80,8 @@ static int frame_step(const uint8_t *buf, uint32_t bs, struct dx_frame *f,
 }
 
 /* Hashes name as the root says and walks from the root to its leaf. */
-static int dx_walk(struct extkit_dirspace *ds, const char *name, uint32_t len,
-		   uint32_t *hash, unsigned int *version, struct dx_frame *fr,
+static int dx_walk(struct extkit_dirspace *ds, uint32_t dir_flags,
+		   const char *name, uint32_t len, uint32_t *hash, unsigned int *version, struct dx_frame *fr,
 		   int *nfr, uint64_t *leaf)
 {
 	uint32_t bs = ds->fmt.block_size;
@@ -89,11 +92,12 @@ static int dx_walk(struct extkit_dirspace *ds, const char *name, uint32_t len,
 	if (rc)
 		return rc;
 	levels = root->info.indirect_levels;
-	if (root->info.info_length != 8 || levels >= DX_MAX_LEVELS ||
+	if (root->info.info_length != 8 || levels > 2 ||
 	    root->info.hash_version > DX_HASH_TEA)
 		return -EAGAIN;
 	*version = root->info.hash_version;
-	rc = extkit_htree_hash(ds->fs, *version, name, len, hash);
+	rc = extkit_htree_hash(ds->fs, dir_flags, *version, name, len, hash,
+			       NULL);
 	if (rc)
 		return -EAGAIN;
 	fr[0].lblk = 0;
@@ -125,8 +129,8 @@ static int cmp_rec(const void *a, const void *b)
 }
 
 /* The live records of leaf buf with their hashes; *n of them. */
-static int leaf_records(struct extkit_dirspace *ds, unsigned int version,
-			const uint8_t *buf, struct dx_rec **out, uint32_t *n)
+static int leaf_records(struct extkit_dirspace *ds, uint32_t dir_flags,
+			unsigned int version, const uint8_t *buf, struct dx_rec **out, uint32_t *n)
 {
 	const struct extkit_dir_format *fmt = &ds->fmt;
 	struct extkit_dir_cursor c;
@@ -145,8 +149,9 @@ static int leaf_records(struct extkit_dirspace *ds, unsigned int version,
 			continue;
 		v[*n].off = c.off;
 		v[*n].len = extkit_dirent_min_len(len);
-		rc = extkit_htree_hash(ds->fs, version, (const char *)de->name,
-				       len, &v[*n].hash);
+		rc = extkit_htree_hash(ds->fs, dir_flags, version,
+				       (const char *)de->name, len,
+				       &v[*n].hash, NULL);
 		if (rc)
 			break;
 		(*n)++;
@@ -197,6 +202,152 @@ static int parent_insert(struct extkit_dirspace *ds, struct dx_frame *f,
 				     ds->pblks[f->lblk], buf);
 }
 
+#define DX_NODE_ENTRIES	8u	/* after the fake empty record */
+
+/* The deepest index (indirect_levels) the filesystem allows. */
+static int max_levels(const struct extkit_fs *fs)
+{
+	return extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_LARGEDIR) ?
+	       2 : 1;
+}
+
+/*
+ * Writes a new index node at logical block nl holding the n entries at
+ * src (entry 0's hash slot holding the node's count and limit), into
+ * buf; it takes no names (room 0).
+ */
+static int write_node(struct extkit_dirspace *ds, uint64_t nl,
+		      const uint8_t *src, uint32_t n, uint8_t *buf)
+{
+	uint32_t bs = ds->fmt.block_size;
+	int rc;
+
+	memset(buf, 0, bs);
+	/* one empty record over the block hides the index */
+	extkit_dirent_set(&ds->fmt, buf, 0, bs, "", 0, 0);
+	memcpy(buf + DX_NODE_ENTRIES, src, (size_t)n * 8);
+	put_le16(buf + DX_NODE_ENTRIES,
+		 (uint16_t)extkit_htree_node_limit(ds->fs));
+	put_le16(buf + DX_NODE_ENTRIES + 2, (uint16_t)n);
+	rc = extkit_dirblock_write(ds->fs, ds->ino, ds->gen, ds->pblks[nl],
+				   buf);
+	return rc ? rc : extkit_dirspace_set_room(ds, nl, ds->pblks[nl], 0);
+}
+
+/*
+ * The root is full: its entries move to a new node below it, and the
+ * root points to that one node (indirect_levels + 1), as the kernel's
+ * ext4_dx_add_entry adds a level. The frames shift down by one.
+ */
+static int add_level(struct extkit_dirspace *ds, struct dx_frame *fr,
+		     int *nfr, uint8_t *a, uint8_t *b)
+{
+	uint32_t count = fr[0].count;
+	uint8_t *e = a + fr[0].entries;
+	uint64_t nb;
+	int rc = extkit_dx_grow(ds, &nb);
+
+	if (!rc)
+		rc = read_lblk(ds, 0, a);
+	if (!rc)
+		rc = write_node(ds, nb, e, count, b);
+	if (rc)
+		return rc;
+	memset(e + 8, 0, (size_t)(count - 1) * 8);
+	put_le16(e + 2, 1);
+	put_le32(e + 4, (uint32_t)nb);
+	((struct dx_root *)a)->info.indirect_levels++;
+	rc = extkit_dirblock_write(ds->fs, ds->ino, ds->gen, ds->pblks[0], a);
+	if (rc)
+		return rc;
+	memmove(&fr[2], &fr[1], (size_t)(*nfr - 1) * sizeof(*fr));
+	fr[1].lblk = nb;
+	fr[1].entries = DX_NODE_ENTRIES;
+	fr[1].count = count;
+	fr[1].limit = extkit_htree_node_limit(ds->fs);
+	fr[1].at = fr[0].at;
+	fr[0].count = 1;
+	fr[0].at = 0;
+	(*nfr)++;
+	return 0;
+}
+
+/*
+ * Index node fr[j] is full and its parent fr[j - 1] is not: the upper
+ * half of its entries moves to a new node, whose first hash goes into
+ * the parent after fr[j]'s entry (the kernel's node split). fr[j] and
+ * fr[j - 1] then describe the half the path goes through.
+ */
+static int split_node(struct extkit_dirspace *ds, struct dx_frame *fr, int j,
+		      uint8_t *a, uint8_t *b)
+{
+	uint32_t count = fr[j].count, half = count / 2, key;
+	uint8_t *e = a + fr[j].entries;
+	uint64_t nb;
+	int rc = extkit_dx_grow(ds, &nb);
+
+	if (!rc)
+		rc = read_lblk(ds, fr[j].lblk, a);
+	if (rc)
+		return rc;
+	key = get_le32(e + half * 8);
+	rc = write_node(ds, nb, e + half * 8, count - half, b);
+	if (!rc)
+		rc = parent_insert(ds, &fr[j - 1], key, nb, b);
+	if (rc)
+		return rc;
+	memset(e + half * 8, 0, (size_t)(count - half) * 8);
+	put_le16(e + 2, (uint16_t)half);
+	rc = extkit_dirblock_write(ds->fs, ds->ino, ds->gen,
+				   ds->pblks[fr[j].lblk], a);
+	if (rc)
+		return rc;
+	fr[j - 1].count++;
+	if (fr[j].at >= half) {
+		fr[j].lblk = nb;
+		fr[j].at -= half;
+		fr[j].count = count - half;
+		fr[j - 1].at++;
+	} else {
+		fr[j].count = half;
+	}
+	return 0;
+}
+
+/*
+ * Room in the leaf's parent for one more entry: full index blocks on the
+ * way down are split from the highest one whose parent has room, a
+ * level added first when the root itself is full. -EAGAIN when the
+ * index is as deep as the filesystem allows and full (the kernel's
+ * "Directory index full").
+ */
+static int make_room(struct extkit_dirspace *ds, struct dx_frame *fr,
+		     int *nfr)
+{
+	uint8_t *a, *b;
+	int i = *nfr - 1, rc = 0;
+
+	if (fr[i].count < fr[i].limit)
+		return 0;
+	while (i > 0 && fr[i - 1].count >= fr[i - 1].limit)
+		i--;
+	if (i == 0 && *nfr - 1 >= max_levels(ds->fs))
+		return -EAGAIN;
+	a = malloc(ds->fmt.block_size);
+	b = malloc(ds->fmt.block_size);
+	if (!a || !b)
+		rc = -ENOMEM;
+	if (!rc && i == 0) {
+		rc = add_level(ds, fr, nfr, a, b);
+		i = 2;	/* the old root's node has room now */
+	}
+	for (; !rc && i < *nfr; i++)
+		rc = split_node(ds, fr, i, a, b);
+	free(a);
+	free(b);
+	return rc;
+}
+
 /* Writes leaf block lblk from buf and records its room. */
 static int write_leaf(struct extkit_dirspace *ds, uint64_t lblk, uint8_t *buf)
 {
@@ -212,7 +363,8 @@ static int write_leaf(struct extkit_dirspace *ds, uint64_t lblk, uint8_t *buf)
 }
 
 /* Splits leaf (its records in ds->buf) into it and a new block. */
-static int split(struct extkit_dirspace *ds, unsigned int version,
+static int split(struct extkit_dirspace *ds, uint32_t dir_flags,
+		 unsigned int version,
 		 struct dx_frame *parent, uint64_t leaf, uint32_t hash,
 		 uint64_t *target)
 {
@@ -224,7 +376,7 @@ static int split(struct extkit_dirspace *ds, unsigned int version,
 
 	if (!rc) {
 		memcpy(old, ds->buf, bs);
-		rc = leaf_records(ds, version, old, &r, &n);
+		rc = leaf_records(ds, dir_flags, version, old, &r, &n);
 	}
 	for (uint32_t i = n; !rc && i-- > 0;) {
 		if (size + r[i].len / 2 > extkit_dirspace_usable(&ds->fmt) / 2)
@@ -269,9 +421,10 @@ int extkit_dx_add(struct extkit_dirspace *ds, const char *name, uint32_t len,
 
 	if (rc)
 		return rc;
-	if (inode.flags & (EXT4_CASEFOLD_FL | EXT4_ENCRYPT_FL))
+	/* encrypted names need the key to be hashed (siphash) or placed */
+	if (inode.flags & EXT4_ENCRYPT_FL)
 		return -EAGAIN;
-	rc = dx_walk(ds, name, len, &hash, &version, fr, &nfr, &leaf);
+	rc = dx_walk(ds, inode.flags, name, len, &hash, &version, fr, &nfr, &leaf);
 	if (!rc)
 		rc = read_lblk(ds, leaf, ds->buf);
 	if (rc)
@@ -283,9 +436,14 @@ int extkit_dx_add(struct extkit_dirspace *ds, const char *name, uint32_t len,
 	}
 	if (*off != -ENOSPC)
 		return *off;
-	if (fr[nfr - 1].count >= fr[nfr - 1].limit)
-		return -EAGAIN;	/* the parent is full */
-	rc = split(ds, version, &fr[nfr - 1], leaf, hash, lblk);
+	/* a node split or a new level reuses ds->buf: the leaf read again */
+	rc = make_room(ds, fr, &nfr);
+	if (!rc)
+		rc = read_lblk(ds, leaf, ds->buf);
+	if (rc)
+		return rc;
+	rc = split(ds, inode.flags, version, &fr[nfr - 1], leaf, hash,
+		   lblk);
 	if (!rc)
 		rc = read_lblk(ds, *lblk, ds->buf);
 	if (rc)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casefold.h"
 #include "dir.h"
 #include "endian.h"
 #include "error.h"
@@ -211,11 +212,32 @@ unsigned int extkit_htree_version(const struct extkit_fs *fs,
 	return root_version;
 }
 
-int extkit_htree_hash(const struct extkit_fs *fs, unsigned int root_version,
-		      const char *name, uint32_t len, uint32_t *hash)
+int extkit_htree_hash(const struct extkit_fs *fs, uint32_t dir_flags,
+		      unsigned int root_version, const char *name,
+		      uint32_t len, uint32_t *hash, uint32_t *minor)
 {
-	return extkit_dx_hash(extkit_htree_version(fs, root_version),
-			      fs->sb.hash_seed, name, len, hash, NULL);
+	unsigned int v = extkit_htree_version(fs, root_version);
+	char *folded;
+	int n, rc;
+
+	if (!len || !extkit_dir_is_casefolded(fs, dir_flags))
+		return extkit_dx_hash(v, fs->sb.hash_seed, name, len, hash,
+				      minor);
+	folded = malloc(EXTKIT_CASEFOLD_MAX);
+	if (!folded)
+		return -ENOMEM;
+	/* a name that does not fold is hashed as it is (ext4fs_dirhash) */
+	n = extkit_casefold(name, len, folded, EXTKIT_CASEFOLD_MAX);
+	if (n == -ENOMEM)
+		rc = n;
+	else if (n < 0)
+		rc = extkit_dx_hash(v, fs->sb.hash_seed, name, len, hash,
+				    minor);
+	else
+		rc = extkit_dx_hash(v, fs->sb.hash_seed, folded, (uint32_t)n,
+				    hash, minor);
+	free(folded);
+	return rc;
 }
 
 static uint32_t dx_tail_len(const struct extkit_fs *fs)
@@ -465,8 +487,8 @@ static int dx_verify_leaves(struct dx_verify *v, uint8_t version)
 		    !v->seen[ent.lblk])
 			continue;
 		v->rep->entries++;
-		rc = extkit_htree_hash(v->fs, version, ent.name, ent.name_len,
-				       &h);
+		rc = extkit_htree_hash(v->fs, v->it->inode.flags, version,
+				       ent.name, ent.name_len, &h, NULL);
 		if (rc)
 			return rc;
 		if (h < v->lo[ent.lblk] || h > v->hi[ent.lblk])

@@ -31,9 +31,17 @@ int extkit_dx_hash(unsigned int version, const uint32_t *seed,
  */
 unsigned int extkit_htree_version(const struct extkit_fs *fs,
 				  unsigned int root_version);
-/* Hash of name in fs (default version, seed, signedness). */
-int extkit_htree_hash(const struct extkit_fs *fs, unsigned int root_version,
-		      const char *name, uint32_t len, uint32_t *hash);
+/*
+ * Hash (and minor hash, when minor is not NULL) of name in a directory
+ * of fs whose inode flags are dir_flags, under its root's version: the
+ * filesystem's seed and signedness, the name folded first in a
+ * casefolded directory (casefold.h; a name that does not fold is hashed
+ * as it is, as the kernel does). Siphash (casefold with encrypt) is
+ * keyed by the encryption key: -EINVAL, the entry stores its hash.
+ */
+int extkit_htree_hash(const struct extkit_fs *fs, uint32_t dir_flags,
+		      unsigned int root_version, const char *name,
+		      uint32_t len, uint32_t *hash, uint32_t *minor);
 
 /* dx_entries in a root block and in an interior node. */
 uint32_t extkit_htree_root_limit(const struct extkit_fs *fs);

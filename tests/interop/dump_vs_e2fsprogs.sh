@@ -515,7 +515,7 @@ mk ext4-csum -t ext4 -O 64bit,metadata_csum,fast_commit -J size=8
 mk ext4-quota -t ext4 -O quota,project,mmp -i 16384 -e remount-ro \
 	-E root_owner=1234:4321 -L quota-test
 mk ext4-bigalloc -t ext4 -O bigalloc -C 16384
-mk ext4-casefold -t ext4 -O casefold,metadata_csum_seed
+mk ext4-casefold -t ext4 -O casefold,metadata_csum_seed -E encoding_flags=strict
 mk ext4-sparse2 -t ext4 -O sparse_super2,^resize_inode,meta_bg \
 	-E stride=4,stripe_width=16
 "$DEBUGFS" -w -R "ssv checkinterval 15638400" "$extra/ext4-quota.img" \

@@ -73,11 +73,11 @@ orphan_img() {
 	populate
 }
 
-# htree_lf BLOCKSIZE: an image (metadata_csum) whose /lost+found is an
+# htree_lf BLOCKSIZE [SIZE]: an image (4M by default) (metadata_csum) whose /lost+found is an
 # indexed directory of 120 names (made anew, filled, indexed by
 # e2fsck -D), so that reconnecting a file adds to an htree directory.
 htree_lf() {
-	mkimg4 "$1" 4M
+	mkimg4 "$1" "${2:-4M}"
 	{
 		echo "rmdir lost+found"
 		echo "mkdir lost+found"
@@ -111,4 +111,30 @@ orphans() {
 		done
 	} | $DEBUGFS -w image -f - >/dev/null 2>&1
 	rm -f f
+}
+
+# cf_dir N [linear]: /cf, a casefolded directory (EXT4_CASEFOLD_FL set while it
+# is empty, as chattr +F) holding N rounds of names that fold in every
+# way utf8-12.1 folds (case, sharp s, accents, final sigma, ligature,
+# dotted I, CJK, emoji with a variation selector, a joiner, a code point
+# assigned after 12.1 and an unassigned one), then indexed by e2fsck -D
+# (whose hashes fold the names) unless linear is given. The image needs
+# -O casefold.
+cf_dir() {
+	{
+		echo "mkdir cf"
+		echo "set_inode_field cf flags 0x40080000"
+		_i=0
+		while [ "$_i" -lt "$1" ]; do
+			for _b in Hello Straße ÉCOLE ǅemal ΣΊΣΥΦΟΣ ﬁle İstanbul \
+			    한국어 ＡＢＣ 😀smile ❤️heart 日本語ファイル a‍b Ꭰ \
+			    Ⱟnew x͸y K; do
+				echo "write /dev/null cf/${_b}_$_i"
+			done
+			_i=$((_i + 1))
+		done
+	} | $DEBUGFS -w image -f - >/dev/null 2>&1
+	[ "${2:-}" = linear ] || $E2FSCK -fyD image >/dev/null 2>&1
+	$E2FSCK -fn image >/dev/null 2>&1 ||
+		{ echo "cf_dir: e2fsck finds the image damaged" >&2; exit 99; }
 }
