@@ -193,14 +193,47 @@ int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
 	return rc ? rc : used == count;
 }
 
-/* Where a search for free blocks appends what it finds. */
+/* Where a search for free blocks appends what it finds: block by block
+ * into blks, or (blks NULL) as runs into a growing runs array. */
 struct find_out {
 	const struct extkit_blk_run *skip;
 	size_t nskip;
 	uint64_t want;
 	uint64_t found;
 	uint64_t *blks;
+	struct extkit_blk_run *runs;
+	size_t nruns, cap;
 };
+
+/* Appends the free blocks [b, b + n). */
+static int put_found(struct find_out *o, uint64_t b, uint64_t n)
+{
+	struct extkit_blk_run *r;
+
+	o->found += n;
+	if (o->blks) {
+		for (uint64_t i = 0; i < n; i++)
+			o->blks[o->found - n + i] = b + i;
+		return 0;
+	}
+	if (o->nruns && o->runs[o->nruns - 1].start +
+			o->runs[o->nruns - 1].len == b) {
+		o->runs[o->nruns - 1].len += n;
+		return 0;
+	}
+	if (o->nruns == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 16;
+
+		r = realloc(o->runs, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		o->runs = r;
+		o->cap = cap;
+	}
+	o->runs[o->nruns].start = b;
+	o->runs[o->nruns++].len = n;
+	return 0;
+}
 
 /* The first skip run ending after blk (nskip when none). */
 static size_t skip_after(const struct find_out *o, uint64_t blk)
@@ -219,12 +252,13 @@ static size_t skip_after(const struct find_out *o, uint64_t blk)
 }
 
 /* Appends the free blocks [b, e), less the skip runs, up to want. */
-static void take_free_run(struct find_out *o, uint64_t b, uint64_t e)
+static int take_free_run(struct find_out *o, uint64_t b, uint64_t e)
 {
 	size_t k = skip_after(o, b);
+	int rc = 0;
 
-	while (b < e && o->found < o->want) {
-		uint64_t stop = e;
+	while (!rc && b < e && o->found < o->want) {
+		uint64_t stop = e, n;
 
 		if (k < o->nskip && o->skip[k].start <= b) {
 			b = o->skip[k].start + o->skip[k].len;
@@ -233,9 +267,12 @@ static void take_free_run(struct find_out *o, uint64_t b, uint64_t e)
 		}
 		if (k < o->nskip && o->skip[k].start < stop)
 			stop = o->skip[k].start;
-		while (b < stop && o->found < o->want)
-			o->blks[o->found++] = b++;
+		n = stop - b < o->want - o->found ? stop - b :
+		    o->want - o->found;
+		rc = put_found(o, b, n);
+		b += n;
 	}
+	return rc;
 }
 
 /* Appends the free blocks of group g in [from, end), a run at a time. */
@@ -256,23 +293,22 @@ static int find_in_group(struct extkit_fs *fs, uint32_t g, uint64_t from,
 	stop = end > m.first ? end - m.first : 0;
 	if (stop > m.count)
 		stop = m.count;
-	while (o->found < o->want && from < stop &&
+	while (!rc && o->found < o->want && from < stop &&
 	       !extkit_bitmap_find_first_zero(&m.bm, from, stop - from, &z)) {
 		if (extkit_bitmap_find_first_set(&m.bm, z, stop - z, &set))
 			set = stop;
-		take_free_run(o, m.first + z, m.first + set);
+		rc = take_free_run(o, m.first + z, m.first + set);
 		from = set;
 	}
 	gmap_free(&m);
-	return 0;
+	return rc;
 }
 
-int extkit_alloc_find_skip(struct extkit_fs *fs, uint64_t goal,
-			   const struct extkit_blk_run *skip, size_t nskip,
-			   uint64_t count, uint64_t *blks)
+/* The search of extkit_alloc_find_skip, into o. */
+static int find(struct extkit_fs *fs, uint64_t goal, struct find_out *o)
 {
-	struct find_out o = { skip, nskip, count, 0, blks };
 	uint32_t g0, i, n = fs->g.group_count;
+	uint64_t count = o->want;
 	int rc = writable(fs);
 
 	if (rc || !count)
@@ -284,13 +320,41 @@ int extkit_alloc_find_skip(struct extkit_fs *fs, uint64_t goal,
 	g0 = (uint32_t)((goal - fs->sb.first_data_block) /
 			fs->sb.blocks_per_group);
 	/* From the goal to the end, then the whole of each group after. */
-	rc = find_in_group(fs, g0, goal, UINT64_MAX, &o);
-	for (i = 1; !rc && o.found < count && i < n; i++)
-		rc = find_in_group(fs, (g0 + i) % n, 0, UINT64_MAX, &o);
-	if (!rc && o.found < count)	/* group g0 before the goal */
-		rc = find_in_group(fs, g0, 0, goal, &o);
-	if (!rc && o.found < count)
+	rc = find_in_group(fs, g0, goal, UINT64_MAX, o);
+	for (i = 1; !rc && o->found < count && i < n; i++)
+		rc = find_in_group(fs, (g0 + i) % n, 0, UINT64_MAX, o);
+	if (!rc && o->found < count)	/* group g0 before the goal */
+		rc = find_in_group(fs, g0, 0, goal, o);
+	if (!rc && o->found < count)
 		rc = -ENOSPC;
+	return rc;
+}
+
+int extkit_alloc_find_skip(struct extkit_fs *fs, uint64_t goal,
+			   const struct extkit_blk_run *skip, size_t nskip,
+			   uint64_t count, uint64_t *blks)
+{
+	struct find_out o = { .skip = skip, .nskip = nskip, .want = count,
+			      .blks = blks };
+
+	return find(fs, goal, &o);
+}
+
+int extkit_alloc_find_runs(struct extkit_fs *fs, uint64_t goal,
+			   const struct extkit_blk_run *skip, size_t nskip,
+			   uint64_t count, struct extkit_blk_run **runs,
+			   size_t *nruns)
+{
+	struct find_out o = { .skip = skip, .nskip = nskip, .want = count };
+	int rc = find(fs, goal, &o);
+
+	if (rc) {
+		free(o.runs);
+		o.runs = NULL;
+		o.nruns = 0;
+	}
+	*runs = o.runs;
+	*nruns = o.nruns;
 	return rc;
 }
 

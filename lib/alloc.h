@@ -49,6 +49,17 @@ int extkit_alloc_find_skip(struct extkit_fs *fs, uint64_t goal,
 			   const struct extkit_blk_run *skip, size_t nskip,
 			   uint64_t count, uint64_t *blks);
 
+/*
+ * extkit_alloc_find_skip() giving the blocks as runs in the order found
+ * (one run per stretch of consecutive blocks; *nruns of them in *runs,
+ * allocated, the caller frees it; NULL on error): no array of a block
+ * number per block for a big plan (a journal of 2^18 blocks).
+ */
+int extkit_alloc_find_runs(struct extkit_fs *fs, uint64_t goal,
+			   const struct extkit_blk_run *skip, size_t nskip,
+			   uint64_t count, struct extkit_blk_run **runs,
+			   size_t *nruns);
+
 /* Marks blocks [start, start + count) in use, counts updated in memory.
  * -EFSCORRUPTED if one of them was in use already (nothing is marked). */
 int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count);

@@ -58,10 +58,17 @@ uint32_t extkit_journal_default_blocks(uint64_t fs_blocks,
 	return 262144;
 }
 
-/* The plan: every block the journal takes, decided before writing. */
+/*
+ * The plan: every block the journal takes, decided before writing. The
+ * data as runs (a journal is a few runs of up to 2^18 blocks; an array
+ * of a block number per block cost a third of a 1 TiB mkfs in page
+ * faults); a block map also wants the blocks one by one.
+ */
 struct jplan {
 	uint64_t n;		/* journal blocks (data) */
-	uint64_t *data;		/* their physical blocks, logical order */
+	struct extkit_blk_run *runs;	/* their physical blocks, logical */
+	size_t nruns;			/* order, maximal runs */
+	uint64_t *data;		/* block map only: block by block */
 	uint64_t nmeta;		/* tree (extent or indirect) blocks */
 	uint64_t *meta;
 	struct extkit_mapbuild mb;
@@ -121,21 +128,16 @@ static int cmp_run(const void *a, const void *b)
 static struct extkit_blk_run *data_runs(const struct jplan *jp, uint64_t n,
 					uint64_t extra, size_t *nruns)
 {
-	struct extkit_blk_run *r;
-	size_t k = 0, cap = extra ? 2 : 1;
+	struct extkit_blk_run *r = malloc((jp->nruns + 1) * sizeof(*r));
+	size_t k = 0;
 
-	for (uint64_t i = 1; i < n; i++)
-		cap += jp->data[i] != jp->data[i - 1] + 1;
-	r = malloc(cap * sizeof(*r));
 	if (!r)
 		return NULL;
-	for (uint64_t i = 0; i < n; i++) {
-		if (k && r[k - 1].start + r[k - 1].len == jp->data[i]) {
-			r[k - 1].len++;
-			continue;
-		}
-		r[k].start = jp->data[i];
-		r[k++].len = 1;
+	for (size_t i = 0; n && i < jp->nruns; i++) {
+		r[k] = jp->runs[i];
+		if (r[k].len > n)
+			r[k].len = n;
+		n -= r[k++].len;
 	}
 	if (extra) {
 		r[k].start = extra;
@@ -144,6 +146,29 @@ static struct extkit_blk_run *data_runs(const struct jplan *jp, uint64_t n,
 	qsort(r, k, sizeof(*r), cmp_run);
 	*nruns = k;
 	return r;
+}
+
+/* The maximal runs of blocks blk[0 .. n-1] into jp->runs. */
+static int runs_of_blocks(struct jplan *jp, const uint64_t *blk, uint64_t n)
+{
+	size_t k = 0, cap = 1;
+
+	for (uint64_t i = 1; i < n; i++)
+		cap += blk[i] != blk[i - 1] + 1;
+	jp->runs = malloc(cap * sizeof(*jp->runs));
+	if (!jp->runs)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < n; i++) {
+		if (k && jp->runs[k - 1].start + jp->runs[k - 1].len ==
+			 blk[i]) {
+			jp->runs[k - 1].len++;
+			continue;
+		}
+		jp->runs[k].start = blk[i];
+		jp->runs[k++].len = 1;
+	}
+	jp->nruns = k;
+	return 0;
 }
 
 /*
@@ -157,8 +182,8 @@ static int place_extent_meta(struct extkit_fs *fs, struct jplan *jp)
 	int rc = runs ? 0 : -ENOMEM;
 
 	if (!rc)
-		rc = extkit_alloc_find_skip(fs, jp->data[0] - 1, runs, nr,
-					    jp->nmeta, jp->meta);
+		rc = extkit_alloc_find_skip(fs, jp->runs[0].start - 1, runs,
+					    nr, jp->nmeta, jp->meta);
 	free(runs);
 	return rc;
 }
@@ -219,24 +244,73 @@ static int place_block_map(struct extkit_fs *fs, uint64_t goal,
 	}
 	if (!rc && m != jp->nmeta)
 		rc = -EFSCORRUPTED;	/* the walk order disagrees */
+	if (!rc)
+		rc = runs_of_blocks(jp, jp->data, jp->n);
 	return rc ? rc : extkit_mapbuild_plan(fs, &jp->mb);
 }
 
-/* Blocks in the first nruns runs (of at most 32768 contiguous blocks,
- * as extents hold them) of the data. */
+/* Blocks in the first nruns extents (of at most 32768 contiguous
+ * blocks) of the data. */
 static uint64_t first_runs_len(const struct jplan *jp, unsigned nruns)
 {
 	uint64_t i = 0;
 
-	while (i < jp->n && nruns--) {
-		uint64_t len = 1;
+	for (size_t r = 0; r < jp->nruns && nruns; r++) {
+		uint64_t len = jp->runs[r].len;
 
-		while (i + len < jp->n && len < 32768 &&
-		       jp->data[i + len] == jp->data[i] + len)
-			len++;
-		i += len;
+		for (; len && nruns; nruns--) {
+			uint64_t e = len < 32768 ? len : 32768;
+
+			i += e;
+			len -= e;
+		}
 	}
 	return i;
+}
+
+/* Keeps the first m data blocks of the plan. */
+static void cut_runs(struct jplan *jp, uint64_t m)
+{
+	size_t r = 0;
+
+	for (; r < jp->nruns && m; r++) {
+		if (jp->runs[r].len > m)
+			jp->runs[r].len = m;
+		m -= jp->runs[r].len;
+	}
+	jp->nruns = r;
+}
+
+/* Appends runs more[0 .. n-1], the first joining the last when they
+ * are contiguous (the runs stay maximal). */
+static int append_runs(struct jplan *jp, const struct extkit_blk_run *more,
+		       size_t n)
+{
+	struct extkit_blk_run *r = realloc(jp->runs, (jp->nruns + n + 1) *
+					   sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	jp->runs = r;
+	r += jp->nruns;		/* just past the last run */
+	if (n && jp->nruns && r[-1].start + r[-1].len == more[0].start) {
+		r[-1].len += more[0].len;
+		more++;
+		n--;
+	}
+	memcpy(r, more, n * sizeof(*r));
+	jp->nruns += n;
+	return 0;
+}
+
+/* The last block of the plan's first m data blocks (m > 0). */
+static uint64_t block_before(const struct jplan *jp, uint64_t m)
+{
+	size_t r = 0;
+
+	while (m > jp->runs[r].len)
+		m -= jp->runs[r++].len;
+	return jp->runs[r].start + m - 1;
 }
 
 /*
@@ -253,26 +327,40 @@ static int place_one_leaf(struct extkit_fs *fs, struct jplan *jp)
 	struct extkit_blk_run *runs = data_runs(jp, m, 0, &nr);
 	int rc = runs ? 0 : -ENOMEM;
 
+	struct extkit_blk_run *more = NULL;
+	size_t nmore = 0;
+	uint64_t after;
+
 	if (!rc)
-		rc = extkit_alloc_find_skip(fs, jp->data[0] - 1, runs, nr, 1,
-					    jp->meta);
+		rc = extkit_alloc_find_skip(fs, jp->runs[0].start - 1, runs,
+					    nr, 1, jp->meta);
 	free(runs);
 	if (rc || m == jp->n)
 		return rc;
 	runs = data_runs(jp, m, jp->meta[0], &nr);
 	rc = runs ? 0 : -ENOMEM;
+	after = block_before(jp, m) + 1;
 	if (!rc)
-		rc = extkit_alloc_find_skip(fs, jp->data[m - 1] + 1, runs, nr,
-					    jp->n - m, jp->data + m);
+		rc = extkit_alloc_find_runs(fs, after, runs, nr, jp->n - m,
+					    &more, &nmore);
 	free(runs);
+	cut_runs(jp, m);
+	if (!rc)
+		rc = append_runs(jp, more, nmore);
+	free(more);
+	jp->mb.runs = jp->runs;
+	jp->mb.nruns = jp->nruns;
 	return rc;
 }
 
 static int place_extents(struct extkit_fs *fs, uint64_t goal,
 			 struct jplan *jp)
 {
-	int rc = extkit_alloc_find(fs, goal, jp->n, jp->data);
+	int rc = extkit_alloc_find_runs(fs, goal, NULL, 0, jp->n, &jp->runs,
+					&jp->nruns);
 
+	jp->mb.runs = jp->runs;
+	jp->mb.nruns = jp->nruns;
 	if (!rc)
 		rc = extkit_mapbuild_plan(fs, &jp->mb);
 	if (rc)
@@ -360,12 +448,14 @@ static int plan(struct extkit_fs *fs, const struct extkit_journal_params *p,
 	if (old.blocks)
 		return -EEXIST;
 	jp->n = p->blocks;
-	jp->data = malloc(jp->n * sizeof(*jp->data));
-	if (!jp->data)
-		return -ENOMEM;
 	jp->mb.extents = uses_extents(fs);
 	jp->mb.nblocks = jp->n;
-	jp->mb.pblks = jp->data;
+	if (!jp->mb.extents) {
+		jp->data = malloc(jp->n * sizeof(*jp->data));
+		if (!jp->data)
+			return -ENOMEM;
+		jp->mb.pblks = jp->data;
+	}
 	goal = p->from_start ? fs->sb.first_data_block : p->goal;
 	if (!goal && !p->from_start)
 		goal = jp->mb.extents ? midpoint_goal(fs) :
@@ -376,8 +466,8 @@ static int plan(struct extkit_fs *fs, const struct extkit_journal_params *p,
 }
 
 /* Marks blocks blk[0 .. n-1] in use, a run of consecutive ones at a
- * time (no copy, no sort: the plan is in runs already). */
-static int mark_runs(struct extkit_fs *fs, const uint64_t *blk, uint64_t n)
+ * time (no copy, no sort). */
+static int mark_blocks(struct extkit_fs *fs, const uint64_t *blk, uint64_t n)
 {
 	int rc = 0;
 
@@ -393,9 +483,11 @@ static int mark_runs(struct extkit_fs *fs, const uint64_t *blk, uint64_t n)
 /* Marks every block of the plan in use. */
 static int mark_all(struct extkit_fs *fs, const struct jplan *jp)
 {
-	int rc = mark_runs(fs, jp->data, jp->n);
+	int rc = 0;
 
-	return rc ? rc : mark_runs(fs, jp->meta, jp->nmeta);
+	for (size_t r = 0; !rc && r < jp->nruns; r++)
+		rc = extkit_alloc_mark(fs, jp->runs[r].start, jp->runs[r].len);
+	return rc ? rc : mark_blocks(fs, jp->meta, jp->nmeta);
 }
 
 #define ZERO_CHUNK	(1u << 20)	/* bytes per plain write of zeroes */
@@ -420,22 +512,23 @@ static int write_zero_run(struct extkit_fs *fs, uint64_t off, uint64_t len,
 static int zero_log(struct extkit_fs *fs, const struct jplan *jp,
 		    int write_zeroes)
 {
-	uint64_t bs = fs->g.block_size, i = 1;
+	uint64_t bs = fs->g.block_size;
 	uint8_t *zeroes = write_zeroes ? calloc(1, ZERO_CHUNK) : NULL;
 	int rc = write_zeroes && !zeroes ? -ENOMEM : 0;
 
-	while (!rc && i < jp->n) {
-		uint64_t len = 1;
+	for (size_t r = 0; !rc && r < jp->nruns; r++) {
+		uint64_t start = jp->runs[r].start, len = jp->runs[r].len;
 
-		while (i + len < jp->n && jp->data[i + len] == jp->data[i] + len)
-			len++;
+		if (!r) {	/* the journal superblock */
+			start++;
+			len--;
+		}
+		if (!len)
+			continue;
 		if (zeroes)
-			rc = write_zero_run(fs, jp->data[i] * bs, len * bs,
-					    zeroes);
+			rc = write_zero_run(fs, start * bs, len * bs, zeroes);
 		else
-			rc = extkit_io_zero_bytes(fs->io, jp->data[i] * bs,
-						  len * bs);
-		i += len;
+			rc = extkit_io_zero_bytes(fs->io, start * bs, len * bs);
 	}
 	free(zeroes);
 	return rc;
@@ -475,7 +568,7 @@ static int write_plan(struct extkit_fs *fs,
 	if (!rc)
 		rc = extkit_mapbuild_write(fs, EXT2_JOURNAL_INO, 0, &jp->mb);
 	if (!rc)
-		rc = extkit_fs_write_block(fs, jp->data[0], jp->jsb);
+		rc = extkit_fs_write_block(fs, jp->runs[0].start, jp->jsb);
 	if (!rc && p->zero_log)
 		rc = zero_log(fs, jp, p->write_zeroes);
 	if (!rc)
@@ -496,6 +589,7 @@ int extkit_journal_create(struct extkit_fs *fs,
 	rc = plan(fs, p, &jp);
 	if (!rc)
 		rc = write_plan(fs, p, &jp);
+	free(jp.runs);
 	free(jp.data);
 	free(jp.meta);
 	free(jp.mb.bufs);

@@ -42,18 +42,53 @@ static uint32_t run_len(const struct extkit_mapbuild *mb, uint64_t i)
 	return len;
 }
 
+/* A walk over the extents of the map: the next logical block; with
+ * runs, the run it is in and how far into it. */
+struct ext_walk {
+	uint64_t lblk;
+	size_t run;
+	uint64_t into;
+};
+
+/* The next extent of the walk; 0 at the end. */
+static int next_extent(const struct extkit_mapbuild *mb, struct ext_walk *w,
+		       struct extkit_extent *ex)
+{
+	if (mb->runs) {
+		const struct extkit_blk_run *r;
+
+		while (w->run < mb->nruns && w->into == mb->runs[w->run].len) {
+			w->run++;
+			w->into = 0;
+		}
+		if (w->run == mb->nruns)
+			return 0;
+		r = &mb->runs[w->run];
+		ex->len = r->len - w->into < EXT_INIT_MAX ?
+			  (uint32_t)(r->len - w->into) : EXT_INIT_MAX;
+		ex->pblk = r->start + w->into;
+		w->into += ex->len;
+	} else {
+		while (w->lblk < mb->nblocks && !mb->pblks[w->lblk])
+			w->lblk++;
+		if (w->lblk == mb->nblocks)
+			return 0;
+		ex->len = run_len(mb, w->lblk);
+		ex->pblk = mb->pblks[w->lblk];
+	}
+	ex->lblk = w->lblk;
+	w->lblk += ex->len;
+	return 1;
+}
+
 static uint64_t count_runs(const struct extkit_mapbuild *mb)
 {
-	uint64_t i = 0, runs = 0;
+	struct ext_walk w = { 0 };
+	struct extkit_extent ex = { 0 };
+	uint64_t runs = 0;
 
-	while (i < mb->nblocks) {
-		if (!mb->pblks[i]) {
-			i++;
-			continue;
-		}
-		i += run_len(mb, i);
+	while (next_extent(mb, &w, &ex))
 		runs++;
-	}
 	return runs;
 }
 
@@ -131,26 +166,19 @@ static void fill_extents(const struct extkit_fs *fs,
 	uint32_t bs = fs->g.block_size;
 	uint16_t cap = extkit_extent_capacity(bs);
 	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE], *leaf = root;
-	uint64_t level[EXT4_EXT_MAX_DEPTH], i = 0, k = 0, base = 0, n;
+	uint64_t level[EXT4_EXT_MAX_DEPTH], k = 0, base = 0, n;
 	int depth = ext_levels(count_runs(mb), cap, level), d;
 	struct extkit_extent ex = { 0 };
+	struct ext_walk w = { 0 };
 
 	ext_header(root, sizeof(root), EXTKIT_EXTENT_ROOT_MAX,
 		   (uint16_t)depth);
 	for (n = 0; depth > 0 && n < level[0]; n++)
 		ext_header(mb->bufs + n * bs, bs, cap, 0);
-	while (i < mb->nblocks) {
-		if (!mb->pblks[i]) {
-			i++;
-			continue;
-		}
-		ex.lblk = i;
-		ex.pblk = mb->pblks[i];
-		ex.len = run_len(mb, i);
+	while (next_extent(mb, &w, &ex)) {
 		if (depth > 0)
 			leaf = mb->bufs + (k++ / cap) * bs;
 		ext_add(leaf, &ex);
-		i += ex.len;
 	}
 	/* Each index level over the one below it; the root over the top. */
 	for (d = 0; d < depth; d++) {
@@ -267,6 +295,13 @@ int extkit_mapbuild_plan(const struct extkit_fs *fs,
 	unsigned int l;
 	int depth;
 
+	if (mb->runs) {
+		for (i = 0; i < mb->nruns; i++)
+			sum += mb->runs[i].len;
+		if (!mb->extents || sum != mb->nblocks)
+			return -EINVAL;
+		sum = 0;
+	}
 	if (mb->extents) {
 		depth = ext_levels(count_runs(mb),
 				   extkit_extent_capacity(fs->g.block_size),

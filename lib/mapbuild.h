@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "alloc.h"
 #include "fs.h"
 #include "inode.h"
 
@@ -21,14 +22,21 @@ struct extkit_mapbuild {
 	int extents;		/* an extent tree, else indirect blocks */
 	uint64_t nblocks;	/* logical blocks 0 .. nblocks-1 */
 	const uint64_t *pblks;	/* physical block of each; 0: a hole */
+	/* Or, for an extent tree without holes, instead of pblks (NULL):
+	 * nruns runs of physical blocks mapping logical blocks 0 ..
+	 * nblocks-1 in order, no two consecutive runs contiguous (as
+	 * extkit_alloc_find_runs gives them). */
+	const struct extkit_blk_run *runs;
+	size_t nruns;
 	uint64_t nmeta;		/* tree blocks the map needs (plan) */
 	const uint64_t *meta;	/* where they go (chosen by the caller) */
 	uint8_t *bufs;		/* nmeta blocks: their contents (fill) */
 };
 
 /*
- * Sets mb->nmeta for mb->extents, nblocks and pblks. -EFBIG when an
- * indirect map cannot reach that far or a block lies past 2^32.
+ * Sets mb->nmeta for mb->extents, nblocks and pblks (or runs). -EFBIG
+ * when an indirect map cannot reach that far or a block lies past 2^32;
+ * -EINVAL for runs without extents or not adding up to nblocks.
  */
 int extkit_mapbuild_plan(const struct extkit_fs *fs,
 			 struct extkit_mapbuild *mb);

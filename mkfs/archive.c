@@ -14,16 +14,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include "error.h"
 #include "ondisk.h"
 
+#include "archive_dl.h"
 #include "populate.h"
 
 #define LPF_NAME	"lost+found"
 #define POP_BAR_MIN_BYTES	(1u << 20)	/* smaller: no progress bar */
+
+/* libarchive's functions, loaded by pop_archive */
+static const struct archive_api *la;
 
 struct adir {
 	uint32_t ino;
@@ -291,7 +292,7 @@ static uint16_t acl_tag(int tag)
 static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
 		   uint8_t index, int *mask)
 {
-	int n = archive_entry_acl_reset(e, type), t, perm, tag, id, rc;
+	int n = la->archive_entry_acl_reset(e, type), t, perm, tag, id, rc;
 	struct extkit_acl_entry *v;
 	const char *nm;
 	uint8_t *out;
@@ -307,7 +308,7 @@ static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
 		return -ENOMEM;
 	}
 	while (k < (size_t)n + 3 &&
-	       archive_entry_acl_next(e, type, &t, &perm, &tag, &id, &nm) ==
+	       la->archive_entry_acl_next(e, type, &t, &perm, &tag, &id, &nm) ==
 	       ARCHIVE_OK) {
 		if (tag == ARCHIVE_ENTRY_ACL_MASK && mask)
 			*mask = perm & 7;
@@ -334,8 +335,8 @@ static int read_attrs(struct archive_entry *e, struct axattrs *x, int *mask)
 	int rc = 0;
 
 	x->n = 0;
-	archive_entry_xattr_reset(e);
-	while (!rc && archive_entry_xattr_next(e, &name, &val, &size) ==
+	la->archive_entry_xattr_reset(e);
+	while (!rc && la->archive_entry_xattr_next(e, &name, &val, &size) ==
 	       ARCHIVE_OK) {
 		rc = extkit_xattr_name_split(name, &idx, &suffix);
 		if (rc == -EOPNOTSUPP || idx == EXTKIT_XATTR_INDEX_ACL_ACCESS ||
@@ -364,23 +365,23 @@ static void entry_meta(struct archive_entry *e, struct axattrs *x,
 		       struct pop_meta *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->mode = archive_entry_mode(e);
-	m->uid = (uint32_t)archive_entry_uid(e);
-	m->gid = (uint32_t)archive_entry_gid(e);
-	m->size = archive_entry_size_is_set(e) ?
-		  (uint64_t)archive_entry_size(e) : 0;
-	m->atime.tv_sec = archive_entry_atime(e);
-	m->atime.tv_nsec = archive_entry_atime_nsec(e);
-	m->mtime.tv_sec = archive_entry_mtime(e);
-	m->mtime.tv_nsec = archive_entry_mtime_nsec(e);
-	m->ctime.tv_sec = archive_entry_ctime(e);
-	m->ctime.tv_nsec = archive_entry_ctime_nsec(e);
-	if (!archive_entry_atime_is_set(e))
+	m->mode = la->archive_entry_mode(e);
+	m->uid = (uint32_t)la->archive_entry_uid(e);
+	m->gid = (uint32_t)la->archive_entry_gid(e);
+	m->size = la->archive_entry_size_is_set(e) ?
+		  (uint64_t)la->archive_entry_size(e) : 0;
+	m->atime.tv_sec = la->archive_entry_atime(e);
+	m->atime.tv_nsec = la->archive_entry_atime_nsec(e);
+	m->mtime.tv_sec = la->archive_entry_mtime(e);
+	m->mtime.tv_nsec = la->archive_entry_mtime_nsec(e);
+	m->ctime.tv_sec = la->archive_entry_ctime(e);
+	m->ctime.tv_nsec = la->archive_entry_ctime_nsec(e);
+	if (!la->archive_entry_atime_is_set(e))
 		m->atime = m->mtime;
-	if (!archive_entry_ctime_is_set(e))
+	if (!la->archive_entry_ctime_is_set(e))
 		m->ctime = m->mtime;
-	m->rdev_major = (uint32_t)archive_entry_rdevmajor(e);
-	m->rdev_minor = (uint32_t)archive_entry_rdevminor(e);
+	m->rdev_major = (uint32_t)la->archive_entry_rdevmajor(e);
+	m->rdev_minor = (uint32_t)la->archive_entry_rdevminor(e);
 	m->x = x->items;
 	m->nx = x->n;
 }
@@ -431,13 +432,14 @@ static int copy_data(struct arc *c, uint32_t ino, const struct pop_meta *m)
 
 	uint64_t at = 0, have = 0;
 
-	while (!rc && (r = archive_read_data_block(c->a, &buf, &size, &off)) ==
+	while (!rc &&
+	       (r = la->archive_read_data_block(c->a, &buf, &size, &off)) ==
 	       ARCHIVE_OK)
 		rc = gather(c, &f, (uint64_t)off, buf, size, &at, &have);
 	if (!rc && have)
 		rc = pop_file_write(c->p, &f, at, c->p->rbuf, have);
 	if (!rc && r != ARCHIVE_EOF) {
-		c->why = archive_error_string(c->a);
+		c->why = la->archive_error_string(c->a);
 		rc = -EIO;
 	}
 	if (!rc)
@@ -497,7 +499,7 @@ static int new_entry(struct arc *c, uint32_t dir, const char *name,
 	if (S_ISREG(m->mode))
 		return copy_data(c, ino, m);
 	if (S_ISLNK(m->mode)) {
-		const char *t = archive_entry_symlink(c->cur);
+		const char *t = la->archive_entry_symlink(c->cur);
 
 		return pop_symlink(c->p, ino, m, t ? t : "", t ? strlen(t) : 0);
 	}
@@ -506,7 +508,7 @@ static int new_entry(struct arc *c, uint32_t dir, const char *name,
 
 static int one_entry(struct arc *c, struct archive_entry *e)
 {
-	const char *path = archive_entry_pathname(e), *name, *hl;
+	const char *path = la->archive_entry_pathname(e), *name, *hl;
 	struct extkit_dirbuild_entry *old;
 	struct pop_meta m;
 	struct axattrs x;
@@ -521,7 +523,7 @@ static int one_entry(struct arc *c, struct archive_entry *e)
 	rc = walk(c, path, 1, &dir, &name, &len);
 	if (rc)
 		return rc;
-	hl = archive_entry_hardlink(e);
+	hl = la->archive_entry_hardlink(e);
 	old = len ? lookup(c, dir, name, len) : NULL;
 	if (hl && !old)
 		return hard_link(c, hl, dir, name, len);
@@ -574,7 +576,7 @@ static void arc_free(struct arc *c)
 	pop_map_free(&c->dir_of);
 	pop_map_free(&c->names);
 	if (c->a)
-		archive_read_free(c->a);
+		la->archive_read_free(c->a);
 }
 
 static int read_all(struct arc *c)
@@ -582,21 +584,25 @@ static int read_all(struct arc *c)
 	struct archive_entry *e;
 	int r, rc = 0;
 
-	while (!rc && (r = archive_read_next_header(c->a, &e)) != ARCHIVE_EOF) {
+	while (!rc &&
+	       (r = la->archive_read_next_header(c->a, &e)) != ARCHIVE_EOF) {
+		const char *path;
+
 		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-			c->why = archive_error_string(c->a);
+			c->why = la->archive_error_string(c->a);
 			return -EIO;
 		}
 		c->cur = e;
 		c->p->plen = 0;
-		rc = pop_path_push(c->p, archive_entry_pathname(e) ?
-				   archive_entry_pathname(e) : "?",
-				   strlen(archive_entry_pathname(e) ?
-					  archive_entry_pathname(e) : "?"));
+		path = la->archive_entry_pathname(e);
+		if (!path)
+			path = "?";
+		rc = pop_path_push(c->p, path, strlen(path));
 		if (!rc)
 			rc = one_entry(c, e);
 		/* the bytes of the archive file read so far (compressed) */
-		pop_progress_to(c->p, (uint64_t)archive_filter_bytes(c->a, -1));
+		pop_progress_to(c->p,
+				(uint64_t)la->archive_filter_bytes(c->a, -1));
 	}
 	return rc;
 }
@@ -613,7 +619,13 @@ int pop_archive(struct pop *p, const char *source)
 	 * archive file read, when it is big enough to take a while */
 	p->total = stat(source, &st) ? 0 : (uint64_t)st.st_size;
 	p->bar = p->bar && p->total > POP_BAR_MIN_BYTES;
-	c.a = archive_read_new();
+	la = archive_api_load(&c.why);
+	if (!la) {
+		pop_error(p, c.why);
+		arc_free(&c);
+		return -POP_EREPORTED;
+	}
+	c.a = la->archive_read_new();
 	if (!rc && !c.a)
 		rc = -ENOMEM;
 	default_meta(p, &m);
@@ -624,10 +636,10 @@ int pop_archive(struct pop *p, const char *source)
 	if (!rc)
 		rc = pop_write_inode(p, EXT2_ROOT_INO, &m, &in, 2);
 	if (!rc) {
-		archive_read_support_filter_all(c.a);
-		archive_read_support_format_all(c.a);
-		if (archive_read_open_filename(c.a, source, 1 << 16)) {
-			c.why = archive_error_string(c.a);
+		la->archive_read_support_filter_all(c.a);
+		la->archive_read_support_format_all(c.a);
+		if (la->archive_read_open_filename(c.a, source, 1 << 16)) {
+			c.why = la->archive_error_string(c.a);
 			rc = -EIO;
 		}
 	}

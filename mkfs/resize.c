@@ -59,30 +59,24 @@ static uint32_t *backup_groups(const struct extkit_fs *fs, uint32_t *n)
 	return groups;
 }
 
-/* Reserved blocks built per write: one small buffer stays in cache
- * instead of faulting in megabytes of fresh pages. */
-#define RSV_CHUNK	32u
-
-/* Writes primary reserved blocks first .. first + count, RSV_CHUNK at a
- * time, each listing its backup copies. */
+/*
+ * Writes primary reserved blocks first .. first + rsv_gdt, each listing
+ * its backup copies, one block at a time from one buffer: every block
+ * fills the same first 4 * ngroups bytes, the rest stays zero. A
+ * buffer of 32 blocks cost more in first-touch page faults than the
+ * 127 writes of a 1 GiB filesystem (perf stat, tmpfs: 11.3 ms of CPU
+ * for the whole mkfs -t ext4 against 7.3 ms).
+ */
 static int write_reserved(const struct mkfs_layout *l, struct extkit_fs *fs,
 			  uint64_t first, const uint32_t *groups,
 			  uint32_t ngroups)
 {
-	uint32_t bs = l->block_size;
-	uint8_t *buf = calloc(RSV_CHUNK, bs);
-	int rc = 0;
+	uint8_t *buf = calloc(1, l->block_size);
+	int rc = buf ? 0 : -ENOMEM;
 
-	if (!buf)
-		return -ENOMEM;
-	for (uint32_t r = 0; !rc && r < l->rsv_gdt; r += RSV_CHUNK) {
-		uint32_t n = l->rsv_gdt - r < RSV_CHUNK ? l->rsv_gdt - r :
-							  RSV_CHUNK;
-
-		for (uint32_t i = 0; i < n; i++)
-			fill_reserved(l, groups, ngroups, first + r + i,
-				      buf + (size_t)i * bs);
-		rc = extkit_io_write_blocks(fs->io, first + r, n, buf);
+	for (uint32_t r = 0; !rc && r < l->rsv_gdt; r++) {
+		fill_reserved(l, groups, ngroups, first + r, buf);
+		rc = extkit_io_write_blocks(fs->io, first + r, 1, buf);
 	}
 	free(buf);
 	return rc;

@@ -3,7 +3,8 @@
  * Unit tests for journal_new.c: mke2fs's default sizes; a new journal
  * on an in-memory image maps one run of blocks (indirect blocks in walk
  * order for a block map, one extent for the extent feature), its jbd2
- * superblock, the superblock fields, and refusals that write nothing.
+ * superblock, the superblock fields, and refusals that write nothing;
+ * alloc.c's search by runs finds the blocks its search by block does.
  * With EXTKIT_TEST_JOURNAL_IMAGE=PATH a last test adds a journal to that
  * image file (EXTKIT_TEST_JOURNAL_CSUM=1 for csum v3), for
  * tests/mkfs/journal_new.sh to check with e2fsck and dumpe2fs.
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "bmap.h"
 #include "endian.h"
 #include "error.h"
@@ -170,6 +172,48 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* Free blocks found as runs are the ones found block by block, in the
+ * same order, runs maximal; passing over skip runs; -ENOSPC gives none. */
+START_TEST(test_find_runs)
+{
+	struct extkit_fs *fs = make_fs(EXT4_FEATURE_INCOMPAT_EXTENTS);
+	const struct extkit_blk_run skip[] = { { 3000, 10 }, { 3500, 1 } };
+	uint64_t want = 3000, goal = 2900, k = 0, i;
+	uint64_t *blks = malloc(want * sizeof(*blks));
+	struct extkit_blk_run *runs;
+	size_t nruns;
+
+	ck_assert_ptr_nonnull(blks);
+	/* holes in the free space: blocks 2950, 3100 .. 3104, 3300 */
+	ck_assert_int_eq(extkit_alloc_mark(fs, 2950, 1), 0);
+	ck_assert_int_eq(extkit_alloc_mark(fs, 3100, 5), 0);
+	ck_assert_int_eq(extkit_alloc_mark(fs, 3300, 1), 0);
+	ck_assert_int_eq(extkit_alloc_find_skip(fs, goal, skip, 2, want,
+						blks), 0);
+	ck_assert_int_eq(extkit_alloc_find_runs(fs, goal, skip, 2, want,
+						&runs, &nruns), 0);
+	ck_assert_uint_ge(nruns, 6);
+	for (size_t r = 0; r < nruns; r++) {
+		if (r)
+			ck_assert_uint_ne(runs[r - 1].start + runs[r - 1].len,
+					  runs[r].start);
+		for (i = 0; i < runs[r].len; i++, k++) {
+			ck_assert_uint_lt(k, want);
+			ck_assert_uint_eq(runs[r].start + i, blks[k]);
+		}
+	}
+	ck_assert_uint_eq(k, want);
+	free(runs);
+	ck_assert_int_eq(extkit_alloc_find_runs(fs, goal, NULL, 0,
+						fs->sb.free_blocks_count + 1,
+						&runs, &nruns), -ENOSPC);
+	ck_assert_ptr_null(runs);
+	ck_assert_uint_eq(nruns, 0);
+	free(blks);
+	close_fs(fs);
+}
+END_TEST
+
 /* The image named by EXTKIT_TEST_JOURNAL_IMAGE gets a default journal. */
 START_TEST(test_image_file)
 {
@@ -198,6 +242,7 @@ Suite *journal_new_suite(void)
 	tcase_add_test(tc, test_block_map);
 	tcase_add_test(tc, test_extents);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_find_runs);
 	tcase_add_test(tc, test_image_file);
 	suite_add_tcase(s, tc);
 	return s;

@@ -4,7 +4,8 @@
  * blocks reads back (through bmap.c's walk) as exactly those blocks, with
  * as many tree blocks as the plan said: extent trees of depth 0, 1 and 2
  * (1 KiB blocks: 84 extents a leaf), indirect maps up to the double
- * level, the tree-block counts of a triple indirect map, and the limits.
+ * level, the tree-block counts of a triple indirect map, and the limits;
+ * a map given as runs is the map given block by block.
  */
 #include "config.h"
 
@@ -174,6 +175,80 @@ START_TEST(test_plan_limits)
 }
 END_TEST
 
+/*
+ * The map of n blocks (runs of run blocks, every stride-th) planned and
+ * filled from runs equals the one from pblks: tree block count, i_block
+ * and every tree block's bytes.
+ */
+static void runs_like_blocks(uint64_t n, uint64_t run, uint64_t stride)
+{
+	struct test_image_opts o;
+	struct extkit_io *io;
+	struct extkit_fs *fs;
+	struct extkit_mapbuild a = { .extents = 1, .nblocks = n };
+	struct extkit_mapbuild b = { .extents = 1, .nblocks = n };
+	uint64_t *p = calloc(n, sizeof(*p)), *meta, i;
+	struct extkit_blk_run *r = calloc(n, sizeof(*r));
+	struct extkit_inode ia, ib;
+	size_t nr = 0;
+
+	test_image_defaults(&o);
+	io = test_image_make(&o);
+	fs = test_image_open(io);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(r);
+	for (i = 0; i < n; i++) {
+		p[i] = 1000 + (i / run) * stride + i % run;
+		if (nr && r[nr - 1].start + r[nr - 1].len == p[i]) {
+			r[nr - 1].len++;
+		} else {
+			r[nr].start = p[i];
+			r[nr++].len = 1;
+		}
+	}
+	a.pblks = p;
+	b.runs = r;
+	b.nruns = nr;
+	ck_assert_int_eq(extkit_mapbuild_plan(fs, &a), 0);
+	ck_assert_int_eq(extkit_mapbuild_plan(fs, &b), 0);
+	ck_assert_uint_eq(a.nmeta, b.nmeta);
+	meta = calloc(a.nmeta + 1, sizeof(*meta));
+	a.bufs = calloc(a.nmeta + 1, fs->g.block_size);
+	b.bufs = calloc(a.nmeta + 1, fs->g.block_size);
+	ck_assert(meta && a.bufs && b.bufs);
+	for (i = 0; i < a.nmeta; i++)
+		meta[i] = 10 + i;
+	a.meta = b.meta = meta;
+	memset(&ia, 0, sizeof(ia));
+	memset(&ib, 0, sizeof(ib));
+	extkit_mapbuild_fill(fs, &a, &ia);
+	extkit_mapbuild_fill(fs, &b, &ib);
+	ck_assert_mem_eq(ia.block, ib.block, sizeof(ia.block));
+	ck_assert_uint_eq(ia.flags, ib.flags);
+	ck_assert_mem_eq(a.bufs, b.bufs, a.nmeta * fs->g.block_size);
+	/* runs adding up to another length, or under a block map */
+	b.nblocks = n + 1;
+	ck_assert_int_eq(extkit_mapbuild_plan(fs, &b), -EINVAL);
+	b.nblocks = n;
+	b.extents = 0;
+	ck_assert_int_eq(extkit_mapbuild_plan(fs, &b), -EINVAL);
+	free(meta);
+	free(a.bufs);
+	free(b.bufs);
+	free(r);
+	free(p);
+	close_fs(fs, io);
+}
+
+START_TEST(test_runs_like_blocks)
+{
+	runs_like_blocks(6, 2, 3);		/* the root alone */
+	runs_like_blocks(300, 1, 2);		/* 300 extents: 4 leaves */
+	runs_like_blocks(100000, 100000, 1);	/* one run, 4 extents */
+	runs_like_blocks(200000, 40000, 50000);	/* split at 32768: leaf */
+}
+END_TEST
+
 Suite *mapbuild_suite(void)
 {
 	Suite *s = suite_create("mapbuild");
@@ -182,6 +257,7 @@ Suite *mapbuild_suite(void)
 	tcase_add_test(tc, test_extent_depths);
 	tcase_add_test(tc, test_indirect_levels);
 	tcase_add_test(tc, test_plan_limits);
+	tcase_add_test(tc, test_runs_like_blocks);
 	suite_add_tcase(s, tc);
 	return s;
 }
