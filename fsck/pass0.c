@@ -312,6 +312,7 @@ static void check_super_fields(struct fsck_ctx *ctx)
 	clear_problem_context(&pctx);
 	check_csums(ctx);
 	fsck_check_super_more(ctx);
+	fsck_check_group_flags(ctx);
 	if (sb->r_blocks_count > sb->blocks_count) {
 		pctx.num = sb->r_blocks_count;
 		pctx.num2 = sb->blocks_count;

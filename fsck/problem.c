@@ -185,6 +185,22 @@ const struct problem problem_table[] = {
 	{ PR_0_ORPHAN_FILE_ENTRY,
 	  "Inode %i, named in the orphan file, is %s: not released.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	/* Lazy-init marks of the descriptors (group_flags.c) */
+	{ PR_0_GDT_UNINIT,
+	  "Group descriptor %g has lazy-init marks, but the filesystem has "
+	  "no group descriptor checksums.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_BB_UNINIT_LAST,
+	  "The last group's block bitmap is marked uninitialized.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_GDT_ITABLE_UNUSED,
+	  "Group descriptor %g counts %N never-used inodes, more than it "
+	  "has free.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_NONZERO_RESERVED_GDT,
+	  "The superblock reserves %N GDT blocks for growth, but the "
+	  "filesystem has no resize_inode feature.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
@@ -500,6 +516,14 @@ const struct problem problem_table[] = {
 	{ PR_2_FEATURE_LARGE_FILES,
 	  "The filesystem holds large files (%N), but lacks the large_file "
 	  "feature.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_INOREF_BG_INO_UNINIT,
+	  "Entry '%Dn' in %p (%i) names inode %Di of group %g, whose inode "
+	  "table is marked uninitialized; the check will restart.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_INOREF_IN_UNUSED,
+	  "Entry '%Dn' in %p (%i) names inode %Di in the never-used part of "
+	  "group %g's inode table; the check will restart.",
 	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
