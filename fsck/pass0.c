@@ -298,8 +298,15 @@ static void check_csums(struct fsck_ctx *ctx)
 		pctx.group = g;
 		pctx.num = ctx->fs->groups[g].checksum;
 		pctx.num2 = want;
-		if (fix_problem(ctx, PR_0_GD_CSUM, &pctx))
-			ctx->flags |= FSCK_FL_SB_DIRTY;
+		if (!fix_problem(ctx, PR_0_GD_CSUM, &pctx))
+			continue;
+		/* as e2fsck: a descriptor that fails its checksum is not
+		 * trusted to say what was never initialized (its lazy-init
+		 * marks could hide inodes and blocks in use) */
+		ctx->fs->groups[g].flags &= (uint16_t)~(EXT4_BG_BLOCK_UNINIT |
+							EXT4_BG_INODE_UNINIT);
+		ctx->fs->groups[g].itable_unused = 0;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
 	}
 }
 
