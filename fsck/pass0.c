@@ -208,7 +208,14 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 	ctx->fs = fs;
 	ctx->flags |= FSCK_FL_BACKUP_SB | FSCK_FL_SB_DIRTY;
 	/* The backups' descriptors are copies from mkfs time: the free
-	 * counts are stale and pass 5 recounts them. */
+	 * counts are stale and pass 5 recounts them; their lazy-init
+	 * marks are too (groups used since), so they are dropped, as
+	 * libext2fs does when it opens a backup. */
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		fs->groups[g].flags &= (uint16_t)~(EXT4_BG_BLOCK_UNINIT |
+						   EXT4_BG_INODE_UNINIT);
+		fs->groups[g].itable_unused = 0;
+	}
 	return 0;
 }
 
