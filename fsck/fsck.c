@@ -513,7 +513,43 @@ static void run_passes(struct fsck_ctx *ctx)
 		}
 		if (ctx->flags & FSCK_FL_ABORT)
 			return;
+		if ((ctx->flags & FSCK_FL_RESTART) && passes[i].fn == fsck_pass2)
+			return;
 	}
+}
+
+/*
+ * Pass 2 cleared a lazy-init mark that hid inodes in use (group_flags.c):
+ * what the passes found is dropped and they run again from pass 1, as
+ * e2fsck restarts. The fixes already written stay; so do fsck's own
+ * allocations (pass 1 finds them owned now) and the directories listed
+ * for a rebuild.
+ */
+static int restart_passes(struct fsck_ctx *ctx)
+{
+	fsck_drop_add_space(ctx, 0);
+	free(ctx->istate);
+	ctx->istate = NULL;
+	free(ctx->blkbuf);
+	ctx->blkbuf = NULL;
+	fsck_count_free(&ctx->link_count);
+	fsck_count_free(&ctx->link_counted);
+	fsck_count_free(&ctx->ea_inode_refs);
+	extkit_bitmap_free(&ctx->inode_used);
+	extkit_bitmap_free(&ctx->block_found);
+	extkit_bitmap_free(&ctx->block_dup);
+	fsck_ea_free(&ctx->ea);
+	free(ctx->dirs);
+	ctx->dirs = NULL;
+	ctx->dir_count = ctx->dir_cap = 0;
+	ctx->dup_blocks = 0;
+	ctx->lost_found = 0;
+	ctx->lost_found_err = 0;
+	memset(&ctx->stats, 0, sizeof(ctx->stats));
+	ctx->flags &= ~(unsigned int)(FSCK_FL_RESTART | FSCK_FL_DUPS);
+	if (ctx->opts->mode != FSCK_MODE_PREEN)
+		printf("Restarting the check from pass 1...\n");
+	return alloc_maps(ctx);
 }
 
 /* Marks the filesystem checked and writes the superblock back. */
@@ -712,6 +748,16 @@ static int run(struct fsck_ctx *ctx)
 		return FSCK_ERROR;
 	}
 	run_passes(ctx);
+	/* each restart clears a mark for good: a few are plenty */
+	for (int restarts = 0; (ctx->flags & FSCK_FL_RESTART) &&
+	     !(ctx->flags & FSCK_FL_ABORT) && restarts < 4; restarts++) {
+		rc = restart_passes(ctx);
+		if (rc) {
+			cli_error("%s", extkit_strerror(rc));
+			return FSCK_ERROR;
+		}
+		run_passes(ctx);
+	}
 	if (ctx->flags & FSCK_FL_ABORT)
 		return report_abort(ctx);
 	fsck_drop_add_space(ctx, 0);	/* -D rewrites directories */

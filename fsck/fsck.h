@@ -60,6 +60,8 @@ struct fsck_opts {
 #define FSCK_FL_RESIZE_REBUILD	0x80	/* inode 7 cleared: build it anew */
 #define FSCK_FL_CANCEL		0x100	/* Ctrl-C or end of input: stop */
 #define FSCK_FL_JOURNAL_CLEARED	0x200	/* the journal inode was dropped */
+#define FSCK_FL_RESTART		0x400	/* after pass 2: again from pass 1
+					 * (group_flags.c) */
 
 /* The read window in front of the image (io.h); pass 1 reads the inode
  * tables in chunks of this size. */
@@ -231,10 +233,6 @@ int fsck_rebuild_super(struct fsck_ctx *ctx, const char *why);
  * features, times in the future (super_check.c). */
 void fsck_check_super_more(struct fsck_ctx *ctx);
 
-/* Pass 0 (group_flags.c): bg_flags' uninit bits and bg_itable_unused;
- * fsck_group_csum_fixed drops both from a group whose checksum failed. */
-void fsck_check_group_flags(struct fsck_ctx *ctx);
-void fsck_group_csum_fixed(struct fsck_ctx *ctx, uint32_t g);
 /* A revision 0 superblock made revision 1 (super_check.c). */
 void fsck_update_dynamic_rev(struct fsck_ctx *ctx);
 /* Pass 1: inode ino has the extents flag and a valid extent header in
@@ -243,6 +241,14 @@ int fsck_extent_feature(struct fsck_ctx *ctx, uint32_t ino,
 			const struct extkit_inode *inode);
 /* After pass 2: large files need the large_file feature. */
 void fsck_check_large_file(struct fsck_ctx *ctx);
+/* Pass 0: the descriptors' lazy-init marks and s_reserved_gdt_blocks
+ * (group_flags.c). */
+void fsck_check_group_flags(struct fsck_ctx *ctx);
+/* Pass 2: whether the entry (pctx filled) naming ino, not seen in use by
+ * pass 1, is to be kept for the restart: its inode was hidden by a lazy-init
+ * mark (cleared, if the fix is taken) or a restart is due anyway. */
+int fsck_uninit_ref(struct fsck_ctx *ctx, uint32_t ino,
+		    struct problem_context *pctx);
 /*
  * Deletes or truncates the members of the orphan inode list the kernel
  * left (orphan.c); with -n, or a list that cannot be trusted, only offers

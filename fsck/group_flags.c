@@ -1,90 +1,106 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Pass 0: the lazy-initialisation fields of each group descriptor.
- * bg_flags' INODE_UNINIT and BLOCK_UNINIT and bg_itable_unused mean
- * something only when the descriptors carry a checksum (gdt_csum or
- * metadata_csum); pass 1 trusts INODE_UNINIT to skip a group's inodes,
- * so a flag left in garbage would hide every file of the group. As
- * e2fsck does, a group whose descriptor fails its checksum loses the
- * flags too (after PR_0_GD_CSUM), so its inodes are all read.
+ * The lazy-init marks of the group descriptors (uninit_bg/gdt_csum or
+ * metadata_csum): bg_flags INODE_UNINIT and BLOCK_UNINIT say a group's
+ * inode table or block bitmap was never written, and bg_itable_unused
+ * counts the inodes at the end of a group's table never used. Pass 1
+ * reads no inode there; a mark that lies hides inodes in use.
+ *
+ * Pass 0, as e2fsck's check_super_block: the marks without a checksum
+ * feature mean nothing and are cleared; the last group's block bitmap
+ * cannot be uninitialized (the group may be short, its padding bits
+ * must be written); itable_unused cannot exceed the group's free inodes.
+ * And s_reserved_gdt_blocks is zero without the resize_inode feature.
+ *
+ * Pass 2: an entry naming an inode hidden by a mark clears the mark, and
+ * the check starts again from pass 1 after pass 2 (FSCK_FL_RESTART), as
+ * e2fsck does; until then no entry is cleared for naming an unused
+ * inode, since pass 1 may not have seen it.
  */
 #include "config.h"
 
-#include "csum.h"
-#include "group.h"
 #include "ondisk.h"
 
 #include "fsck.h"
 #include "problem.h"
 
-#define UNINIT_FLAGS (EXT4_BG_INODE_UNINIT | EXT4_BG_BLOCK_UNINIT)
-
-/* Without descriptor checksums: no uninit flag, no itable_unused. */
-static int check_no_csum(struct fsck_ctx *ctx, struct extkit_group *gd,
-			 struct problem_context *pctx)
+static int have_csum_feature(const struct extkit_super *sb)
 {
-	if (!(gd->flags & UNINIT_FLAGS) && !gd->itable_unused)
-		return 0;
-	if (!fix_problem(ctx, PR_0_GDT_UNINIT, pctx))
-		return 0;
-	gd->flags &= (uint16_t)~UNINIT_FLAGS;
-	gd->itable_unused = 0;
-	return 1;
+	return extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
+				    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM);
 }
 
-/* The last group's bitmap always holds the end-of-filesystem padding
- * bits, so it is never left uninitialised (s_blocks_count). */
-static int check_last(struct fsck_ctx *ctx, struct extkit_group *gd,
-		      struct problem_context *pctx)
+static void check_group(struct fsck_ctx *ctx, uint32_t g, int csum)
 {
-	if (pctx->group != ctx->fs->g.group_count - 1 ||
-	    !(gd->flags & EXT4_BG_BLOCK_UNINIT))
-		return 0;
-	if (!fix_problem(ctx, PR_0_BB_UNINIT_LAST, pctx))
-		return 0;
-	gd->flags &= (uint16_t)~EXT4_BG_BLOCK_UNINIT;
-	return 1;
-}
+	struct extkit_group *gd = &ctx->fs->groups[g];
+	const uint16_t uninit = EXT4_BG_INODE_UNINIT | EXT4_BG_BLOCK_UNINIT;
+	struct problem_context pctx;
 
-/* bg_itable_unused counts never-used inodes at the table's end: no more
- * than the group's free inodes. */
-static int check_itable_unused(struct fsck_ctx *ctx, struct extkit_group *gd,
-			       struct problem_context *pctx)
-{
-	if (gd->itable_unused <= gd->free_inodes &&
-	    gd->itable_unused <= ctx->fs->sb.inodes_per_group)
-		return 0;
-	pctx->num = gd->itable_unused;
-	if (!fix_problem(ctx, PR_0_GDT_ITABLE_UNUSED, pctx))
-		return 0;
-	gd->itable_unused = 0;
-	return 1;
+	clear_problem_context(&pctx);
+	pctx.group = g;
+	if (!csum && ((gd->flags & uninit) || gd->itable_unused) &&
+	    fix_problem(ctx, PR_0_GDT_UNINIT, &pctx)) {
+		gd->flags &= (uint16_t)~uninit;
+		gd->itable_unused = 0;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+	if (g == ctx->fs->g.group_count - 1 &&
+	    (gd->flags & EXT4_BG_BLOCK_UNINIT) &&
+	    fix_problem(ctx, PR_0_BB_UNINIT_LAST, &pctx)) {
+		gd->flags &= (uint16_t)~EXT4_BG_BLOCK_UNINIT;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+	pctx.num = gd->itable_unused;
+	if (csum && (gd->itable_unused > gd->free_inodes ||
+		     gd->itable_unused > ctx->fs->sb.inodes_per_group) &&
+	    fix_problem(ctx, PR_0_GDT_ITABLE_UNUSED, &pctx)) {
+		gd->itable_unused = 0;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
 }
 
 void fsck_check_group_flags(struct fsck_ctx *ctx)
 {
-	int csum = extkit_has_group_csum(&ctx->fs->sb);
+	struct extkit_super *sb = &ctx->fs->sb;
 	struct problem_context pctx;
+	int csum = have_csum_feature(sb);
 
 	clear_problem_context(&pctx);
-	for (uint32_t g = 0; g < ctx->fs->g.group_count; g++) {
-		struct extkit_group *gd = &ctx->fs->groups[g];
-		int fixed;
-
-		pctx.group = g;
-		fixed = csum ? 0 : check_no_csum(ctx, gd, &pctx);
-		fixed |= check_last(ctx, gd, &pctx);
-		if (csum)
-			fixed |= check_itable_unused(ctx, gd, &pctx);
-		if (fixed)
-			ctx->flags |= FSCK_FL_SB_DIRTY;
+	pctx.num = sb->reserved_gdt_blocks;
+	if (!extkit_has_compat(sb, EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
+	    sb->reserved_gdt_blocks &&
+	    fix_problem(ctx, PR_0_NONZERO_RESERVED_GDT, &pctx)) {
+		sb->reserved_gdt_blocks = 0;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
 	}
+	for (uint32_t g = 0; g < ctx->fs->g.group_count; g++)
+		check_group(ctx, g, csum);
 }
 
-void fsck_group_csum_fixed(struct fsck_ctx *ctx, uint32_t g)
+int fsck_uninit_ref(struct fsck_ctx *ctx, uint32_t ino,
+		    struct problem_context *pctx)
 {
+	uint32_t ipg = ctx->fs->sb.inodes_per_group;
+	uint32_t g = (ino - 1) / ipg, idx = (ino - 1) % ipg;
 	struct extkit_group *gd = &ctx->fs->groups[g];
+	uint32_t code;
 
-	gd->flags &= (uint16_t)~UNINIT_FLAGS;
-	gd->itable_unused = 0;
+	if (!have_csum_feature(&ctx->fs->sb))
+		return !!(ctx->flags & FSCK_FL_RESTART);
+	if (gd->flags & EXT4_BG_INODE_UNINIT)
+		code = PR_2_INOREF_BG_INO_UNINIT;
+	else if (idx >= ipg - (gd->itable_unused < ipg ? gd->itable_unused :
+						     ipg))
+		code = PR_2_INOREF_IN_UNUSED;
+	else
+		return !!(ctx->flags & FSCK_FL_RESTART);
+	pctx->group = g;
+	if (!fix_problem(ctx, code, pctx))
+		return !!(ctx->flags & FSCK_FL_RESTART);
+	if (code == PR_2_INOREF_BG_INO_UNINIT)
+		gd->flags &= (uint16_t)~EXT4_BG_INODE_UNINIT;
+	else
+		gd->itable_unused = 0;
+	ctx->flags |= FSCK_FL_SB_DIRTY | FSCK_FL_RESTART;
+	return 1;
 }

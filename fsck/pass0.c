@@ -208,7 +208,14 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 	ctx->fs = fs;
 	ctx->flags |= FSCK_FL_BACKUP_SB | FSCK_FL_SB_DIRTY;
 	/* The backups' descriptors are copies from mkfs time: the free
-	 * counts are stale and pass 5 recounts them. */
+	 * counts are stale and pass 5 recounts them; their lazy-init
+	 * marks are too (groups used since), so they are dropped, as
+	 * libext2fs does when it opens a backup. */
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		fs->groups[g].flags &= (uint16_t)~(EXT4_BG_BLOCK_UNINIT |
+						   EXT4_BG_INODE_UNINIT);
+		fs->groups[g].itable_unused = 0;
+	}
 	return 0;
 }
 
@@ -298,10 +305,15 @@ static void check_csums(struct fsck_ctx *ctx)
 		pctx.group = g;
 		pctx.num = ctx->fs->groups[g].checksum;
 		pctx.num2 = want;
-		if (fix_problem(ctx, PR_0_GD_CSUM, &pctx)) {
-			fsck_group_csum_fixed(ctx, g);
-			ctx->flags |= FSCK_FL_SB_DIRTY;
-		}
+		if (!fix_problem(ctx, PR_0_GD_CSUM, &pctx))
+			continue;
+		/* as e2fsck: a descriptor that fails its checksum is not
+		 * trusted to say what was never initialized (its lazy-init
+		 * marks could hide inodes and blocks in use) */
+		ctx->fs->groups[g].flags &= (uint16_t)~(EXT4_BG_BLOCK_UNINIT |
+							EXT4_BG_INODE_UNINIT);
+		ctx->fs->groups[g].itable_unused = 0;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
 	}
 }
 
@@ -313,8 +325,8 @@ static void check_super_fields(struct fsck_ctx *ctx)
 
 	clear_problem_context(&pctx);
 	check_csums(ctx);
-	fsck_check_group_flags(ctx);
 	fsck_check_super_more(ctx);
+	fsck_check_group_flags(ctx);
 	if (sb->r_blocks_count > sb->blocks_count) {
 		pctx.num = sb->r_blocks_count;
 		pctx.num2 = sb->blocks_count;

@@ -672,6 +672,9 @@ int fsck_pass1(struct fsck_ctx *ctx)
 		if ((ctx->relocate[g] & FSCK_RELOC_ITABLE) &&
 		    fs->groups[g].inode_table)
 			rc = scan_group(ctx, g, chunk, chunk_blocks);
+	/* a lost table's inode 7 is first checked in that scan */
+	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
+		rc = fsck_rebuild_resize_inode(ctx);
 	free(chunk);
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		rc = fsck_ea_refcounts(ctx);

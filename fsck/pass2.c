@@ -318,6 +318,17 @@ static int check_dir_link(struct dir_state *ds, uint8_t *buf, uint32_t off,
 	return 0;
 }
 
+/* An entry naming an inode pass 1 did not see in use: kept when a lazy
+ * init mark hid it, or a restart is due anyway (group_flags.c). */
+static int uninit_ref(struct dir_state *ds, const uint8_t *buf,
+		      uint32_t off, uint32_t target)
+{
+	struct problem_context pctx;
+
+	fill_pctx(ds, &pctx, buf, off);
+	return fsck_uninit_ref(ds->ctx, target, &pctx);
+}
+
 /* An ordinary entry (not '.' or '..' of block 0). */
 static void check_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
@@ -334,6 +345,8 @@ static void check_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 		return;
 	}
 	code = entry_inode_problem(ds, p, nl);
+	if (code == PR_2_UNUSED_INODE && uninit_ref(ds, buf, off, target))
+		return;	/* pass 1 did not look there: after the restart */
 	if (code) {
 		if (pass2_problem(ds, code, buf, off))
 			clear_entry(ds, buf, off);

@@ -185,11 +185,10 @@ const struct problem problem_table[] = {
 	{ PR_0_ORPHAN_FILE_ENTRY,
 	  "Inode %i, named in the orphan file, is %s: not released.",
 	  PROMPT_NONE, PR_MSG_ONLY },
-	/* Pass 1 */
-	/* Descriptor flags (group_flags.c) */
+	/* Lazy-init marks of the descriptors (group_flags.c) */
 	{ PR_0_GDT_UNINIT,
-	  "Group descriptor %g has lazy-init flags or unused inodes, but the "
-	  "filesystem has no descriptor checksums.",
+	  "Group descriptor %g has lazy-init marks, but the filesystem has "
+	  "no group descriptor checksums.",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_0_BB_UNINIT_LAST,
 	  "The last group's block bitmap is marked uninitialized.",
@@ -198,6 +197,11 @@ const struct problem problem_table[] = {
 	  "Group descriptor %g counts %N never-used inodes, more than it "
 	  "has free.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_NONZERO_RESERVED_GDT,
+	  "The superblock reserves %N GDT blocks for growth, but the "
+	  "filesystem has no resize_inode feature.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
 	  PROMPT_CLEAR, 0 },
@@ -513,9 +517,14 @@ const struct problem problem_table[] = {
 	  "The filesystem holds large files (%N), but lacks the large_file "
 	  "feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
-	{ PR_2_BAD_ENCODED_NAME,
-	  "Entry '%Dn' in %p (%i) has illegal UTF-8 characters in its name.",
-	  PROMPT_FIX, 0 },
+	{ PR_2_INOREF_BG_INO_UNINIT,
+	  "Entry '%Dn' in %p (%i) names inode %Di of group %g, whose inode "
+	  "table is marked uninitialized; the check will restart.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_INOREF_IN_UNUSED,
+	  "Entry '%Dn' in %p (%i) names inode %Di in the never-used part of "
+	  "group %g's inode table; the check will restart.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
 	  "Root inode not allocated.",

@@ -116,14 +116,17 @@ enum problem_prompt {
 #define PR_0_BAD_MIN_EXTRA_ISIZE 0x000108 /* s_min_extra_isize */
 #define PR_0_BAD_WANT_EXTRA_ISIZE 0x000109 /* s_want_extra_isize */
 #define PR_1_EXTENT_CSUM	0x010070 /* tree block: only the csum */
+/* Lazy-init marks of the descriptors (group_flags.c; issue 12, sweep). */
+#define PR_0_GDT_UNINIT		0x000400 /* marks without gdt_csum */
+#define PR_0_BB_UNINIT_LAST	0x000401 /* last group: BLOCK_UNINIT */
+#define PR_0_GDT_ITABLE_UNUSED	0x000402 /* itable_unused > free inodes */
+#define PR_0_NONZERO_RESERVED_GDT 0x000403 /* reserved GDT, no resize_inode */
+#define PR_2_INOREF_BG_INO_UNINIT 0x020400 /* entry into INODE_UNINIT */
+#define PR_2_INOREF_IN_UNUSED	0x020401 /* entry past itable_unused */
 /* The orphan file (orphan_file.c, orphan.c; issue 13). */
 #define PR_0_ORPHAN_FILE_BAD	0x000200 /* not processed: why */
 #define PR_0_ORPHAN_FILE_BLOCK	0x000201 /* a block's magic or csum */
 #define PR_0_ORPHAN_FILE_ENTRY	0x000202 /* an entry is refused */
-/* Descriptor flags (group_flags.c). */
-#define PR_0_GDT_UNINIT		0x000700 /* uninit flags, no gdt csum */
-#define PR_0_BB_UNINIT_LAST	0x000701 /* last group: BLOCK_UNINIT */
-#define PR_0_GDT_ITABLE_UNUSED	0x000702 /* itable_unused > free inodes */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001

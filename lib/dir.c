@@ -559,6 +559,9 @@ static uint32_t dir_block_limit(const struct extkit_dir_iter *it)
 		return it->area;
 	if (it->indexed && it->lblk == 0)
 		return it->fmt.block_size;
+	if ((it->flags & EXTKIT_DIR_ITER_OLD_ROOT) && it->lblk == 0 &&
+	    extkit_dirblock_is_dx_root(it->fs, it->buf))
+		return it->fmt.block_size;
 	return extkit_dir_block_end(&it->fmt, it->buf);
 }
 

@@ -182,6 +182,10 @@ struct extkit_dirent {
 #define EXTKIT_DIR_ITER_PAST_CORRUPT	0x2
 /* Edits are walked but never written back (a read-only check). */
 #define EXTKIT_DIR_ITER_NOWRITE	0x4
+/* Block 0 of a directory whose index flag was cleared (by fsck, before
+ * the rebuild) is read as the htree root it may still be: its '..' runs
+ * to the block end, past where a checksum tail would start. */
+#define EXTKIT_DIR_ITER_OLD_ROOT	0x8
 
 /*
  * The cursor iterator over every record of every block. Its fields are

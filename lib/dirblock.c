@@ -63,6 +63,11 @@ static uint32_t dx_count_offset(const struct extkit_fs *fs,
 	return off;
 }
 
+int extkit_dirblock_is_dx_root(const struct extkit_fs *fs, const uint8_t *buf)
+{
+	return dx_count_offset(fs, buf) == DX_ROOT_COUNT;
+}
+
 /* The kernel's ext4_dx_csum: the header and the count used entries, then
  * dt_reserved and a zero in place of dt_checksum. */
 static uint32_t dx_csum(uint32_t seed, const uint8_t *buf, uint32_t off)
@@ -84,15 +89,20 @@ static uint32_t csum_place(const struct extkit_fs *fs, uint32_t ino,
 	uint32_t bs = fs->g.block_size, seed, off;
 
 	seed = extkit_inode_csum_seed(fs, ino, gen);
+	/* An htree root or node first: the kernel leaves a leaf's tail
+	 * record in place when it turns the block into an index root, so
+	 * dt_reserved and dt_checksum may read as a tail. A leaf cannot
+	 * look like an index (its first records would cover its tail). */
+	off = dx_count_offset(fs, buf);
+	if (off) {
+		*csum = dx_csum(seed, buf, off);
+		return off + get_le16(buf + off) * DX_ENTRY + 4;
+	}
 	if (extkit_dirblock_has_tail(fs, buf)) {
 		*csum = extkit_crc32c(seed, buf, bs - TAIL_LEN);
 		return bs - 4;
 	}
-	off = dx_count_offset(fs, buf);
-	if (!off)
-		return 0;
-	*csum = dx_csum(seed, buf, off);
-	return off + get_le16(buf + off) * DX_ENTRY + 4;
+	return 0;
 }
 
 int extkit_dirblock_csum_set(const struct extkit_fs *fs, uint32_t ino,

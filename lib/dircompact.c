@@ -122,7 +122,9 @@ static int collect(struct compact *c)
 	struct extkit_dirent d;
 	int rc;
 
-	rc = extkit_dir_iter_open(c->fs, c->ino, 0, &it);
+	/* pass 2 may have cleared the index flag of a directory whose
+	 * block 0 is still its htree root */
+	rc = extkit_dir_iter_open(c->fs, c->ino, EXTKIT_DIR_ITER_OLD_ROOT, &it);
 	if (rc)
 		return rc;
 	while ((rc = extkit_dir_iter_next(it, &d)) > 0) {

@@ -60,10 +60,16 @@ static int map_inode(struct extkit_journal *j, const char **why)
 	uint64_t n;
 	int rc;
 
+	*why = NULL;
 	rc = extkit_inode_read(fs, j->ino, &inode);
+	if (rc == -EFSCORRUPTED) {
+		/* its inode table lies outside the filesystem (fsck
+		 * relocates it): a bad journal inode, as for e2fsck */
+		*why = "the journal inode cannot be read";
+		return 0;
+	}
 	if (rc)
 		return rc;
-	*why = NULL;
 	n = inode.size / fs->g.block_size;
 	if (!S_ISREG(inode.mode) || inode.links_count == 0)
 		*why = "the journal inode is not a regular file in use";
