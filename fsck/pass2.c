@@ -447,7 +447,8 @@ static void report_dir_error(struct dir_state *ds, uint32_t code, int rc)
 /* Walks directory dir once, every record through handle_ent. */
 static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 {
-	int flags = EXTKIT_DIR_ITER_HOLES | EXTKIT_DIR_ITER_PAST_CORRUPT;
+	int flags = EXTKIT_DIR_ITER_HOLES | EXTKIT_DIR_ITER_PAST_CORRUPT |
+		    EXTKIT_DIR_ITER_MAP_END;
 	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, indexed;
@@ -455,6 +456,7 @@ static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 	ds->ino = dir->ino;
 	ds->dir = dir;
 	ds->index_broken = 0;
+	ds->hole_end = 0;
 	ds->dirty = 0;
 	start_block(ds, UINT64_MAX);
 	nameset_reset(&ds->names);

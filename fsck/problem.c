@@ -403,6 +403,12 @@ const struct problem problem_table[] = {
 	  "Inode %i is in extent format, but the filesystem lacks the "
 	  "extents feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_COLLAPSE_DBLOCK,
+	  "Directory inode %i block %N should be at block %O.",
+	  PROMPT_FIX, 0 },
+	{ PR_1_UNINIT_DBLOCK,
+	  "Directory inode %i has an extent marked unwritten at block %N.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
@@ -501,6 +507,9 @@ const struct problem problem_table[] = {
 	  "The filesystem holds large files (%N), but lacks the large_file "
 	  "feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_DIR_HOLES,
+	  "Directory inode %i has %N unallocated blocks, %B to #%O.",
+	  PROMPT_ALLOCATE, 0 },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
 	  "Root inode not allocated.",

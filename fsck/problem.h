@@ -187,6 +187,8 @@ enum problem_prompt {
 /* Parity with e2fsck (issue 12). */
 #define PR_1_TREAT_AS_DIR	0x010100 /* special file holding '.' '..' */
 #define PR_1_EXTENT_FEATURE	0x010101 /* extent inode, feature off */
+#define PR_1_COLLAPSE_DBLOCK	0x010300 /* dir extent past a hole: moved */
+#define PR_1_UNINIT_DBLOCK	0x010301 /* dir extent marked unwritten */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
@@ -222,6 +224,7 @@ enum problem_prompt {
 #define PR_2_DOT_NULL_TERM	0x020101 /* '.' name not NUL-padded */
 #define PR_2_DOT_DOT_NULL_TERM	0x020102 /* '..' name not NUL-padded */
 #define PR_2_FEATURE_LARGE_FILES 0x020103 /* large files, no large_file */
+#define PR_2_DIR_HOLES		0x020300 /* a run of unmapped dir blocks */
 
 /* Pass 3: connectivity. */
 #define PR_3_NO_ROOT		0x030001
