@@ -569,6 +569,14 @@ const struct problem problem_table[] = {
 	  "Extended attribute value inode %i has reference count %O, should "
 	  "be %N.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_DIR_NLINK_FEATURE,
+	  "Directory inode %i has %N links, more than 65,000, but the "
+	  "filesystem lacks the dir_nlink feature.",
+	  PROMPT_FIX, 0 },
+	{ PR_4_DIR_OVERFLOW_REF_COUNT,
+	  "Directory inode %i ref count is 1 (too many to count), but the "
+	  "exact count %N fits.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 5 */
 	{ PR_5_BLOCK_BITMAP,
 	  "Block bitmap differences: %s.",

@@ -250,6 +250,9 @@ enum problem_prompt {
 #define PR_4_ZERO_DTIME		0x040004
 /* EA inodes (xattr.c). */
 #define PR_4_EA_INODE_REFS	0x040080 /* stored count != references */
+/* Parity with e2fsck (issue 12). */
+#define PR_4_DIR_NLINK_FEATURE	0x040300 /* > 65,000 links, no dir_nlink */
+#define PR_4_DIR_OVERFLOW_REF_COUNT 0x040301 /* count 1, exact one fits */
 
 /* Pass 5: bitmaps and summary counts. */
 #define PR_5_BLOCK_BITMAP	0x050001
