@@ -185,6 +185,13 @@ const struct problem problem_table[] = {
 	{ PR_0_ORPHAN_FILE_ENTRY,
 	  "Inode %i, named in the orphan file, is %s: not released.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_FIRST_META_BG_TOO_BIG,
+	  "The superblock's first_meta_bg (%N) is past the %O group "
+	  "descriptor blocks.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_0_INVALID_QUOTA_INO,
+	  "Invalid %s quota inode %i.",
+	  PROMPT_FIX, 0 },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",

@@ -120,6 +120,9 @@ enum problem_prompt {
 #define PR_0_ORPHAN_FILE_BAD	0x000200 /* not processed: why */
 #define PR_0_ORPHAN_FILE_BLOCK	0x000201 /* a block's magic or csum */
 #define PR_0_ORPHAN_FILE_ENTRY	0x000202 /* an entry is refused */
+/* Parity with e2fsck (issue 12; super_check.c). */
+#define PR_0_FIRST_META_BG_TOO_BIG 0x000300 /* past the descriptor blocks */
+#define PR_0_INVALID_QUOTA_INO	0x000301 /* a reserved or too big number */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
