@@ -45,6 +45,10 @@ struct ext_scan {
 	uint32_t ino;
 	struct extkit_inode *inode;
 	struct fsck_blk_result *res;
+	int is_dir;
+	int moved;	/* a directory extent moved down: index starts follow */
+	int prev_moved;	/* ... the extent just before */
+	uint64_t prev_end;	/* where that one ended before the move */
 };
 
 static int report(struct ext_scan *s, uint32_t code, uint64_t blk,
@@ -76,6 +80,64 @@ static void claim_extent(struct ext_scan *s, const struct extkit_walk_ent *e)
 		s->res->last_init_lblk = last;
 }
 
+/*
+ * Where a directory extent should start: right after the last block
+ * mapped before it (e2fsck's PR_1_COLLAPSE_DBLOCK). A directory has no
+ * sparse blocks, and the kernel's and e2fsck's walks stop at a hole, so
+ * the gap is closed by moving the logical start down: every entry is
+ * kept, and no block is added. With bigalloc the new start keeps the
+ * block's place in its cluster (a cluster maps whole).
+ */
+static uint64_t dir_extent_start(const struct ext_scan *s,
+				 const struct extkit_walk_ent *e)
+{
+	uint64_t want = (uint64_t)(s->res->last_lblk + 1);
+	uint64_t mask = ((uint64_t)1 << s->ctx->fs->g.cluster_bits) - 1;
+
+	if (mask)
+		want = ((want + mask) & ~mask) | (e->pblk & mask);
+	return want < e->lblk ? want : e->lblk;
+}
+
+/*
+ * A sound extent of a directory: moved down over a hole before it, and
+ * an unwritten one made written (its blocks are read as directory blocks;
+ * pass 2 salvages what they hold), as e2fsck does. Both edits go into the
+ * node (the walker would store the unwritten bit back with CHANGED).
+ * One question a hole: the extents right behind a moved one follow it
+ * without asking (e2fsck asks for each of them).
+ */
+static int check_dir_extent(struct ext_scan *s, struct extkit_walk_ent *e)
+{
+	uint64_t start = dir_extent_start(s, e), end = e->lblk + e->len;
+	int follows = s->prev_moved && e->lblk == s->prev_end;
+	struct extkit_extent ex;
+	int rc = 0;
+
+	s->prev_moved = 0;
+	s->prev_end = end;
+	if (start != e->lblk &&
+	    (follows || report(s, PR_1_COLLAPSE_DBLOCK, e->pblk, e->lblk,
+			       start, NULL))) {
+		e->lblk = start;
+		s->moved = s->prev_moved = 1;
+		rc = EXTKIT_WALK_EDITED;
+	}
+	if ((e->flags & EXTKIT_WALK_UNWRITTEN) &&
+	    report(s, PR_1_UNINIT_DBLOCK, e->pblk, e->lblk, e->len, NULL)) {
+		e->flags &= ~EXTKIT_WALK_UNWRITTEN;
+		rc = EXTKIT_WALK_EDITED;
+	}
+	if (!rc)
+		return 0;
+	extkit_extent_get(e->node, e->index, &ex);
+	ex.lblk = e->lblk;
+	ex.unwritten = 0;
+	extkit_extent_put(e->node, e->index, &ex);
+	e->skip = 0;
+	return rc;
+}
+
 /* A leaf extent: claimed when sound, else reported and removed (one
  * reaching past its index range shortened, then claimed). */
 static int scan_extent(struct ext_scan *s, struct extkit_walk_ent *e)
@@ -90,8 +152,10 @@ static int scan_extent(struct ext_scan *s, struct extkit_walk_ent *e)
 		   e->bad == EXTKIT_WALK_BAD_PAST;
 
 	if (!e->bad) {
+		int rc = s->is_dir ? check_dir_extent(s, e) : 0;
+
 		claim_extent(s, e);
-		return 0;
+		return rc;
 	}
 	if (!report(s, codes[e->bad], e->pblk, e->lblk, e->len, NULL)) {
 		s->res->failed = 1;
@@ -170,8 +234,11 @@ static int leave_node(struct ext_scan *s, struct extkit_walk_ent *e)
 			return EXTKIT_WALK_DROP;
 		s->res->failed = 1;
 	} else if (first_lblk(e->block) != e->lblk &&
-		   report(s, PR_1_EXTENT_INDEX_START, e->pblk,
-			  first_lblk(e->block), e->lblk, NULL)) {
+		   (s->moved ||
+		    report(s, PR_1_EXTENT_INDEX_START, e->pblk,
+			   first_lblk(e->block), e->lblk, NULL))) {
+		/* after a move the index follows silently (e2fsck's
+		 * ext2fs_extent_fix_parents) */
 		e->lblk = first_lblk(e->block);
 		rc = EXTKIT_WALK_CHANGED;
 	}
@@ -268,7 +335,7 @@ int fsck_scan_extent_tree(struct fsck_ctx *ctx, uint32_t ino,
 			  struct fsck_blk_result *res)
 {
 	struct ext_scan s = { .ctx = ctx, .ino = ino, .inode = inode,
-			      .res = res };
+			      .res = res, .is_dir = S_ISDIR(inode->mode) };
 	struct extkit_walk wk = { .ino = ino, .fn = scan_fn, .arg = &s };
 	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE];
 	struct extkit_inode work = *inode;

@@ -329,8 +329,10 @@ static int reserved_unused(const struct extkit_super *sb, uint32_t ino)
 	if (ino == EXT2_JOURNAL_INO)
 		return !(sb->feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL) ||
 		       sb->journal_inum != ino;
+	/* a quota inode the superblock does not name (e2fsck's
+	 * quota_inum_is_super) */
 	if (ino == EXT4_USR_QUOTA_INO || ino == EXT4_GRP_QUOTA_INO)
-		return !(sb->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA);
+		return !extkit_super_internal_inode(sb, ino);
 	return 0;
 }
 

@@ -497,7 +497,8 @@ static uint32_t dir_inode_flags(struct fsck_ctx *ctx, uint32_t ino)
 /* Walks directory dir once, every record through handle_ent. */
 static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 {
-	int flags = EXTKIT_DIR_ITER_HOLES | EXTKIT_DIR_ITER_PAST_CORRUPT;
+	int flags = EXTKIT_DIR_ITER_HOLES | EXTKIT_DIR_ITER_PAST_CORRUPT |
+		    EXTKIT_DIR_ITER_MAP_END;
 	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, indexed;
@@ -506,6 +507,7 @@ static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 	ds->dir = dir;
 	ds->dir_flags = dir_inode_flags(ds->ctx, dir->ino);
 	ds->index_broken = 0;
+	ds->hole_end = 0;
 	ds->dirty = 0;
 	start_block(ds, UINT64_MAX);
 	nameset_reset(&ds->names);

@@ -27,6 +27,7 @@ struct dir_state {
 	 * or a salvage the user declined. */
 	int walk_only;
 	int index_broken;	/* entries of an htree directory changed */
+	uint64_t hole_end;	/* holes below it were reported in a run */
 	struct nameset names;
 	uint8_t *cmp_buf;	/* reading back an earlier name */
 };
@@ -52,6 +53,8 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
  * (or left alone); it is then not counted. Renames when the inodes
  * differ. */
 int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off);
+/* The unmapped block lblk: reported with the run of holes it starts
+ * (one question), each block filled with an empty directory block. */
 void pass2_hole(struct dir_state *ds, uint64_t lblk);
 
 #endif /* EXTKIT_FSCK_PASS2_H */

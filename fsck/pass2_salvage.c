@@ -334,18 +334,35 @@ int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off)
 
 /* ---- holes ---- */
 
+/*
+ * Holes come one block at a time from the iterator; they are reported a
+ * run at a time (e2fsck asks once a block: a run of thousands would ask
+ * as often). The run ends at the next mapped block; the iterator's walk
+ * ends at the last mapped block, so a run is never longer than the map.
+ */
 void pass2_hole(struct dir_state *ds, uint64_t lblk)
 {
+	uint64_t n = extkit_dir_iter_nblocks(ds->it), end = lblk + 1;
 	struct problem_context pctx;
 
+	if (lblk < ds->hole_end)
+		return;
+	while (end < n && !extkit_dir_iter_pblk(ds->it, end))
+		end++;
+	ds->hole_end = end;
 	clear_problem_context(&pctx);
 	pctx.ino = ds->ino;
 	pctx.blkcount = (int64_t)lblk;
-	if (!fix_problem(ds->ctx, PR_2_DIR_HOLE, &pctx))
+	pctx.num = end - lblk;
+	pctx.num2 = end - 1;
+	if (!fix_problem(ds->ctx, end - lblk > 1 ? PR_2_DIR_HOLES :
+			 PR_2_DIR_HOLE, &pctx))
 		return;
-	if (fsck_dir_fill_hole(ds->ctx, ds->ino, lblk)) {
-		ds->ctx->flags |= FSCK_FL_UNCORRECTED;
-		return;
+	for (; lblk < end; lblk++) {
+		if (fsck_dir_fill_hole(ds->ctx, ds->ino, lblk)) {
+			ds->ctx->flags |= FSCK_FL_UNCORRECTED;
+			return;
+		}
 	}
 	ds->index_broken = 1;
 }

@@ -9,8 +9,8 @@
  * gets its count back otherwise; any other difference sets i_links_count
  * to the names found. A file a directory still names is never deleted.
  *
- * Relies on: istate, link_count, link_counted. Directories with more
- * links than i_links_count can hold (dir_nlink, count 1) are left alone.
+ * Relies on: istate, link_count, link_counted. A directory with more
+ * than 65,000 links keeps a count of 1 (with dir_nlink, set if missing).
  */
 #include "config.h"
 
@@ -77,18 +77,66 @@ static void unattached(struct fsck_ctx *ctx, uint32_t ino)
 		fsck_reconnect(ctx, ino);
 }
 
+/*
+ * A directory with more links than i_links_count may hold (more than
+ * 65,000 subdirectories) keeps a count of 1, which the kernel reads as
+ * "many" only with dir_nlink: the feature is set if it is missing (e2fsck
+ * does the same). Returns the count the inode should hold.
+ */
+static uint32_t dir_nlink(struct fsck_ctx *ctx, uint32_t ino,
+			  uint32_t counted)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	if (counted <= LINK_MAX_DIR)
+		return counted;
+	if (!extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_DIR_NLINK)) {
+		clear_problem_context(&pctx);
+		pctx.ino = ino;
+		pctx.num = counted;
+		if (fix_problem(ctx, PR_4_DIR_NLINK_FEATURE, &pctx)) {
+			sb->feature_ro_compat |=
+				EXT4_FEATURE_RO_COMPAT_DIR_NLINK;
+			ctx->flags |= FSCK_FL_SB_DIRTY;
+		}
+	}
+	return 1;
+}
+
+/*
+ * An indexed directory whose count of 1 says "many" (it once had more
+ * than 65,000 subdirectories) and now has fewer: the exact count is set.
+ * Not an error (the kernel reads 1 as many); -n says nothing, as e2fsck.
+ */
+static int dir_overflowed(struct fsck_ctx *ctx, uint32_t ino, uint32_t link,
+			  uint32_t counted)
+{
+	struct extkit_inode inode;
+
+	return link == 1 && counted > 1 &&
+	       !extkit_inode_read(ctx->fs, ino, &inode) &&
+	       (inode.flags & EXT2_INDEX_FL);
+}
+
 static void check_count(struct fsck_ctx *ctx, uint32_t ino)
 {
 	uint32_t counted = fsck_count_get(&ctx->link_counted, ino);
 	uint32_t link = fsck_count_get(&ctx->link_count, ino);
+	uint32_t code = PR_4_BAD_REF_COUNT;
 	struct extkit_inode inode;
 
+	if ((ctx->istate[ino] & IST_FTYPE_MASK) == EXT2_FT_DIR) {
+		counted = dir_nlink(ctx, ino, counted);
+		if (counted != link && dir_overflowed(ctx, ino, link, counted)) {
+			if (ctx->readonly)
+				return;
+			code = PR_4_DIR_OVERFLOW_REF_COUNT;
+		}
+	}
 	if (counted == link)
 		return;
-	if ((ctx->istate[ino] & IST_FTYPE_MASK) == EXT2_FT_DIR &&
-	    link == 1 && counted >= LINK_MAX_DIR)
-		return;
-	if (!report(ctx, PR_4_BAD_REF_COUNT, ino, counted))
+	if (!report(ctx, code, ino, counted))
 		return;
 	if (extkit_inode_read(ctx->fs, ino, &inode))
 		return;

@@ -185,6 +185,13 @@ const struct problem problem_table[] = {
 	{ PR_0_ORPHAN_FILE_ENTRY,
 	  "Inode %i, named in the orphan file, is %s: not released.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_FIRST_META_BG_TOO_BIG,
+	  "The superblock's first_meta_bg (%N) is past the %O group "
+	  "descriptor blocks.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_0_INVALID_QUOTA_INO,
+	  "Invalid %s quota inode %i.",
+	  PROMPT_FIX, 0 },
 	/* Lazy-init marks of the descriptors (group_flags.c) */
 	{ PR_0_GDT_UNINIT,
 	  "Group descriptor %g has lazy-init marks, but the filesystem has "
@@ -419,6 +426,12 @@ const struct problem problem_table[] = {
 	  "Inode %i is in extent format, but the filesystem lacks the "
 	  "extents feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_COLLAPSE_DBLOCK,
+	  "Directory inode %i block %N should be at block %O.",
+	  PROMPT_FIX, 0 },
+	{ PR_1_UNINIT_DBLOCK,
+	  "Directory inode %i has an extent marked unwritten at block %N.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
@@ -517,6 +530,9 @@ const struct problem problem_table[] = {
 	  "The filesystem holds large files (%N), but lacks the large_file "
 	  "feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_DIR_HOLES,
+	  "Directory inode %i has %N unallocated blocks, %B to #%O.",
+	  PROMPT_ALLOCATE, 0 },
 	{ PR_2_INOREF_BG_INO_UNINIT,
 	  "Entry '%Dn' in %p (%i) names inode %Di of group %g, whose inode "
 	  "table is marked uninitialized; the check will restart.",
@@ -583,6 +599,14 @@ const struct problem problem_table[] = {
 	{ PR_4_EA_INODE_REFS,
 	  "Extended attribute value inode %i has reference count %O, should "
 	  "be %N.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_DIR_NLINK_FEATURE,
+	  "Directory inode %i has %N links, more than 65,000, but the "
+	  "filesystem lacks the dir_nlink feature.",
+	  PROMPT_FIX, 0 },
+	{ PR_4_DIR_OVERFLOW_REF_COUNT,
+	  "Directory inode %i ref count is 1 (too many to count), but the "
+	  "exact count %N fits.",
 	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 5 */
 	{ PR_5_BLOCK_BITMAP,

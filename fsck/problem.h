@@ -127,6 +127,9 @@ enum problem_prompt {
 #define PR_0_ORPHAN_FILE_BAD	0x000200 /* not processed: why */
 #define PR_0_ORPHAN_FILE_BLOCK	0x000201 /* a block's magic or csum */
 #define PR_0_ORPHAN_FILE_ENTRY	0x000202 /* an entry is refused */
+/* Parity with e2fsck (issue 12; super_check.c). */
+#define PR_0_FIRST_META_BG_TOO_BIG 0x000300 /* past the descriptor blocks */
+#define PR_0_INVALID_QUOTA_INO	0x000301 /* a reserved or too big number */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
@@ -194,6 +197,8 @@ enum problem_prompt {
 /* Parity with e2fsck (issue 12). */
 #define PR_1_TREAT_AS_DIR	0x010100 /* special file holding '.' '..' */
 #define PR_1_EXTENT_FEATURE	0x010101 /* extent inode, feature off */
+#define PR_1_COLLAPSE_DBLOCK	0x010300 /* dir extent past a hole: moved */
+#define PR_1_UNINIT_DBLOCK	0x010301 /* dir extent marked unwritten */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
@@ -229,6 +234,7 @@ enum problem_prompt {
 #define PR_2_DOT_NULL_TERM	0x020101 /* '.' name not NUL-padded */
 #define PR_2_DOT_DOT_NULL_TERM	0x020102 /* '..' name not NUL-padded */
 #define PR_2_FEATURE_LARGE_FILES 0x020103 /* large files, no large_file */
+#define PR_2_DIR_HOLES		0x020300 /* a run of unmapped dir blocks */
 /* ext4 features (issue 13). */
 #define PR_2_BAD_ENCODED_NAME	0x020500 /* strict casefold: not UTF-8 */
 
@@ -256,6 +262,9 @@ enum problem_prompt {
 #define PR_4_ZERO_DTIME		0x040004
 /* EA inodes (xattr.c). */
 #define PR_4_EA_INODE_REFS	0x040080 /* stored count != references */
+/* Parity with e2fsck (issue 12). */
+#define PR_4_DIR_NLINK_FEATURE	0x040300 /* > 65,000 links, no dir_nlink */
+#define PR_4_DIR_OVERFLOW_REF_COUNT 0x040301 /* count 1, exact one fits */
 
 /* Pass 5: bitmaps and summary counts. */
 #define PR_5_BLOCK_BITMAP	0x050001

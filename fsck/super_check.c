@@ -6,8 +6,9 @@
  * the future. And, after pass 2, the large_file feature, which e2fsck
  * sets when a regular file of 2 GiB or more exists. Features that other
  * features need or contradict (64bit without extents, csum_seed without
- * metadata_csum), s_min/want_extra_isize, and the
- * extents feature an inode in extent format shows was lost.
+ * metadata_csum), s_min/want_extra_isize, s_first_meta_bg, the quota
+ * inode numbers, and the extents feature an inode in extent format shows
+ * was lost.
  *
  * Times: like e2fsck (accept_time_fudge, on by default), a time less
  * than a day ahead is reported as probably a wrong clock, and a clock
@@ -20,6 +21,7 @@
 
 #include "extent.h"
 #include "ondisk.h"
+#include "quota.h"
 #include "super.h"
 
 #include "fsck.h"
@@ -160,12 +162,69 @@ int fsck_extent_feature(struct fsck_ctx *ctx, uint32_t ino,
 	return 1;
 }
 
+/*
+ * meta_bg with s_first_meta_bg past the descriptor blocks: every
+ * descriptor block then sits in the classic place, which is what the
+ * superblock says once meta_bg is cleared (e2fsck clears both).
+ */
+static void check_first_meta_bg(struct fsck_ctx *ctx)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	if (!extkit_has_incompat(sb, EXT2_FEATURE_INCOMPAT_META_BG) ||
+	    sb->first_meta_bg <= ctx->fs->g.gdt_blocks)
+		return;
+	clear_problem_context(&pctx);
+	pctx.num = sb->first_meta_bg;
+	pctx.num2 = ctx->fs->g.gdt_blocks;
+	if (!fix_problem(ctx, PR_0_FIRST_META_BG_TOO_BIG, &pctx))
+		return;
+	sb->feature_incompat &= ~EXT2_FEATURE_INCOMPAT_META_BG;
+	sb->first_meta_bg = 0;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+}
+
+/* A quota inode number naming another reserved inode (the bad blocks,
+ * root, boot loader, undelete, resize, journal, exclude, replica inodes)
+ * or past the inode count is cleared, as e2fsck does. */
+static void check_quota_inums(struct fsck_ctx *ctx)
+{
+	static const uint32_t taken[] = {
+		EXT2_BAD_INO, EXT2_ROOT_INO, EXT2_BOOT_LOADER_INO,
+		EXT2_UNDEL_DIR_INO, EXT2_RESIZE_INO, EXT2_JOURNAL_INO,
+		EXT2_EXCLUDE_INO, EXT4_REPLICA_INO,
+	};
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	for (int t = 0; t < 3; t++) {
+		uint32_t ino = sb->quota_inum[t];
+		int bad = ino > sb->inodes_count;
+
+		for (size_t i = 0; ino && i < sizeof(taken) / sizeof(*taken);
+		     i++)
+			bad |= ino == taken[i];
+		if (!bad)
+			continue;
+		clear_problem_context(&pctx);
+		pctx.ino = ino;
+		pctx.str = extkit_quota_type_name(t);
+		if (fix_problem(ctx, PR_0_INVALID_QUOTA_INO, &pctx)) {
+			sb->quota_inum[t] = 0;
+			ctx->flags |= FSCK_FL_SB_DIRTY;
+		}
+	}
+}
+
 void fsck_check_super_more(struct fsck_ctx *ctx)
 {
 	struct extkit_super *sb = &ctx->fs->sb;
 
 	check_rev_level(ctx);
 	check_features(ctx);
+	check_first_meta_bg(ctx);
+	check_quota_inums(ctx);
 	check_extra_isize(ctx, &sb->min_extra_isize, PR_0_BAD_MIN_EXTRA_ISIZE);
 	check_extra_isize(ctx, &sb->want_extra_isize,
 			  PR_0_BAD_WANT_EXTRA_ISIZE);

@@ -343,6 +343,7 @@ int extkit_bmap(struct extkit_fs *fs, const struct extkit_inode *inode,
 struct fill_arg {
 	uint64_t nblocks;
 	uint64_t *pblks;
+	int unwritten;		/* unwritten extents are mapped too */
 };
 
 static int fill_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
@@ -355,17 +356,18 @@ static int fill_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	 * map further on must fail, not turn into silent holes. */
 	if ((flags & EXTKIT_BLOCK_META) || lblk >= fa->nblocks)
 		return 0;
-	if (flags & EXTKIT_BLOCK_UNWRITTEN)
+	if ((flags & EXTKIT_BLOCK_UNWRITTEN) && !fa->unwritten)
 		return 0;
 	for (i = 0; i < count && lblk + i < fa->nblocks; i++)
 		fa->pblks[lblk + i] = pblk + i;
 	return 0;
 }
 
-int extkit_bmap_all(struct extkit_fs *fs, const struct extkit_inode *inode,
-		    uint64_t nblocks, uint64_t *pblks)
+static int bmap_fill(struct extkit_fs *fs, const struct extkit_inode *inode,
+		     uint64_t nblocks, uint64_t *pblks, int unwritten)
 {
-	struct fill_arg fa = { .nblocks = nblocks, .pblks = pblks };
+	struct fill_arg fa = { .nblocks = nblocks, .pblks = pblks,
+			       .unwritten = unwritten };
 	uint64_t i;
 	int rc;
 
@@ -374,5 +376,40 @@ int extkit_bmap_all(struct extkit_fs *fs, const struct extkit_inode *inode,
 	if (!nblocks)
 		return 0;
 	rc = extkit_block_walk(fs, inode, fill_fn, &fa);
+	return rc < 0 ? rc : 0;
+}
+
+int extkit_bmap_all(struct extkit_fs *fs, const struct extkit_inode *inode,
+		    uint64_t nblocks, uint64_t *pblks)
+{
+	return bmap_fill(fs, inode, nblocks, pblks, 0);
+}
+
+int extkit_bmap_all_raw(struct extkit_fs *fs,
+			const struct extkit_inode *inode, uint64_t nblocks,
+			uint64_t *pblks)
+{
+	return bmap_fill(fs, inode, nblocks, pblks, 1);
+}
+
+static int end_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+		  uint32_t count, int flags, void *arg)
+{
+	uint64_t *end = arg;
+
+	(void)fs;
+	(void)pblk;
+	if (!(flags & EXTKIT_BLOCK_META) && lblk + count > *end)
+		*end = lblk + count;
+	return 0;
+}
+
+int extkit_bmap_end(struct extkit_fs *fs, const struct extkit_inode *inode,
+		    uint64_t *end)
+{
+	int rc;
+
+	*end = 0;
+	rc = extkit_block_walk(fs, inode, end_fn, end);
 	return rc < 0 ? rc : 0;
 }

@@ -70,5 +70,18 @@ int extkit_bmap(struct extkit_fs *fs, const struct extkit_inode *inode,
  */
 int extkit_bmap_all(struct extkit_fs *fs, const struct extkit_inode *inode,
 		    uint64_t nblocks, uint64_t *pblks);
+/* The same with unwritten extents' blocks mapped too (what they hold,
+ * for a checker that will make them written). */
+int extkit_bmap_all_raw(struct extkit_fs *fs,
+			const struct extkit_inode *inode, uint64_t nblocks,
+			uint64_t *pblks);
+
+/*
+ * The logical block after the last data block mapped (unwritten extents
+ * count): 0 for an empty map. One walk; a corrupt map fails as
+ * extkit_block_walk() does.
+ */
+int extkit_bmap_end(struct extkit_fs *fs, const struct extkit_inode *inode,
+		    uint64_t *end);
 
 #endif /* EXTKIT_BMAP_H */

@@ -427,12 +427,23 @@ static void dir_iter_release(struct extkit_dir_iter *it)
 	it->dirty = 0;
 }
 
-/* Maps logical blocks 0 .. ceil(i_size / block size) - 1 once. */
+/* Maps logical blocks 0 .. ceil(i_size / block size) - 1 once, no further
+ * than the map goes (with MAP_END: as far as it goes, unwritten extents
+ * read too). */
 static int dir_map_blocks(struct extkit_dir_iter *it)
 {
 	uint32_t bs = it->fmt.block_size;
-	uint64_t n = it->inode.size / bs + (it->inode.size % bs != 0);
+	uint64_t n = it->inode.size / bs + (it->inode.size % bs != 0), end;
+	int rc;
 
+	/* i_size past the last mapped block adds no blocks: the directory
+	 * ends there (as the kernel's readdir finds it; fsck corrects
+	 * i_size), and a huge i_size costs nothing. */
+	rc = extkit_bmap_end(it->fs, &it->inode, &end);
+	if (rc)
+		return rc;
+	if (end < n || (it->flags & EXTKIT_DIR_ITER_MAP_END))
+		n = end;
 	if (n > it->fs->sb.blocks_count)
 		return -EFSCORRUPTED;
 	it->nblocks = n;
@@ -441,6 +452,8 @@ static int dir_map_blocks(struct extkit_dir_iter *it)
 	it->pblks = calloc((size_t)n, sizeof(*it->pblks));
 	if (!it->pblks)
 		return -ENOMEM;
+	if (it->flags & EXTKIT_DIR_ITER_MAP_END)
+		return extkit_bmap_all_raw(it->fs, &it->inode, n, it->pblks);
 	return extkit_bmap_all(it->fs, &it->inode, n, it->pblks);
 }
 

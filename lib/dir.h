@@ -186,6 +186,10 @@ struct extkit_dirent {
  * the rebuild) is read as the htree root it may still be: its '..' runs
  * to the block end, past where a checksum tail would start. */
 #define EXTKIT_DIR_ITER_OLD_ROOT	0x8
+/* Walk to the last mapped block whatever i_size says, and read the blocks
+ * of unwritten extents (fsck, whose pass 1 sets a directory's i_size to
+ * the end of its map and makes its unwritten extents written). */
+#define EXTKIT_DIR_ITER_MAP_END	0x10
 
 /*
  * The cursor iterator over every record of every block. Its fields are
@@ -200,7 +204,8 @@ struct extkit_dir_iter {
 	uint32_t ino;
 	struct extkit_inode inode;
 	struct extkit_dir_format fmt;
-	uint64_t nblocks;	/* logical blocks covered by i_size */
+	uint64_t nblocks;	/* logical blocks covered by i_size, up
+				 * to the last one mapped */
 	uint64_t *pblks;	/* physical block of each logical block */
 	uint64_t *dx_nodes;	/* sorted logical blocks of htree nodes */
 	uint32_t dx_node_count;
@@ -287,8 +292,8 @@ const struct extkit_inode *extkit_dir_iter_inode(
 	const struct extkit_dir_iter *it);
 const struct extkit_dir_format *extkit_dir_iter_format(
 	const struct extkit_dir_iter *it);
-/* Logical blocks covered by i_size, and where each one lies (0: a hole
- * or past the end). */
+/* Logical blocks covered by i_size (up to the last mapped one), and where
+ * each one lies (0: a hole or past the end). */
 uint64_t extkit_dir_iter_nblocks(const struct extkit_dir_iter *it);
 uint64_t extkit_dir_iter_pblk(const struct extkit_dir_iter *it,
 			      uint64_t lblk);

@@ -182,6 +182,9 @@ static void encode_dynamic(const struct extkit_super *m,
 	d->s_backup_bgs[0] = cpu_to_le32(m->backup_bgs[0]);
 	d->s_backup_bgs[1] = cpu_to_le32(m->backup_bgs[1]);
 	d->s_lpf_ino = cpu_to_le32(m->lpf_ino);
+	d->s_usr_quota_inum = cpu_to_le32(m->quota_inum[0]);
+	d->s_grp_quota_inum = cpu_to_le32(m->quota_inum[1]);
+	d->s_prj_quota_inum = cpu_to_le32(m->quota_inum[2]);
 	d->s_checksum_seed = cpu_to_le32(m->checksum_seed);
 	d->s_checksum = cpu_to_le32(m->checksum);
 }

@@ -28,8 +28,12 @@ def main():
     names = list(lines(os.path.join(here, 'e2fsck-problems.txt')))
     with open(os.path.join(top, 'fsck', 'problem.h')) as f:
         codes = set(re.findall(r'#define\s+(PR_\w+)\s+0x', f.read()))
-    cases = set(d for d in os.listdir(os.path.join(top, 'tests', 'regress'))
-                if d.startswith('f_'))
+    # the shards' cases and the slow ones (tests/regress/slow.sh)
+    cases = set()
+    for sub in ('regress', os.path.join('regress', 'slow')):
+        where = os.path.join(top, 'tests', sub)
+        if os.path.isdir(where):
+            cases |= set(d for d in os.listdir(where) if d.startswith('f_'))
     rows, faults = {}, []
     for line in lines(os.path.join(here, 'map.txt')):
         word = line.split(None, 3)

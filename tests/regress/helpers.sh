@@ -202,3 +202,31 @@ ibody() {
 		sed -n 's/^Size of extra inode fields: \([0-9]*\).*/\1/p')
 	echo $((128 + _x))
 }
+
+# extents PATH COMMANDS...: debugfs's extent commands (extent_open PATH,
+# then each command: goto LBLK, replace_node [--uninit] LBLK LEN PBLK,
+# insert_node, delete_node, fix_parents...; the library keeps the tree
+# blocks' checksums and the inode's).
+extents() {
+	_p=$1
+	shift
+	dbg "extent_open $_p" "$@" "extent_close"
+}
+
+# longnames DIR N: creates DIR with N one-byte files named by 200 digits
+# (their number): 15 a 4 KiB directory block, each file's data block
+# allocated between the directory's blocks, so that every directory
+# block is an extent of its own.
+longnames() {
+	printf x >content
+	{
+		echo "mkdir $1"
+		_i=0
+		while [ "$_i" -lt "$2" ]; do
+			printf 'write content %s/%0200d\n' "$1" "$_i"
+			_i=$((_i + 1))
+		done
+	} | $DEBUGFS -w image -f - >/dev/null 2>&1
+	rm -f content
+}
+

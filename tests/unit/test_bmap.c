@@ -642,6 +642,13 @@ START_TEST(test_extent_unwritten)
 	ck_assert_uint_eq(all[1], f + 1);
 	ck_assert_uint_eq(all[2], 0);
 	ck_assert_uint_eq(all[6], 0);
+	/* raw: the unwritten blocks as mapped; the end counts them */
+	ck_assert_int_eq(extkit_bmap_all_raw(t.fs, &t.inode, 12, all), 0);
+	ck_assert_uint_eq(all[2], f + 2);
+	ck_assert_uint_eq(all[6], f + 6);
+	ck_assert_uint_eq(all[7], 0);
+	ck_assert_int_eq(extkit_bmap_end(t.fs, &t.inode, &f), 0);
+	ck_assert_uint_eq(f, 7);
 	tctx_close(&t);
 }
 END_TEST
