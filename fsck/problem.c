@@ -541,6 +541,9 @@ const struct problem problem_table[] = {
 	  "Entry '%Dn' in %p (%i) names inode %Di in the never-used part of "
 	  "group %g's inode table; the check will restart.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_BAD_ENCODED_NAME,
+	  "Entry '%Dn' in %p (%i) has illegal UTF-8 characters in its name.",
+	  PROMPT_FIX, 0 },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
 	  "Root inode not allocated.",
