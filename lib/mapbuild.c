@@ -46,6 +46,9 @@ static uint64_t count_runs(const struct extkit_mapbuild *mb)
 {
 	uint64_t i = 0, runs = 0;
 
+	if (mb->list)
+		return mb->nlist;
+
 	while (i < mb->nblocks) {
 		if (!mb->pblks[i]) {
 			i++;
@@ -139,7 +142,7 @@ static void fill_extents(const struct extkit_fs *fs,
 		   (uint16_t)depth);
 	for (n = 0; depth > 0 && n < level[0]; n++)
 		ext_header(mb->bufs + n * bs, bs, cap, 0);
-	while (i < mb->nblocks) {
+	while (!mb->list && i < mb->nblocks) {
 		if (!mb->pblks[i]) {
 			i++;
 			continue;
@@ -151,6 +154,11 @@ static void fill_extents(const struct extkit_fs *fs,
 			leaf = mb->bufs + (k++ / cap) * bs;
 		ext_add(leaf, &ex);
 		i += ex.len;
+	}
+	for (i = 0; mb->list && i < mb->nlist; i++) {
+		if (depth > 0)
+			leaf = mb->bufs + (k++ / cap) * bs;
+		ext_add(leaf, &mb->list[i]);
 	}
 	/* Each index level over the one below it; the root over the top. */
 	for (d = 0; d < depth; d++) {
@@ -272,6 +280,10 @@ int extkit_mapbuild_plan(const struct extkit_fs *fs,
 				   extkit_extent_capacity(fs->g.block_size),
 				   level);
 		if (depth < 0 || mb->nblocks > UINT32_MAX)
+			return -EFBIG;
+		if (mb->list && mb->nlist &&
+		    mb->list[mb->nlist - 1].lblk +
+		    mb->list[mb->nlist - 1].len > (1ull << 32))
 			return -EFBIG;
 		while (depth-- > 0)
 			sum += level[depth];
