@@ -3,19 +3,23 @@
 # Interrupted repairs. An ext2 and an ext4 (metadata_csum, journal)
 # image get many kinds of damage at once: unattached inodes and no
 # lost+found, wrong link counts, a live inode with a deletion time, a
-# broken directory block, a block claimed by two files (ext2), blocks and
-# inodes marked free while in use, wrong free counts in the superblock
-# and a group descriptor. A full extkit-fsck -fy counts its writes (a
-# test build: configure --enable-test-hooks, implied by
+# broken directory block, blocks claimed by two files (ext2: a block
+# map; ext4: extent files, pass 1B on extent trees), blocks and inodes
+# marked free while in use, wrong free counts in the superblock and a
+# group descriptor; ext4 also an htree directory with names removed and
+# a bad index root (the index is rebuilt). A full extkit-fsck -fy counts
+# its writes (a test build: configure --enable-test-hooks, implied by
 # --enable-sanitizers); then, for a sample of N in 1..writes, a copy is
 # repaired with the process stopped right before its Nth write
 # (EXTKIT_TEST_STOP_AFTER_WRITES=N, exit 99), and then:
 #   a second -fy exits below 8; e2fsck -fn finds it clean; a third -fy
-#   exits 0; every file the damage did not touch (/keep and /d1/d2/big)
-#   is still there byte for byte.
-# By default: 1 KiB blocks, 30 unattached inodes, INTERRUPT_POINTS=K
-# points per image (default 6). EXTKIT_LONG_TESTS=1: 1 and 4 KiB blocks,
-# 100 unattached inodes, every point (about 700). The long run:
+#   exits 0; every file the damage did not touch (/keep, /d1/d2/big and
+#   on ext4 /h's remaining names, /xb, /xd) is still there byte for byte.
+# By default: 1 KiB blocks, 30 unattached inodes, 150 htree names,
+# INTERRUPT_POINTS=K points per image (default 6). EXTKIT_LONG_TESTS=1:
+# 1 and 4 KiB blocks, 100 unattached inodes, 400 htree names, every
+# point (about 600; INTERRUPT_SPECS="ext2:1024 ext4:4096 ..." picks the
+# images, e.g. one per process). The long run:
 #   EXTKIT_LONG_TESTS=1 top_srcdir=. top_builddir=. sh tests/regress/interrupt.sh
 . "${top_srcdir:-.}/tests/regress/env.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not found"
@@ -91,7 +95,8 @@ damage_ext4() {
 	sed 's|^/\(.*\) $|unlink \1|' gone | $DEBUGFS -w image -f - \
 		>/dev/null 2>&1
 	grep -v -F -f gone snap >snap.new && mv snap.new snap
-	dirent "$(blk h)" 32 u16@0 3
+	# (blk would name /h's extent tree block first when it has one)
+	dirent "$($DEBUGFS -R 'bmap h 0' image 2>/dev/null)" 32 u16@0 3
 	dbg "sif xa block[8] $(blk xb)" "sif xc block[5] $(blk xd)"
 }
 
@@ -129,7 +134,7 @@ specs="ext2:1024 ext4:1024"
 unattached=30
 htree_names=150
 if [ "${EXTKIT_LONG_TESTS:-0}" = 1 ]; then
-	specs="$specs ext2:4096 ext4:4096"
+	specs=${INTERRUPT_SPECS:-"$specs ext2:4096 ext4:4096"}
 	unattached=100
 	htree_names=400
 fi
