@@ -1,28 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Pass 1B for extent-mapped inodes (e2fsck's clone_file on an extent
- * tree), through the library's walker: every block the inode shares gets
+ * tree), through the library's walker: every block the inode shares and
+ * another owner keeps (fsck_dup_must_copy: the last owner keeps it) gets
  * a private copy.
  *
  * A shared tree block is copied and its parent entry pointed at the copy
- * before its own entries are looked at. A leaf extent with shared blocks
- * is cut into pieces, each run of shared blocks and each run of private
- * ones; every shared run gets a fresh contiguous run of blocks holding a
- * copy of the data, and the pieces replace the extent in its node. When
- * the node has no room for the extra entries (or the extent would need
- * more than MAX_PIECES of them), the whole extent is copied to one fresh
- * contiguous run instead, so that it stays one entry, and its old private
- * blocks are released (pass 5 frees them on disk). The tree never grows:
- * no new leaf, no new level.
+ * before its own entries are looked at. A leaf extent with blocks to copy
+ * is cut into pieces, each run of blocks to copy and each run of the
+ * others; every run to copy gets a fresh contiguous run of blocks holding
+ * a copy of the data, and the pieces replace the extent in its node.
+ * When the node has no room for the extra entries, the extent is left
+ * for a second step that grows the tree: every leaf extent is read into
+ * a list, the waiting ones are cut and copied there, and a new tree is
+ * built over the list (lib/mapbuild.c: as many leaves and index levels
+ * as it needs) in fresh blocks, the old tree blocks being released. The
+ * inode, written last by the caller, switches from the old tree to the
+ * new one, so an interrupted repair leaves the old tree whole.
  *
  * Relies on block_dup from pass 1 and allocates from block_found
  * (fsck_new_run), as the block-map clone does.
  */
 #include "config.h"
 
+#include <stdlib.h>
+
+#include "csum.h"
 #include "error.h"
 #include "extent.h"
 #include "fs.h"
+#include "inode.h"
+#include "mapbuild.h"
 #include "ondisk.h"
 #include "walk.h"
 
@@ -30,11 +38,22 @@
 
 #define MAX_PIECES	16
 
+/* A growing array of extents (the second step's list). */
+struct ext_list {
+	struct extkit_extent *e;
+	uint64_t n, cap;
+};
+
 struct ext_clone {
 	struct fsck_ctx *ctx;
+	struct fsck_dups *dups;
 	uint32_t ino;			/* the owner of the copies */
 	const struct extkit_inode *inode;
 	int err;		/* first failure; the walk goes on */
+	int grow;		/* an extent waits for a bigger tree */
+	struct ext_list list;	/* second step: the leaf extents */
+	struct ext_list meta;	/* second step: the old tree blocks (lblk
+				 * unused, pblk each) */
 };
 
 struct piece {
@@ -44,10 +63,19 @@ struct piece {
 	int shared;
 };
 
-static int is_dup(struct fsck_ctx *ctx, uint64_t blk)
+static int list_add(struct ext_list *l, const struct extkit_extent *ex)
 {
-	return extkit_bitmap_test(&ctx->block_dup,
-				  blk - ctx->fs->sb.first_data_block) == 1;
+	if (l->n == l->cap) {
+		uint64_t cap = l->cap ? 2 * l->cap : 64;
+		struct extkit_extent *e = realloc(l->e, cap * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		l->e = e;
+		l->cap = cap;
+	}
+	l->e[l->n++] = *ex;
+	return 0;
 }
 
 static int copy_blocks(struct ext_clone *c, uint64_t from, uint64_t to,
@@ -61,7 +89,8 @@ static int copy_blocks(struct ext_clone *c, uint64_t from, uint64_t to,
 	return rc;
 }
 
-/* A fresh run of count blocks holding a copy of from..; 0 on failure. */
+/* A fresh run of count blocks holding a copy of from.., each block given
+ * up by this owner; 0 on failure. */
 static uint64_t clone_run(struct ext_clone *c, uint64_t from, uint32_t count,
 			  int data)
 {
@@ -76,18 +105,20 @@ static uint64_t clone_run(struct ext_clone *c, uint64_t from, uint32_t count,
 			c->err = rc;
 		return 0;
 	}
+	for (uint32_t i = 0; i < count; i++)
+		fsck_dup_copied(c->ctx, c->dups, from + i);
 	return nb;
 }
 
-/* Cuts ex into runs of shared and private blocks; the number of pieces,
- * or 0 when there would be more than max. */
-static int cut_pieces(struct fsck_ctx *ctx, const struct extkit_extent *ex,
+/* Cuts ex into runs of blocks to copy (shared) and the others; the
+ * number of pieces, or 0 when there would be more than max. */
+static int cut_pieces(struct ext_clone *c, const struct extkit_extent *ex,
 		      struct piece *p, int max)
 {
 	int n = 0;
 
 	for (uint32_t i = 0; i < ex->len; i++) {
-		int shared = is_dup(ctx, ex->pblk + i);
+		int shared = fsck_dup_must_copy(c->ctx, c->dups, ex->pblk + i);
 
 		if (n && p[n - 1].shared == shared) {
 			p[n - 1].len++;
@@ -104,43 +135,18 @@ static int cut_pieces(struct fsck_ctx *ctx, const struct extkit_extent *ex,
 	return n;
 }
 
-/* The whole extent i to a fresh run; its old private blocks released. */
-static int move_extent(struct ext_clone *c, uint8_t *node, uint16_t i,
-		       struct extkit_extent *ex)
+/* The pieces of ex with the shared ones copied, each through put. */
+static int clone_pieces(struct ext_clone *c, const struct extkit_extent *ex,
+			const struct piece *p, int n,
+			int (*put)(void *, int, const struct extkit_extent *),
+			void *arg)
 {
-	uint64_t nb = clone_run(c, ex->pblk, ex->len, 1);
+	int rc = 0;
 
-	if (!nb)
-		return 0;
-	fsck_block_unmark(c->ctx, ex->pblk, ex->len);
-	ex->pblk = nb;
-	extkit_extent_put(node, i, ex);
-	return EXTKIT_WALK_EDITED;
-}
-
-/*
- * Clones the shared blocks of the leaf entry e: the pieces take its place
- * in its node, the walk passing over the ones after it.
- */
-static int clone_extent(struct ext_clone *c, struct extkit_walk_ent *e)
-{
-	struct piece p[MAX_PIECES];
-	struct extkit_extent ex;
-	uint16_t i = e->index;
-	int n;
-
-	extkit_extent_get(e->node, i, &ex);
-	n = cut_pieces(c->ctx, &ex, p, MAX_PIECES);
-	if (n == 1 && !p[0].shared)
-		return 0;
-	if (!n || n == 1 ||
-	    extkit_extent_open_slots(e->node, i + 1, (uint16_t)(n - 1),
-				     e->cap))
-		return move_extent(c, e->node, i, &ex);
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < n && !rc; k++) {
 		struct extkit_extent piece = {
 			.lblk = p[k].lblk, .pblk = p[k].pblk, .len = p[k].len,
-			.unwritten = ex.unwritten,
+			.unwritten = ex->unwritten,
 		};
 
 		if (p[k].shared) {
@@ -149,8 +155,52 @@ static int clone_extent(struct ext_clone *c, struct extkit_walk_ent *e)
 			if (nb)
 				piece.pblk = nb;
 		}
-		extkit_extent_put(e->node, (uint16_t)(i + k), &piece);
+		rc = put(arg, k, &piece);
 	}
+	return rc;
+}
+
+struct node_put {
+	uint8_t *node;
+	uint16_t at;
+};
+
+static int put_in_node(void *arg, int k, const struct extkit_extent *ex)
+{
+	struct node_put *np = arg;
+
+	extkit_extent_put(np->node, (uint16_t)(np->at + k), ex);
+	return 0;
+}
+
+static int put_in_list(void *arg, int k, const struct extkit_extent *ex)
+{
+	(void)k;
+	return list_add(arg, ex);
+}
+
+/*
+ * Clones the shared blocks of the leaf entry e: the pieces take its place
+ * in its node, the walk passing over the ones after it. Without room in
+ * the node the extent waits for the second step.
+ */
+static int clone_extent(struct ext_clone *c, struct extkit_walk_ent *e)
+{
+	struct piece p[MAX_PIECES];
+	struct extkit_extent ex;
+	struct node_put np = { e->node, e->index };
+	int n;
+
+	extkit_extent_get(e->node, e->index, &ex);
+	n = cut_pieces(c, &ex, p, MAX_PIECES);
+	if (n == 1 && !p[0].shared)
+		return 0;
+	if (!n || extkit_extent_open_slots(e->node, (uint16_t)(e->index + 1),
+					   (uint16_t)(n - 1), e->cap)) {
+		c->grow = 1;
+		return 0;
+	}
+	clone_pieces(c, &ex, p, n, put_in_node, &np);
 	e->skip = (uint16_t)(n - 1);
 	return EXTKIT_WALK_EDITED;
 }
@@ -178,8 +228,16 @@ static int clone_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return 0;
 	if (!(e->flags & EXTKIT_WALK_META))
 		return clone_extent(c, e);
-	if (e->bad || !is_dup(c->ctx, e->pblk))
+	if (e->bad)
 		return 0;
+	if (!fsck_dup_must_copy(c->ctx, c->dups, e->pblk)) {
+		/* kept, shared or not: it gets this owner's checksum */
+		if (extkit_has_metadata_csum(&fs->sb) &&
+		    extkit_bitmap_test(&c->ctx->block_dup, e->pblk -
+				       fs->sb.first_data_block) == 1)
+			return EXTKIT_WALK_EDITED;
+		return 0;
+	}
 	nb = clone_run(c, e->pblk, 1, 0);
 	if (!nb)
 		return EXTKIT_WALK_SKIP;
@@ -187,14 +245,90 @@ static int clone_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	return EXTKIT_WALK_CHANGED;
 }
 
-int fsck_clone_extents(struct fsck_ctx *ctx, uint32_t ino,
-		       struct extkit_inode *inode)
+/* Second step, the walk: every leaf extent into c->list (the waiting
+ * ones cut and copied), every tree block into c->meta. */
+static int collect_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+		      void *arg)
 {
-	struct ext_clone c = { .ctx = ctx, .ino = ino, .inode = inode };
+	struct ext_clone *c = arg;
+	struct piece *p;
+	struct extkit_extent ex = { .pblk = e->pblk };
+	int n, rc;
+
+	(void)fs;
+	if (e->flags & EXTKIT_WALK_LEAVE)
+		return 0;
+	if (e->bad && e->bad != EXTKIT_WALK_BAD_ORDER &&
+	    e->bad != EXTKIT_WALK_BAD_PAST)
+		return -EFSCORRUPTED;
+	if (e->flags & EXTKIT_WALK_META)
+		return list_add(&c->meta, &ex);
+	extkit_extent_get(e->node, e->index, &ex);
+	p = malloc(ex.len * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	n = cut_pieces(c, &ex, p, (int)ex.len);
+	rc = clone_pieces(c, &ex, p, n, put_in_list, &c->list);
+	free(p);
+	return rc;
+}
+
+/* Second step, the new tree over c->list in fresh blocks; the old tree
+ * blocks are released and i_blocks follows. */
+static int grow_tree(struct ext_clone *c, struct extkit_inode *inode)
+{
+	struct extkit_fs *fs = c->ctx->fs;
+	struct extkit_walk wk = { .ino = c->ino, .flags = EXTKIT_WALK_DRY,
+				  .fn = collect_fn, .arg = c };
+	struct extkit_mapbuild mb = { .extents = 1 };
+	uint64_t *meta = NULL, nblocks;
+	int rc = extkit_walk(fs, inode, &wk);
+
+	if (rc)
+		return rc < 0 ? rc : -EFSCORRUPTED;
+	mb.list = c->list.e;
+	mb.nlist = c->list.n;
+	rc = extkit_mapbuild_plan(fs, &mb);
+	if (!rc) {
+		meta = calloc(mb.nmeta + 1, sizeof(*meta));
+		mb.bufs = calloc(mb.nmeta + 1, fs->g.block_size);
+		if (!meta || !mb.bufs)
+			rc = -ENOMEM;
+	}
+	for (uint64_t k = 0; !rc && k < mb.nmeta; k++)
+		rc = fsck_new_block(c->ctx, k ? meta[k - 1] : c->list.e[0].pblk,
+				    &meta[k]);
+	if (!rc) {
+		mb.meta = meta;
+		extkit_mapbuild_fill(fs, &mb, inode);
+		rc = extkit_mapbuild_write(fs, c->ino, inode->generation, &mb);
+	}
+	if (!rc) {
+		nblocks = extkit_inode_blocks_bytes(fs, inode) /
+			  fs->g.block_size;
+		for (uint64_t k = 0; k < c->meta.n; k++)
+			fsck_block_unmark(c->ctx, c->meta.e[k].pblk, 1);
+		extkit_inode_set_fs_blocks(fs, inode,
+					   nblocks + mb.nmeta - c->meta.n);
+	}
+	free(meta);
+	free(mb.bufs);
+	return rc;
+}
+
+int fsck_clone_extents(struct fsck_ctx *ctx, struct fsck_dups *dups,
+		       uint32_t ino, struct extkit_inode *inode)
+{
+	struct ext_clone c = { .ctx = ctx, .dups = dups, .ino = ino,
+			       .inode = inode };
 	struct extkit_walk wk = { .ino = ino, .fn = clone_fn, .arg = &c };
 	int rc = extkit_walk(ctx->fs, inode, &wk);
 
 	if (!c.err && rc < 0 && rc != -EFSCORRUPTED)
 		c.err = rc;
+	if (!c.err && c.grow)
+		c.err = grow_tree(&c, inode);
+	free(c.list.e);
+	free(c.meta.e);
 	return c.err;
 }

@@ -342,12 +342,24 @@ int fsck_scan_extent_tree(struct fsck_ctx *ctx, uint32_t ino,
 			  struct extkit_inode *inode,
 			  struct fsck_blk_result *res);
 /*
- * Pass 1B for an extent tree (extclone.c): gives inode private copies
- * of the shared blocks it maps (is_dup says which), tree blocks
- * included. Changed tree blocks are written; the caller writes the inode.
+ * Pass 1B's owners of the shared blocks (pass1b.c): whether this
+ * reference to blk must be copied (blk is shared and another reference,
+ * or group metadata, keeps it: e2fsck's rule, the last owner keeps the
+ * block); and, once it was, one reference fewer.
  */
-int fsck_clone_extents(struct fsck_ctx *ctx, uint32_t ino,
-		       struct extkit_inode *inode);
+struct fsck_dups;
+int fsck_dup_must_copy(struct fsck_ctx *ctx, struct fsck_dups *d,
+		       uint64_t blk);
+void fsck_dup_copied(struct fsck_ctx *ctx, struct fsck_dups *d,
+		     uint64_t blk);
+/*
+ * Pass 1B for an extent tree (extclone.c): gives inode private copies
+ * of the shared blocks it maps that another owner keeps (dups says
+ * which), tree blocks included; the tree grows when the new extents do
+ * not fit. Changed tree blocks are written; the caller writes the inode.
+ */
+int fsck_clone_extents(struct fsck_ctx *ctx, struct fsck_dups *dups,
+		       uint32_t ino, struct extkit_inode *inode);
 /*
  * Pass 1B: copies block from to block to for inode ino; a data block of
  * a directory gets its checksum seeded by ino (its new owner) with

@@ -350,35 +350,22 @@ static void check_reserved_clear(struct fsck_ctx *ctx, uint32_t ino,
 	fsck_write_inode(ctx, ino, inode);
 }
 
-/* i_blocks of a reserved inode against its map (no EA block counted). */
-static void check_reserved_blocks(struct fsck_ctx *ctx, uint32_t ino,
-				  struct extkit_inode *inode,
-				  const struct fsck_blk_result *res)
-{
-	uint64_t bs = ctx->fs->g.block_size;
-
-	if (res->failed || ino == EXT2_RESIZE_INO || inode->file_acl ||
-	    extkit_inode_blocks_bytes(ctx->fs, inode) == res->nblocks * bs)
-		return;
-	if (pass1_report(ctx, PR_1_BAD_I_BLOCKS, ino, inode,
-			 res->nblocks * ctx->fs->g.sb_sectors_per_block)) {
-		extkit_inode_set_fs_blocks(ctx->fs, inode, res->nblocks);
-		fsck_write_inode(ctx, ino, inode);
-	}
-}
-
 /*
  * Reserved inodes below s_first_ino other than the root. The bad blocks
  * inode has its own rules. The others keep the blocks their map names
  * only with a mode of a file, directory or symlink (fsck_scan_blocks);
  * inodes 6, 9, 10 and any other unnamed reserved inode must have mode 0,
- * as e2fsck wants, so that their i_block claims nothing.
+ * as e2fsck wants, so that their i_block claims nothing. As e2fsck's
+ * check_blocks runs on them too, the rest is a live inode's: flags that
+ * need a feature or a directory (casefold, index), the EA block
+ * (i_file_acl), i_size and i_blocks.
  */
 static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 			  struct extkit_inode *inode)
 {
 	struct fsck_blk_result res;
-	int bad = 0, rc;
+	uint64_t ea_blocks = 0;
+	int bad = 0, dirty = 0, rc;
 
 	if (ino == EXT2_BAD_INO) {
 		rc = pass1_check_bad_inode(ctx, inode);
@@ -386,6 +373,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return rc;
 	}
+	check_flags(ctx, ino, inode, &dirty);
 	if (ino == EXT2_BOOT_LOADER_INO)
 		bad = S_ISDIR(inode->mode);
 	else if (ino == EXT2_RESIZE_INO || ino == EXT2_JOURNAL_INO ||
@@ -395,20 +383,29 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		bad = inode->mode != 0;
 	if (bad && pass1_report(ctx, PR_1_RESERVED_MODE, ino, inode, 0)) {
 		inode->mode = 0;
-		fsck_write_inode(ctx, ino, inode);
+		dirty = 1;
 	}
+	if (dirty)
+		fsck_write_inode(ctx, ino, inode);
+	dirty = 0;
 	if (ino == EXT2_RESIZE_INO) {
 		rc = fsck_check_resize_inode(ctx, inode);
 		if (rc)
 			return rc;
 	}
 	check_reserved_clear(ctx, ino, inode);
-	rc = fsck_scan_blocks(ctx, ino, inode, &res);
+	rc = ino == EXT2_RESIZE_INO ? 0 :
+	     fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks);
+	if (!rc)
+		rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
 		return rc;
 	if (res.inode_dirty)
+		dirty = 1;
+	check_index_flag(ctx, ino, inode, &dirty);
+	check_sizes(ctx, ino, inode, &res, ea_blocks, &dirty);
+	if (dirty)
 		fsck_write_inode(ctx, ino, inode);
-	check_reserved_blocks(ctx, ino, inode, &res);
 	note_dups(ctx, ino, &res);
 	fsck_stats_reserved(ctx, ino, inode, &res);
 	ctx->istate[ino] |= IST_USED;

@@ -46,13 +46,13 @@ struct clone_arg {
  * DUP_KEEP: metadata or a reserved inode owns it (every file copies). */
 #define DUP_KEEP	0x80000000u
 
-struct dup_refs {
+struct fsck_dups {
 	uint64_t *blk;		/* open addressing, 0 = empty slot */
 	uint32_t *refs;
 	size_t mask;
 };
 
-static uint32_t *dup_slot(struct dup_refs *d, uint64_t blk)
+static uint32_t *dup_slot(struct fsck_dups *d, uint64_t blk)
 {
 	size_t i = (size_t)(blk * 0x9E3779B97F4A7C15ull) & d->mask;
 
@@ -81,7 +81,7 @@ static int count_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 
 struct owner_arg {
 	struct fsck_ctx *ctx;
-	struct dup_refs *dups;
+	struct fsck_dups *dups;
 	int reserved;		/* the inode walked is a reserved one */
 };
 
@@ -174,7 +174,7 @@ static void drop_illegal(struct fsck_ctx *ctx, uint64_t blk)
 }
 
 /* Counts every inode's references to shared blocks. */
-static int count_owners(struct fsck_ctx *ctx, struct dup_refs *d)
+static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d)
 {
 	struct owner_arg oa = { ctx, d, 0 };
 	struct extkit_inode inode;
@@ -221,10 +221,33 @@ int fsck_copy_block(struct fsck_ctx *ctx, uint64_t from, uint64_t to,
 
 /* What clone_fn works for: the shared blocks, the inode cloning. */
 struct clone_owner {
-	struct dup_refs *d;
+	struct fsck_dups *d;
 	uint32_t ino;
 	const struct extkit_inode *inode;
 };
+
+int fsck_dup_must_copy(struct fsck_ctx *ctx, struct fsck_dups *d,
+		       uint64_t blk)
+{
+	uint32_t r;
+
+	if (!is_dup(ctx, blk))
+		return 0;
+	r = *dup_slot(d, blk);
+	return (r & DUP_KEEP) || r > 1 || is_group_metadata(ctx->fs, blk);
+}
+
+void fsck_dup_copied(struct fsck_ctx *ctx, struct fsck_dups *d,
+		     uint64_t blk)
+{
+	uint32_t *r;
+
+	if (!is_dup(ctx, blk))
+		return;
+	r = dup_slot(d, blk);
+	if (!(*r & DUP_KEEP) && *r > 1)
+		(*r)--;
+}
 
 /* A private copy of blk when it is shared and another owner keeps it;
  * blk itself otherwise. */
@@ -232,23 +255,15 @@ static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
 			 void *arg)
 {
 	struct clone_owner *co = arg;
-	struct dup_refs *d = co->d;
-	uint32_t *r;
 	uint64_t nb;
 
-	(void)level;
-	if (!is_dup(ctx, blk))
+	if (!fsck_dup_must_copy(ctx, co->d, blk)) {
+		/* the last reference keeps it, fixed */
+		if (level && is_dup(ctx, blk))
+			drop_illegal(ctx, blk);
 		return blk;
-	r = dup_slot(d, blk);
-	if (!(*r & DUP_KEEP) && !is_group_metadata(ctx->fs, blk)) {
-		if (*r <= 1) {
-			/* the last reference keeps it, fixed */
-			if (level)
-				drop_illegal(ctx, blk);
-			return blk;
-		}
-		(*r)--;
 	}
+	fsck_dup_copied(ctx, co->d, blk);
 	if (fsck_new_block(ctx, blk, &nb) ||
 	    fsck_copy_block(ctx, blk, nb, co->ino, co->inode, !level))
 		return 0;
@@ -256,7 +271,7 @@ static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
 }
 
 static void clone_inode(struct fsck_ctx *ctx, uint32_t ino,
-			struct dup_refs *dups)
+			struct fsck_dups *dups)
 {
 	struct problem_context pctx;
 	struct clone_arg ca = { 0 };
@@ -278,7 +293,7 @@ static void clone_inode(struct fsck_ctx *ctx, uint32_t ino,
 	if (!fix_problem(ctx, PR_1B_CLONE, &pctx))
 		return;
 	if (inode.flags & EXT4_EXTENTS_FL)
-		rc = fsck_clone_extents(ctx, ino, &inode);
+		rc = fsck_clone_extents(ctx, dups, ino, &inode);
 	else
 		rc = fsck_remap_blocks(ctx, &inode, clone_fn, &co);
 	if (!rc)
@@ -295,7 +310,7 @@ static void clone_inode(struct fsck_ctx *ctx, uint32_t ino,
 int fsck_pass1b(struct fsck_ctx *ctx)
 {
 	uint32_t n = ctx->fs->sb.inodes_count;
-	struct dup_refs dups = { 0 };
+	struct fsck_dups dups = { 0 };
 	int rc;
 
 	if (!(ctx->flags & FSCK_FL_DUPS))

@@ -467,12 +467,17 @@ static void check_index(struct dir_state *ds, int indexed)
 	pctx.str = index_problem(ds, indexed, &code, &pctx.num);
 	if (!pctx.str || !fix_problem(ds->ctx, code, &pctx))
 		return;
+	/* With metadata_csum the old index blocks are leaves without a
+	 * tail: the directory is rebuilt after the passes, and the flag
+	 * stays until then, so that a repair stopped before the rebuild
+	 * leaves the same bad index for the next run (not a linear
+	 * directory e2fsck finds corrupt). */
+	if (extkit_has_metadata_csum(&ds->ctx->fs->sb)) {
+		fsck_alloc_push(&ds->ctx->rehash_dirs, ds->ino);
+		return;
+	}
 	inode.flags &= ~EXT2_INDEX_FL;
 	fsck_write_inode(ds->ctx, ds->ino, &inode);
-	/* with metadata_csum the old index blocks are leaves without a
-	 * tail: the directory is rebuilt after the passes */
-	if (extkit_has_metadata_csum(&ds->ctx->fs->sb))
-		fsck_alloc_push(&ds->ctx->rehash_dirs, ds->ino);
 }
 
 static void report_dir_error(struct dir_state *ds, uint32_t code, int rc)

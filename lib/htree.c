@@ -452,7 +452,12 @@ static int dx_verify_level(struct dx_verify *v, const uint8_t *b,
 	uint32_t i, h, next, prev = lo, bound;
 	int rc;
 
-	if (count == 0 || count > limit ||
+	/* e2fsck wants the limit a block of this kind has (dx_countlimit
+	 * .limit: the entries that fit before the dx_tail) */
+	uint32_t want = base == DX_ROOT_HDR ? extkit_htree_root_limit(v->fs) :
+			extkit_htree_node_limit(v->fs);
+
+	if (count == 0 || count > limit || limit != want ||
 	    base + limit * DX_ENTRY > v->fs->g.block_size) {
 		v->rep->bad_index++;
 		return 0;

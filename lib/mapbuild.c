@@ -87,6 +87,8 @@ static uint64_t count_runs(const struct extkit_mapbuild *mb)
 	struct extkit_extent ex = { 0 };
 	uint64_t runs = 0;
 
+	if (mb->list)
+		return mb->nlist;
 	while (next_extent(mb, &w, &ex))
 		runs++;
 	return runs;
@@ -166,7 +168,7 @@ static void fill_extents(const struct extkit_fs *fs,
 	uint32_t bs = fs->g.block_size;
 	uint16_t cap = extkit_extent_capacity(bs);
 	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE], *leaf = root;
-	uint64_t level[EXT4_EXT_MAX_DEPTH], k = 0, base = 0, n;
+	uint64_t level[EXT4_EXT_MAX_DEPTH], k = 0, base = 0, n, i;
 	int depth = ext_levels(count_runs(mb), cap, level), d;
 	struct extkit_extent ex = { 0 };
 	struct ext_walk w = { 0 };
@@ -175,10 +177,15 @@ static void fill_extents(const struct extkit_fs *fs,
 		   (uint16_t)depth);
 	for (n = 0; depth > 0 && n < level[0]; n++)
 		ext_header(mb->bufs + n * bs, bs, cap, 0);
-	while (next_extent(mb, &w, &ex)) {
+	while (!mb->list && next_extent(mb, &w, &ex)) {
 		if (depth > 0)
 			leaf = mb->bufs + (k++ / cap) * bs;
 		ext_add(leaf, &ex);
+	}
+	for (i = 0; mb->list && i < mb->nlist; i++) {
+		if (depth > 0)
+			leaf = mb->bufs + (k++ / cap) * bs;
+		ext_add(leaf, &mb->list[i]);
 	}
 	/* Each index level over the one below it; the root over the top. */
 	for (d = 0; d < depth; d++) {
@@ -307,6 +314,10 @@ int extkit_mapbuild_plan(const struct extkit_fs *fs,
 				   extkit_extent_capacity(fs->g.block_size),
 				   level);
 		if (depth < 0 || mb->nblocks > UINT32_MAX)
+			return -EFBIG;
+		if (mb->list && mb->nlist &&
+		    mb->list[mb->nlist - 1].lblk +
+		    mb->list[mb->nlist - 1].len > (1ull << 32))
 			return -EFBIG;
 		while (depth-- > 0)
 			sum += level[depth];

@@ -18,6 +18,8 @@
 #include "fs.h"
 #include "inode.h"
 
+struct extkit_extent;
+
 struct extkit_mapbuild {
 	int extents;		/* an extent tree, else indirect blocks */
 	uint64_t nblocks;	/* logical blocks 0 .. nblocks-1 */
@@ -28,6 +30,10 @@ struct extkit_mapbuild {
 	 * extkit_alloc_find_runs gives them). */
 	const struct extkit_blk_run *runs;
 	size_t nruns;
+	/* Or, for an extent tree, the extents themselves (sorted, apart,
+	 * each at most 32768 blocks, or 32767 unwritten): pblks unused */
+	const struct extkit_extent *list;
+	uint64_t nlist;
 	uint64_t nmeta;		/* tree blocks the map needs (plan) */
 	const uint64_t *meta;	/* where they go (chosen by the caller) */
 	uint8_t *bufs;		/* nmeta blocks: their contents (fill) */

@@ -88,6 +88,22 @@ ino() {
 		sed -n 's/^Inode: \([0-9]*\).*/\1/p'
 }
 
+# cat_sums PATH...: "PATH md5" of each file of image as debugfs reads
+# it (a script saves them in ./sums after the damage; its `after`
+# checks them: cat_sums_check).
+cat_sums() {
+	for _p in "$@"; do
+		printf '%s %s\n' "$_p" "$($DEBUGFS -R "cat $_p" image \
+			2>/dev/null | md5sum | cut -d' ' -f1)"
+	done
+}
+
+# cat_sums_check: every file of ./sums reads the same from image.
+cat_sums_check() {
+	# shellcheck disable=SC2046
+	cat_sums $(cut -d' ' -f1 sums) | diff -u sums -
+}
+
 # bsize: the block size of image.
 bsize() {
 	$DUMPE2FS -h image 2>/dev/null | sed -n 's/^Block size: *//p'
@@ -149,6 +165,30 @@ for i in range(n):
     f.seek(i * stride * 4096)
     f.write(b"%05d\n" % i * 682 + b"\n" * 4)
 f.close()' "$1" "$2" "${3:-2}"
+}
+
+# runs_file FILE BS N: a local file whose debugfs write gives N extents
+# on blocks of BS bytes: blocks 0-3, then one block every other block
+# (6, 8, ...). Single-block extents never straddle the tree block
+# debugfs allocates among them, so N = (BS - 12) / 12 fills one leaf.
+runs_file() {
+	python3 -c '
+import sys
+bs, n = int(sys.argv[2]), int(sys.argv[3])
+f = open(sys.argv[1], "wb")
+f.write(b"first run\n" * (4 * bs // 10) + b"\n" * (4 * bs % 10))
+for i in range(1, n):
+    f.seek((4 + 2 * i) * bs)
+    f.write(b"%05d\n" % i * (bs // 6) + b"\n" * (bs % 6))
+f.close()' "$1" "$2" "$3"
+}
+
+# ext_replace PATH LBLK LEN PBLK: the extent of PATH at logical block
+# LBLK now maps LEN blocks from PBLK (debugfs's extent editor, which
+# keeps the tree block checksums).
+ext_replace() {
+	printf 'extent_open %s\ngoto_block %s\nreplace_node %s %s %s\nextent_close\n' \
+		"$1" "$2" "$2" "$3" "$4" | $DEBUGFS -w image -f - >/dev/null 2>&1
 }
 
 # ---- extended attributes and inline data ----

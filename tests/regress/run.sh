@@ -7,6 +7,9 @@
 #   - `extkit-fsck -fy` runs twice; each log gets "Exit status is N" and
 #     must equal expect.1 / expect.2 (the second run: clean, exit 0);
 #   - `e2fsck -fn` must then find the image clean (exit 0).
+# A case may hold `after` too: run in the case's directory once all this
+# passed (helpers.sh sourced), it fails the case by exiting non-zero
+# (e.g. file contents: cat_sums).
 # Usage: run.sh [CASE...] (names or directories; default: every f_*).
 # REGRESS_SHARD=K/N runs only every N-th of the default cases, from the
 # K-th (make check runs the cases as N shards in parallel: shard_K.sh).
@@ -70,6 +73,13 @@ run_case() {
 	if ! timeout -k 5 "$TIMEOUT" "$E2FSCK" -fn image >e2fsck.log 2>&1; then
 		fail "$_name: e2fsck -fn finds errors after the repair"
 		sed 's/^/    /' e2fsck.log | head -20
+		return
+	fi
+	if [ -f "$_c/after" ] &&
+		! (. "$REGRESS_DIR/helpers.sh" && . "$_c/after") >after.log 2>&1
+	then
+		fail "$_name: after the repair:"
+		sed 's/^/    /' after.log | head -20
 		return
 	fi
 	ok "$_name: $(cat "$_c/name")"
