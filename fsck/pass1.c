@@ -558,6 +558,16 @@ static void recheck_csum(struct fsck_ctx *ctx, uint32_t ino)
 	free(raw);
 }
 
+int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+{
+	if (ctx->p1.raw && ctx->p1.ino == ino &&
+	    extkit_io_writes(ctx->io) == ctx->p1.raw_writes) {
+		memcpy(raw, ctx->p1.raw, ctx->fs->g.inode_size);
+		return 0;
+	}
+	return extkit_inode_read_raw(ctx->fs, ino, raw);
+}
+
 static int check_one(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	int csum_ok = extkit_inode_csum_verify(ctx->fs, ino, raw);
@@ -627,13 +637,17 @@ static int scan_group(struct fsck_ctx *ctx, uint32_t g, uint8_t *chunk,
 			report_itable(ctx, g, blk, rc);
 			continue;
 		}
+		ctx->p1.raw_writes = extkit_io_writes(ctx->io);
 		for (uint32_t i = 0; i < cnt * ipb; i++) {
 			uint32_t idx = b * ipb + i;
 
 			if (idx >= n)
 				break;
+			ctx->p1.ino = first + idx;
+			ctx->p1.raw = chunk + (size_t)i * isz;
 			rc = check_one(ctx, first + idx, chunk + (size_t)i *
 				       isz);
+			ctx->p1.raw = NULL;
 			if (rc)
 				return rc;
 		}
