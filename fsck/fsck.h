@@ -61,9 +61,10 @@ struct fsck_opts {
 #define FSCK_FL_CANCEL		0x100	/* Ctrl-C or end of input: stop */
 #define FSCK_FL_JOURNAL_CLEARED	0x200	/* the journal inode was dropped */
 
-/* The read window in front of the image (io.h); pass 1 reads the inode
- * tables in chunks of this size. */
-#define FSCK_READAHEAD_BYTES	(1u << 18)
+/* Each read window in front of the image (io.h; three of them: what
+ * they hold is copied, so they stay small). Pass 1 reads the inode
+ * tables in chunks of its own (CHUNK_BYTES), straight to its buffers. */
+#define FSCK_READAHEAD_BYTES	(1u << 17)
 
 /* Per-inode state byte from pass 1. */
 #define IST_FTYPE_MASK	0x07	/* EXT2_FT_* of the mode */

@@ -10,7 +10,8 @@
  * often read again soon). A miss right at the end of a window (a
  * sequential reader: inode tables, a directory's consecutive blocks, the
  * blocks of directories the kernel placed one after the other) reads
- * twice as much as that window's last read, up to the window's size. A read of half a window or more goes straight to the caller's
+ * twice as much as that window's last read, up to the window's size. A
+ * read of a quarter of a window or more goes straight to the caller's
  * buffer (no copy). The buffers are allocated on first use, once;
  * nothing grows with the image.
  */
@@ -163,7 +164,7 @@ int extkit_readahead_read(struct extkit_io *io, uint64_t off, void *buf,
 		    len <= w->len - (off - w->off))
 			goto hit;
 	}
-	if (len >= ra->cap / 2)
+	if (len >= ra->cap / 4)
 		return io->ops->read_bytes(io, off, buf, len);
 	w = pick(ra, off);
 	if (continues(w, off)) {
