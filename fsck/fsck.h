@@ -63,9 +63,10 @@ struct fsck_opts {
 #define FSCK_FL_RESTART		0x400	/* after pass 2: again from pass 1
 					 * (group_flags.c) */
 
-/* The read window in front of the image (io.h); pass 1 reads the inode
- * tables in chunks of this size. */
-#define FSCK_READAHEAD_BYTES	(1u << 18)
+/* Each read window in front of the image (io.h; three of them: what
+ * they hold is copied, so they stay small). Pass 1 reads the inode
+ * tables in chunks of its own (CHUNK_BYTES), straight to its buffers. */
+#define FSCK_READAHEAD_BYTES	(1u << 17)
 
 /* Per-inode state byte from pass 1. */
 #define IST_FTYPE_MASK	0x07	/* EXT2_FT_* of the mode */
@@ -168,6 +169,16 @@ struct fsck_ctx {
 	uint32_t dir_cap;
 	uint64_t dup_blocks;
 	struct fsck_ea_set ea;
+	/*
+	 * The inode pass 1 is checking, as its inode table chunk holds it:
+	 * its bytes are the image's as long as the io's write count is
+	 * still raw_writes (fsck_inode_raw_cached); raw NULL outside pass 1.
+	 */
+	struct {
+		const uint8_t *raw;
+		uint32_t ino;
+		uint64_t raw_writes;
+	} p1;
 	/* ea_inode: references to each EA inode (entries naming it) */
 	struct fsck_count ea_inode_refs;
 
@@ -410,6 +421,12 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
  */
 int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
 			uint64_t *ea_blocks);
+/*
+ * Reads inode ino's raw bytes (inode_size) into raw: from pass 1's inode
+ * table chunk when it holds ino and nothing was written since it was
+ * read (the same bytes, without a read), else from the image.
+ */
+int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw);
 /* Pass 4: an EA inode's stored reference count against the entries
  * found; 1 when ino is an EA inode something names (it is attached). */
 int fsck_ea_inode_attached(struct fsck_ctx *ctx, uint32_t ino);

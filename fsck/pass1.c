@@ -37,6 +37,7 @@
 #include "ondisk.h"
 
 #include "fsck.h"
+#include "itable_reader.h"
 #include "pass1.h"
 #include "problem.h"
 
@@ -557,6 +558,16 @@ static void recheck_csum(struct fsck_ctx *ctx, uint32_t ino)
 	free(raw);
 }
 
+int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+{
+	if (ctx->p1.raw && ctx->p1.ino == ino &&
+	    extkit_io_writes(ctx->io) == ctx->p1.raw_writes) {
+		memcpy(raw, ctx->p1.raw, ctx->fs->g.inode_size);
+		return 0;
+	}
+	return extkit_inode_read_raw(ctx->fs, ino, raw);
+}
+
 static int check_one(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	int csum_ok = extkit_inode_csum_verify(ctx->fs, ino, raw);
@@ -595,14 +606,65 @@ static uint32_t group_inodes(struct fsck_ctx *ctx, uint32_t g)
 	return gd->itable_unused < ipg ? ipg - gd->itable_unused : 0;
 }
 
-static int scan_group(struct fsck_ctx *ctx, uint32_t g, uint8_t *chunk,
-		      uint32_t chunk_blocks)
+/* Where pass 1 reads inode tables: a reader one chunk ahead, or, when
+ * there is none (no thread), one buffer read in turn. */
+struct itable_src {
+	struct itable_reader *reader;
+	uint8_t *buf;
+	uint32_t chunk_blocks;
+	int ahead;		/* ask for the next chunk while checking */
+};
+
+/* Inode table blocks of group g to read (0 without a table). */
+static uint32_t group_itable_blocks(struct fsck_ctx *ctx, uint32_t g)
+{
+	uint32_t ipb = ctx->fs->g.inodes_per_block;
+
+	if (!ctx->fs->groups[g].inode_table)
+		return 0;
+	return (group_inodes(ctx, g) + ipb - 1) / ipb;
+}
+
+/* Asks the reader for the first chunk at or after block b of group g's
+ * table. */
+static void post_from(struct fsck_ctx *ctx, struct itable_src *src,
+		      uint32_t g, uint32_t b)
+{
+	uint32_t n;
+
+	if (!src->reader || !src->ahead)
+		return;
+	for (; g < ctx->fs->g.group_count; g++, b = 0) {
+		n = group_itable_blocks(ctx, g);
+		if (b < n) {
+			itable_reader_post(src->reader,
+					   ctx->fs->groups[g].inode_table + b,
+					   n - b < src->chunk_blocks ? n - b :
+							src->chunk_blocks);
+			return;
+		}
+	}
+}
+
+static int read_chunk(struct fsck_ctx *ctx, struct itable_src *src,
+		      uint64_t blk, uint32_t cnt, uint8_t **chunk)
+{
+	if (src->reader)
+		return itable_reader_get(src->reader, blk, cnt, chunk);
+	*chunk = src->buf;
+	return extkit_io_read_blocks(ctx->io, blk, cnt, src->buf);
+}
+
+static int scan_group(struct fsck_ctx *ctx, uint32_t g,
+		      struct itable_src *src)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t isz = fs->g.inode_size, ipb = fs->g.inodes_per_block;
+	uint32_t chunk_blocks = src->chunk_blocks;
 	uint32_t n = group_inodes(ctx, g);
 	uint32_t nblk = (n + ipb - 1) / ipb;
 	uint32_t first = g * fs->sb.inodes_per_group + 1;
+	uint8_t *chunk;
 	int rc;
 
 	if (!fs->groups[g].inode_table) {
@@ -621,18 +683,23 @@ static int scan_group(struct fsck_ctx *ctx, uint32_t g, uint8_t *chunk,
 							 chunk_blocks;
 		uint64_t blk = fs->groups[g].inode_table + b;
 
-		rc = extkit_io_read_blocks(ctx->io, blk, cnt, chunk);
+		rc = read_chunk(ctx, src, blk, cnt, &chunk);
+		post_from(ctx, src, g, b + chunk_blocks);
 		if (rc) {
 			report_itable(ctx, g, blk, rc);
 			continue;
 		}
+		ctx->p1.raw_writes = extkit_io_writes(ctx->io);
 		for (uint32_t i = 0; i < cnt * ipb; i++) {
 			uint32_t idx = b * ipb + i;
 
 			if (idx >= n)
 				break;
+			ctx->p1.ino = first + idx;
+			ctx->p1.raw = chunk + (size_t)i * isz;
 			rc = check_one(ctx, first + idx, chunk + (size_t)i *
 				       isz);
+			ctx->p1.raw = NULL;
 			if (rc)
 				return rc;
 		}
@@ -644,22 +711,31 @@ int fsck_pass1(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t bs = fs->g.block_size;
-	uint32_t chunk_blocks = CHUNK_BYTES / bs ? CHUNK_BYTES / bs : 1;
-	uint8_t *chunk;
+	struct itable_src src = { .ahead = 1 };
 	int rc = 0;
 
-	if (chunk_blocks > fs->g.itable_blocks)
-		chunk_blocks = fs->g.itable_blocks;
-	chunk = malloc((size_t)chunk_blocks * bs);
-	if (!chunk)
-		return -ENOMEM;
+	src.chunk_blocks = CHUNK_BYTES / bs ? CHUNK_BYTES / bs : 1;
+	if (src.chunk_blocks > fs->g.itable_blocks)
+		src.chunk_blocks = fs->g.itable_blocks;
+	/* Not through an undo log (its reads are not the thread's). */
+	if (!ctx->undo)
+		src.reader = itable_reader_new(ctx->io,
+					       (size_t)src.chunk_blocks * bs);
+	if (!src.reader) {
+		src.buf = malloc((size_t)src.chunk_blocks * bs);
+		if (!src.buf)
+			return -ENOMEM;
+	}
 	mark_group_metadata(ctx);
 	for (uint32_t g = 0; g < fs->g.group_count && !rc; g++) {
 		fsck_progress(ctx, g, fs->g.group_count);
-		rc = scan_group(ctx, g, chunk, chunk_blocks);
+		if (g == 0)
+			post_from(ctx, &src, 0, 0);
+		rc = scan_group(ctx, g, &src);
 		if (ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
+	src.ahead = 0;
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		rc = fsck_relocate_group_places(ctx);
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
@@ -670,11 +746,12 @@ int fsck_pass1(struct fsck_ctx *ctx)
 	     g++)
 		if ((ctx->relocate[g] & FSCK_RELOC_ITABLE) &&
 		    fs->groups[g].inode_table)
-			rc = scan_group(ctx, g, chunk, chunk_blocks);
+			rc = scan_group(ctx, g, &src);
+	itable_reader_free(src.reader);
+	free(src.buf);
 	/* a lost table's inode 7 is first checked in that scan */
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		rc = fsck_rebuild_resize_inode(ctx);
-	free(chunk);
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		rc = fsck_ea_refcounts(ctx);
 	return rc;

@@ -288,7 +288,7 @@ int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
 	raw = malloc(ctx->fs->g.inode_size);
 	if (!raw)
 		return -ENOMEM;
-	rc = extkit_inode_read_raw(ctx->fs, ino, raw);
+	rc = fsck_inode_read_raw(ctx, ino, raw);
 	if (!rc)
 		rc = check_ibody(ctx, ino, raw, ea_blocks);
 	free(raw);

@@ -68,7 +68,11 @@ uint32_t extkit_crc32c_sw(uint32_t crc, const void *buf, size_t len)
 /* The CPU's instruction where it has one, else the tables. */
 uint32_t extkit_crc32c(uint32_t crc, const void *buf, size_t len)
 {
-	if (extkit_crc32c_hw_available())
+	static int hw = -1;	/* unknown yet; then whether the CPU has it */
+
+	if (hw < 0)
+		hw = extkit_crc32c_hw_available() != 0;
+	if (hw)
 		return extkit_crc32c_hw(crc, buf, len);
 	return extkit_crc32c_sw(crc, buf, len);
 }
@@ -171,12 +175,24 @@ static uint32_t inode_csum(const struct extkit_fs *fs, uint32_t ino,
 	uint32_t gen = get_le32(raw + offsetof(struct ext2_inode,
 					       i_generation));
 	uint32_t size = fs->g.inode_size, c;
+	int has_hi = inode_has_csum_hi(fs, raw);
 	static const uint8_t zero[2];
+	uint8_t copy[1024];
 
 	c = extkit_inode_csum_seed(fs, ino, gen);
+	if (size <= sizeof(copy)) {
+		/* One pass over a copy with the fields zeroed: the same
+		 * crc as the pieces below, in one call (pass 1 does this
+		 * for every inode in use). */
+		memcpy(copy, raw, size);
+		memset(copy + lo, 0, 2);
+		if (has_hi)
+			memset(copy + hi, 0, 2);
+		return extkit_crc32c(c, copy, size);
+	}
 	c = extkit_crc32c(c, raw, lo);
 	c = extkit_crc32c(c, zero, 2);
-	if (!inode_has_csum_hi(fs, raw))
+	if (!has_hi)
 		return extkit_crc32c(c, raw + lo + 2, size - lo - 2);
 	c = extkit_crc32c(c, raw + lo + 2, hi - lo - 2);
 	c = extkit_crc32c(c, zero, 2);

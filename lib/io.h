@@ -59,6 +59,14 @@ void extkit_io_close(struct extkit_io *io);
  */
 int extkit_io_set_readahead(struct extkit_io *io, size_t bytes);
 /*
+ * Reads [off, off + len) into a read window now, for reads of parts of
+ * it that follow (pass 2: the inodes of the next directories, a few
+ * inodes apart, in one call). Nothing without a window, or when len is
+ * more than it holds; a failure is forgotten (the reads then fail or
+ * succeed on their own). Returns 0, or -1 when the read failed.
+ */
+int extkit_io_prefetch(struct extkit_io *io, uint64_t off, size_t len);
+/*
  * 1 if path (a block device, or an image file behind a loop device) is
  * mounted, with the mount point copied to where; 0 if not; -errno.
  */

@@ -250,35 +250,59 @@ static int dev_mounted(dev_t dev, char *where, size_t wlen)
 	return found;
 }
 
-/* The loop device backed by the file with st's inode, if mounted. */
+/* Whether block device maj:min is a loop device backed by the file st. */
+static int loop_backed_by(unsigned int maj, unsigned int min,
+			  const struct stat *st)
+{
+	char path[64], back[PATH_MAX];
+	struct stat bst;
+	int match = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/backing_file",
+		 maj, min);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;	/* not a loop device */
+	if (fgets(back, sizeof(back), f)) {
+		back[strcspn(back, "\n")] = '\0';
+		match = stat(back, &bst) == 0 && bst.st_ino == st->st_ino &&
+			bst.st_dev == st->st_dev;
+	}
+	fclose(f);
+	return match;
+}
+
+/*
+ * Whether the image file st is mounted through a loop device: one pass
+ * over /proc/self/mountinfo; only the mounted block devices (major not
+ * 0) are asked whether they are a loop device backed by st, so an
+ * unmounted image costs one read of mountinfo, whatever the number of
+ * loop devices.
+ */
 static int loop_backing_mounted(const struct stat *st, char *where,
 				size_t wlen)
 {
-	char path[PATH_MAX];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
 	int found = 0;
 
-	for (int i = 0; i < 256 && !found; i++) {
-		struct stat bst, lst;
-		char back[PATH_MAX];
-		FILE *f;
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned int maj, min;
+		char mnt[2048];
 
-		snprintf(path, sizeof(path),
-			 "/sys/block/loop%d/loop/backing_file", i);
-		f = fopen(path, "re");
-		if (!f)
+		if (sscanf(line, "%*u %*u %u:%u %*s %2047s", &maj, &min,
+			   mnt) != 3 || maj == 0)
 			continue;
-		if (fgets(back, sizeof(back), f)) {
-			back[strcspn(back, "\n")] = '\0';
-			if (stat(back, &bst) == 0 && bst.st_ino == st->st_ino &&
-			    bst.st_dev == st->st_dev) {
-				snprintf(path, sizeof(path), "/dev/loop%d", i);
-				if (stat(path, &lst) == 0)
-					found = dev_mounted(lst.st_rdev, where,
-							    wlen);
-			}
+		if (loop_backed_by(maj, min, st)) {
+			found = 1;
+			if (where && wlen)
+				snprintf(where, wlen, "%s", mnt);
 		}
-		fclose(f);
 	}
+	fclose(f);
 	return found;
 }
 

@@ -80,9 +80,10 @@ START_TEST(test_write_count)
 END_TEST
 
 /*
- * The read window: random reads (sequential runs, repeats, parts of the
- * last read, reads past the end) through a window return what direct
- * reads return, also right after writes and a resize.
+ * The read windows: random reads (sequential runs, repeats, parts of the
+ * last read, reads past the end, reads after a prefetch) through them
+ * return what direct reads return, also right after writes and a
+ * resize.
  */
 START_TEST(test_readahead_model)
 {
@@ -117,6 +118,13 @@ START_TEST(test_readahead_model)
 			ck_assert_int_eq(extkit_io_write_bytes(io, off,
 					model + off, len), 0);
 			continue;
+		}
+		if (what == 4) {
+			/* a prefetch around off, then reads inside it */
+			uint64_t at = off > 300 ? off - 300 : 0;
+
+			extkit_io_prefetch(io, at, 1 + (size_t)rand_r(&seed) %
+					   65536);
 		}
 		if (off + len > SIZE) {
 			ck_assert_int_eq(extkit_io_read_bytes(io, off, got,
