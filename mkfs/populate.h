@@ -58,6 +58,8 @@ struct pop_file {
 	uint64_t run_left;
 };
 
+#define POP_FDS		64
+
 struct pop {
 	const struct mkfs_opts *o;
 	struct extkit_fs *fs;
@@ -94,6 +96,8 @@ struct pop {
 	int bar;
 	int bar_shown;
 	int cwd_fd;		/* the source directory made current */
+	int fds[POP_FDS];	/* files copied, to close (populate.c) */
+	int nfds;
 	int no_reserve;		/* EXTKIT_MKFS_NO_DIR_RESERVE (benchmarks) */
 	uint64_t lpf_block;	/* mkfs's lost+found, until claimed */
 	uint32_t lpf_blocks;
