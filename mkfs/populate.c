@@ -22,12 +22,10 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "error.h"
 #include "ondisk.h"
-#include "cli/msg.h"
 
 #include "populate.h"
 
@@ -41,142 +39,6 @@ struct kid {
 	uint32_t ino;
 	int fresh;		/* first name of a new inode: copy it */
 };
-
-/* The source's extended attributes of the entry at p->path. */
-struct xlist {
-	char *names;
-	uint8_t *values;
-	struct extkit_xattr_item *items;
-	size_t n;
-};
-
-static void xlist_free(struct xlist *x)
-{
-	free(x->names);
-	free(x->values);
-	free(x->items);
-	memset(x, 0, sizeof(*x));
-}
-
-/* Where the attributes of an entry are read from: the file opened for
- * its data, else its name in the current directory (see enter). */
-struct xsrc {
-	int fd;
-	const char *path;
-};
-
-static ssize_t xsrc_list(const struct xsrc *s, char *buf, size_t len)
-{
-	if (s->fd >= 0)
-		return flistxattr(s->fd, buf, len);
-	return llistxattr(s->path, buf, len);
-}
-
-static ssize_t xsrc_get(const struct xsrc *s, const char *name, void *buf,
-			size_t len)
-{
-	if (s->fd >= 0)
-		return fgetxattr(s->fd, name, buf, len);
-	return lgetxattr(s->path, name, buf, len);
-}
-
-static int read_value(const struct xsrc *s, const char *name, uint8_t **buf,
-		      size_t *len)
-{
-	ssize_t n = xsrc_get(s, name, NULL, 0);
-
-	if (n < 0)
-		return -errno;
-	*buf = malloc(n ? (size_t)n : 1);
-	if (!*buf)
-		return -ENOMEM;
-	n = xsrc_get(s, name, *buf, (size_t)n);
-	if (n < 0)
-		return -errno;
-	*len = (size_t)n;
-	return 0;
-}
-
-/* One attribute into the list; ACLs converted to the ext4 form. shown:
- * the entry, for messages. */
-static int add_xattr(struct xlist *x, const struct xsrc *s, const char *shown,
-		     const char *name, uint8_t **vals, size_t *vlen)
-{
-	struct extkit_xattr_item *it = &x->items[x->n];
-	uint8_t *v = NULL, *acl;
-	size_t len = 0, alen;
-	const char *suffix;
-	int rc = extkit_xattr_name_split(name, &it->index, &suffix);
-
-	if (rc == -EOPNOTSUPP) {
-		cli_error("warning: %s: attribute %s cannot be stored, left out",
-			  shown, name);
-		return 0;
-	}
-	if (!rc)
-		rc = read_value(s, name, &v, &len);
-	if (!rc && (it->index == EXTKIT_XATTR_INDEX_ACL_ACCESS ||
-		    it->index == EXTKIT_XATTR_INDEX_ACL_DEFAULT)) {
-		acl = malloc(extkit_acl_max_size(len / 8 + 1));
-		rc = acl ? extkit_acl_from_xattr(v, len, acl, &alen) : -ENOMEM;
-		free(v);
-		v = acl;
-		len = alen;
-	}
-	if (rc) {
-		free(v);
-		return rc;
-	}
-	it->name = suffix;
-	it->name_len = (uint8_t)strlen(suffix);
-	it->value = v;
-	it->size = (uint32_t)len;
-	vals[x->n++] = v;
-	*vlen += len;
-	return 0;
-}
-
-static int read_xattrs(const struct xsrc *s, const char *shown,
-		       struct xlist *x)
-{
-	ssize_t n = xsrc_list(s, NULL, 0);
-	uint8_t **vals = NULL;
-	size_t count = 0, vlen = 0;
-	int rc = 0;
-
-	memset(x, 0, sizeof(*x));
-	if (n < 0)
-		return errno == ENOTSUP ? 0 : -errno;
-	if (n == 0)
-		return 0;
-	x->names = malloc((size_t)n);
-	if (!x->names)
-		return -ENOMEM;
-	n = xsrc_list(s, x->names, (size_t)n);
-	if (n < 0)
-		return -errno;
-	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(x->names + i) + 1)
-		count++;
-	x->items = calloc(count, sizeof(*x->items));
-	vals = calloc(count, sizeof(*vals));
-	if (!x->items || !vals)
-		rc = -ENOMEM;
-	for (ssize_t i = 0; !rc && i < n;
-	     i += (ssize_t)strlen(x->names + i) + 1)
-		rc = add_xattr(x, s, shown, x->names + i, vals, &vlen);
-	/* the values stay where read_value put them: keep them listed */
-	x->values = (uint8_t *)vals;
-	return rc;
-}
-
-static void xlist_release(struct xlist *x)
-{
-	uint8_t **vals = (uint8_t **)x->values;
-
-	for (size_t i = 0; vals && i < x->n; i++)
-		free(vals[i]);
-	xlist_free(x);
-}
 
 static void meta_from_stat(const struct pop *p, const struct stat *st,
 			   struct pop_meta *m)
@@ -378,7 +240,7 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 	else
 		rc = enter(p, dfd);
 	if (!rc)
-		rc = read_xattrs(&xs, p->path, &x);
+		rc = pop_read_xattrs(&xs, p->path, &x);
 	m.x = x.items;
 	m.nx = x.n;
 	if (rc)
@@ -406,7 +268,7 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 out:
 	if (xs.fd >= 0)
 		close_later(p, xs.fd);
-	xlist_release(&x);
+	pop_xlist_release(&x);
 	return rc;
 }
 
@@ -663,7 +525,7 @@ static int copy_tree(struct pop *p, const char *source)
 		p->bar = p->total > POP_BAR_MIN;
 	}
 	meta_from_stat(p, &st, &m);
-	rc = read_xattrs(&(struct xsrc){ .fd = dfd }, p->path, &x);
+	rc = pop_read_xattrs(&(struct xsrc){ .fd = dfd }, p->path, &x);
 	m.x = x.items;
 	m.nx = x.n;
 	if (p->o->root_owner_given) {
@@ -672,7 +534,7 @@ static int copy_tree(struct pop *p, const char *source)
 	}
 	if (!rc)
 		rc = dir_inode(p, EXT2_ROOT_INO, &m);
-	xlist_release(&x);
+	pop_xlist_release(&x);
 	if (!rc)
 		rc = copy_dir(p, dfd, EXT2_ROOT_INO, EXT2_ROOT_INO);
 	else
