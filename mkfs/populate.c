@@ -20,13 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "error.h"
 #include "ondisk.h"
-#include "cli/msg.h"
 
 #include "populate.h"
 
@@ -40,119 +39,6 @@ struct kid {
 	uint32_t ino;
 	int fresh;		/* first name of a new inode: copy it */
 };
-
-/* The source's extended attributes of the entry at p->path. */
-struct xlist {
-	char *names;
-	uint8_t *values;
-	struct extkit_xattr_item *items;
-	size_t n;
-};
-
-static void xlist_free(struct xlist *x)
-{
-	free(x->names);
-	free(x->values);
-	free(x->items);
-	memset(x, 0, sizeof(*x));
-}
-
-static int read_value(const char *path, const char *name, uint8_t **buf,
-		      size_t *len)
-{
-	ssize_t n = lgetxattr(path, name, NULL, 0);
-
-	if (n < 0)
-		return -errno;
-	*buf = malloc(n ? (size_t)n : 1);
-	if (!*buf)
-		return -ENOMEM;
-	n = lgetxattr(path, name, *buf, (size_t)n);
-	if (n < 0)
-		return -errno;
-	*len = (size_t)n;
-	return 0;
-}
-
-/* One attribute into the list; ACLs converted to the ext4 form. path:
- * the entry, relative to the current directory; shown: for messages. */
-static int add_xattr(struct xlist *x, const char *path, const char *shown,
-		     const char *name, uint8_t **vals, size_t *vlen)
-{
-	struct extkit_xattr_item *it = &x->items[x->n];
-	uint8_t *v = NULL, *acl;
-	size_t len = 0, alen;
-	const char *suffix;
-	int rc = extkit_xattr_name_split(name, &it->index, &suffix);
-
-	if (rc == -EOPNOTSUPP) {
-		cli_error("warning: %s: attribute %s cannot be stored, left out",
-			  shown, name);
-		return 0;
-	}
-	if (!rc)
-		rc = read_value(path, name, &v, &len);
-	if (!rc && (it->index == EXTKIT_XATTR_INDEX_ACL_ACCESS ||
-		    it->index == EXTKIT_XATTR_INDEX_ACL_DEFAULT)) {
-		acl = malloc(extkit_acl_max_size(len / 8 + 1));
-		rc = acl ? extkit_acl_from_xattr(v, len, acl, &alen) : -ENOMEM;
-		free(v);
-		v = acl;
-		len = alen;
-	}
-	if (rc) {
-		free(v);
-		return rc;
-	}
-	it->name = suffix;
-	it->name_len = (uint8_t)strlen(suffix);
-	it->value = v;
-	it->size = (uint32_t)len;
-	vals[x->n++] = v;
-	*vlen += len;
-	return 0;
-}
-
-static int read_xattrs(const char *path, const char *shown, struct xlist *x)
-{
-	ssize_t n = llistxattr(path, NULL, 0);
-	uint8_t **vals = NULL;
-	size_t count = 0, vlen = 0;
-	int rc = 0;
-
-	memset(x, 0, sizeof(*x));
-	if (n < 0)
-		return errno == ENOTSUP ? 0 : -errno;
-	if (n == 0)
-		return 0;
-	x->names = malloc((size_t)n);
-	if (!x->names)
-		return -ENOMEM;
-	n = llistxattr(path, x->names, (size_t)n);
-	if (n < 0)
-		return -errno;
-	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(x->names + i) + 1)
-		count++;
-	x->items = calloc(count, sizeof(*x->items));
-	vals = calloc(count, sizeof(*vals));
-	if (!x->items || !vals)
-		rc = -ENOMEM;
-	for (ssize_t i = 0; !rc && i < n;
-	     i += (ssize_t)strlen(x->names + i) + 1)
-		rc = add_xattr(x, path, shown, x->names + i, vals, &vlen);
-	/* the values stay where read_value put them: keep them listed */
-	x->values = (uint8_t *)vals;
-	return rc;
-}
-
-static void xlist_release(struct xlist *x)
-{
-	uint8_t **vals = (uint8_t **)x->values;
-
-	for (size_t i = 0; vals && i < x->n; i++)
-		free(vals[i]);
-	xlist_free(x);
-}
 
 static void meta_from_stat(const struct pop *p, const struct stat *st,
 			   struct pop_meta *m)
@@ -221,27 +107,74 @@ static int copy_data(struct pop *p, struct pop_file *f, int fd,
 	return rc;
 }
 
-static int copy_file(struct pop *p, int dfd, const char *name, uint32_t ino,
-		     struct pop_meta *m)
+/*
+ * Closing the files copied: their descriptors are kept (at most POP_FDS)
+ * and closed together, one close_range for each run of numbers -- they
+ * mostly come one after the other -- instead of a close each.
+ */
+static void close_kept(struct pop *p)
+{
+	int i = 0, j, fd;
+
+	for (i = 1; i < p->nfds; i++) {	/* sorted: almost already */
+		fd = p->fds[i];
+		for (j = i; j > 0 && p->fds[j - 1] > fd; j--)
+			p->fds[j] = p->fds[j - 1];
+		p->fds[j] = fd;
+	}
+	i = 0;
+	while (i < p->nfds) {
+		for (j = i + 1; j < p->nfds && p->fds[j] == p->fds[j - 1] + 1;
+		     j++)
+			;
+#ifdef SYS_close_range
+		if (j - i > 1 && !syscall(SYS_close_range, p->fds[i],
+					  p->fds[j - 1], 0)) {
+			i = j;
+			continue;
+		}
+#endif
+		for (; i < j; i++)
+			close(p->fds[i]);
+	}
+	p->nfds = 0;
+}
+
+static void close_later(struct pop *p, int fd)
+{
+	if (p->nfds == POP_FDS)
+		close_kept(p);
+	p->fds[p->nfds++] = fd;
+}
+
+/* Opens a regular file of the source for its data (and attributes). */
+static int open_data(struct pop *p, int dfd, const char *name, int *fd)
+{
+	*fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NOATIME);
+	if (*fd < 0 && errno == EPERM)
+		*fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW);
+	if (*fd < 0 && errno == EMFILE && p->nfds) {
+		close_kept(p);
+		return open_data(p, dfd, name, fd);
+	}
+	return *fd < 0 ? -errno : 0;
+}
+
+/* A regular file; fd: opened with open_data, -1 when it is empty. */
+static int copy_file(struct pop *p, int fd, uint32_t ino, struct pop_meta *m)
 {
 	struct extkit_inode in = { 0 };
 	struct pop_file f = { 0 };
-	int fd, rc;
+	int rc;
 
 	if (!m->size)
 		return pop_write_inode(p, ino, m, &in, 1);
-	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NOATIME);
-	if (fd < 0 && errno == EPERM)
-		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
 	rc = pop_file_begin(p, &f, m->size);
 	if (!rc)
 		rc = copy_data(p, &f, fd, m->disk_bytes);
 	if (!rc)
 		rc = pop_file_end(p, &f, ino, &in);
 	pop_file_free(&f);
-	close(fd);
 	return rc ? rc : pop_write_inode(p, ino, m, &in, 1);
 }
 
@@ -288,6 +221,7 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 		    const char *name, uint32_t parent_ino,
 		    const struct stat *st_in)
 {
+	struct xsrc xs = { .fd = -1, .path = name };
 	struct pop_meta m;
 	struct xlist x;
 	struct stat st;
@@ -299,15 +233,20 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 		return -errno;
 	meta_from_stat(p, &st, &m);
 	memset(&x, 0, sizeof(x));
-	rc = enter(p, dfd);
+	/* a file with data is opened first: its attributes come through
+	 * the descriptor, without another look-up of the name */
+	if (S_ISREG(st.st_mode) && st.st_size > 0)
+		rc = open_data(p, dfd, name, &xs.fd);
+	else
+		rc = enter(p, dfd);
 	if (!rc)
-		rc = read_xattrs(name, p->path, &x);
+		rc = pop_read_xattrs(&xs, p->path, &x);
 	m.x = x.items;
 	m.nx = x.n;
 	if (rc)
 		goto out;
 	if (S_ISREG(st.st_mode))
-		rc = copy_file(p, dfd, name, k->ino, &m);
+		rc = copy_file(p, xs.fd, k->ino, &m);
 	else if (S_ISLNK(st.st_mode))
 		rc = copy_link(p, dfd, name, k->ino, &m);
 	else if (S_ISDIR(st.st_mode))
@@ -327,7 +266,9 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 		p->cwd_fd = -1;	/* its number may come back for another */
 	close(sub);
 out:
-	xlist_release(&x);
+	if (xs.fd >= 0)
+		close_later(p, xs.fd);
+	pop_xlist_release(&x);
 	return rc;
 }
 
@@ -584,7 +525,7 @@ static int copy_tree(struct pop *p, const char *source)
 		p->bar = p->total > POP_BAR_MIN;
 	}
 	meta_from_stat(p, &st, &m);
-	rc = read_xattrs(p->path, p->path, &x);
+	rc = pop_read_xattrs(&(struct xsrc){ .fd = dfd }, p->path, &x);
 	m.x = x.items;
 	m.nx = x.n;
 	if (p->o->root_owner_given) {
@@ -593,11 +534,12 @@ static int copy_tree(struct pop *p, const char *source)
 	}
 	if (!rc)
 		rc = dir_inode(p, EXT2_ROOT_INO, &m);
-	xlist_release(&x);
+	pop_xlist_release(&x);
 	if (!rc)
 		rc = copy_dir(p, dfd, EXT2_ROOT_INO, EXT2_ROOT_INO);
 	else
 		pop_error(p, extkit_strerror(rc));
+	close_kept(p);
 	close(dfd);
 	if (fchdir(cwd) && !rc) {
 		pop_error(p, strerror(errno));

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mkfs -d: the pieces both sources share (populate.c) -- inodes, file
- * data, directories laid out in one go, hard link counts, messages --
+ * mkfs -d: the pieces both sources share -- inodes (popinode.c, through
+ * the inode table window of popitab.c), file data and block maps
+ * (popdata.c), directories laid out in one go (popdir.c), hard link
+ * counts (popmap.c), state and messages (popcore.c) --
  * and the two sources: a directory tree (populate.c, one directory at a
  * time, names sorted) and an archive (archive.c, libarchive, one
  * streaming pass, directories laid out at the end).
@@ -58,6 +60,8 @@ struct pop_file {
 	uint64_t run_left;
 };
 
+#define POP_FDS		64
+
 struct pop {
 	const struct mkfs_opts *o;
 	struct extkit_fs *fs;
@@ -94,6 +98,8 @@ struct pop {
 	int bar;
 	int bar_shown;
 	int cwd_fd;		/* the source directory made current */
+	int fds[POP_FDS];	/* files copied, to close (populate.c) */
+	int nfds;
 	int no_reserve;		/* EXTKIT_MKFS_NO_DIR_RESERVE (benchmarks) */
 	uint64_t lpf_block;	/* mkfs's lost+found, until claimed */
 	uint32_t lpf_blocks;
@@ -120,6 +126,14 @@ void pop_align_goal(struct pop *p, uint64_t n);
 /* Writes inode ino from meta; in carries the map, size and flags. */
 int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		    struct extkit_inode *in, uint16_t links);
+/* Takes up to want blocks from goal on (the next blocks go after them). */
+int pop_take_blocks(struct pop *p, uint64_t goal, uint64_t want,
+		    uint64_t *start, uint64_t *got);
+/* Builds and writes the map of nblocks blocks at pblks (0: a hole) into
+ * in; total: the blocks it covers, data and map. */
+int pop_build_map(struct pop *p, uint32_t ino, uint64_t nblocks,
+		  const uint64_t *pblks, struct extkit_inode *in,
+		  uint64_t *total);
 /* Regular file data: begin, write (in increasing offsets), end. */
 int pop_file_begin(struct pop *p, struct pop_file *f, uint64_t size);
 int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
@@ -153,6 +167,25 @@ int pop_path_push(struct pop *p, const char *name, size_t len);
 const char *pop_reason(int rc);
 /* The error message for the entry being copied. */
 void pop_error(const struct pop *p, const char *why);
+
+/* popxattr.c: the source's extended attributes of an entry. */
+struct xlist {
+	char *names;
+	uint8_t *values;
+	struct extkit_xattr_item *items;
+	size_t n;
+};
+
+/* Where the attributes of an entry are read from: the file opened for
+ * its data, else its name in the current directory (see enter). */
+struct xsrc {
+	int fd;
+	const char *path;
+};
+
+int pop_read_xattrs(const struct xsrc *s, const char *shown,
+		    struct xlist *x);
+void pop_xlist_release(struct xlist *x);
 
 /* archive.c */
 int pop_archive(struct pop *p, const char *source);

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mkfs -d: blocks taken near the last ones, regular file data gathered
+ * into runs of contiguous blocks (blocks of zeros stay holes), and the
+ * block map of a file or directory (extents or indirect blocks).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "mapbuild.h"
+
+#include "populate.h"
+
+int pop_take_blocks(struct pop *p, uint64_t goal, uint64_t want,
+		    uint64_t *start, uint64_t *got)
+{
+	int rc = extkit_fsbuild_blocks(&p->fb, goal, want, start, got);
+
+	if (!rc)
+		p->blk_goal = *start + *got;
+	return rc;
+}
+
+
+/* ---- regular file data ---- */
+
+int pop_file_begin(struct pop *p, struct pop_file *f, uint64_t size)
+{
+	uint32_t bs = p->fs->g.block_size;
+
+	memset(f, 0, sizeof(*f));
+	f->size = size;
+	f->nblocks = (size + bs - 1) / bs;
+	f->pblks = calloc(f->nblocks ? f->nblocks : 1, sizeof(*f->pblks));
+	return f->pblks ? 0 : -ENOMEM;
+}
+
+/* Writes the data blocks gathered (physically contiguous) in p->buf. */
+int pop_data_flush(struct pop *p)
+{
+	uint32_t bs = p->fs->g.block_size;
+	int rc;
+
+	if (!p->out_n)
+		return 0;
+	rc = extkit_io_write_bytes(p->fs->io, p->out_first * bs, p->buf,
+				   p->out_n * bs);
+	p->out_n = 0;
+	return rc;
+}
+
+/* Maps logical block lb to a new block, from the run taken last. */
+static int map_block(struct pop *p, struct pop_file *f, uint64_t lb)
+{
+	int rc;
+
+	if (!f->run_left) {
+		rc = pop_take_blocks(p, p->blk_goal, f->nblocks - lb,
+				 &f->run_next, &f->run_left);
+		if (rc)
+			return rc;
+	}
+	f->pblks[lb] = f->run_next++;
+	f->run_left--;
+	return 0;
+}
+
+static int all_zero(const uint8_t *b, uint32_t len)
+{
+	return !b[0] && !memcmp(b, b + 1, len - 1);
+}
+
+int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
+		   const void *buf, size_t len)
+{
+	uint32_t bs = p->fs->g.block_size, max = POP_BUF / bs;
+	const uint8_t *src = buf;
+	int rc;
+
+	if (off + len > f->size)
+		return -EFBIG;	/* the file grew while being copied */
+	while (len) {
+		uint64_t lb = off / bs;
+		uint32_t in = (uint32_t)(off % bs);
+		size_t n = bs - in < len ? bs - in : len;
+		uint64_t pb;
+		int inside;
+
+		if (!in && n == bs && !f->pblks[lb] && all_zero(src, bs)) {
+			src += n;	/* a block of zeros stays a hole */
+			off += n;
+			len -= n;
+			continue;
+		}
+		if (!f->pblks[lb]) {
+			rc = map_block(p, f, lb);
+			if (rc)
+				return rc;
+		}
+		pb = f->pblks[lb];
+		inside = p->out_n && pb >= p->out_first &&
+			 pb < p->out_first + p->out_n;
+		if (!inside && p->out_n && pb == p->out_first + p->out_n &&
+		    p->out_n < max) {
+			memset(p->buf + p->out_n * bs, 0, bs);
+			p->out_n++;
+		} else if (!inside) {
+			rc = pop_data_flush(p);
+			if (rc)
+				return rc;
+			p->out_first = pb;
+			p->out_n = 1;
+			memset(p->buf, 0, bs);
+		}
+		memcpy(p->buf + (pb - p->out_first) * bs + in, src, n);
+		src += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The map of the blocks written (extents or indirect blocks). */
+int pop_build_map(struct pop *p, uint32_t ino, uint64_t nblocks,
+		  const uint64_t *pblks, struct extkit_inode *in,
+		  uint64_t *total)
+{
+	struct extkit_mapbuild mb = {
+		.extents = p->extents, .nblocks = nblocks, .pblks = pblks,
+	};
+	uint64_t *meta = NULL, i, start, got, data = 0;
+	int rc = extkit_mapbuild_plan(p->fs, &mb);
+
+	if (rc)
+		return rc;
+	meta = calloc(mb.nmeta + 1, sizeof(*meta));
+	mb.bufs = calloc(mb.nmeta + 1, p->fs->g.block_size);
+	rc = meta && mb.bufs ? 0 : -ENOMEM;
+	for (i = 0; !rc && i < mb.nmeta; i += got) {
+		rc = pop_take_blocks(p, p->blk_goal, mb.nmeta - i, &start,
+				     &got);
+		for (uint64_t k = 0; !rc && k < got; k++)
+			meta[i + k] = start + k;
+	}
+	if (!rc) {
+		mb.meta = meta;
+		extkit_mapbuild_fill(p->fs, &mb, in);
+		rc = extkit_mapbuild_write(p->fs, ino, in->generation, &mb);
+	}
+	for (i = 0; i < nblocks; i++)
+		data += pblks[i] != 0;
+	*total = data + mb.nmeta;
+	free(meta);
+	free(mb.bufs);
+	return rc;
+}
+
+static int give_back(struct pop *p, struct pop_file *f)
+{
+	int rc = 0;
+
+	if (f->run_left)
+		rc = extkit_fsbuild_release(&p->fb, f->run_next, f->run_left);
+	if (!rc && f->run_next + f->run_left == p->blk_goal)
+		p->blk_goal = f->run_next;
+	f->run_left = 0;
+	return rc;
+}
+
+int pop_file_end(struct pop *p, struct pop_file *f, uint32_t ino,
+		 struct extkit_inode *in)
+{
+	uint64_t total;
+	int rc = give_back(p, f);
+
+	if (!rc)
+		rc = pop_build_map(p, ino, f->nblocks, f->pblks, in, &total);
+	if (rc)
+		return rc;
+	in->size = f->size;
+	extkit_inode_set_fs_blocks(p->fs, in, total);
+	return 0;
+}
+
+void pop_file_free(struct pop_file *f)
+{
+	free(f->pblks);
+	f->pblks = NULL;
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mkfs -d: new inodes (numbers, runs kept for a directory's children) and
+ * writing them whole: times with nanoseconds when the inode is large
+ * enough, extended attributes in the inode then in one block, symbolic
+ * links and special files.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "csum.h"
+#include "endian.h"
+#include "error.h"
+#include "ondisk.h"
+
+#include "populate.h"
+
+/* ---- inodes ---- */
+
+int pop_new_inode(struct pop *p, int is_dir, uint32_t *ino)
+{
+	int rc = extkit_fsbuild_inode(&p->fb, p->ino_goal, is_dir, ino);
+
+	if (!rc)
+		p->ino_goal = *ino + 1;
+	return rc;
+}
+
+/* A run of n new inodes to come: it starts on an inode table block of
+ * its own unless it fits in what is left of the current one. */
+void pop_align_goal(struct pop *p, uint64_t n)
+{
+	uint32_t ipb = p->fs->g.inodes_per_block;
+	uint32_t used = (p->ino_goal - 1) % ipb;
+
+	if (!p->no_reserve && used && n > ipb - used &&
+	    p->ino_goal <= p->fs->sb.inodes_count - (ipb - used))
+		p->ino_goal += ipb - used;
+}
+
+/* Seconds as i_*time (low 32 bits) and the epoch bits of *_extra. */
+static uint32_t time_extra(const struct timespec *t)
+{
+	int64_t s = t->tv_sec;
+	uint32_t epoch = (uint32_t)(((uint64_t)(s - (int32_t)s) >> 32) & 3);
+
+	return ((uint32_t)t->tv_nsec << 2) | epoch;
+}
+
+/* With SOURCE_DATE_EPOCH, no time after it (reproducible images). */
+static struct timespec clamp(const struct pop *p, struct timespec t)
+{
+	if (p->o->fixed_time && t.tv_sec >= (time_t)p->o->now) {
+		t.tv_sec = p->o->now;
+		t.tv_nsec = 0;
+	}
+	return t;
+}
+
+static void put_times(struct pop *p, const struct pop_meta *m,
+		      struct extkit_inode *in)
+{
+	struct timespec a = clamp(p, m->atime), c = clamp(p, m->ctime);
+	struct timespec mt = clamp(p, m->mtime);
+	struct ext2_inode *ri = (void *)p->raw;
+	uint32_t have = EXT2_INODE_CORE_SIZE + in->extra_isize;
+
+	in->atime = (uint32_t)a.tv_sec;
+	in->ctime = (uint32_t)c.tv_sec;
+	in->mtime = (uint32_t)mt.tv_sec;
+	in->crtime = p->o->now;
+	extkit_inode_encode(in, p->fs->g.inode_size, p->raw);
+	if (have >= offsetof(struct ext2_inode, i_crtime_extra) + 4) {
+		ri->i_ctime_extra = cpu_to_le32(time_extra(&c));
+		ri->i_mtime_extra = cpu_to_le32(time_extra(&mt));
+		ri->i_atime_extra = cpu_to_le32(time_extra(&a));
+	}
+}
+
+/* The extended attributes: in the inode, then one block. */
+static int put_xattrs(struct pop *p, const struct pop_meta *m,
+		      struct extkit_inode *in)
+{
+	uint64_t blk, got;
+	int use, rc;
+
+	if (!m->nx)
+		return 0;
+	rc = extkit_xattr_build(p->fs, m->x, m->nx, p->raw, p->ea, &use);
+	if (rc || !use)
+		return rc == -ENOSPC ? -E2BIG : rc;
+	rc = pop_take_blocks(p, p->blk_goal, 1, &blk, &got);
+	if (rc)
+		return rc;
+	extkit_ea_block_csum_set(p->fs, blk, p->ea);
+	rc = extkit_fs_write_block(p->fs, blk, p->ea);
+	if (rc)
+		return rc;
+	in->file_acl = blk;
+	extkit_inode_set_fs_blocks(p->fs, in, in->blocks /
+				   p->fs->g.sb_sectors_per_block + 1);
+	return 0;
+}
+
+int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
+		    struct extkit_inode *in, uint16_t links)
+{
+	uint32_t isize = p->fs->g.inode_size;
+	int rc;
+
+	in->mode = (uint16_t)m->mode;
+	in->uid = m->uid;
+	in->gid = m->gid;
+	in->links_count = links;
+	in->extra_isize = isize > EXT2_INODE_CORE_SIZE ?
+			  p->fs->sb.want_extra_isize : 0;
+	if (in->size > 0x7FFFFFFFULL && !S_ISDIR(m->mode))
+		p->fs->sb.feature_ro_compat |=
+			EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+	memset(p->raw, 0, isize);
+	put_times(p, m, in);
+	rc = put_xattrs(p, m, in);
+	if (rc)
+		return rc;
+	/* file_acl and i_blocks may have changed: encode again */
+	extkit_inode_encode(in, isize, p->raw);
+	return pop_inode_put(p, ino, p->raw, 1);
+}
+
+
+/* ---- other kinds ---- */
+
+int pop_symlink(struct pop *p, uint32_t ino, const struct pop_meta *m,
+		const char *target, size_t len)
+{
+	struct extkit_inode in = { 0 };
+	struct pop_file f;
+	int rc;
+
+	if (len < sizeof(in.block)) {
+		/* fast: the bytes in i_block */
+		memcpy(in.block, target, len);
+		in.size = len;
+		return pop_write_inode(p, ino, m, &in, 1);
+	}
+	if (len >= p->fs->g.block_size)
+		return -ENAMETOOLONG;
+	rc = pop_file_begin(p, &f, len);
+	if (!rc)
+		rc = pop_file_write(p, &f, 0, target, len);
+	if (!rc)
+		rc = pop_file_end(p, &f, ino, &in);
+	pop_file_free(&f);
+	return rc ? rc : pop_write_inode(p, ino, m, &in, 1);
+}
+
+int pop_special(struct pop *p, uint32_t ino, const struct pop_meta *m)
+{
+	struct extkit_inode in = { 0 };
+	uint32_t ma = m->rdev_major, mi = m->rdev_minor;
+
+	if (S_ISCHR(m->mode) || S_ISBLK(m->mode)) {
+		if (ma < 256 && mi < 256)
+			in.block[0] = (ma << 8) | mi;	/* old encoding */
+		else
+			in.block[1] = (mi & 0xff) | (ma << 8) |
+				      ((mi & ~0xffu) << 12);
+	}
+	return pop_write_inode(p, ino, m, &in, 1);
+}
