@@ -11,8 +11,9 @@
  *     (without flex_bg every group has its bitmaps and table at the same
  *     offset past its superblock copy; with flex_bg the neighbour's place
  *     plus one), or, with no usable group to learn from, mke2fs' own
- *     order (block bitmap, inode bitmap, inode table right after the
- *     superblock copy). A predicted inode table is taken only if most
+ *     layout of a new filesystem (block bitmap, inode bitmap, inode
+ *     table right after the superblock copy; with flex_bg, the flex
+ *     group's runs of each). A predicted inode table is taken only if most
  *     of its blocks read as inodes. Using the prediction keeps every inode
  *     the table holds, which relocating cannot (e2fsck relocates);
  *   - otherwise the place is relocated: pass 0 marks it invalid (0) so
@@ -131,6 +132,39 @@ static int64_t model_group(const struct extkit_fs *fs, uint32_t g,
 	return -1;
 }
 
+/*
+ * With flex_bg and no neighbour to learn from (a one-group filesystem,
+ * say): where mke2fs puts place k of group g on a new filesystem. The
+ * first group of the flex group holds, after its superblock copy and
+ * descriptors, the flex group's block bitmaps one after another, then
+ * its inode bitmaps, then its inode tables; the runs start a flex group
+ * size apart (s_log_groups_per_flex), or, in the last flex group, the
+ * number of its groups (a whole flex group's size when that is one).
+ */
+static uint64_t flex_fresh_place(const struct extkit_fs *fs, uint32_t g, int k)
+{
+	uint32_t flex, first, last, step;
+	uint64_t base;
+
+	if (fs->sb.log_groups_per_flex > 31)
+		return 0;
+	flex = 1u << fs->sb.log_groups_per_flex;
+	first = g & ~(flex - 1);
+	last = g | (flex - 1);
+	step = flex;
+	base = extkit_group_first_block(&fs->sb, first) +
+	       extkit_group_sb_overhead(&fs->sb, &fs->g, first);
+	if (last >= fs->g.group_count - 1) {
+		last = fs->g.group_count - 1;
+		step = (last & (flex - 1)) ? (last & (flex - 1)) + 1 : flex;
+	}
+	if (k == META_BB)
+		return base + (g - first);
+	if (k == META_IB)
+		return base + step + (g - first);
+	return base + 2ull * step + (uint64_t)(g - first) * meta_len(fs, k);
+}
+
 /* Where mkfs would have put place k of group g; 0 when unknown. */
 static uint64_t predict(const struct extkit_fs *fs, uint32_t g, int k,
 			const uint8_t *bad)
@@ -147,7 +181,7 @@ static uint64_t predict(const struct extkit_fs *fs, uint32_t g, int k,
 		if (g + 1 < fs->g.group_count && !(bad[g + 1] & (1u << k)))
 			return *meta_field(&fs->groups[g + 1], k) -
 			       meta_len(fs, k);
-		return 0;
+		return flex_fresh_place(fs, g, k);
 	}
 	if (m >= 0) {
 		uint32_t o = (uint32_t)m;
