@@ -224,32 +224,6 @@ fail:
 	return rc;
 }
 
-/* Whether dev_t dev (major:minor) appears in /proc/self/mountinfo. */
-static int dev_mounted(dev_t dev, char *where, size_t wlen)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096];
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned int maj, min;
-		char mnt[2048];
-
-		if (sscanf(line, "%*u %*u %u:%u %*s %2047s", &maj, &min,
-			   mnt) != 3)
-			continue;
-		if (makedev(maj, min) == dev) {
-			found = 1;
-			if (where && wlen)
-				snprintf(where, wlen, "%s", mnt);
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 /* Whether block device maj:min is a loop device backed by the file st. */
 static int loop_backed_by(unsigned int maj, unsigned int min,
 			  const struct stat *st)
@@ -274,14 +248,14 @@ static int loop_backed_by(unsigned int maj, unsigned int min,
 }
 
 /*
- * Whether the image file st is mounted through a loop device: one pass
- * over /proc/self/mountinfo; only the mounted block devices (major not
- * 0) are asked whether they are a loop device backed by st, so an
- * unmounted image costs one read of mountinfo, whatever the number of
- * loop devices.
+ * Whether /proc/self/mountinfo holds the device: the block device dev
+ * itself, or (st not NULL: an image file) a mounted loop device backed
+ * by st. One pass over mountinfo; only mounted block devices (major not
+ * 0) are asked whether they are a loop device, so an unmounted image
+ * costs one read of mountinfo, whatever the number of loop devices.
+ * The first mount point found goes to where.
  */
-static int loop_backing_mounted(const struct stat *st, char *where,
-				size_t wlen)
+static int mounted(dev_t dev, const struct stat *st, char *where, size_t wlen)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char line[4096];
@@ -294,13 +268,14 @@ static int loop_backing_mounted(const struct stat *st, char *where,
 		char mnt[2048];
 
 		if (sscanf(line, "%*u %*u %u:%u %*s %2047s", &maj, &min,
-			   mnt) != 3 || maj == 0)
+			   mnt) != 3)
 			continue;
-		if (loop_backed_by(maj, min, st)) {
-			found = 1;
-			if (where && wlen)
-				snprintf(where, wlen, "%s", mnt);
-		}
+		if (st)
+			found = maj != 0 && loop_backed_by(maj, min, st);
+		else
+			found = makedev(maj, min) == dev;
+		if (found && where && wlen)
+			snprintf(where, wlen, "%s", mnt);
 	}
 	fclose(f);
 	return found;
@@ -313,8 +288,8 @@ int extkit_io_check_mounted(const char *path, char *where, size_t wlen)
 	if (stat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	if (S_ISBLK(st.st_mode))
-		return dev_mounted(st.st_rdev, where, wlen);
+		return mounted(st.st_rdev, NULL, where, wlen);
 	if (S_ISREG(st.st_mode))
-		return loop_backing_mounted(&st, where, wlen);
+		return mounted(0, &st, where, wlen);
 	return 0;
 }

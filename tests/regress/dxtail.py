@@ -13,14 +13,7 @@ dxtail.py IMAGE BS BLOCK INO
 import struct
 import sys
 
-
-def crc32c(crc, data):
-    """crc32c as ext4 keeps it: no final inversion."""
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc
+from ext4crc import crc32c
 
 
 def main():

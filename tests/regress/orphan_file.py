@@ -13,13 +13,7 @@ slots; stored in the block's last 4 bytes, the magic before it.
 import struct
 import sys
 
-
-def crc32c(crc, data):
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc
+from ext4crc import crc32c
 
 
 def main():
