@@ -170,7 +170,14 @@ img=$(copy dir-size)
 off=$(inode_offset "$img" 2) || { fail "cannot locate the root inode"; finish; }
 poke "$img" $((off + 4)) 4 0		# i_size_lo
 poke "$img" $((off + 108)) 4 0x01000000	# i_size_high
-expect_fail_one_line "root directory of 2^56 bytes: ls /" "$img" ls /
+# ls reads the directory to its last mapped block, not to i_size (the
+# library's walk since the extent-hole repair): the names are listed.
+if out=$("$DUMP" "$img" ls / 2>&1) && printf '%s\n' "$out" | grep -q hello.txt
+then
+	ok "root directory of 2^56 bytes: ls / lists its names"
+else
+	fail "root directory of 2^56 bytes: ls /: $out"
+fi
 expect_fail_one_line "root directory of 2^56 bytes: dirblock / 2^40" \
 	"$img" dirblock / 1099511627776
 
