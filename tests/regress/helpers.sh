@@ -52,14 +52,19 @@ populate() {
 # many DIR N [CONTENT]: creates DIR with N files f0000 .. (N-1), empty
 # or holding the text CONTENT.
 many() {
-	_d=$1
-	_n=$2
-	printf '%s' "${3:-}" >content
+	write_named "$1" "$2" "${3:-}" '%s/f%04d'
+}
+
+# write_named DIR N CONTENT FORMAT: DIR and N files holding CONTENT,
+# named by printf FORMAT from DIR and their number (one debugfs run).
+write_named() {
+	printf '%s' "$3" >content
 	{
-		echo "mkdir $_d"
+		echo "mkdir $1"
 		_i=0
-		while [ "$_i" -lt "$_n" ]; do
-			printf 'write content %s/f%04d\n' "$_d" "$_i"
+		while [ "$_i" -lt "$2" ]; do
+			# shellcheck disable=SC2059 # the format is the caller's
+			printf "write content $4\n" "$1" "$_i"
 			_i=$((_i + 1))
 		done
 	} | $DEBUGFS -w image -f - >/dev/null 2>&1
@@ -258,15 +263,6 @@ extents() {
 # allocated between the directory's blocks, so that every directory
 # block is an extent of its own.
 longnames() {
-	printf x >content
-	{
-		echo "mkdir $1"
-		_i=0
-		while [ "$_i" -lt "$2" ]; do
-			printf 'write content %s/%0200d\n' "$1" "$_i"
-			_i=$((_i + 1))
-		done
-	} | $DEBUGFS -w image -f - >/dev/null 2>&1
-	rm -f content
+	write_named "$1" "$2" x '%s/%0200d'
 }
 
