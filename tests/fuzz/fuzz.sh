@@ -6,7 +6,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 need_tools mke2fs
 FUZZ=$top_builddir/tests/fuzz/fuzz_image
-ITER=${FUZZ_ITERATIONS:-400}
+ITER=${FUZZ_ITERATIONS:-250}
 
 mkdir -p "$tmpdir/tree/d1/d2" "$tmpdir/tree/big"
 i=0
