@@ -41,6 +41,19 @@ tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/extkit-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmpdir"' EXIT
 trap 'exit 1' HUP INT TERM
 
+# python3 through a version-manager shim (pyenv's is a shell script)
+# costs about a second of CPU per start. Ask it once which interpreter
+# it runs and put that one first in PATH, for the scripts, their #!
+# lines and their subprocesses alike.
+if [ -z "${EXTKIT_PYTHON3:-}" ] &&
+    EXTKIT_PYTHON3=$(python3 -c 'import sys; print(sys.executable)' \
+	2>/dev/null) && [ -x "$EXTKIT_PYTHON3" ]; then
+	mkdir -p "$tmpdir/bin" &&
+		ln -s "$EXTKIT_PYTHON3" "$tmpdir/bin/python3" &&
+		PATH=$tmpdir/bin:$PATH
+	export EXTKIT_PYTHON3 PATH
+fi
+
 # use_mount_point: $mnt, a directory under $tmpdir for loop mounts; at
 # exit it is unmounted (when still mounted) before $tmpdir is removed.
 use_mount_point() {
