@@ -60,20 +60,31 @@ static int make_tail(struct dir_state *ds, uint8_t *buf, uint32_t last)
 	return 1;
 }
 
+/* Whether the directory's blocks may hold an htree index (the flag, and
+ * dir_index, as the kernel reads them). */
+static int dir_is_indexed(const struct dir_state *ds)
+{
+	return (ds->dir_flags & EXT2_INDEX_FL) &&
+	       extkit_has_compat(&ds->ctx->fs->sb,
+				 EXT2_FEATURE_COMPAT_DIR_INDEX);
+}
+
 void pass2_check_block_csum(struct dir_state *ds,
 			    const struct extkit_dir_iter *it, uint8_t *buf)
 {
 	struct extkit_fs *fs = ds->ctx->fs;
-	uint32_t bs = ds->fmt.block_size, last = 0;
+	uint32_t bs = ds->fmt.block_size, last = 0, gen;
 	int rc;
 
 	/* inline directory parts are covered by the inode's checksum */
 	if (!buf || !extkit_has_metadata_csum(&fs->sb) ||
 	    extkit_dir_iter_is_inline(it))
 		return;
-	rc = extkit_dirblock_csum_verify(fs, ds->ino,
-					 extkit_dir_iter_inode(it)->generation,
-					 buf);
+	gen = extkit_dir_iter_inode(it)->generation;
+	if (dir_is_indexed(ds))
+		rc = extkit_dirblock_csum_verify(fs, ds->ino, gen, buf);
+	else
+		rc = extkit_dirblock_leaf_csum_verify(fs, ds->ino, gen, buf);
 	if (rc == 1)
 		return;
 	if (rc == 0) {

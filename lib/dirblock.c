@@ -126,6 +126,18 @@ int extkit_dirblock_csum_verify(const struct extkit_fs *fs, uint32_t ino,
 	return get_le32(buf + at) == csum;
 }
 
+int extkit_dirblock_leaf_csum_verify(const struct extkit_fs *fs, uint32_t ino,
+				     uint32_t gen, const uint8_t *buf)
+{
+	uint32_t bs = fs->g.block_size, seed;
+
+	if (!extkit_dirblock_has_tail(fs, buf))
+		return -ENOSPC;
+	seed = extkit_inode_csum_seed(fs, ino, gen);
+	return get_le32(buf + bs - 4) ==
+	       extkit_crc32c(seed, buf, bs - TAIL_LEN);
+}
+
 int extkit_dirblock_write(struct extkit_fs *fs, uint32_t ino, uint32_t gen,
 			  uint64_t blk, uint8_t *buf)
 {

@@ -32,6 +32,13 @@ int extkit_dirblock_csum_set(const struct extkit_fs *fs, uint32_t ino,
 /* 1 when the stored checksum matches, 0 when not, -ENOSPC as above. */
 int extkit_dirblock_csum_verify(const struct extkit_fs *fs, uint32_t ino,
 				uint32_t gen, const uint8_t *buf);
+/*
+ * The same for a block of a directory without an htree index, which can
+ * only be a leaf: a block that reads as an index root (say one left
+ * behind when the index flag was cleared) is checked for a leaf's tail.
+ */
+int extkit_dirblock_leaf_csum_verify(const struct extkit_fs *fs, uint32_t ino,
+				     uint32_t gen, const uint8_t *buf);
 
 /*
  * Writes directory block buf (of directory ino, i_generation gen) at blk,
