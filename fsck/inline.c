@@ -81,10 +81,7 @@ int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 	uint8_t *raw;
 	int has;
 
-	/* the root is checked too: a garbage root with the flag would
-	 * otherwise reach pass 2 as a directory nothing can read */
-	if (!(inode->flags & EXT4_INLINE_DATA_FL) ||
-	    (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO))
+	if (!(inode->flags & EXT4_INLINE_DATA_FL) || ino < ctx->fs->g.first_ino)
 		return 0;
 	if ((inode->flags & EXT4_EXTENTS_FL) && both_flags(ctx, ino, inode,
 							   dirty))
@@ -101,13 +98,6 @@ int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 					0)) {
 			sb->feature_incompat |= feature;
 			ctx->flags |= FSCK_FL_SB_DIRTY;
-		} else if (ino == EXT2_ROOT_INO &&
-			   pass1_report(ctx, PR_1_INLINE_SET_ROOT, ino, inode,
-					0)) {
-			/* its block map may be good: the checks that
-			 * follow read i_block as one */
-			inode->flags &= ~EXT4_INLINE_DATA_FL;
-			*dirty = 1;
 		} else if (pass1_report(ctx, PR_1_INLINE_SET, ino, inode, 0)) {
 			pass1_clear_inode(ctx, ino, inode);
 			return 1;

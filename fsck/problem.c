@@ -436,10 +436,6 @@ const struct problem problem_table[] = {
 	{ PR_1_UNINIT_DBLOCK,
 	  "Directory inode %i has an extent marked unwritten at block %N.",
 	  PROMPT_FIX, PR_PREEN_OK },
-	{ PR_1_INLINE_SET_ROOT,
-	  "The root inode has the inline data flag on a filesystem without "
-	  "inline data support.",
-	  PROMPT_FIX, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
