@@ -208,10 +208,6 @@ const struct problem problem_table[] = {
 	  "The superblock reserves %N GDT blocks for growth, but the "
 	  "filesystem has no resize_inode feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
-	{ PR_0_CLUSTERS_PER_GROUP,
-	  "The superblock's clusters per group (%N) is not its blocks per "
-	  "group (%O) on a filesystem without bigalloc.",
-	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",

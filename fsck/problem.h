@@ -116,8 +116,6 @@ enum problem_prompt {
 #define PR_0_BAD_MIN_EXTRA_ISIZE 0x000108 /* s_min_extra_isize */
 #define PR_0_BAD_WANT_EXTRA_ISIZE 0x000109 /* s_want_extra_isize */
 #define PR_1_EXTENT_CSUM	0x010070 /* tree block: only the csum */
-/* The superblock's geometry past what the library's open checks. */
-#define PR_0_CLUSTERS_PER_GROUP	0x000600 /* != blocks per group, no bigalloc */
 /* Lazy-init marks of the descriptors (group_flags.c; issue 12, sweep). */
 #define PR_0_GDT_UNINIT		0x000400 /* marks without gdt_csum */
 #define PR_0_BB_UNINIT_LAST	0x000401 /* last group: BLOCK_UNINIT */

@@ -185,29 +185,6 @@ static void check_first_meta_bg(struct fsck_ctx *ctx)
 	ctx->flags |= FSCK_FL_SB_DIRTY;
 }
 
-/*
- * Without bigalloc a cluster is a block, so s_clusters_per_group (once
- * s_frags_per_group) must equal s_blocks_per_group: e2fsprogs refuses
- * to open the filesystem otherwise, and with no backup superblock (one
- * group) e2fsck cannot repair it at all.
- */
-static void check_clusters_per_group(struct fsck_ctx *ctx)
-{
-	struct extkit_super *sb = &ctx->fs->sb;
-	struct problem_context pctx;
-
-	if (extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_BIGALLOC) ||
-	    sb->clusters_per_group == sb->blocks_per_group)
-		return;
-	clear_problem_context(&pctx);
-	pctx.num = sb->clusters_per_group;
-	pctx.num2 = sb->blocks_per_group;
-	if (!fix_problem(ctx, PR_0_CLUSTERS_PER_GROUP, &pctx))
-		return;
-	sb->clusters_per_group = sb->blocks_per_group;
-	ctx->flags |= FSCK_FL_SB_DIRTY;
-}
-
 /* A quota inode number naming another reserved inode (the bad blocks,
  * root, boot loader, undelete, resize, journal, exclude, replica inodes)
  * or past the inode count is cleared, as e2fsck does. */
@@ -247,7 +224,6 @@ void fsck_check_super_more(struct fsck_ctx *ctx)
 	check_rev_level(ctx);
 	check_features(ctx);
 	check_first_meta_bg(ctx);
-	check_clusters_per_group(ctx);
 	check_quota_inums(ctx);
 	check_extra_isize(ctx, &sb->min_extra_isize, PR_0_BAD_MIN_EXTRA_ISIZE);
 	check_extra_isize(ctx, &sb->want_extra_isize,
