@@ -298,47 +298,6 @@ static void find_bad_places(const struct extkit_fs *fs, uint32_t g,
 		}
 }
 
-/* Whether the table at blk holds a directory as inode 2 (the root). */
-static int root_is_dir_at(struct fsck_ctx *ctx, uint64_t blk)
-{
-	const struct extkit_fs *fs = ctx->fs;
-	uint32_t isz = fs->g.inode_size;
-	uint8_t *buf = malloc(fs->g.block_size);
-	uint64_t at = blk + isz / fs->g.block_size;	/* inode 2: index 1 */
-	int dir = 0;
-
-	if (buf && !extkit_fs_read_block(ctx->fs, at, buf)) {
-		const uint8_t *raw = buf + isz % fs->g.block_size;
-
-		dir = (get_le16(raw) & S_IFMT) == S_IFDIR &&
-		      get_le16(raw + 26) >= 2;
-	}
-	free(buf);
-	return dir;
-}
-
-/*
- * A descriptor of group 0 with a place already out of place is suspect
- * as a whole: its inode table may fit and still be garbage (a garbage
- * block over the descriptors). The table is then blamed too when the
- * root read through it is not a directory while, at the predicted
- * place, it is one.
- */
-static void check_suspect_itable(struct fsck_ctx *ctx, uint8_t *bad)
-{
-	const struct extkit_fs *fs = ctx->fs;
-	uint64_t at = fs->groups[0].inode_table, guess;
-
-	if (!bad[0] || (bad[0] & (1u << META_IT)) || !at)
-		return;
-	guess = predict(fs, 0, META_IT, bad);
-	if (!guess || guess == at || root_is_dir_at(ctx, at) ||
-	    !place_fits(fs, 0, META_IT, guess, bad[0]) ||
-	    !root_is_dir_at(ctx, guess))
-		return;
-	bad[0] |= 1u << META_IT;
-}
-
 int fsck_check_group_places(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
@@ -349,7 +308,6 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 		return -ENOMEM;
 	for (uint32_t g = 0; g < ng; g++)
 		find_bad_places(fs, g, ctx->relocate);
-	check_suspect_itable(ctx, ctx->relocate);
 	for (uint32_t g = 0; g < ng && !(ctx->flags & FSCK_FL_ABORT); g++)
 		for (int k = 0; k < META_KINDS; k++)
 			if (ctx->relocate[g] & (1u << k))
