@@ -236,6 +236,17 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	}
 }
 
+/* An EA block claimed before by something else is one more shared
+ * block of the inode (pass 1B clones it as it clones the map's). */
+static void note_ea_dup(struct fsck_blk_result *res, uint64_t ea_dup)
+{
+	if (!ea_dup)
+		return;
+	if (!res->dups)
+		res->first_dup = ea_dup;
+	res->dups++;
+}
+
 static void note_dups(struct fsck_ctx *ctx, uint32_t ino,
 		      const struct fsck_blk_result *res)
 {
@@ -278,7 +289,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode)
 {
 	struct fsck_blk_result res;
-	uint64_t ea_blocks, ibody_blocks;
+	uint64_t ea_blocks, ibody_blocks, ea_dup;
 	int dirty = 0, rc;
 
 	if (check_inode_fields(ctx, ino, inode, &dirty))
@@ -297,11 +308,12 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	if (pass1_check_type(ctx, ino, inode, &dirty))
 		return 0;
 	check_index_flag(ctx, ino, inode, &dirty);
-	rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks);
+	rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks, &ea_dup);
 	if (!rc)
 		rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
 		return rc;
+	note_ea_dup(&res, ea_dup);
 	if (res.cleared) {
 		fsck_release_blocks(ctx, inode);
 		pass1_clear_inode(ctx, ino, inode);
@@ -365,7 +377,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 			  struct extkit_inode *inode)
 {
 	struct fsck_blk_result res;
-	uint64_t ea_blocks = 0;
+	uint64_t ea_blocks = 0, ea_dup = 0;
 	int bad = 0, dirty = 0, rc;
 
 	if (ino == EXT2_BAD_INO) {
@@ -396,11 +408,12 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 	}
 	check_reserved_clear(ctx, ino, inode);
 	rc = ino == EXT2_RESIZE_INO ? 0 :
-	     fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks);
+	     fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks, &ea_dup);
 	if (!rc)
 		rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
 		return rc;
+	note_ea_dup(&res, ea_dup);
 	if (res.inode_dirty)
 		dirty = 1;
 	check_index_flag(ctx, ino, inode, &dirty);
