@@ -74,6 +74,13 @@ void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
 {
 	inode->links_count = 0;
 	inode->dtime = ctx->now;
+	/* As e2fsck_clear_inode: no flags left to make the inode look
+	 * alive (an extent flag over garbage, say: e2fsck calls a table
+	 * block of such inodes garbage); a reserved inode, whose links
+	 * nobody checks, loses its block map too. */
+	inode->flags = 0;
+	if (ino < ctx->fs->g.first_ino)
+		memset(inode->block, 0, sizeof(inode->block));
 	fsck_write_inode(ctx, ino, inode);
 	ctx->istate[ino] = 0;
 	fsck_count_set(&ctx->link_count, ino, 0);
