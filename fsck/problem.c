@@ -212,6 +212,10 @@ const struct problem problem_table[] = {
 	  "The superblock names a journal on another device, but the "
 	  "filesystem has no has_journal feature.",
 	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_0_CLUSTERS_PER_GROUP,
+	  "Clusters per group is %N, but without bigalloc it must be the "
+	  "blocks per group (%O).",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
