@@ -170,13 +170,20 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	if ((inode->flags & ENCRYPT_FL) &&
 	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_ENCRYPT))
 		bad |= ENCRYPT_FL;
+	/* The inline data flag of an ordinary inode is fsck_inline_check's;
+	 * the root's or a reserved inode's, never inline, just goes. */
+	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
+	    ino < ctx->fs->g.first_ino &&
+	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA))
+		bad |= EXT4_INLINE_DATA_FL;
 	if (!bad)
 		return;
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
 	pctx.str = bad & EXT4_EXTENTS_FL ? "extents" :
 		   bad & CASEFOLD_FL ? "casefold" :
-		   bad & IMAGIC_FL ? "imagic" : "encrypt";
+		   bad & IMAGIC_FL ? "imagic" :
+		   bad & ENCRYPT_FL ? "encrypt" : "inline data";
 	if (fix_problem(ctx, PR_1_BAD_FLAGS, &pctx)) {
 		inode->flags &= ~bad;
 		*dirty = 1;
