@@ -101,6 +101,8 @@ struct fsck_ea_rec {
 	uint32_t disk_refs;	/* its h_refcount as read */
 	uint8_t problem;	/* enum extkit_xattr_problem, 0: valid */
 	uint32_t quota;		/* blocks of its EA inodes' values */
+	uint64_t moved_to;	/* pass 1B: copied there (it was claimed
+				 * by something else too); 0: not moved */
 };
 
 /* Extended attribute blocks seen: validated once, counted per inode. */
@@ -408,7 +410,9 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
  * i_file_acl (feature, range, content; a bad block is cleared from the
  * inode) and claims a valid block once however many inodes share it;
  * *ea_blocks the blocks it counts for in i_blocks (the block and its
- * EA inodes' values; 0 when not counted). fsck_ea_refcounts
+ * EA inodes' values; 0 when not counted); *ea_dup the block when this
+ * inode's claim found it claimed already (data of another inode, group
+ * metadata: pass 1B clones it), else 0. fsck_ea_refcounts
  * (end of pass 1) sets each block's h_refcount to the inodes naming it.
  * fsck_ea_release drops one inode's reference (a deleted inode); after
  * pass 1 it also lowers h_refcount on disk, and frees the block at 0.
@@ -440,10 +444,23 @@ int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 uint64_t fsck_inline_dir_size(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode, int *dirty,
-			uint64_t *ea_blocks);
+			uint64_t *ea_blocks, uint64_t *ea_dup);
 int fsck_ea_refcounts(struct fsck_ctx *ctx);
 void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk);
 void fsck_ea_free(struct fsck_ea_set *set);
+/*
+ * Pass 1B, an EA block claimed by something else as well (data, a map,
+ * group metadata): fsck_ea_shared() gives the number of inodes naming
+ * each such block to fn; fsck_ea_copy() copies block from to block to
+ * (its checksum seeded by the new number) and moves the record, so
+ * that every inode naming from is to name to: fsck_ea_moved_to() says
+ * where a block went (0: nowhere).
+ */
+void fsck_ea_shared(struct fsck_ctx *ctx,
+		    void (*fn)(struct fsck_ctx *ctx, uint64_t blk, void *arg),
+		    void *arg);
+int fsck_ea_copy(struct fsck_ctx *ctx, uint64_t from, uint64_t to);
+uint64_t fsck_ea_moved_to(struct fsck_ctx *ctx, uint64_t blk);
 
 /* Allocation from the maps pass 1 built (lost_found.c). */
 int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk);

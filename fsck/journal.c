@@ -263,6 +263,25 @@ static int check_loaded(struct fsck_ctx *ctx, struct extkit_journal **jp)
 	return fsck_journal(ctx);
 }
 
+/*
+ * A journal UUID with neither has_journal nor needs_recovery (damage):
+ * no journal is in use, but e2fsck looks for that device and stops when
+ * it is not there. The names go (s_journal_dev with it).
+ */
+static int check_stray_external(struct fsck_ctx *ctx)
+{
+	struct problem_context pctx;
+
+	if (has_journal(&ctx->fs->sb) || !extkit_journal_has_uuid(ctx->fs))
+		return 0;
+	clear_problem_context(&pctx);
+	if (fix_problem(ctx, PR_0_EXT_JOURNAL_NO_FEATURE, &pctx)) {
+		extkit_journal_forget_external(ctx->fs);
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+	return 0;
+}
+
 int fsck_journal(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
@@ -275,7 +294,7 @@ int fsck_journal(struct fsck_ctx *ctx)
 
 	if (extkit_journal_is_external(fs)) {
 		if (!needs_recovery(sb))
-			return 0;
+			return check_stray_external(ctx);
 		if (ctx->readonly) {
 			warn_no_replay();
 			return 0;

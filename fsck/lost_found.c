@@ -452,7 +452,9 @@ int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
 	while ((rc = extkit_dir_iter_next(it, &ent)) > 0 && ent.lblk == 0) {
 		if (n++ != 1)
 			continue;
-		if (ent.kind != EXTKIT_DE_LIVE || ent.name_len != 2 ||
+		/* an emptied '..' (pass 2 cleared a bad number) too */
+		if ((ent.kind != EXTKIT_DE_LIVE &&
+		     ent.kind != EXTKIT_DE_EMPTY) || ent.name_len != 2 ||
 		    memcmp(ent.name, "..", 2) != 0)
 			break;
 		extkit_dir_iter_set_inode(it, parent);

@@ -74,6 +74,13 @@ void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
 {
 	inode->links_count = 0;
 	inode->dtime = ctx->now;
+	/* As e2fsck_clear_inode: no flags left to make the inode look
+	 * alive (an extent flag over garbage, say: e2fsck calls a table
+	 * block of such inodes garbage); a reserved inode, whose links
+	 * nobody checks, loses its block map too. */
+	inode->flags = 0;
+	if (ino < ctx->fs->g.first_ino)
+		memset(inode->block, 0, sizeof(inode->block));
 	fsck_write_inode(ctx, ino, inode);
 	ctx->istate[ino] = 0;
 	fsck_count_set(&ctx->link_count, ino, 0);
@@ -163,13 +170,20 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	if ((inode->flags & ENCRYPT_FL) &&
 	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_ENCRYPT))
 		bad |= ENCRYPT_FL;
+	/* The inline data flag of an ordinary inode is fsck_inline_check's;
+	 * the root's or a reserved inode's, never inline, just goes. */
+	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
+	    ino < ctx->fs->g.first_ino &&
+	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA))
+		bad |= EXT4_INLINE_DATA_FL;
 	if (!bad)
 		return;
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
 	pctx.str = bad & EXT4_EXTENTS_FL ? "extents" :
 		   bad & CASEFOLD_FL ? "casefold" :
-		   bad & IMAGIC_FL ? "imagic" : "encrypt";
+		   bad & IMAGIC_FL ? "imagic" :
+		   bad & ENCRYPT_FL ? "encrypt" : "inline data";
 	if (fix_problem(ctx, PR_1_BAD_FLAGS, &pctx)) {
 		inode->flags &= ~bad;
 		*dirty = 1;
@@ -236,6 +250,17 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	}
 }
 
+/* An EA block claimed before by something else is one more shared
+ * block of the inode (pass 1B clones it as it clones the map's). */
+static void note_ea_dup(struct fsck_blk_result *res, uint64_t ea_dup)
+{
+	if (!ea_dup)
+		return;
+	if (!res->dups)
+		res->first_dup = ea_dup;
+	res->dups++;
+}
+
 static void note_dups(struct fsck_ctx *ctx, uint32_t ino,
 		      const struct fsck_blk_result *res)
 {
@@ -278,7 +303,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode)
 {
 	struct fsck_blk_result res;
-	uint64_t ea_blocks, ibody_blocks;
+	uint64_t ea_blocks, ibody_blocks, ea_dup;
 	int dirty = 0, rc;
 
 	if (check_inode_fields(ctx, ino, inode, &dirty))
@@ -297,11 +322,12 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	if (pass1_check_type(ctx, ino, inode, &dirty))
 		return 0;
 	check_index_flag(ctx, ino, inode, &dirty);
-	rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks);
+	rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks, &ea_dup);
 	if (!rc)
 		rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
 		return rc;
+	note_ea_dup(&res, ea_dup);
 	if (res.cleared) {
 		fsck_release_blocks(ctx, inode);
 		pass1_clear_inode(ctx, ino, inode);
@@ -365,7 +391,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 			  struct extkit_inode *inode)
 {
 	struct fsck_blk_result res;
-	uint64_t ea_blocks = 0;
+	uint64_t ea_blocks = 0, ea_dup = 0;
 	int bad = 0, dirty = 0, rc;
 
 	if (ino == EXT2_BAD_INO) {
@@ -396,11 +422,12 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 	}
 	check_reserved_clear(ctx, ino, inode);
 	rc = ino == EXT2_RESIZE_INO ? 0 :
-	     fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks);
+	     fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks, &ea_dup);
 	if (!rc)
 		rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
 		return rc;
+	note_ea_dup(&res, ea_dup);
 	if (res.inode_dirty)
 		dirty = 1;
 	check_index_flag(ctx, ino, inode, &dirty);

@@ -14,6 +14,10 @@
  * of the group metadata or of a reserved inode (the bad blocks list) are
  * never given away. A shared indirect block is copied first and its
  * entries are then cloned in the copy.
+ * An EA block is one reference however many inodes name it (sharing it
+ * is no duplication): when data or metadata claimed it too and another
+ * owner keeps it, the first inode to clone it gets a copy, and every
+ * inode naming it follows (e2fsck's clone_file moves them all).
  * Extent trees are cloned in extclone.c (tree blocks, and leaf extents
  * split around their shared blocks).
  * Relies on block_found/block_dup from pass 1; allocates from
@@ -173,6 +177,15 @@ static void drop_illegal(struct fsck_ctx *ctx, uint64_t blk)
 		extkit_fs_write_block(fs, blk, ctx->blkbuf);
 }
 
+/* The inodes naming a shared EA block are one reference to it. */
+static void ea_owner_fn(struct fsck_ctx *ctx, uint64_t blk, void *arg)
+{
+	struct fsck_dups *d = arg;
+
+	if (is_dup(ctx, blk))
+		(*dup_slot(d, blk))++;
+}
+
 /* Counts every inode's references to shared blocks. */
 static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d)
 {
@@ -200,6 +213,7 @@ static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d)
 		    -EXTKIT_EUNSUPP)
 			extkit_block_walk(ctx->fs, &inode, owner_fn, &oa);
 	}
+	fsck_ea_shared(ctx, ea_owner_fn, d);
 	return 0;
 }
 
@@ -270,15 +284,65 @@ static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
 	return nb;
 }
 
-static void clone_inode(struct fsck_ctx *ctx, uint32_t ino,
-			struct fsck_dups *dups)
+/*
+ * The EA block of inode: one copied already for another inode naming it
+ * is followed (1: the inode changed); one shared that another owner
+ * keeps gets a copy now (2), which the other inodes naming it follow
+ * (ea_follow_moves). 0: kept.
+ */
+static int clone_ea_block(struct fsck_ctx *ctx, struct fsck_dups *d,
+			  struct extkit_inode *inode, int copy)
+{
+	uint64_t blk = inode->file_acl, nb;
+
+	if (!blk || !extkit_fs_valid_block(ctx->fs, blk))
+		return 0;
+	nb = fsck_ea_moved_to(ctx, blk);
+	if (nb) {
+		inode->file_acl = nb;
+		return 1;
+	}
+	if (!fsck_dup_must_copy(ctx, d, blk))
+		return 0;
+	if (!copy)
+		return 2;
+	if (fsck_new_block(ctx, blk, &nb) || fsck_ea_copy(ctx, blk, nb))
+		return -ENOSPC;
+	fsck_dup_copied(ctx, d, blk);
+	inode->file_acl = nb;
+	return 2;
+}
+
+/* After the clones: every inode still naming a copied EA block names
+ * the copy (one walk of the inodes, only when a block was copied). */
+static void ea_follow_moves(struct fsck_ctx *ctx)
+{
+	struct extkit_inode inode;
+	uint64_t nb;
+
+	for (uint32_t ino = 1; ino <= ctx->fs->sb.inodes_count; ino++) {
+		if (!fsck_inode_used(ctx, ino) ||
+		    extkit_inode_read(ctx->fs, ino, &inode) ||
+		    !inode.file_acl)
+			continue;
+		nb = fsck_ea_moved_to(ctx, inode.file_acl);
+		if (!nb)
+			continue;
+		inode.file_acl = nb;
+		fsck_write_inode(ctx, ino, &inode);
+	}
+}
+
+/* Pass 1B for one inode; 1 when it copied its EA block. */
+static int clone_inode(struct fsck_ctx *ctx, uint32_t ino,
+		       struct fsck_dups *dups)
 {
 	struct problem_context pctx;
 	struct clone_arg ca = { 0 };
 	void *walk_arg[2] = { ctx, &ca };
 	struct extkit_inode inode;
 	struct clone_owner co = { dups, ino, &inode };
-	int rc;
+	int rc, ea = 0;
 
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
@@ -287,16 +351,23 @@ static void clone_inode(struct fsck_ctx *ctx, uint32_t ino,
 		rc = fsck_remap_blocks(ctx, &inode, count_remap_fn, &ca);
 	if (rc == -EXTKIT_EUNSUPP)
 		rc = extkit_block_walk(ctx->fs, &inode, count_fn, walk_arg);
+	if (rc >= 0)
+		ea = clone_ea_block(ctx, dups, &inode, 0);
+	if (ea == 1)
+		fsck_write_inode(ctx, ino, &inode);
+	ca.shared += ea == 2;
 	if (rc < 0 || !ca.shared)
-		return;
+		return 0;
 	pctx.num = ca.shared;
 	if (!fix_problem(ctx, PR_1B_CLONE, &pctx))
-		return;
+		return 0;
 	if (inode.flags & EXT4_EXTENTS_FL)
 		rc = fsck_clone_extents(ctx, dups, ino, &inode);
 	else
 		rc = fsck_remap_blocks(ctx, &inode, clone_fn, &co);
-	if (!rc)
+	if (!rc && ea == 2)
+		rc = clone_ea_block(ctx, dups, &inode, 1);
+	if (rc >= 0)
 		rc = fsck_write_inode(ctx, ino, &inode);
 	if (rc) {
 		pctx.str = extkit_strerror(rc);
@@ -305,13 +376,14 @@ static void clone_inode(struct fsck_ctx *ctx, uint32_t ino,
 		/* What was cloned is written: keep the inode's map. */
 		fsck_write_inode(ctx, ino, &inode);
 	}
+	return ea == 2;	/* its EA block was copied (or tried) */
 }
 
 int fsck_pass1b(struct fsck_ctx *ctx)
 {
 	uint32_t n = ctx->fs->sb.inodes_count;
 	struct fsck_dups dups = { 0 };
-	int rc;
+	int rc, ea_copied = 0;
 
 	if (!(ctx->flags & FSCK_FL_DUPS))
 		return 0;
@@ -319,10 +391,12 @@ int fsck_pass1b(struct fsck_ctx *ctx)
 	for (uint32_t ino = 1; ino <= n && !rc; ino++) {
 		if (!(ctx->istate[ino] & IST_DUP))
 			continue;
-		clone_inode(ctx, ino, &dups);
+		ea_copied |= clone_inode(ctx, ino, &dups);
 		if (ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
+	if (ea_copied)
+		ea_follow_moves(ctx);
 	free(dups.blk);
 	free(dups.refs);
 	return rc;

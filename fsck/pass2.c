@@ -189,6 +189,16 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 		ds->dirty = 1;
 	}
 	ds->dir->dotdot = ino;
+	/* A number no directory can have (e2fsck's PR_2_BAD_INO on '..'):
+	 * the record is emptied; pass 3 finds the number wrong and writes
+	 * the parent's. */
+	if (((ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO) ||
+	     ino > ctx->fs->sb.inodes_count) &&
+	    pass2_problem(ds, PR_2_BAD_INO, buf, off)) {
+		put_le32(p, 0);
+		ds->dirty = 1;
+		return;
+	}
 	if (ino <= ctx->fs->sb.inodes_count && fsck_inode_used(ctx, ino) &&
 	    fsck_ftype(ctx, ino) == EXT2_FT_DIR) {
 		fsck_count_link(ctx, ino);

@@ -208,6 +208,14 @@ const struct problem problem_table[] = {
 	  "The superblock reserves %N GDT blocks for growth, but the "
 	  "filesystem has no resize_inode feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_EXT_JOURNAL_NO_FEATURE,
+	  "The superblock names a journal on another device, but the "
+	  "filesystem has no has_journal feature.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_0_CLUSTERS_PER_GROUP,
+	  "Clusters per group is %N, but without bigalloc it must be the "
+	  "blocks per group (%O).",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",

@@ -121,6 +121,8 @@ enum problem_prompt {
 #define PR_0_BB_UNINIT_LAST	0x000401 /* last group: BLOCK_UNINIT */
 #define PR_0_GDT_ITABLE_UNUSED	0x000402 /* itable_unused > free inodes */
 #define PR_0_NONZERO_RESERVED_GDT 0x000403 /* reserved GDT, no resize_inode */
+#define PR_0_EXT_JOURNAL_NO_FEATURE 0x000500 /* journal UUID, no has_journal */
+#define PR_0_CLUSTERS_PER_GROUP	0x000501 /* != blocks per group, no bigalloc */
 #define PR_2_INOREF_BG_INO_UNINIT 0x020400 /* entry into INODE_UNINIT */
 #define PR_2_INOREF_IN_UNUSED	0x020401 /* entry past itable_unused */
 /* The orphan file (orphan_file.c, orphan.c; issue 13). */

@@ -298,6 +298,48 @@ static void find_bad_places(const struct extkit_fs *fs, uint32_t g,
 		}
 }
 
+/* Whether the inode table at blk holds a root directory (inode 2). */
+static int holds_root_dir(struct fsck_ctx *ctx, uint64_t blk)
+{
+	const struct extkit_fs *fs = ctx->fs;
+	uint64_t off = (uint64_t)(EXT2_ROOT_INO - 1) * fs->g.inode_size;
+	uint8_t *buf = malloc(fs->g.block_size);
+	int yes = 0;
+
+	if (buf && !extkit_fs_read_block(ctx->fs, blk + off / fs->g.block_size,
+					 buf)) {
+		const uint8_t *raw = buf + off % fs->g.block_size;
+
+		yes = (get_le16(raw) & S_IFMT) == S_IFDIR &&
+		      get_le16(raw + 26) >= 2;
+	}
+	free(buf);
+	return yes;
+}
+
+/*
+ * Group 0's descriptor with a bad place is garbled: its inode table
+ * field, though it fits, may be garbage too. When the table it names
+ * holds no root directory and the one at mkfs' place does, the field is
+ * blamed as well (the prediction then keeps every inode; reading the
+ * wrong table would clear them all).
+ */
+static void check_first_table(struct fsck_ctx *ctx, uint8_t *bad)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t at = fs->groups[0].inode_table;
+	uint64_t guess;
+
+	if (!bad[0] || (bad[0] & (1u << META_IT)) || !at)
+		return;
+	guess = predict(fs, 0, META_IT, bad);
+	if (!guess || guess == at ||
+	    !place_fits(fs, 0, META_IT, guess, bad[0]) ||
+	    holds_root_dir(ctx, at) || !holds_root_dir(ctx, guess))
+		return;
+	bad[0] |= (uint8_t)(1u << META_IT);
+}
+
 int fsck_check_group_places(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
@@ -308,6 +350,7 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 		return -ENOMEM;
 	for (uint32_t g = 0; g < ng; g++)
 		find_bad_places(fs, g, ctx->relocate);
+	check_first_table(ctx, ctx->relocate);
 	for (uint32_t g = 0; g < ng && !(ctx->flags & FSCK_FL_ABORT); g++)
 		for (int k = 0; k < META_KINDS; k++)
 			if (ctx->relocate[g] & (1u << k))

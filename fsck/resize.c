@@ -129,9 +129,8 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 			clear_resize_inode(ctx, inode);
 		return 0;
 	}
-	if (fs->g.gdt_blocks + fs->sb.reserved_gdt_blocks >
-	    fs->g.addr_per_block || !fs->sb.reserved_gdt_blocks)
-		return 0;
+	/* The shape first, whatever s_reserved_gdt_blocks says (as
+	 * e2fsck: mke2fs makes the inode even with none reserved). */
 	pctx.str = resize_inode_problem(fs, inode);
 	if (pctx.str) {
 		if (fix_problem(ctx, PR_1_RESIZE_INVALID, &pctx)) {
@@ -140,6 +139,9 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 		}
 		return 0;
 	}
+	if (fs->g.gdt_blocks + fs->sb.reserved_gdt_blocks >
+	    fs->g.addr_per_block || !fs->sb.reserved_gdt_blocks)
+		return 0;
 	buf = malloc(4 * (size_t)fs->g.block_size);
 	if (!buf)
 		return -ENOMEM;

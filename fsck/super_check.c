@@ -6,7 +6,8 @@
  * the future. And, after pass 2, the large_file feature, which e2fsck
  * sets when a regular file of 2 GiB or more exists. Features that other
  * features need or contradict (64bit without extents, csum_seed without
- * metadata_csum), s_min/want_extra_isize, s_first_meta_bg, the quota
+ * metadata_csum), s_clusters_per_group without bigalloc,
+ * s_min/want_extra_isize, s_first_meta_bg, the quota
  * inode numbers, and the extents feature an inode in extent format shows
  * was lost.
  *
@@ -217,11 +218,35 @@ static void check_quota_inums(struct fsck_ctx *ctx)
 	}
 }
 
+/*
+ * Without bigalloc a cluster is a block: s_clusters_per_group must equal
+ * s_blocks_per_group. The library (like the kernel) does not read it
+ * then, but e2fsprogs' ext2fs_open refuses a superblock where it does
+ * not, so e2fsck cannot open the filesystem at all.
+ */
+static void check_clusters_per_group(struct fsck_ctx *ctx)
+{
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	if ((sb->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_BIGALLOC) ||
+	    sb->clusters_per_group == sb->blocks_per_group)
+		return;
+	clear_problem_context(&pctx);
+	pctx.num = sb->clusters_per_group;
+	pctx.num2 = sb->blocks_per_group;
+	if (!fix_problem(ctx, PR_0_CLUSTERS_PER_GROUP, &pctx))
+		return;
+	sb->clusters_per_group = sb->blocks_per_group;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+}
+
 void fsck_check_super_more(struct fsck_ctx *ctx)
 {
 	struct extkit_super *sb = &ctx->fs->sb;
 
 	check_rev_level(ctx);
+	check_clusters_per_group(ctx);
 	check_features(ctx);
 	check_first_meta_bg(ctx);
 	check_quota_inums(ctx);

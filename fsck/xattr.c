@@ -354,11 +354,17 @@ static int ea_add(struct fsck_ctx *ctx, uint32_t ino, uint64_t blk,
 	return 0;
 }
 
-/* One more inode names r's block; the first one claims the block. */
-static void ea_ref(struct fsck_ctx *ctx, struct fsck_ea_rec *r)
+/* One more inode names r's block; the first one claims the block: 1
+ * when something else (data, group metadata) had claimed it before. */
+static int ea_ref(struct fsck_ctx *ctx, struct fsck_ea_rec *r)
 {
-	if (r->refs++ == 0)
-		fsck_block_mark(ctx, r->blk, 1);
+	int claimed;
+
+	if (r->refs++)
+		return 0;
+	claimed = fsck_block_test(ctx, r->blk);
+	fsck_block_mark(ctx, r->blk, 1);
+	return claimed;
 }
 
 void fsck_ea_free(struct fsck_ea_set *set)
@@ -392,7 +398,7 @@ static const char *ea_why(const struct fsck_ea_rec *r)
 
 int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode, int *dirty,
-			uint64_t *ea_blocks)
+			uint64_t *ea_blocks, uint64_t *ea_dup)
 {
 	uint64_t blk = inode->file_acl;
 	uint32_t code = 0;
@@ -400,6 +406,7 @@ int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 	int rc;
 
 	*ea_blocks = 0;
+	*ea_dup = 0;
 	if (!blk)
 		return 0;
 	if (!extkit_fs_valid_block(ctx->fs, blk))
@@ -428,7 +435,8 @@ int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 		return 0;
 	}
 	/* Valid, or bad but kept (answer no): in use, counted. */
-	ea_ref(ctx, r);
+	if (ea_ref(ctx, r))
+		*ea_dup = blk;
 	/* The EA block counts as a whole cluster with bigalloc. */
 	*ea_blocks = ctx->fs->g.cluster_ratio + (uint64_t)r->quota;
 	return 0;
@@ -529,4 +537,61 @@ void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk)
 		return;
 	if (!ea_write_refcount(ctx, blk, r->disk_refs - 1))
 		r->disk_refs--;
+}
+
+/* ---- pass 1B: a block claimed as EA block and as something else ---- */
+
+void fsck_ea_shared(struct fsck_ctx *ctx,
+		    void (*fn)(struct fsck_ctx *ctx, uint64_t blk, void *arg),
+		    void *arg)
+{
+	struct fsck_ea_set *set = &ctx->ea;
+
+	for (size_t i = 0; i < set->cap; i++) {
+		const struct fsck_ea_rec *r = &set->v[i];
+
+		if (r->blk && r->refs && !r->moved_to)
+			fn(ctx, r->blk, arg);
+	}
+}
+
+uint64_t fsck_ea_moved_to(struct fsck_ctx *ctx, uint64_t blk)
+{
+	struct fsck_ea_rec *r = ea_find(&ctx->ea, blk);
+
+	return r ? r->moved_to : 0;
+}
+
+int fsck_ea_copy(struct fsck_ctx *ctx, uint64_t from, uint64_t to)
+{
+	struct fsck_ea_set *set = &ctx->ea;
+	struct fsck_ea_rec *r, moved;
+	int rc;
+
+	r = ea_find(set, from);
+	if (!r)
+		return -EINVAL;
+	rc = extkit_fs_read_block(ctx->fs, from, ctx->blkbuf);
+	if (rc)
+		return rc;
+	/* the checksum of an EA block is seeded by its block number */
+	if (!r->problem)
+		extkit_ea_block_csum_set(ctx->fs, to, ctx->blkbuf);
+	rc = extkit_fs_write_block(ctx->fs, to, ctx->blkbuf);
+	if (rc)
+		return rc;
+	/* The names follow: the old record stays as a forwarding note
+	 * (open addressing keeps its slot), the new one takes the count. */
+	moved = *r;
+	moved.blk = to;
+	r->moved_to = to;
+	r->refs = 0;
+	if ((set->n + 1) * 2 > set->cap) {
+		rc = ea_grow(set);
+		if (rc)
+			return rc;
+	}
+	set->v[ea_slot(set, to)] = moved;
+	set->n++;
+	return 0;
 }

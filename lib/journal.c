@@ -40,6 +40,19 @@ int extkit_journal_is_external(const struct extkit_fs *fs)
 		le32(fs->raw_sb.s_journal_dev) != 0);
 }
 
+int extkit_journal_has_uuid(const struct extkit_fs *fs)
+{
+	static const uint8_t zero[16];
+
+	return memcmp(fs->raw_sb.s_journal_uuid, zero, 16) != 0;
+}
+
+void extkit_journal_forget_external(struct extkit_fs *fs)
+{
+	memset(fs->raw_sb.s_journal_uuid, 0, sizeof(fs->raw_sb.s_journal_uuid));
+	fs->raw_sb.s_journal_dev = 0;
+}
+
 void extkit_journal_free(struct extkit_journal *j)
 {
 	if (!j)

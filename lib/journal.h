@@ -93,6 +93,11 @@ uint32_t extkit_journal_fc_blocks(const struct extkit_journal *j);
 /* Whether the fs names a journal on another device (journal UUID or
  * s_journal_dev set, no journal inode). */
 int extkit_journal_is_external(const struct extkit_fs *fs);
+/* Whether s_journal_uuid is set (a journal found by its UUID). */
+int extkit_journal_has_uuid(const struct extkit_fs *fs);
+/* Forgets a journal on another device: s_journal_uuid and s_journal_dev
+ * zeroed in the in-memory superblock (the caller writes it). */
+void extkit_journal_forget_external(struct extkit_fs *fs);
 
 /*
  * Recovers the log into the filesystem: scan, revoke table, plan, then

@@ -39,10 +39,13 @@ default_seeds() {
 	1k) echo "83 116 173 214 240" ;;
 	# 4: i_size, i_extra_isize; 11: a block mapped twice by one file;
 	# 16: i_size; 29: imagic; 60: unused journal inode with data;
-	# 104, 139: flags, EA block and i_size of reserved inode 5
-	4k) echo "4 11 16 29 60 104 139" ;;
-	# 2: bad inode number where '.' belongs
-	64k) echo "2" ;;
+	# 104, 139: flags, EA block and i_size of reserved inode 5;
+	# 145: '..' of / past the inode count
+	4k) echo "4 11 16 29 60 104 139 145" ;;
+	# 2: bad inode number where '.' belongs; 24: a table block of
+	# 0xff (resize inode with no reserved GDT, flags of cleared
+	# inodes); 30: a journal UUID without has_journal
+	64k) echo "2 24 30" ;;
 	# 5: i_blocks_hi; 10: garbage ind blocks under an ind block in
 	# the inode table; 16: illegal numbers in a shared ind block;
 	# 41: imagic
