@@ -229,16 +229,17 @@ static int name_in_block(const struct dir_state *ds, const uint8_t *buf,
 
 /*
  * Whether an entry before offset off of the current block has this name
- * (its inode in *other). Only called when the name's hash is in the set:
- * the earlier blocks are read back (a duplicate or a hash collision).
+ * (hash: its nameset_hash; its inode in *other). Only when the hash is in
+ * the set are the earlier blocks read back (a duplicate or a collision).
  */
 static int find_dup(struct dir_state *ds, const uint8_t *buf, uint32_t off,
-		    const uint8_t *name, uint32_t nl, uint32_t *other)
+		    const uint8_t *name, uint32_t nl, uint32_t hash,
+		    uint32_t *other)
 {
 	struct extkit_dir_iter *it = ds->it;
 	uint64_t pblk;
 
-	if (!nameset_has(&ds->names, nameset_hash((const char *)name, nl)))
+	if (!nameset_has(&ds->names, hash))
 		return 0;
 	for (uint64_t l = 0; it && l < ds->lblk; l++) {
 		pblk = extkit_dir_iter_pblk(it, l);
@@ -261,7 +262,6 @@ static int new_name(struct dir_state *ds, const uint8_t *buf, uint32_t off,
 	uint32_t room = buf == NULL ? 0 :
 			extkit_dirent_rec_len(&ds->fmt, buf + off);
 	char suffix[16];
-	uint32_t other;
 
 	for (uint32_t k = 0; k < RENAME_TRIES; k++) {
 		uint32_t sl = (uint32_t)snprintf(suffix, sizeof(suffix),
@@ -276,9 +276,8 @@ static int new_name(struct dir_state *ds, const uint8_t *buf, uint32_t off,
 		memcpy(out, name, base);
 		memcpy(out + base, suffix, sl);
 		*out_len = base + sl;
-		if (!find_dup(ds, buf, off, (const uint8_t *)out, *out_len,
-			      &other) &&
-		    !nameset_has(&ds->names, nameset_hash(out, *out_len)))
+		/* a name whose hash is new is in no earlier entry */
+		if (!nameset_has(&ds->names, nameset_hash(out, *out_len)))
 			return 0;
 	}
 	return -EEXIST;
@@ -316,9 +315,10 @@ int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	const uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
 	uint32_t nl = name_len_at(ds, buf + off), other;
+	uint32_t hash = nameset_hash((const char *)name, nl);
 
-	if (!find_dup(ds, buf, off, name, nl, &other)) {
-		nameset_add(&ds->names, nameset_hash((const char *)name, nl));
+	if (!find_dup(ds, buf, off, name, nl, hash, &other)) {
+		nameset_add(&ds->names, hash);
 		return 0;
 	}
 	if (other != get_le32(buf + off))
