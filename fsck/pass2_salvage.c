@@ -233,7 +233,7 @@ static int name_in_block(const struct dir_state *ds, const uint8_t *buf,
  * the set are the earlier blocks read back (a duplicate or a collision).
  */
 static int find_dup(struct dir_state *ds, const uint8_t *buf, uint32_t off,
-		    const uint8_t *name, uint32_t nl, uint32_t hash,
+		    const uint8_t *name, uint32_t nl, uint64_t hash,
 		    uint32_t *other)
 {
 	struct extkit_dir_iter *it = ds->it;
@@ -315,7 +315,7 @@ int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	const uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
 	uint32_t nl = name_len_at(ds, buf + off), other;
-	uint32_t hash = nameset_hash((const char *)name, nl);
+	uint64_t hash = nameset_hash((const char *)name, nl);
 
 	if (!find_dup(ds, buf, off, name, nl, hash, &other)) {
 		nameset_add(&ds->names, hash);
