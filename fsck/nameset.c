@@ -54,18 +54,20 @@ static size_t first_slot(const struct nameset *set, uint32_t high)
 	return (size_t)(high * 0x9E3779B1u) & (set->cap - 1);
 }
 
-static void put(struct nameset *set, uint32_t high, uint8_t low)
+/* Adds (high, low) unless there; 1 if it was. */
+static int put(struct nameset *set, uint32_t high, uint8_t low)
 {
 	size_t i = first_slot(set, high);
 
 	while (set->slot[i]) {
 		if (set->slot[i] == high && set->low[i] == low)
-			return;
+			return 1;
 		i = (i + 1) & (set->cap - 1);
 	}
 	set->slot[i] = high;
 	set->low[i] = low;
 	set->n++;
+	return 0;
 }
 
 static int grow(struct nameset *set)
@@ -81,7 +83,7 @@ static int grow(struct nameset *set)
 	}
 	for (size_t i = 0; i < set->cap; i++)
 		if (set->slot[i])
-			put(&n, set->slot[i], set->low[i]);
+			(void)put(&n, set->slot[i], set->low[i]);
 	nameset_free(set);
 	*set = n;
 	return 0;
@@ -98,8 +100,15 @@ int nameset_add(struct nameset *set, uint64_t hash)
 		if (rc)
 			return rc;
 	}
-	put(set, hash_high(hash), (uint8_t)hash);
+	(void)put(set, hash_high(hash), (uint8_t)hash);
 	return 0;
+}
+
+int nameset_insert(struct nameset *set, uint64_t hash)
+{
+	if ((set->n + 1) * 8 > set->cap * 7 && grow(set))
+		return nameset_has(set, hash) ? 1 : -ENOMEM;
+	return put(set, hash_high(hash), (uint8_t)hash);
 }
 
 int nameset_has(const struct nameset *set, uint64_t hash)

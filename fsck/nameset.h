@@ -28,5 +28,8 @@ void nameset_reset(struct nameset *set);
 void nameset_free(struct nameset *set);
 int nameset_add(struct nameset *set, uint64_t hash);
 int nameset_has(const struct nameset *set, uint64_t hash);
+/* 1 if hash is in the set; else adds it and returns 0 (-ENOMEM: not
+ * added, not there). One probe where has and add take two. */
+int nameset_insert(struct nameset *set, uint64_t hash);
 
 #endif /* EXTKIT_FSCK_NAMESET_H */

@@ -229,18 +229,15 @@ static int name_in_block(const struct dir_state *ds, const uint8_t *buf,
 
 /*
  * Whether an entry before offset off of the current block has this name
- * (hash: its nameset_hash; its inode in *other). Only when the hash is in
- * the set are the earlier blocks read back (a duplicate or a collision).
+ * (its inode in *other): the earlier blocks read back. Only called when
+ * the name's hash is in the set (a duplicate or a collision).
  */
 static int find_dup(struct dir_state *ds, const uint8_t *buf, uint32_t off,
-		    const uint8_t *name, uint32_t nl, uint64_t hash,
-		    uint32_t *other)
+		    const uint8_t *name, uint32_t nl, uint32_t *other)
 {
 	struct extkit_dir_iter *it = ds->it;
 	uint64_t pblk;
 
-	if (!nameset_has(&ds->names, hash))
-		return 0;
 	for (uint64_t l = 0; it && l < ds->lblk; l++) {
 		pblk = extkit_dir_iter_pblk(it, l);
 		if (!pblk ||
@@ -317,10 +314,11 @@ int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	uint32_t nl = name_len_at(ds, buf + off), other;
 	uint64_t hash = nameset_hash((const char *)name, nl);
 
-	if (!find_dup(ds, buf, off, name, nl, hash, &other)) {
-		nameset_add(&ds->names, hash);
+	/* a new hash is a new name (now in the set); a hash seen before
+	 * is a duplicate only if an earlier entry has the name */
+	if (nameset_insert(&ds->names, hash) != 1 ||
+	    !find_dup(ds, buf, off, name, nl, &other))
 		return 0;
-	}
 	if (other != get_le32(buf + off))
 		return rename_dup(ds, buf, off);
 	if (pass2_problem(ds, PR_2_DUP_NAME, buf, off)) {
