@@ -558,11 +558,21 @@ static void recheck_csum(struct fsck_ctx *ctx, uint32_t ino)
 	free(raw);
 }
 
-int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+const uint8_t *fsck_inode_raw_cached(const struct fsck_ctx *ctx,
+				     uint32_t ino)
 {
 	if (ctx->p1.raw && ctx->p1.ino == ino &&
-	    extkit_io_writes(ctx->io) == ctx->p1.raw_writes) {
-		memcpy(raw, ctx->p1.raw, ctx->fs->g.inode_size);
+	    extkit_io_writes(ctx->io) == ctx->p1.raw_writes)
+		return ctx->p1.raw;
+	return NULL;
+}
+
+int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+{
+	const uint8_t *cached = fsck_inode_raw_cached(ctx, ino);
+
+	if (cached) {
+		memcpy(raw, cached, ctx->fs->g.inode_size);
 		return 0;
 	}
 	return extkit_inode_read_raw(ctx->fs, ino, raw);
