@@ -431,6 +431,10 @@ int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
  * read (the same bytes, without a read), else from the image.
  */
 int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw);
+/* Pass 1's chunk bytes of inode ino when they are current (as above),
+ * else NULL; valid while that inode is checked and nothing is written. */
+const uint8_t *fsck_inode_raw_cached(const struct fsck_ctx *ctx,
+				     uint32_t ino);
 /* Pass 4: an EA inode's stored reference count against the entries
  * found; 1 when ino is an EA inode something names (it is attached). */
 int fsck_ea_inode_attached(struct fsck_ctx *ctx, uint32_t ino);

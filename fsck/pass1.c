@@ -585,20 +585,35 @@ static void recheck_csum(struct fsck_ctx *ctx, uint32_t ino)
 	free(raw);
 }
 
-int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+const uint8_t *fsck_inode_raw_cached(const struct fsck_ctx *ctx,
+				     uint32_t ino)
 {
 	if (ctx->p1.raw && ctx->p1.ino == ino &&
-	    extkit_io_writes(ctx->io) == ctx->p1.raw_writes) {
-		memcpy(raw, ctx->p1.raw, ctx->fs->g.inode_size);
+	    extkit_io_writes(ctx->io) == ctx->p1.raw_writes)
+		return ctx->p1.raw;
+	return NULL;
+}
+
+int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+{
+	const uint8_t *cached = fsck_inode_raw_cached(ctx, ino);
+
+	if (cached) {
+		memcpy(raw, cached, ctx->fs->g.inode_size);
 		return 0;
 	}
 	return extkit_inode_read_raw(ctx->fs, ino, raw);
 }
 
-static int check_one(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+/* csum_ok: the checksum verdict on raw as read (the reader's), or -1. */
+static int check_one(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
+		     int csum_ok)
 {
-	int csum_ok = extkit_inode_csum_verify(ctx->fs, ino, raw);
-	int rc = check_fields(ctx, ino, raw);
+	int rc;
+
+	if (csum_ok < 0)
+		csum_ok = extkit_inode_csum_verify(ctx->fs, ino, raw);
+	rc = check_fields(ctx, ino, raw);
 
 	if (!rc && !csum_ok && !(ctx->flags & FSCK_FL_ABORT))
 		recheck_csum(ctx, ino);
@@ -652,32 +667,55 @@ static uint32_t group_itable_blocks(struct fsck_ctx *ctx, uint32_t g)
 	return (group_inodes(ctx, g) + ipb - 1) / ipb;
 }
 
+/* The inodes of group g a chunk from table block b holds: the first
+ * (*first) and how many are checked. */
+static uint32_t chunk_inodes(struct fsck_ctx *ctx, uint32_t g, uint32_t b,
+			     uint32_t cnt, uint32_t *first)
+{
+	uint32_t ipb = ctx->fs->g.inodes_per_block, n = group_inodes(ctx, g);
+	uint32_t from = b * ipb;
+
+	*first = g * ctx->fs->sb.inodes_per_group + 1 + from;
+	if (from >= n)
+		return 0;
+	return n - from < cnt * ipb ? n - from : cnt * ipb;
+}
+
 /* Asks the reader for the first chunk at or after block b of group g's
  * table. */
 static void post_from(struct fsck_ctx *ctx, struct itable_src *src,
 		      uint32_t g, uint32_t b)
 {
-	uint32_t n;
+	uint32_t n, cnt, first, ninodes;
 
 	if (!src->reader || !src->ahead)
 		return;
 	for (; g < ctx->fs->g.group_count; g++, b = 0) {
 		n = group_itable_blocks(ctx, g);
 		if (b < n) {
+			cnt = n - b < src->chunk_blocks ? n - b :
+							  src->chunk_blocks;
+			ninodes = chunk_inodes(ctx, g, b, cnt, &first);
 			itable_reader_post(src->reader,
 					   ctx->fs->groups[g].inode_table + b,
-					   n - b < src->chunk_blocks ? n - b :
-							src->chunk_blocks);
+					   cnt, first, ninodes);
 			return;
 		}
 	}
 }
 
+/* *ok: the chunk's checksum verdicts when the reader made them. */
 static int read_chunk(struct fsck_ctx *ctx, struct itable_src *src,
-		      uint64_t blk, uint32_t cnt, uint8_t **chunk)
+		      uint32_t g, uint32_t b, uint32_t cnt, uint8_t **chunk,
+		      const uint8_t **ok)
 {
+	uint64_t blk = ctx->fs->groups[g].inode_table + b;
+	uint32_t first, ninodes = chunk_inodes(ctx, g, b, cnt, &first);
+
+	*ok = NULL;
 	if (src->reader)
-		return itable_reader_get(src->reader, blk, cnt, chunk);
+		return itable_reader_get(src->reader, blk, cnt, first,
+					 ninodes, chunk, ok);
 	*chunk = src->buf;
 	return extkit_io_read_blocks(ctx->io, blk, cnt, src->buf);
 }
@@ -691,6 +729,7 @@ static int scan_group(struct fsck_ctx *ctx, uint32_t g,
 	uint32_t n = group_inodes(ctx, g);
 	uint32_t nblk = (n + ipb - 1) / ipb;
 	uint32_t first = g * fs->sb.inodes_per_group + 1;
+	const uint8_t *ok;
 	uint8_t *chunk;
 	int rc;
 
@@ -710,7 +749,7 @@ static int scan_group(struct fsck_ctx *ctx, uint32_t g,
 							 chunk_blocks;
 		uint64_t blk = fs->groups[g].inode_table + b;
 
-		rc = read_chunk(ctx, src, blk, cnt, &chunk);
+		rc = read_chunk(ctx, src, g, b, cnt, &chunk, &ok);
 		post_from(ctx, src, g, b + chunk_blocks);
 		if (rc) {
 			report_itable(ctx, g, blk, rc);
@@ -725,7 +764,7 @@ static int scan_group(struct fsck_ctx *ctx, uint32_t g,
 			ctx->p1.ino = first + idx;
 			ctx->p1.raw = chunk + (size_t)i * isz;
 			rc = check_one(ctx, first + idx, chunk + (size_t)i *
-				       isz);
+				       isz, ok ? ok[i] : -1);
 			ctx->p1.raw = NULL;
 			if (rc)
 				return rc;
@@ -747,7 +786,8 @@ int fsck_pass1(struct fsck_ctx *ctx)
 	/* Not through an undo log (its reads are not the thread's). */
 	if (!ctx->undo)
 		src.reader = itable_reader_new(ctx->io,
-					       (size_t)src.chunk_blocks * bs);
+					       (size_t)src.chunk_blocks * bs,
+					       fs);
 	if (!src.reader) {
 		src.buf = malloc((size_t)src.chunk_blocks * bs);
 		if (!src.buf)

@@ -229,8 +229,8 @@ static int name_in_block(const struct dir_state *ds, const uint8_t *buf,
 
 /*
  * Whether an entry before offset off of the current block has this name
- * (its inode in *other). Only called when the name's hash is in the set:
- * the earlier blocks are read back (a duplicate or a hash collision).
+ * (its inode in *other): the earlier blocks read back. Only called when
+ * the name's hash is in the set (a duplicate or a collision).
  */
 static int find_dup(struct dir_state *ds, const uint8_t *buf, uint32_t off,
 		    const uint8_t *name, uint32_t nl, uint32_t *other)
@@ -238,8 +238,6 @@ static int find_dup(struct dir_state *ds, const uint8_t *buf, uint32_t off,
 	struct extkit_dir_iter *it = ds->it;
 	uint64_t pblk;
 
-	if (!nameset_has(&ds->names, nameset_hash((const char *)name, nl)))
-		return 0;
 	for (uint64_t l = 0; it && l < ds->lblk; l++) {
 		pblk = extkit_dir_iter_pblk(it, l);
 		if (!pblk ||
@@ -261,7 +259,6 @@ static int new_name(struct dir_state *ds, const uint8_t *buf, uint32_t off,
 	uint32_t room = buf == NULL ? 0 :
 			extkit_dirent_rec_len(&ds->fmt, buf + off);
 	char suffix[16];
-	uint32_t other;
 
 	for (uint32_t k = 0; k < RENAME_TRIES; k++) {
 		uint32_t sl = (uint32_t)snprintf(suffix, sizeof(suffix),
@@ -276,9 +273,8 @@ static int new_name(struct dir_state *ds, const uint8_t *buf, uint32_t off,
 		memcpy(out, name, base);
 		memcpy(out + base, suffix, sl);
 		*out_len = base + sl;
-		if (!find_dup(ds, buf, off, (const uint8_t *)out, *out_len,
-			      &other) &&
-		    !nameset_has(&ds->names, nameset_hash(out, *out_len)))
+		/* a name whose hash is new is in no earlier entry */
+		if (!nameset_has(&ds->names, nameset_hash(out, *out_len)))
 			return 0;
 	}
 	return -EEXIST;
@@ -316,11 +312,13 @@ int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	const uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
 	uint32_t nl = name_len_at(ds, buf + off), other;
+	uint64_t hash = nameset_hash((const char *)name, nl);
 
-	if (!find_dup(ds, buf, off, name, nl, &other)) {
-		nameset_add(&ds->names, nameset_hash((const char *)name, nl));
+	/* a new hash is a new name (now in the set); a hash seen before
+	 * is a duplicate only if an earlier entry has the name */
+	if (nameset_insert(&ds->names, hash) != 1 ||
+	    !find_dup(ds, buf, off, name, nl, &other))
 		return 0;
-	}
 	if (other != get_le32(buf + off))
 		return rename_dup(ds, buf, off);
 	if (pass2_problem(ds, PR_2_DUP_NAME, buf, off)) {

@@ -18,13 +18,10 @@
 
 static void note_depth(struct fsck_stats *st, const struct extkit_inode *inode)
 {
-	uint8_t root[sizeof(inode->block)];
-	uint16_t depth;
+	/* eh_depth: bytes 6-7 of the little-endian node in i_block, i.e.
+	 * the high half of i_block[1] (kept in host order) */
+	uint16_t depth = (uint16_t)(inode->block[1] >> 16);
 
-	/* i_block is kept in host order; the node is little-endian. */
-	for (unsigned int i = 0; i < EXT2_N_BLOCKS; i++)
-		put_le32(root + 4 * i, inode->block[i]);
-	depth = extkit_extent_depth(root);
 	st->extent_depth[depth < FSCK_STATS_DEPTHS ? depth :
 			 FSCK_STATS_DEPTHS - 1]++;
 	st->extent_files++;

@@ -279,19 +279,29 @@ static int check_ibody(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
 int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
 			uint64_t *ea_blocks)
 {
-	uint8_t *raw;
+	uint8_t small[1024], *raw = small;	/* most inodes: 256 bytes */
+	const uint8_t *cached = fsck_inode_raw_cached(ctx, ino);
+	struct extkit_xattr_region reg;
 	int rc;
 
 	*ea_blocks = 0;
 	if (ctx->fs->g.inode_size <= EXT2_INODE_CORE_SIZE)
 		return 0;
-	raw = malloc(ctx->fs->g.inode_size);
-	if (!raw)
-		return -ENOMEM;
+	/* Most inodes hold no attribute: nothing to copy (check_ibody
+	 * would find no region either). */
+	if (cached && !extkit_xattr_ibody_region(cached,
+						 ctx->fs->g.inode_size, &reg))
+		return 0;
+	if (ctx->fs->g.inode_size > sizeof(small)) {
+		raw = malloc(ctx->fs->g.inode_size);
+		if (!raw)
+			return -ENOMEM;
+	}
 	rc = fsck_inode_read_raw(ctx, ino, raw);
 	if (!rc)
 		rc = check_ibody(ctx, ino, raw, ea_blocks);
-	free(raw);
+	if (raw != small)
+		free(raw);
 	return rc;
 }
 

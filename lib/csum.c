@@ -77,6 +77,16 @@ uint32_t extkit_crc32c(uint32_t crc, const void *buf, size_t len)
 	return extkit_crc32c_sw(crc, buf, len);
 }
 
+void extkit_crc32c_prepare(void)
+{
+	/* long enough for the instruction's three-lane tables */
+	static const uint8_t zeros[1024];
+
+	if (!tables_ready)
+		build_tables();
+	(void)extkit_crc32c(0, zeros, sizeof(zeros));
+}
+
 uint16_t extkit_crc16(uint16_t crc, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;

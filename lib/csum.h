@@ -13,6 +13,9 @@
 #include "fs.h"
 
 uint32_t extkit_crc32c(uint32_t crc, const void *buf, size_t len);
+/* Makes the tables extkit_crc32c builds on first use: after it, crc32c
+ * may run on two threads at once. */
+void extkit_crc32c_prepare(void);
 /* The portable table version extkit_crc32c falls back to (and tests). */
 uint32_t extkit_crc32c_sw(uint32_t crc, const void *buf, size_t len);
 uint16_t extkit_crc16(uint16_t crc, const void *buf, size_t len);

@@ -71,16 +71,24 @@ void extkit_extent_set_depth(uint8_t *node, uint16_t depth)
 	put_le16(node + offsetof(struct ext4_extent_header, eh_depth), depth);
 }
 
+/* Whole words through cpu_to_le32 / le32: on a little-endian host one
+ * 60-byte copy (byte by byte, a hot spot of pass 1 on ext4). */
 void extkit_extent_root_get(const struct extkit_inode *inode, uint8_t *root)
 {
+	__le32 w[EXT2_N_BLOCKS];
+
 	for (int i = 0; i < EXT2_N_BLOCKS; i++)
-		put_le32(root + 4 * i, inode->block[i]);
+		w[i] = cpu_to_le32(inode->block[i]);
+	memcpy(root, w, sizeof(w));
 }
 
 void extkit_extent_root_put(struct extkit_inode *inode, const uint8_t *root)
 {
+	__le32 w[EXT2_N_BLOCKS];
+
+	memcpy(w, root, sizeof(w));
 	for (int i = 0; i < EXT2_N_BLOCKS; i++)
-		inode->block[i] = get_le32(root + 4 * i);
+		inode->block[i] = le32(w[i]);
 }
 
 void extkit_extent_get(const uint8_t *node, uint16_t i,

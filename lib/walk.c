@@ -122,7 +122,11 @@ static int ind_entries(struct walk *w, uint8_t *buf, int level,
 	for (uint32_t k = 0; k < apb; k++) {
 		uint32_t i = reverse ? apb - 1 - k : k;
 		uint32_t b = get_le32(buf + 4 * i);
-		struct extkit_walk_ent e = {
+		struct extkit_walk_ent e;
+
+		if (!b)
+			continue;	/* a hole: not visited (ind_slot) */
+		e = (struct extkit_walk_ent){
 			.lblk = lblk + i * span, .end = lblk + (i + 1) * span,
 			.pblk = b, .len = 1, .level = level - 1,
 			.flags = level > 1 ? EXTKIT_WALK_META : 0,
@@ -214,24 +218,42 @@ static int ind_slot(struct walk *w, uint32_t *slot,
 	return bits < 0 ? bits : ind_apply(slot, e, bits);
 }
 
+/* The first logical block i_block[i] maps, and how many (*span): slot
+ * 12 maps apb blocks from 12, 13 apb^2 from 12 + apb, 14 apb^3 from
+ * 12 + apb + apb^2. */
+static uint64_t slot_lblk(uint64_t apb, int i, uint64_t *span)
+{
+	uint64_t first = EXT2_NDIR_BLOCKS, s = apb;
+
+	if (i < EXT2_NDIR_BLOCKS) {
+		*span = 1;
+		return (uint64_t)i;
+	}
+	for (int l = EXT2_NDIR_BLOCKS; l < i; l++) {
+		first += s;
+		s *= apb;
+	}
+	*span = s;
+	return first;
+}
+
 static int walk_indirect(struct walk *w, struct extkit_inode *inode)
 {
-	uint64_t apb = w->fs->g.addr_per_block;
-	uint64_t lblk[EXT2_N_BLOCKS], span[EXT2_N_BLOCKS];
+	uint64_t apb = w->fs->g.addr_per_block, span, first;
 	int reverse = w->wk->flags & EXTKIT_WALK_REVERSE;
 	int rc;
 
-	for (int i = 0; i < EXT2_N_BLOCKS; i++) {
-		lblk[i] = i <= EXT2_NDIR_BLOCKS ? (uint64_t)i :
-			  lblk[i - 1] + span[i - 1];
-		span[i] = i < EXT2_NDIR_BLOCKS ? 1 : i == EXT2_NDIR_BLOCKS ?
-			  apb : span[i - 1] * apb;
-	}
 	for (int k = 0; k < EXT2_N_BLOCKS; k++) {
 		int i = reverse ? EXT2_N_BLOCKS - 1 - k : k;
 		int level = i < EXT2_NDIR_BLOCKS ? 0 : i - EXT2_NDIR_BLOCKS + 1;
-		struct extkit_walk_ent e = {
-			.lblk = lblk[i], .end = lblk[i] + span[i],
+		struct extkit_walk_ent e;
+
+		/* A hole is not visited: most inodes map a block or two. */
+		if (!inode->block[i])
+			continue;
+		first = slot_lblk(apb, i, &span);
+		e = (struct extkit_walk_ent){
+			.lblk = first, .end = first + span,
 			.pblk = inode->block[i], .len = 1, .level = level,
 			.flags = level ? EXTKIT_WALK_META : 0,
 			.index = (uint16_t)i,
@@ -585,7 +607,8 @@ int extkit_walk(struct extkit_fs *fs, struct extkit_inode *inode,
 	else
 		rc = walk_indirect(&w, inode);
 	for (int i = 0; i <= MAX_LEVEL; i++)
-		free(w.bufs[i]);
+		if (w.bufs[i])
+			free(w.bufs[i]);
 	if (w.aborted)
 		return 1;
 	return rc;

@@ -183,6 +183,49 @@ START_TEST(test_walk_order)
 }
 END_TEST
 
+/*
+ * The logical ranges of the double and triple indirect slots (12 + apb
+ * and 12 + apb + apb^2 on) with i_block[0..12] all holes, which are not
+ * visited; inside the double indirect tree, the second slot of its first
+ * indirect block maps 12 + apb + 1.
+ */
+START_TEST(test_walk_dind_tind_ranges)
+{
+	struct wctx t;
+	struct seen s = { 0 };
+	uint64_t apb;
+
+	wctx_open(&t, 0);
+	apb = t.fs->g.addr_per_block;
+	t.inode.block[EXT2_DIND_BLOCK] = t.f + 10;
+	t.inode.block[EXT2_TIND_BLOCK] = t.f + 20;
+	zero_block(&t, t.f + 10);
+	zero_block(&t, t.f + 11);
+	zero_block(&t, t.f + 20);
+	block_put32(&t, t.f + 10, 0, t.f + 11);
+	block_put32(&t, t.f + 11, 1, t.f + 2);
+	ck_assert_int_eq(walk(&t, &s, 0), 0);
+	/* dind entered, ind entered, data, ind left, dind left, tind
+	 * entered (empty), tind left */
+	ck_assert_int_eq(s.n, 7);
+	ck_assert_uint_eq(s.e[0].pblk, t.f + 10);
+	ck_assert_uint_eq(s.e[0].lblk, 12 + apb);
+	ck_assert_uint_eq(s.e[0].end, 12 + apb + apb * apb);
+	ck_assert_int_eq(s.e[0].level, 2);
+	ck_assert_uint_eq(s.e[1].lblk, 12 + apb);
+	ck_assert_uint_eq(s.e[1].end, 12 + 2 * apb);
+	ck_assert_uint_eq(s.e[2].pblk, t.f + 2);
+	ck_assert_uint_eq(s.e[2].lblk, 12 + apb + 1);
+	ck_assert_uint_eq(s.e[5].pblk, t.f + 20);
+	ck_assert_uint_eq(s.e[5].lblk, 12 + apb + apb * apb);
+	ck_assert_uint_eq(s.e[5].end, 12 + apb + apb * apb + apb * apb * apb);
+	ck_assert_int_eq(s.e[5].level, 3);
+	ck_assert_int_eq(s.e[6].flags, EXTKIT_WALK_META | EXTKIT_WALK_LEAVE);
+	ck_assert_uint_eq(s.e[6].entries, 0);
+	wctx_close(&t);
+}
+END_TEST
+
 /* A pointer changed and a mapping dropped, in i_block and in an
  * indirect block: stored in memory, written unless the walk is dry. */
 START_TEST(test_walk_edit_indirect)
@@ -463,6 +506,7 @@ Suite *walk_suite(void)
 	TCase *te = tcase_create("extent");
 
 	tcase_add_test(tc, test_walk_order);
+	tcase_add_test(tc, test_walk_dind_tind_ranges);
 	tcase_add_test(tc, test_walk_edit_indirect);
 	tcase_add_test(tc, test_walk_bad_pointer);
 	tcase_add_test(tc, test_walk_loop);
