@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/xattr.h>
@@ -31,6 +32,10 @@
  * (or the job is done): not once for each, which would cost two context
  * switches a file when one thread keeps up with the other. */
 #define POP_BATCH	64
+/* Descriptors the ring may hold for the builder (large files, files with
+ * attributes): past it the reader closes them and the builder opens the
+ * file again, so a low open file limit is no worse than without it. */
+#define POP_HELD	32
 
 struct pop_reader {
 	pthread_t thread;
@@ -47,6 +52,7 @@ struct pop_reader {
 	int job;		/* a job is set and not finished */
 	int cancel;		/* the builder stopped early */
 	int quit;
+	atomic_int held;	/* descriptors in records not yet used */
 	int reader_waits;	/* for free records or a job */
 	uint64_t builder_waits;	/* for made to reach this (0: not waiting) */
 };
@@ -82,7 +88,8 @@ static int read_small(struct pop_rec *r)
 
 /* Fills record r for name: its lstat; for a regular file, its open
  * descriptor, its data when small and whether it has attributes. */
-static void prepare(int dfd, const char *name, struct pop_rec *r)
+static void prepare(struct pop_reader *rd, int dfd, const char *name,
+		    struct pop_rec *r)
 {
 	ssize_t nx;
 
@@ -105,7 +112,33 @@ static void prepare(int dfd, const char *name, struct pop_rec *r)
 	if (r->no_xattrs && (r->have_data || r->st.st_size == 0)) {
 		close(r->fd);
 		r->fd = -1;
+	} else if (atomic_load(&rd->held) >= POP_HELD) {
+		close(r->fd);	/* too many held: the builder opens it */
+		r->fd = -1;
+		r->opened = 0;
+		r->have_data = 0;
+	} else {
+		atomic_fetch_add(&rd->held, 1);
 	}
+}
+
+/* The builder is done with r's descriptor (taken or closed). */
+static void drop_fd(struct pop_reader *rd, struct pop_rec *r, int close_it)
+{
+	if (r->fd < 0)
+		return;
+	if (close_it)
+		close(r->fd);
+	r->fd = -1;
+	atomic_fetch_sub(&rd->held, 1);
+}
+
+int pop_reader_take_fd(struct pop_reader *rd, struct pop_rec *r)
+{
+	int fd = r->fd;
+
+	drop_fd(rd, r, 0);
+	return fd;
 }
 
 static void *reader_main(void *arg)
@@ -137,7 +170,7 @@ static void *reader_main(void *arg)
 			memcpy(name, rd->db->names + e->name_off, e->len);
 			name[e->len] = 0;
 			pthread_mutex_unlock(&rd->mu);
-			prepare(dfd, name, r);
+			prepare(rd, dfd, name, r);
 			pthread_mutex_lock(&rd->mu);
 		}
 		rd->made++;
@@ -220,9 +253,7 @@ struct pop_rec *pop_reader_get(struct pop_reader *rd)
 
 void pop_reader_put(struct pop_reader *rd, struct pop_rec *r)
 {
-	if (r->fd >= 0)
-		close(r->fd);	/* not taken: a hard link met before */
-	r->fd = -1;
+	drop_fd(rd, r, 1);	/* not taken: a hard link met before */
 	pthread_mutex_lock(&rd->mu);
 	rd->used++;
 	if (rd->reader_waits && rd->made - rd->used <= POP_RING - POP_BATCH)
@@ -243,11 +274,7 @@ void pop_reader_end(struct pop_reader *rd)
 	}
 	/* records read but not used (the builder stopped on an error) */
 	for (; rd->used < rd->made; rd->used++) {
-		struct pop_rec *r = &rd->ring[rd->used % POP_RING];
-
-		if (r->fd >= 0)
-			close(r->fd);
-		r->fd = -1;
+		drop_fd(rd, &rd->ring[rd->used % POP_RING], 1);
 	}
 	pthread_mutex_unlock(&rd->mu);
 }

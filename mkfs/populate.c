@@ -229,8 +229,7 @@ static int open_entry(struct pop *p, int dfd, const char *name,
 
 	memset(x, 0, sizeof(*x));
 	if (r && r->opened) {
-		xs->fd = r->fd;
-		r->fd = -1;
+		xs->fd = pop_reader_take_fd(p->rd, r);
 		return r->no_xattrs ? 0 : pop_read_xattrs(xs, p->path, x);
 	}
 	/* a file with data is opened first: its attributes come through

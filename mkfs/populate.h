@@ -213,6 +213,8 @@ void pop_reader_start(struct pop_reader *rd, int dfd,
  * the descriptor unless taken (set to -1). */
 struct pop_rec *pop_reader_get(struct pop_reader *rd);
 void pop_reader_put(struct pop_reader *rd, struct pop_rec *r);
+/* Takes the descriptor of record r (-1: none) from the reader. */
+int pop_reader_take_fd(struct pop_reader *rd, struct pop_rec *r);
 /* Stops the job (records not used are dropped); the reader is idle. */
 void pop_reader_end(struct pop_reader *rd);
 
