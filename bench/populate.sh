@@ -26,7 +26,10 @@
 # 1000000"), MKE2FS_MAX (largest N given to mke2fs -d and genext2fs,
 # default 100000: 286 s there), WIDE (0 skips the wide tree), WIDE_N
 # (its directories and files per directory, default 1000), REPS (default
-# 3), BENCH_DIR (default a new directory under /var/tmp).
+# 3), BENCH_DIR (default a new directory under /var/tmp);
+# EXTKIT_MKFS_NO_READER=1 passes through: extkit-mkfs then reads the
+# source on its own thread (by default a second thread reads ahead, so
+# wall time may be below CPU time on an idle machine of 2 cores or more).
 # Not part of make check.
 set -u
 cd "$(dirname "$0")/.." || exit 1

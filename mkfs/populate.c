@@ -160,8 +160,10 @@ static int open_data(struct pop *p, int dfd, const char *name, int *fd)
 	return *fd < 0 ? -errno : 0;
 }
 
-/* A regular file; fd: opened with open_data, -1 when it is empty. */
-static int copy_file(struct pop *p, int fd, uint32_t ino, struct pop_meta *m)
+/* A regular file; fd: opened with open_data, -1 when it is empty; data:
+ * its m->size bytes when the reader read them, else NULL. */
+static int copy_file(struct pop *p, int fd, const uint8_t *data, uint32_t ino,
+		     struct pop_meta *m)
 {
 	struct extkit_inode in = { 0 };
 	struct pop_file f = { 0 };
@@ -170,7 +172,9 @@ static int copy_file(struct pop *p, int fd, uint32_t ino, struct pop_meta *m)
 	if (!m->size)
 		return pop_write_inode(p, ino, m, &in, 1);
 	rc = pop_file_begin(p, &f, m->size);
-	if (!rc)
+	if (!rc && data)
+		rc = pop_file_write(p, &f, 0, data, (size_t)m->size);
+	else if (!rc)
 		rc = copy_data(p, &f, fd, m->disk_bytes);
 	if (!rc)
 		rc = pop_file_end(p, &f, ino, &in);
@@ -215,11 +219,33 @@ static int enter(struct pop *p, int dfd)
 	return 0;
 }
 
-/* Copies one entry (st: its lstat, or NULL to take it here), and the
- * subtree of a directory. */
+/* Opens the file and reads its attributes, or takes what the reader
+ * made of them (r: its record, or NULL). */
+static int open_entry(struct pop *p, int dfd, const char *name,
+		      const struct stat *st, struct pop_rec *r,
+		      struct xsrc *xs, struct xlist *x)
+{
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	if (r && r->opened) {
+		xs->fd = pop_reader_take_fd(p->rd, r);
+		return r->no_xattrs ? 0 : pop_read_xattrs(xs, p->path, x);
+	}
+	/* a file with data is opened first: its attributes come through
+	 * the descriptor, without another look-up of the name */
+	if (S_ISREG(st->st_mode) && st->st_size > 0)
+		rc = open_data(p, dfd, name, &xs->fd);
+	else
+		rc = enter(p, dfd);
+	return rc ? rc : pop_read_xattrs(xs, p->path, x);
+}
+
+/* Copies one entry (st: its lstat, or NULL to take it here; r: what the
+ * reader made of it, or NULL), and the subtree of a directory. */
 static int copy_one(struct pop *p, int dfd, const struct kid *k,
 		    const char *name, uint32_t parent_ino,
-		    const struct stat *st_in)
+		    const struct stat *st_in, struct pop_rec *r)
 {
 	struct xsrc xs = { .fd = -1, .path = name };
 	struct pop_meta m;
@@ -232,21 +258,14 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
 	meta_from_stat(p, &st, &m);
-	memset(&x, 0, sizeof(x));
-	/* a file with data is opened first: its attributes come through
-	 * the descriptor, without another look-up of the name */
-	if (S_ISREG(st.st_mode) && st.st_size > 0)
-		rc = open_data(p, dfd, name, &xs.fd);
-	else
-		rc = enter(p, dfd);
-	if (!rc)
-		rc = pop_read_xattrs(&xs, p->path, &x);
+	rc = open_entry(p, dfd, name, &st, r, &xs, &x);
 	m.x = x.items;
 	m.nx = x.n;
 	if (rc)
 		goto out;
 	if (S_ISREG(st.st_mode))
-		rc = copy_file(p, xs.fd, k->ino, &m);
+		rc = copy_file(p, xs.fd, r && r->have_data ? r->data : NULL,
+			       k->ino, &m);
 	else if (S_ISLNK(st.st_mode))
 		rc = copy_link(p, dfd, name, k->ino, &m);
 	else if (S_ISDIR(st.st_mode))
@@ -317,13 +336,16 @@ static int is_lpf(uint32_t dir, const char *name, uint32_t len)
  * the same source inode got (hard links). */
 static int number_kid(struct pop *p, int dfd, uint32_t dir,
 		      struct extkit_dirbuild_entry *e, const char *name,
-		      struct kid *k, struct stat *st_out)
+		      const struct pop_rec *r, struct kid *k,
+		      struct stat *st_out)
 {
 	struct stat st;
 	uint32_t have;
 	int rc, isdir;
 
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+	if (r && r->stat_ok)
+		st = r->st;
+	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
 	*st_out = st;
 	isdir = S_ISDIR(st.st_mode);
@@ -366,6 +388,7 @@ static int number_kids(struct pop *p, int dfd, uint32_t dir,
 	pop_align_goal(p, db->n);
 	for (uint64_t i = 0; !rc && i < db->n; i++) {
 		struct extkit_dirbuild_entry *e = &db->e[i];
+		struct pop_rec *r = p->rd ? pop_reader_get(p->rd) : NULL;
 
 		kids[i].name_off = e->name_off;
 		kids[i].len = e->len;
@@ -373,16 +396,19 @@ static int number_kids(struct pop *p, int dfd, uint32_t dir,
 		name[e->len] = 0;
 		rc = pop_path_push(p, e->name, e->len);
 		if (!rc)
-			rc = number_kid(p, dfd, dir, e, name, &kids[i], &st);
+			rc = number_kid(p, dfd, dir, e, name, r, &kids[i],
+					&st);
 		e->ino = kids[i].ino;
 		/* without the reservation (a benchmark's baseline), a
 		 * subdirectory's tree is numbered before the next name,
 		 * depth first, as mke2fs -d does */
 		if (!rc && kids[i].fresh &&
 		    (!S_ISDIR(st.st_mode) || p->no_reserve)) {
-			rc = copy_one(p, dfd, &kids[i], name, dir, &st);
+			rc = copy_one(p, dfd, &kids[i], name, dir, &st, r);
 			kids[i].fresh = 0;
 		}
+		if (r)
+			pop_reader_put(p->rd, r);
 		if (rc && rc != -POP_EREPORTED)
 			pop_error(p, pop_reason(rc));
 		if (rc)
@@ -417,7 +443,8 @@ static int copy_kids(struct pop *p, int dfd, uint32_t ino,
 		name[kids[i].len] = 0;
 		rc = pop_path_push(p, name, kids[i].len);
 		if (!rc)
-			rc = copy_one(p, dfd, &kids[i], name, ino, NULL);
+			rc = copy_one(p, dfd, &kids[i], name, ino, NULL,
+				      NULL);
 		if (rc && rc != -POP_EREPORTED) {
 			pop_error(p, pop_reason(rc));
 			rc = -POP_EREPORTED;
@@ -446,7 +473,11 @@ static int copy_dir(struct pop *p, int dfd, uint32_t ino, uint32_t parent)
 		rc = -ENOMEM;
 		goto out;
 	}
+	if (p->rd)
+		pop_reader_start(p->rd, dfd, &db);
 	rc = number_kids(p, dfd, ino, &db, kids);
+	if (p->rd)
+		pop_reader_end(p->rd);
 	if (!rc && ino == EXT2_ROOT_INO && (lpf = add_lpf(&db)))
 		rc = extkit_dirbuild_add(&db, LPF_NAME, sizeof(LPF_NAME) - 1,
 					 EXT2_GOOD_OLD_FIRST_INO, EXT2_FT_DIR);
@@ -520,6 +551,11 @@ static int copy_tree(struct pop *p, const char *source)
 		close(cwd);
 		return -POP_EREPORTED;
 	}
+	/* EXTKIT_MKFS_NO_READER: one thread (benchmarks and tests); and
+	 * without the reservation a subdirectory is copied while its
+	 * parent's children are being read */
+	if (!getenv("EXTKIT_MKFS_NO_READER") && !p->no_reserve)
+		p->rd = pop_reader_new();
 	if (p->bar) {
 		p->total = count_tree(dfd);
 		p->bar = p->total > POP_BAR_MIN;
@@ -539,6 +575,8 @@ static int copy_tree(struct pop *p, const char *source)
 		rc = copy_dir(p, dfd, EXT2_ROOT_INO, EXT2_ROOT_INO);
 	else
 		pop_error(p, extkit_strerror(rc));
+	pop_reader_free(p->rd);
+	p->rd = NULL;
 	close_kept(p);
 	close(dfd);
 	if (fchdir(cwd) && !rc) {

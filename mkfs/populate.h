@@ -12,6 +12,7 @@
 #define EXTKIT_MKFS_POPULATE_H
 
 #include <stdint.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "dirbuild.h"
@@ -101,6 +102,7 @@ struct pop {
 	int fds[POP_FDS];	/* files copied, to close (populate.c) */
 	int nfds;
 	int no_reserve;		/* EXTKIT_MKFS_NO_DIR_RESERVE (benchmarks) */
+	struct pop_reader *rd;	/* the source read ahead (popread.c) */
 	uint64_t lpf_block;	/* mkfs's lost+found, until claimed */
 	uint32_t lpf_blocks;
 };
@@ -186,6 +188,35 @@ struct xsrc {
 int pop_read_xattrs(const struct xsrc *s, const char *shown,
 		    struct xlist *x);
 void pop_xlist_release(struct xlist *x);
+
+/* popread.c: the children of a directory read ahead on a second thread,
+ * one record each, in the order of the names (see popread.c). */
+struct pop_rec {
+	struct stat st;
+	int stat_ok;		/* st is the entry's lstat */
+	int opened;		/* a regular file opened: fd, unless closed */
+	int fd;			/* kept open for the builder, or -1 */
+	int no_xattrs;		/* the file has no extended attributes */
+	int have_data;		/* data holds the file's st_size bytes */
+	uint8_t *data;
+};
+
+struct pop_reader;
+/* A reader thread, or NULL (no thread: the builder reads itself). */
+struct pop_reader *pop_reader_new(void);
+void pop_reader_free(struct pop_reader *rd);
+/* Starts reading the children of dfd, db's names in order; they must
+ * not move until pop_reader_end. */
+void pop_reader_start(struct pop_reader *rd, int dfd,
+		      const struct extkit_dirbuild *db);
+/* The next child's record (waits for it); put gives it back, closing
+ * the descriptor unless taken (set to -1). */
+struct pop_rec *pop_reader_get(struct pop_reader *rd);
+void pop_reader_put(struct pop_reader *rd, struct pop_rec *r);
+/* Takes the descriptor of record r (-1: none) from the reader. */
+int pop_reader_take_fd(struct pop_reader *rd, struct pop_rec *r);
+/* Stops the job (records not used are dropped); the reader is idle. */
+void pop_reader_end(struct pop_reader *rd);
 
 /* archive.c */
 int pop_archive(struct pop *p, const char *source);
