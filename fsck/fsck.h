@@ -442,6 +442,9 @@ int fsck_ea_inode_attached(struct fsck_ctx *ctx, uint32_t ino);
  * Pass 1: the inline data flag and the system.data attribute of inode
  * ino (inline.c); 1 when the inode was cleared.
  */
+/* Both the inline data and the extents flags; 1 if the inode was cleared. */
+int fsck_inline_both_flags(struct fsck_ctx *ctx, uint32_t ino,
+			   struct extkit_inode *inode, int *dirty);
 int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode, int *dirty);
 /* i_size an inline directory must have (60 plus system.data), or 0. */

@@ -48,10 +48,11 @@ uint64_t fsck_inline_dir_size(struct fsck_ctx *ctx, uint32_t ino)
  * Both the inline data and the extents flags (e2fsck's
  * fix_inline_data_extents_file): an extent header in i_block keeps the
  * extents, a size that fits in the inode keeps the inline data, anything
- * else is cleared. 1 when the inode was cleared.
+ * else is cleared. 1 when the inode was cleared. Reserved inodes too
+ * (check_reserved), as e2fsck checks every inode for it.
  */
-static int both_flags(struct fsck_ctx *ctx, uint32_t ino,
-		      struct extkit_inode *inode, int *dirty)
+int fsck_inline_both_flags(struct fsck_ctx *ctx, uint32_t ino,
+			   struct extkit_inode *inode, int *dirty)
 {
 	uint32_t room = ctx->fs->g.inode_size - EXT2_INODE_CORE_SIZE -
 			inode->extra_isize;
@@ -83,8 +84,8 @@ int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 
 	if (!(inode->flags & EXT4_INLINE_DATA_FL) || ino < ctx->fs->g.first_ino)
 		return 0;
-	if ((inode->flags & EXT4_EXTENTS_FL) && both_flags(ctx, ino, inode,
-							   dirty))
+	if ((inode->flags & EXT4_EXTENTS_FL) &&
+	    fsck_inline_both_flags(ctx, ino, inode, dirty))
 		return 1;
 	if (!(inode->flags & EXT4_INLINE_DATA_FL))
 		return 0;

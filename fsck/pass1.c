@@ -72,6 +72,10 @@ static void mark_group_metadata(struct fsck_ctx *ctx)
 void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode)
 {
+	/* A reserved inode other than the root holds nothing once cleared:
+	 * zeroed whole (its size too, which the next run would find). */
+	if (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO)
+		memset(inode, 0, sizeof(*inode));
 	inode->links_count = 0;
 	inode->dtime = ctx->now;
 	/* As e2fsck_clear_inode: no flags left to make the inode look
@@ -400,6 +404,13 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return rc;
 	}
+	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
+	    (inode->flags & EXT4_EXTENTS_FL) &&
+	    fsck_inline_both_flags(ctx, ino, inode, &dirty)) {
+		ctx->istate[ino] |= IST_USED;
+		extkit_bitmap_set(&ctx->inode_used, ino - 1);
+		return 0;
+	}
 	check_flags(ctx, ino, inode, &dirty);
 	if (ino == EXT2_BOOT_LOADER_INO)
 		bad = S_ISDIR(inode->mode);
@@ -428,6 +439,14 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 	if (rc)
 		return rc;
 	note_ea_dup(&res, ea_dup);
+	if (res.cleared) {
+		/* a map the scan gave up on (a bad extent root, say) */
+		fsck_release_blocks(ctx, inode);
+		pass1_clear_inode(ctx, ino, inode);
+		ctx->istate[ino] |= IST_USED;
+		extkit_bitmap_set(&ctx->inode_used, ino - 1);
+		return 0;
+	}
 	if (res.inode_dirty)
 		dirty = 1;
 	check_index_flag(ctx, ino, inode, &dirty);
