@@ -205,6 +205,21 @@ static uint64_t max_mapped_size(uint64_t bs)
 	return (EXT2_NDIR_BLOCKS + p + p * p + p * p * p) * bs;
 }
 
+/*
+ * The blocks a valid resize inode's map reaches, as e2fsck counts them:
+ * its double indirect block, the reserved GDT blocks after the primary
+ * descriptors (its indirect blocks) and their copies in each group with
+ * a superblock backup (their entries).
+ */
+static uint64_t resize_inode_blocks(const struct extkit_fs *fs)
+{
+	uint64_t rsv = fs->sb.reserved_gdt_blocks, copies = 0;
+
+	for (uint32_t g = 1; g < fs->g.group_count; g++)
+		copies += extkit_super_group_has_backup(&fs->sb, g) != 0;
+	return 1 + rsv * (1 + copies);
+}
+
 /* i_size and i_blocks against what the block scan found. */
 static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode,
@@ -214,8 +229,14 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	uint64_t bs = ctx->fs->g.block_size, want, nblk;
 	int bad = 0;
 
-	if (res->failed || ino == EXT2_RESIZE_INO)
+	if (res->failed)
 		return;
+	/* the resize inode's i_size is its own (it spans the indirect
+	 * reach); its i_blocks is checked as any inode's, as e2fsck does */
+	if (ino == EXT2_RESIZE_INO) {
+		nblk = resize_inode_blocks(ctx->fs);
+		goto check_blocks;
+	}
 	want = (uint64_t)(res->last_lblk + 1) * bs;
 	if (inode->flags & EXT4_INLINE_DATA_FL && S_ISDIR(inode->mode)) {
 		want = fsck_inline_dir_size(ctx, ino);
@@ -245,6 +266,7 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 		*dirty = 1;
 	}
 	nblk = res->nblocks + ea_blocks;
+check_blocks:
 	if (extkit_inode_blocks_bytes(ctx->fs, inode) != nblk * bs &&
 	    pass1_report(ctx, PR_1_BAD_I_BLOCKS, ino, inode,
 		   nblk * ctx->fs->g.sb_sectors_per_block)) {
