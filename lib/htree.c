@@ -486,6 +486,24 @@ static int dx_verify_level(struct dx_verify *v, const uint8_t *b,
 	return 0;
 }
 
+/*
+ * A block the index does not name as a node but that reads as one: a
+ * single empty record over the whole block, then the count/limit of a
+ * node. e2fsck takes such a block for a node by its looks (and finds its
+ * entries out of range); the kernel would too once it is named. A copy
+ * of another directory's node over a leaf reads this way.
+ */
+static int looks_like_stray_node(const struct dx_verify *v,
+				 const struct extkit_dirent *ent)
+{
+	const uint8_t *b = v->it->buf;
+
+	return ent->kind == EXTKIT_DE_EMPTY && ent->offset == 0 &&
+	       ent->lblk != 0 && ent->rec_len == v->fs->g.block_size &&
+	       ent->name_len == 0 && b && v->it->lblk == ent->lblk &&
+	       get_le16(b + DX_NODE_HDR) == extkit_htree_node_limit(v->fs);
+}
+
 static int dx_verify_leaves(struct dx_verify *v, uint8_t version)
 {
 	struct extkit_dirent ent;
@@ -493,6 +511,10 @@ static int dx_verify_leaves(struct dx_verify *v, uint8_t version)
 	int rc;
 
 	while ((rc = extkit_dir_iter_next(v->it, &ent)) > 0) {
+		if (looks_like_stray_node(v, &ent)) {
+			v->rep->bad_index++;
+			continue;
+		}
 		if (ent.kind != EXTKIT_DE_LIVE || ent.lblk == 0 ||
 		    !v->seen[ent.lblk])
 			continue;
