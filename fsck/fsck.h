@@ -405,6 +405,10 @@ int fsck_relocate_group_places(struct fsck_ctx *ctx);
 int fsck_check_resize_inode(struct fsck_ctx *ctx,
 			    struct extkit_inode *inode);
 int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
+/* Whether inode 7 is a valid resize inode in use, the layout of which
+ * fixes its i_blocks (pass 1 checks it then). */
+int fsck_resize_inode_countable(const struct fsck_ctx *ctx,
+				const struct extkit_inode *inode);
 /*
  * Extended attribute blocks (xattr.c). Pass 1: checks inode ino's
  * i_file_acl (feature, range, content; a bad block is cleared from the

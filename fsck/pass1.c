@@ -234,6 +234,8 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	/* the resize inode's i_size is its own (it spans the indirect
 	 * reach); its i_blocks is checked as any inode's, as e2fsck does */
 	if (ino == EXT2_RESIZE_INO) {
+		if (!fsck_resize_inode_countable(ctx, inode))
+			return;
 		nblk = resize_inode_blocks(ctx->fs);
 		goto check_blocks;
 	}

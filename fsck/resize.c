@@ -112,6 +112,18 @@ static void clear_resize_inode(struct fsck_ctx *ctx,
 	fsck_write_inode(ctx, EXT2_RESIZE_INO, inode);
 }
 
+int fsck_resize_inode_countable(const struct fsck_ctx *ctx,
+				const struct extkit_inode *inode)
+{
+	const struct extkit_fs *fs = ctx->fs;
+
+	return extkit_has_compat(&fs->sb, EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
+	       !(ctx->flags & FSCK_FL_RESIZE_REBUILD) && inode->mode &&
+	       inode->block[EXT2_DIND_BLOCK] && fs->sb.reserved_gdt_blocks &&
+	       fs->g.gdt_blocks + fs->sb.reserved_gdt_blocks <=
+	       fs->g.addr_per_block && !resize_inode_problem(fs, inode);
+}
+
 int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 {
 	struct extkit_fs *fs = ctx->fs;
