@@ -209,7 +209,7 @@ static uint64_t max_mapped_size(uint64_t bs)
  * The blocks a valid resize inode's map reaches, as e2fsck counts them:
  * its double indirect block, the reserved GDT blocks after the primary
  * descriptors (its indirect blocks) and their copies in each group with
- * a superblock backup (their entries).
+ * a superblock backup (their entries), each a cluster with bigalloc.
  */
 static uint64_t resize_inode_blocks(const struct extkit_fs *fs)
 {
@@ -217,7 +217,8 @@ static uint64_t resize_inode_blocks(const struct extkit_fs *fs)
 
 	for (uint32_t g = 1; g < fs->g.group_count; g++)
 		copies += extkit_super_group_has_backup(&fs->sb, g) != 0;
-	return 1 + rsv * (1 + copies);
+	/* bigalloc: each counts a whole cluster */
+	return (1 + rsv * (1 + copies)) << fs->g.cluster_bits;
 }
 
 /* i_size and i_blocks against what the block scan found. */

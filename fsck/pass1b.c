@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "bmap.h"
 #include "csum.h"
@@ -39,6 +40,7 @@
 #include "ondisk.h"
 
 #include "fsck.h"
+#include "pass1.h"
 #include "problem.h"
 
 struct clone_arg {
@@ -54,6 +56,10 @@ struct fsck_dups {
 	uint64_t *blk;		/* open addressing, 0 = empty slot */
 	uint32_t *refs;
 	size_t mask;
+	/* the inodes naming shared blocks, and how many references each */
+	uint32_t *sharer;
+	uint64_t *sharer_refs;
+	size_t nsharers, sharer_cap;
 };
 
 static uint32_t *dup_slot(struct fsck_dups *d, uint64_t blk)
@@ -87,6 +93,7 @@ struct owner_arg {
 	struct fsck_ctx *ctx;
 	struct fsck_dups *dups;
 	int reserved;		/* the inode walked is a reserved one */
+	uint64_t count;		/* its references to shared blocks */
 };
 
 static int owner_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
@@ -104,6 +111,7 @@ static int owner_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 			continue;
 		r = dup_slot(oa->dups, pblk + i);
 		*r = oa->reserved ? *r | DUP_KEEP : *r + 1;
+		oa->count++;
 	}
 	return 0;
 }
@@ -186,10 +194,31 @@ static void ea_owner_fn(struct fsck_ctx *ctx, uint64_t blk, void *arg)
 		(*dup_slot(d, blk))++;
 }
 
+static int add_sharer(struct fsck_dups *d, uint32_t ino, uint64_t refs)
+{
+	if (d->nsharers == d->sharer_cap) {
+		size_t cap = d->sharer_cap ? 2 * d->sharer_cap : 64;
+		uint32_t *s = realloc(d->sharer, cap * sizeof(*s));
+		uint64_t *r;
+
+		if (!s)
+			return -ENOMEM;
+		d->sharer = s;
+		r = realloc(d->sharer_refs, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		d->sharer_refs = r;
+		d->sharer_cap = cap;
+	}
+	d->sharer[d->nsharers] = ino;
+	d->sharer_refs[d->nsharers++] = refs;
+	return 0;
+}
+
 /* Counts every inode's references to shared blocks. */
 static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d)
 {
-	struct owner_arg oa = { ctx, d, 0 };
+	struct owner_arg oa = { ctx, d, 0, 0 };
 	struct extkit_inode inode;
 	uint64_t n = extkit_bitmap_count_range(&ctx->block_dup, 0,
 			ctx->fs->sb.blocks_count - ctx->fs->sb.first_data_block);
@@ -209,9 +238,13 @@ static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d)
 			continue;
 		oa.reserved = ino < ctx->fs->g.first_ino &&
 			      ino != EXT2_ROOT_INO;
+		oa.count = 0;
 		if (fsck_remap_blocks(ctx, &inode, owner_remap_fn, &oa) ==
 		    -EXTKIT_EUNSUPP)
 			extkit_block_walk(ctx->fs, &inode, owner_fn, &oa);
+		if (oa.count && !oa.reserved &&
+		    add_sharer(d, ino, oa.count))
+			return -ENOMEM;
 	}
 	fsck_ea_shared(ctx, ea_owner_fn, d);
 	return 0;
@@ -379,6 +412,117 @@ static int clone_inode(struct fsck_ctx *ctx, uint32_t ino,
 	return ea == 2;	/* its EA block was copied (or tried) */
 }
 
+/* ---- no room for the copies ---- */
+
+/* The copies cloning would make: each shared block's references but the
+ * one that keeps it (all of them when metadata or a reserved inode does). */
+static uint64_t copies_needed(const struct fsck_dups *d)
+{
+	uint64_t need = 0;
+
+	for (size_t i = 0; i <= d->mask; i++) {
+		uint32_t r = d->refs[i] & ~DUP_KEEP;
+
+		if (d->blk[i])
+			need += (d->refs[i] & DUP_KEEP) ? r : r - (r > 0);
+	}
+	return need;
+}
+
+static uint64_t free_blocks(const struct fsck_ctx *ctx)
+{
+	uint64_t n = ctx->fs->sb.blocks_count - ctx->fs->sb.first_data_block;
+
+	return n - extkit_bitmap_count_range(&ctx->block_found, 0, n);
+}
+
+/* One reference of a deleted inode to blk: a shared block loses an owner
+ * (one left: no longer shared), any other is freed. */
+static void drop_reference(struct fsck_ctx *ctx, struct fsck_dups *d,
+			   uint64_t blk)
+{
+	uint32_t *r;
+
+	if (!is_dup(ctx, blk)) {
+		fsck_block_unmark(ctx, blk, 1);
+		return;
+	}
+	r = dup_slot(d, blk);
+	if ((*r & ~DUP_KEEP) > 0)
+		(*r)--;
+	if (!(*r & DUP_KEEP) && *r <= 1)
+		extkit_bitmap_clear(&ctx->block_dup,
+				    blk - ctx->fs->sb.first_data_block);
+}
+
+static int drop_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+		   uint32_t count, int flags, void *arg)
+{
+	void **a = arg;
+
+	(void)fs;
+	(void)lblk;
+	(void)flags;
+	for (uint32_t i = 0; i < count; i++)
+		drop_reference(a[0], a[1], pblk + i);
+	return 0;
+}
+
+/* Deletes inode ino, which names shared blocks, as e2fsck deletes a file
+ * it cannot clone; its directory entries go in pass 2. Directories are
+ * kept (pass 2 walks them). -1 when the user says no. */
+static int delete_sharer(struct fsck_ctx *ctx, struct fsck_dups *d,
+			 uint32_t ino, uint64_t refs)
+{
+	struct extkit_inode inode;
+	struct problem_context pctx;
+	void *arg[2] = { ctx, d };
+
+	if (extkit_inode_read(ctx->fs, ino, &inode) || S_ISDIR(inode.mode))
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	pctx.num = refs;
+	if (!fix_problem(ctx, PR_1B_NO_ROOM_DELETE, &pctx))
+		return -1;
+	if (inode.file_acl && extkit_fs_valid_block(ctx->fs, inode.file_acl)) {
+		if (is_dup(ctx, inode.file_acl))
+			drop_reference(ctx, d, inode.file_acl);
+		else
+			fsck_ea_release(ctx, inode.file_acl);
+	}
+	extkit_block_walk(ctx->fs, &inode, drop_fn, arg);
+	pass1_clear_inode(ctx, ino, &inode);
+	extkit_bitmap_clear(&ctx->inode_used, ino - 1);
+	return 1;
+}
+
+/*
+ * When the copies cannot all fit in the free blocks, the inode naming the
+ * most shared blocks is offered for deletion first (a garbage extent over
+ * half the disk, say), until they fit. e2fsck clones in inode order and
+ * deletes the file whose clone fails, which may be any of the sharers.
+ */
+static void make_room(struct fsck_ctx *ctx, struct fsck_dups *d)
+{
+	while (copies_needed(d) > free_blocks(ctx)) {
+		size_t best = d->nsharers;
+		uint64_t refs;
+
+		for (size_t i = 0; i < d->nsharers; i++)
+			if (d->sharer_refs[i] &&
+			    (best == d->nsharers ||
+			     d->sharer_refs[i] > d->sharer_refs[best]))
+				best = i;
+		if (best == d->nsharers)
+			return;
+		refs = d->sharer_refs[best];
+		d->sharer_refs[best] = 0;
+		if (delete_sharer(ctx, d, d->sharer[best], refs) < 0)
+			return;
+	}
+}
+
 int fsck_pass1b(struct fsck_ctx *ctx)
 {
 	uint32_t n = ctx->fs->sb.inodes_count;
@@ -388,6 +532,8 @@ int fsck_pass1b(struct fsck_ctx *ctx)
 	if (!(ctx->flags & FSCK_FL_DUPS))
 		return 0;
 	rc = count_owners(ctx, &dups);
+	if (!rc)
+		make_room(ctx, &dups);
 	for (uint32_t ino = 1; ino <= n && !rc; ino++) {
 		if (!(ctx->istate[ino] & IST_DUP))
 			continue;
@@ -399,5 +545,7 @@ int fsck_pass1b(struct fsck_ctx *ctx)
 		ea_follow_moves(ctx);
 	free(dups.blk);
 	free(dups.refs);
+	free(dups.sharer);
+	free(dups.sharer_refs);
 	return rc;
 }

@@ -448,6 +448,10 @@ const struct problem problem_table[] = {
 	{ PR_1B_NO_SPACE,
 	  "Cannot clone the shared blocks of inode %i: %s.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1B_NO_ROOM_DELETE,
+	  "Inode %i names %N shared block(s); the free blocks cannot hold "
+	  "a copy of every shared block.",
+	  PROMPT_DELETE, 0 },
 	/* Pass 2 */
 	{ PR_2_DIR_CORRUPT,
 	  "Directory inode %i, %B, offset %N: directory corrupted (%s).",
@@ -706,6 +710,7 @@ static const char *const prompt_text[] = {
 	[PROMPT_CLEAR_INDEX] = "Clear the index",
 	[PROMPT_TRUNCATE] = "Truncate",
 	[PROMPT_REPLAY] = "Replay it",
+	[PROMPT_DELETE] = "Delete it",
 };
 
 /* What preen mode prints after a fixed problem's message. */
@@ -727,6 +732,7 @@ static const char *const preen_text[] = {
 	[PROMPT_CLEAR_INDEX] = "INDEX CLEARED",
 	[PROMPT_TRUNCATE] = "TRUNCATED",
 	[PROMPT_REPLAY] = "REPLAYED",
+	[PROMPT_DELETE] = "DELETED",
 };
 
 void clear_problem_context(struct problem_context *pctx)

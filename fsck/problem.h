@@ -63,6 +63,7 @@ enum problem_prompt {
 	PROMPT_CLEAR_INDEX,
 	PROMPT_TRUNCATE,
 	PROMPT_REPLAY,
+	PROMPT_DELETE,
 };
 
 /* Pass 0: superblock and group descriptors. */
@@ -205,6 +206,7 @@ enum problem_prompt {
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
 #define PR_1B_NO_SPACE		0x011002
+#define PR_1B_NO_ROOM_DELETE	0x011003 /* copies cannot fit: delete */
 
 /* Pass 2: directory structure. */
 #define PR_2_DIR_CORRUPT	0x020001
