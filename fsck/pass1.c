@@ -429,7 +429,11 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return rc;
 	}
-	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
+	/* the resize, journal and quota inodes have checks of their own,
+	 * which rebuild what they clear */
+	if (ino != EXT2_RESIZE_INO && ino != EXT2_JOURNAL_INO &&
+	    !extkit_super_internal_inode(&ctx->fs->sb, ino) &&
+	    (inode->flags & EXT4_INLINE_DATA_FL) &&
 	    (inode->flags & EXT4_EXTENTS_FL) &&
 	    fsck_inline_both_flags(ctx, ino, inode, &dirty)) {
 		ctx->istate[ino] |= IST_USED;
