@@ -485,7 +485,7 @@ static void check_index(struct dir_state *ds, int indexed)
 	 * leaves the same bad index for the next run (not a linear
 	 * directory e2fsck finds corrupt). */
 	if (extkit_has_metadata_csum(&ds->ctx->fs->sb)) {
-		fsck_alloc_push(&ds->ctx->rehash_dirs, ds->ino);
+		pass2_rehash_later(ds);
 		return;
 	}
 	inode.flags &= ~EXT2_INDEX_FL;

@@ -38,6 +38,8 @@ int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
 /* metadata_csum: checks the checksum of the block just loaded. */
 void pass2_check_block_csum(struct dir_state *ds,
 			    const struct extkit_dir_iter *it, uint8_t *buf);
+/* Has the directory rebuilt after the passes (e2fsck's pass 3A). */
+void pass2_rehash_later(struct dir_state *ds);
 /* Checks the valid record at off of the current block buf. */
 void pass2_record(struct dir_state *ds, uint8_t *buf, uint32_t off);
 void pass2_check_filetype(struct dir_state *ds, uint8_t *buf, uint32_t off,

@@ -47,6 +47,13 @@ static int make_tail(struct dir_state *ds, uint8_t *buf, uint32_t last)
 	uint32_t bs = ds->fmt.block_size, len = bs - last, min = 0;
 	const struct ext2_dir_entry_2 *de = (const void *)(buf + last);
 
+	/* an empty 12-byte record where the tail belongs: a tail whose
+	 * file type byte was lost */
+	if (last == bs - TAIL_LEN && !get_le32(buf + last) &&
+	    extkit_dirent_rec_len(&ds->fmt, buf + last) == TAIL_LEN) {
+		extkit_dirblock_init_tail(ds->ctx->fs, buf);
+		return 1;
+	}
 	if (get_le32(buf + last))
 		min = extkit_dirent_min_len(extkit_dirent_name_len(&ds->fmt,
 								   de));
@@ -58,6 +65,16 @@ static int make_tail(struct dir_state *ds, uint8_t *buf, uint32_t last)
 		return 0;
 	extkit_dirblock_init_tail(ds->ctx->fs, buf);
 	return 1;
+}
+
+void pass2_rehash_later(struct dir_state *ds)
+{
+	struct fsck_alloc_list *l = &ds->ctx->rehash_dirs;
+
+	/* a directory's blocks and its index are checked one after the
+	 * other: once in the list is enough */
+	if (!l->n || l->v[l->n - 1] != ds->ino)
+		fsck_alloc_push(l, ds->ino);
 }
 
 /* Whether the directory's blocks may hold an htree index (the flag, and
@@ -106,7 +123,10 @@ void pass2_check_block_csum(struct dir_state *ds,
 		}
 		return;
 	}
-	if (pass2_problem(ds, PR_2_DIR_NO_CSUM, buf, 0) &&
-	    make_tail(ds, buf, last))
+	if (!pass2_problem(ds, PR_2_DIR_NO_CSUM, buf, 0))
+		return;
+	if (make_tail(ds, buf, last))
 		ds->dirty = 1;
+	else	/* no room for a tail: the rebuild after the passes makes it */
+		pass2_rehash_later(ds);
 }
