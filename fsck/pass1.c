@@ -237,7 +237,7 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	if (ino == EXT2_RESIZE_INO) {
 		if (!fsck_resize_inode_countable(ctx, inode))
 			return;
-		nblk = resize_inode_blocks(ctx->fs);
+		nblk = resize_inode_blocks(ctx->fs) + ea_blocks;
 		goto check_blocks;
 	}
 	want = (uint64_t)(res->last_lblk + 1) * bs;
@@ -461,8 +461,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 			return rc;
 	}
 	check_reserved_clear(ctx, ino, inode);
-	rc = ino == EXT2_RESIZE_INO ? 0 :
-	     fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks, &ea_dup);
+	rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks, &ea_dup);
 	if (!rc)
 		rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
