@@ -35,6 +35,7 @@
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
+#include "dirblock.h"
 #include "htree.h"
 #include "inode.h"
 #include "io.h"
@@ -393,6 +394,7 @@ static void start_block(struct dir_state *ds, uint64_t lblk)
 	ds->rec_no = 0;
 	ds->prev_off = -1;
 	ds->walk_only = ds->ctx->readonly;
+	ds->tail_pending = 0;
 }
 
 /*
@@ -425,6 +427,14 @@ static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 		break;
 	default:
 		break;
+	}
+	/* the records are fixed now: a block still without a tail gets
+	 * one (a salvage writes its own) */
+	if (ds->tail_pending && buf &&
+	    ent->offset + ent->rec_len >= ds->fmt.block_size) {
+		ds->tail_pending = 0;
+		if (!extkit_dirblock_has_tail(ds->ctx->fs, buf))
+			pass2_check_block_csum(ds, it, buf);
 	}
 	if (ds->dirty && buf)
 		extkit_dir_iter_mark_dirty(it);

@@ -28,6 +28,9 @@ struct dir_state {
 	int walk_only;
 	int index_broken;	/* entries of an htree directory changed */
 	uint64_t hole_end;	/* holes below it were reported in a run */
+	/* metadata_csum: the block's records did not parse when it was
+	 * loaded; its tail is checked again after its last record */
+	int tail_pending;
 	struct nameset names;
 	uint8_t *cmp_buf;	/* reading back an earlier name */
 };

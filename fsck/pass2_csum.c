@@ -115,8 +115,10 @@ void pass2_check_block_csum(struct dir_state *ds,
 	/* no tail and no index: a leaf written without metadata_csum, or
 	 * one whose tail was destroyed (the records end where it starts) */
 	if (!chain_valid(ds, buf, bs, &last)) {
-		if (!chain_valid(ds, buf, bs - TAIL_LEN, &last))
+		if (!chain_valid(ds, buf, bs - TAIL_LEN, &last)) {
+			ds->tail_pending = 1;
 			return;
+		}
 		if (pass2_problem(ds, PR_2_DIR_NO_CSUM, buf, 0)) {
 			extkit_dirblock_init_tail(fs, buf);
 			ds->dirty = 1;
