@@ -98,7 +98,11 @@ void pass2_check_block_csum(struct dir_state *ds,
 	    extkit_dir_iter_is_inline(it))
 		return;
 	gen = extkit_dir_iter_inode(it)->generation;
-	if (dir_is_indexed(ds))
+	/* only block 0 can be an htree root: a copy of the root further
+	 * on (its dx_tail checksum valid, as the same directory's) is a
+	 * leaf whose '..' covers its tail */
+	if (dir_is_indexed(ds) &&
+	    !(ds->lblk && extkit_dirblock_is_dx_root(fs, buf)))
 		rc = extkit_dirblock_csum_verify(fs, ds->ino, gen, buf);
 	else
 		rc = extkit_dirblock_leaf_csum_verify(fs, ds->ino, gen, buf);
