@@ -140,22 +140,18 @@ static int find_backup(struct fsck_ctx *ctx, struct extkit_fs **out,
 	/* A readable primary (its descriptors are what is bad) gives the
 	 * geometry: the backups of a filesystem made with -g lie where it
 	 * says, not at 8 blocks per byte of block (e2fsck's get_backup_sb
-	 * also asks the primary first). */
+	 * also asks the primary first, for its first backup). */
 	if (ctx->fs) {
 		const struct extkit_super *sb = &ctx->fs->sb;
+		uint32_t n = ctx->fs->g.group_count;
+		uint32_t g = extkit_super_next_backup(sb, 0, n);
+		uint64_t blk = sb->first_data_block +
+			       (uint64_t)g * sb->blocks_per_group;
 
-		for (uint32_t g = 1; g < ctx->fs->g.group_count; g++) {
-			uint64_t blk = sb->first_data_block +
-				       (uint64_t)g * sb->blocks_per_group;
-
-			if (!extkit_super_group_has_backup(sb, g))
-				continue;
-			if (try_open(ctx, blk, ctx->fs->g.block_size, out,
-				     &why) == 0) {
-				*where = blk;
-				return 0;
-			}
-			break;	/* the first backup only, as e2fsck */
+		if (g < n && try_open(ctx, blk, ctx->fs->g.block_size, out,
+				      &why) == 0) {
+			*where = blk;
+			return 0;
 		}
 	}
 	for (unsigned int k = 0; k < sizeof(backup_groups) /

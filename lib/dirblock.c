@@ -82,11 +82,24 @@ static uint32_t dx_csum(uint32_t seed, const uint8_t *buf, uint32_t off)
 	return extkit_crc32c(c, zero, sizeof(zero));
 }
 
+/* Where the checksum of leaf block buf lives (0: no tail) and its value:
+ * the tail's, over the block before the tail. */
+static uint32_t leaf_csum_place(const struct extkit_fs *fs, uint32_t seed,
+				const uint8_t *buf, uint32_t *csum)
+{
+	uint32_t bs = fs->g.block_size;
+
+	if (!extkit_dirblock_has_tail(fs, buf))
+		return 0;
+	*csum = extkit_crc32c(seed, buf, bs - TAIL_LEN);
+	return bs - 4;
+}
+
 /* Where the checksum of buf lives (0: none) and its value. */
 static uint32_t csum_place(const struct extkit_fs *fs, uint32_t ino,
 			   uint32_t gen, const uint8_t *buf, uint32_t *csum)
 {
-	uint32_t bs = fs->g.block_size, seed, off;
+	uint32_t seed, off;
 
 	seed = extkit_inode_csum_seed(fs, ino, gen);
 	/* An htree root or node first: the kernel leaves a leaf's tail
@@ -98,11 +111,7 @@ static uint32_t csum_place(const struct extkit_fs *fs, uint32_t ino,
 		*csum = dx_csum(seed, buf, off);
 		return off + get_le16(buf + off) * DX_ENTRY + 4;
 	}
-	if (extkit_dirblock_has_tail(fs, buf)) {
-		*csum = extkit_crc32c(seed, buf, bs - TAIL_LEN);
-		return bs - 4;
-	}
-	return 0;
+	return leaf_csum_place(fs, seed, buf, csum);
 }
 
 int extkit_dirblock_csum_set(const struct extkit_fs *fs, uint32_t ino,
@@ -129,13 +138,13 @@ int extkit_dirblock_csum_verify(const struct extkit_fs *fs, uint32_t ino,
 int extkit_dirblock_leaf_csum_verify(const struct extkit_fs *fs, uint32_t ino,
 				     uint32_t gen, const uint8_t *buf)
 {
-	uint32_t bs = fs->g.block_size, seed;
+	uint32_t csum = 0, at;
 
-	if (!extkit_dirblock_has_tail(fs, buf))
+	at = leaf_csum_place(fs, extkit_inode_csum_seed(fs, ino, gen), buf,
+			     &csum);
+	if (!at)
 		return -ENOSPC;
-	seed = extkit_inode_csum_seed(fs, ino, gen);
-	return get_le32(buf + bs - 4) ==
-	       extkit_crc32c(seed, buf, bs - TAIL_LEN);
+	return get_le32(buf + at) == csum;
 }
 
 int extkit_dirblock_write(struct extkit_fs *fs, uint32_t ino, uint32_t gen,
