@@ -250,7 +250,7 @@ static int leave_node(struct ext_scan *s, struct extkit_walk_ent *e)
  * A sound tree block on the way down: a checksum that does not match is
  * rewritten (the walker writes an edited block back, checksum set, when
  * it leaves it), as e2fsck's "extent block passes checks, but checksum
- * does not match".
+ * does not match", unless the block is shared (below).
  */
 static int check_node_csum(struct ext_scan *s, const struct extkit_walk_ent *e)
 {
@@ -258,9 +258,17 @@ static int check_node_csum(struct ext_scan *s, const struct extkit_walk_ent *e)
 						     s->inode->generation,
 						     e->block))
 		return 0;
-	if (report(s, PR_1_EXTENT_CSUM, e->pblk, e->lblk, 0, NULL))
-		return EXTKIT_WALK_EDITED;
-	return 0;
+	if (!report(s, PR_1_EXTENT_CSUM, e->pblk, e->lblk, 0, NULL))
+		return 0;
+	/* A block an earlier owner claimed is shared: pass 1B gives this
+	 * inode a copy, or lets it keep the block, and sets the checksum of
+	 * whichever owner ends with it. Rewritten now, the checksum would
+	 * be this inode's on a block the earlier owner may keep. */
+	if (fsck_block_test(s->ctx, e->pblk) &&
+	    !extkit_has_ro_compat(&s->ctx->fs->sb,
+				  EXT4_FEATURE_RO_COMPAT_SHARED_BLOCKS))
+		return 0;
+	return EXTKIT_WALK_EDITED;
 }
 
 /* The walker's callback: every entry of the tree, checked. */

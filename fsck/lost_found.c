@@ -121,6 +121,29 @@ int fsck_new_run(struct fsck_ctx *ctx, uint64_t goal, uint32_t count,
 	return 0;
 }
 
+/*
+ * With group descriptor checksums, the inodes past the table's used part
+ * (bg_itable_unused) and a group marked INODE_UNINIT are taken as never
+ * used: a new inode there moves the mark past it (as ext2fs's inode
+ * allocation does), or the next check finds it in the unused part.
+ */
+static void note_inode_in_use(struct fsck_ctx *ctx, uint32_t g, uint32_t idx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct extkit_group *gd = &fs->groups[g];
+	uint32_t ipg = fs->sb.inodes_per_group;
+
+	if (!extkit_has_ro_compat(&fs->sb, EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
+				  EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) ||
+	    (!(gd->flags & EXT4_BG_INODE_UNINIT) &&
+	     gd->itable_unused <= ipg - idx - 1))
+		return;
+	gd->flags &= (uint16_t)~EXT4_BG_INODE_UNINIT;
+	if (gd->itable_unused > ipg - idx - 1)
+		gd->itable_unused = ipg - idx - 1;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+}
+
 int fsck_new_inode(struct fsck_ctx *ctx, uint32_t dir, int is_dir,
 		   uint32_t *ino)
 {
@@ -148,6 +171,7 @@ int fsck_new_inode(struct fsck_ctx *ctx, uint32_t dir, int is_dir,
 	if (rc)
 		return rc;
 	g = (uint32_t)(bit / ipg);
+	note_inode_in_use(ctx, g, (uint32_t)(bit % ipg));
 	if (!fsck_disk_bit_free(ctx, fs->groups[g].inode_bitmap,
 				(uint32_t)(bit % ipg)))
 		return 0;
