@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "endian.h"
+#include "extent.h"
 #include "fs.h"
 #include "inode.h"
 #include "ondisk.h"
@@ -156,25 +157,54 @@ static const char *target_problem(const uint8_t *buf, size_t buflen,
 	return NULL;
 }
 
-/* The one block of a slow symlink: in range, readable, a valid target. */
+/* The one block blk of a slow symlink: in range, readable, a valid
+ * target. */
+static const char *symlink_block_problem(struct fsck_ctx *ctx,
+					 const struct extkit_inode *inode,
+					 uint64_t blk)
+{
+	if (!extkit_fs_valid_block(ctx->fs, blk))
+		return "its block is out of range";
+	if (extkit_fs_read_block(ctx->fs, blk, ctx->blkbuf))
+		return "its block cannot be read";
+	return target_problem(ctx->blkbuf, ctx->fs->g.block_size, inode->size,
+			      !!(inode->flags & EXT4_ENCRYPT_FL));
+}
+
+/* A slow symlink mapped by i_block: block[0] and no other. */
 static const char *slow_symlink_problem(struct fsck_ctx *ctx,
 					const struct extkit_inode *inode)
 {
-	uint32_t bs = ctx->fs->g.block_size;
-
-	if (inode->size >= bs)
+	if (inode->size >= ctx->fs->g.block_size)
 		return "size is too large";
 	if (!inode->block[0])
 		return "no block";
 	for (int i = 1; i < EXT2_N_BLOCKS; i++)
 		if (inode->block[i])
 			return "more than one block";
-	if (!extkit_fs_valid_block(ctx->fs, inode->block[0]))
-		return "its block is out of range";
-	if (extkit_fs_read_block(ctx->fs, inode->block[0], ctx->blkbuf))
-		return "its block cannot be read";
-	return target_problem(ctx->blkbuf, bs, inode->size,
-			      !!(inode->flags & EXT4_ENCRYPT_FL));
+	return symlink_block_problem(ctx, inode, inode->block[0]);
+}
+
+/* A slow symlink mapped by extents: a root of depth 0 holding one
+ * extent, block 0 of length 1 (e2fsck's check_symlink). */
+static const char *extent_symlink_problem(struct fsck_ctx *ctx,
+					  const struct extkit_inode *inode)
+{
+	uint8_t root[EXT2_N_BLOCKS * 4];
+	struct extkit_extent ex;
+
+	if (inode->size >= ctx->fs->g.block_size)
+		return "size is too large";
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		put_le32(root + 4 * i, inode->block[i]);
+	if (get_le16(root) != EXT4_EXT_MAGIC ||
+	    extkit_extent_depth(root) != 0 ||
+	    extkit_extent_entries(root) != 1)
+		return "its extent tree is not one extent";
+	extkit_extent_get(root, 0, &ex);
+	if (ex.lblk != 0 || ex.len != 1 || ex.unwritten)
+		return "its extent is not block 0 alone";
+	return symlink_block_problem(ctx, inode, ex.pblk);
 }
 
 /* Why a symlink is invalid, or NULL (e2fsck's check_symlink rules). */
@@ -191,12 +221,10 @@ static const char *symlink_problem(struct fsck_ctx *ctx,
 		return "it has the htree index flag";
 	if (inode->flags & EXT4_INLINE_DATA_FL)
 		return NULL;
-	if (extkit_inode_has_block_map(inode)) {
-		/* Extent-mapped slow symlinks: left to the extent code. */
-		if (inode->flags & EXT4_EXTENTS_FL)
-			return NULL;
-		return slow_symlink_problem(ctx, inode);
-	}
+	if (extkit_inode_has_block_map(inode))
+		return inode->flags & EXT4_EXTENTS_FL ?
+		       extent_symlink_problem(ctx, inode) :
+		       slow_symlink_problem(ctx, inode);
 	if (inode->flags & EXT4_EXTENTS_FL)
 		return "a fast symlink has the extents flag";
 	for (int i = 0; i < EXT2_N_BLOCKS; i++)
@@ -209,8 +237,19 @@ static const char *symlink_problem(struct fsck_ctx *ctx,
 static int check_symlink(struct fsck_ctx *ctx, uint32_t ino,
 			 struct extkit_inode *inode, int *dirty)
 {
-	const char *why = symlink_problem(ctx, inode);
+	const char *why;
 
+	/* The extents flag on a symlink without blocks (no data, no EA
+	 * block) is dropped first, as e2fsck's PR_1_FAST_SYMLINK_EXTENT_FL
+	 * does: a fast symlink then stays. */
+	if ((inode->flags & EXT4_EXTENTS_FL) && !inode->file_acl &&
+	    !extkit_inode_blocks_bytes(ctx->fs, inode) &&
+	    extkit_has_incompat(&ctx->fs->sb, EXT4_FEATURE_INCOMPAT_EXTENTS) &&
+	    report_type(ctx, PR_1_FAST_SYMLINK_EXTENT_FL, ino, inode, NULL)) {
+		inode->flags &= ~EXT4_EXTENTS_FL;
+		*dirty = 1;
+	}
+	why = symlink_problem(ctx, inode);
 	if (!why) {
 		check_immutable(ctx, ino, inode, dirty);
 		return 0;

@@ -440,6 +440,9 @@ const struct problem problem_table[] = {
 	{ PR_1_UNINIT_DBLOCK,
 	  "Directory inode %i has an extent marked unwritten at block %N.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_FAST_SYMLINK_EXTENT_FL,
+	  "Symlink inode %i has the extents flag but no blocks.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

@@ -202,6 +202,7 @@ enum problem_prompt {
 #define PR_1_EXTENT_FEATURE	0x010101 /* extent inode, feature off */
 #define PR_1_COLLAPSE_DBLOCK	0x010300 /* dir extent past a hole: moved */
 #define PR_1_UNINIT_DBLOCK	0x010301 /* dir extent marked unwritten */
+#define PR_1_FAST_SYMLINK_EXTENT_FL 0x010600 /* symlink, no blocks, extents */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001

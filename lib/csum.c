@@ -159,7 +159,12 @@ uint32_t extkit_inode_csum_seed(const struct extkit_fs *fs, uint32_t ino,
 	return extkit_crc32c(c, &le_gen, sizeof(le_gen));
 }
 
-/* Whether i_checksum_hi lies inside i_extra_isize of this raw inode. */
+/*
+ * Whether i_checksum_hi lies inside i_extra_isize of this raw inode. An
+ * i_extra_isize past the inode's end still counts (e2fsprogs'
+ * ext2fs_inode_csum tests only the lower bound), so a checksum written
+ * here over such an inode is one e2fsck accepts.
+ */
 static int inode_has_csum_hi(const struct extkit_fs *fs, const uint8_t *raw)
 {
 	size_t hi = offsetof(struct ext2_inode, i_checksum_hi);
@@ -168,8 +173,7 @@ static int inode_has_csum_hi(const struct extkit_fs *fs, const uint8_t *raw)
 	if (fs->g.inode_size <= EXT2_GOOD_OLD_INODE_SIZE)
 		return 0;
 	extra = get_le16(raw + offsetof(struct ext2_inode, i_extra_isize));
-	return EXT2_GOOD_OLD_INODE_SIZE + extra >= hi + 2 &&
-	       EXT2_GOOD_OLD_INODE_SIZE + extra <= fs->g.inode_size;
+	return EXT2_GOOD_OLD_INODE_SIZE + extra >= hi + 2;
 }
 
 /*
