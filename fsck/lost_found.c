@@ -311,8 +311,11 @@ int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
 		return -EXTKIT_EUNSUPP;
 	rc = extkit_dir_append_block(ctx->fs, &inode, lblk, inode.block[0],
 				     &blk, &ba);
+	/* Block 0 gets '.' and '..' (the root's number until pass 3 writes
+	 * the parent's), as e2fsck's new directory block. */
 	if (!rc)
-		rc = write_dir_block(ctx, blk, dir, inode.generation, 0);
+		rc = write_dir_block(ctx, blk, dir, inode.generation,
+				     lblk ? 0 : EXT2_ROOT_INO);
 	if (rc)
 		return rc;
 	if (inode.size < (lblk + 1) * bs)

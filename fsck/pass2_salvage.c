@@ -338,6 +338,21 @@ int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off)
  * as often). The run ends at the next mapped block; the iterator's walk
  * ends at the last mapped block, so a run is never longer than the map.
  */
+/* A new block 0 holds '.' and '..' (the root's number): counted as
+ * check_dot and check_dotdot count them, for pass 3 and 4. */
+static void count_new_dots(struct dir_state *ds)
+{
+	struct fsck_ctx *ctx = ds->ctx;
+
+	fsck_count_link(ctx, ds->ino);
+	ds->dir->dotdot = EXT2_ROOT_INO;
+	if (fsck_inode_used(ctx, EXT2_ROOT_INO) &&
+	    fsck_ftype(ctx, EXT2_ROOT_INO) == EXT2_FT_DIR) {
+		fsck_count_link(ctx, EXT2_ROOT_INO);
+		ds->dir->flags |= FSCK_DIR_DOTDOT_COUNTED;
+	}
+}
+
 void pass2_hole(struct dir_state *ds, uint64_t lblk)
 {
 	uint64_t n = extkit_dir_iter_nblocks(ds->it), end = lblk + 1;
@@ -361,6 +376,8 @@ void pass2_hole(struct dir_state *ds, uint64_t lblk)
 			ds->ctx->flags |= FSCK_FL_UNCORRECTED;
 			return;
 		}
+		if (!lblk)
+			count_new_dots(ds);
 	}
 	ds->index_broken = 1;
 }
