@@ -144,6 +144,11 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 	/* The shape first, whatever s_reserved_gdt_blocks says (as
 	 * e2fsck: mke2fs makes the inode even with none reserved). */
 	pctx.str = resize_inode_problem(fs, inode);
+	/* A double indirect block in the group metadata (claimed before any
+	 * inode) or in an earlier inode's blocks is not rewritten in place:
+	 * the inode is made anew, with a block of its own. */
+	if (!pctx.str && fsck_block_test(ctx, dind))
+		pctx.str = "its double indirect block is in use";
 	if (pctx.str) {
 		if (fix_problem(ctx, PR_1_RESIZE_INVALID, &pctx)) {
 			clear_resize_inode(ctx, inode);
