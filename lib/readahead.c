@@ -20,7 +20,9 @@
  * holds: one read, into a spare buffer the window swaps in at its next
  * miss. The thread calls the backend's read directly (a pread, safe
  * beside the caller's); what it read is used only if no write was made
- * since it was asked, so reads still return what the image holds.
+ * since it was asked, so reads still return what the image holds. Its
+ * buffer is the last window's, parked while the thread runs (a sequential
+ * reader uses two streams; the memory stays what it was).
  */
 #include "config.h"
 
@@ -151,7 +153,20 @@ static void ahead_forget(struct ra_ahead *a)
 	pthread_mutex_unlock(&a->lock);
 }
 
-static void ahead_stop(struct ra_ahead *a)
+/* The window whose buffer the thread holds while it runs. */
+static struct ra_window *parked(struct extkit_readahead *ra)
+{
+	return &ra->w[RA_WINDOWS - 1];
+}
+
+/* Windows a miss may fill: all but the parked one while the thread runs. */
+static int windows_in_use(const struct extkit_readahead *ra)
+{
+	return ra->ahead ? RA_WINDOWS - 1 : RA_WINDOWS;
+}
+
+/* Ends the thread; its buffer goes back to the parked window. */
+static void ahead_stop(struct extkit_readahead *ra, struct ra_ahead *a)
 {
 	pthread_mutex_lock(&a->lock);
 	ahead_wait(a);
@@ -161,18 +176,24 @@ static void ahead_stop(struct ra_ahead *a)
 	pthread_join(a->thread, NULL);
 	pthread_cond_destroy(&a->cond);
 	pthread_mutex_destroy(&a->lock);
-	free(a->buf);
+	parked(ra)->buf = a->buf;
 	free(a);
 }
 
-static struct ra_ahead *ahead_start(struct extkit_io *io, size_t cap)
+/* Starts the thread with the last window's buffer (the window is
+ * forgotten), or a new one when that window never had one. */
+static struct ra_ahead *ahead_start(struct extkit_io *io,
+				    struct extkit_readahead *ra)
 {
 	struct ra_ahead *a = calloc(1, sizeof(*a));
+	struct ra_window *park = parked(ra);
 
 	if (!a)
 		return NULL;
 	a->io = io;
-	a->buf = malloc(cap);
+	a->buf = park->buf ? park->buf : malloc(ra->cap);
+	park->buf = NULL;
+	park->len = 0;
 	if (!a->buf || pthread_mutex_init(&a->lock, NULL))
 		goto fail_buf;
 	if (pthread_cond_init(&a->cond, NULL))
@@ -185,7 +206,7 @@ fail_cond:
 fail_lock:
 	pthread_mutex_destroy(&a->lock);
 fail_buf:
-	free(a->buf);
+	park->buf = a->buf;
 	free(a);
 	return NULL;
 }
@@ -197,11 +218,11 @@ int extkit_io_readahead_thread(struct extkit_io *io, int on)
 	if (!ra || !on == !ra->ahead)	/* already so */
 		return 0;
 	if (!on) {
-		ahead_stop(ra->ahead);
+		ahead_stop(ra, ra->ahead);
 		ra->ahead = NULL;
 		return 0;
 	}
-	ra->ahead = ahead_start(io, ra->cap);
+	ra->ahead = ahead_start(io, ra);
 	return ra->ahead ? 0 : -ENOMEM;
 }
 
@@ -302,7 +323,7 @@ static struct ra_window *pick(struct extkit_readahead *ra, uint64_t off)
 {
 	struct ra_window *lru = &ra->w[0];
 
-	for (int i = 0; i < RA_WINDOWS; i++) {
+	for (int i = 0; i < windows_in_use(ra); i++) {
 		if (continues(&ra->w[i], off))
 			return &ra->w[i];
 		if (ra->w[i].used < lru->used)
