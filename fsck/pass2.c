@@ -617,6 +617,11 @@ int fsck_pass2(struct fsck_ctx *ctx)
 		rc = -ENOMEM;
 		goto out;
 	}
+	/* Directory blocks the kernel laid out one after the other are
+	 * read ahead on the other core (not through an undo log: its
+	 * reads are not the thread's); without the thread, as before. */
+	if (!ctx->undo)
+		(void)extkit_io_readahead_thread(ctx->io, 1);
 	for (uint32_t i = 0, next = 0; i < ctx->dir_count && !rc; i++) {
 		if (!fsck_inode_used(ctx, ctx->dirs[i].ino))
 			continue;
@@ -631,6 +636,7 @@ int fsck_pass2(struct fsck_ctx *ctx)
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		fsck_check_large_file(ctx);
 out:
+	extkit_io_readahead_thread(ctx->io, 0);
 	nameset_free(&ds.names);
 	free(ds.cmp_buf);
 	return rc;

@@ -67,6 +67,14 @@ int extkit_io_set_readahead(struct extkit_io *io, size_t bytes);
  */
 int extkit_io_prefetch(struct extkit_io *io, uint64_t off, size_t len);
 /*
+ * on: a thread makes the next read of a window that grows on (a
+ * sequential reader) while the caller works on what the window holds;
+ * 0: stops it. Nothing without a window. The backend's reads must be
+ * safe beside the caller's (unix and mem; not an undo log's). Returns 0
+ * or -ENOMEM (then there is no thread; reads work as before).
+ */
+int extkit_io_readahead_thread(struct extkit_io *io, int on);
+/*
  * 1 if path (a block device, or an image file behind a loop device) is
  * mounted, with the mount point copied to where; 0 if not; -errno.
  */

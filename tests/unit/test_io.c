@@ -83,9 +83,10 @@ END_TEST
  * The read windows: random reads (sequential runs, repeats, parts of the
  * last read, reads past the end, reads after a prefetch) through them
  * return what direct reads return, also right after writes and a
- * resize.
+ * resize; with the read-ahead thread too (its reads are taken or
+ * dropped, never stale).
  */
-START_TEST(test_readahead_model)
+static void readahead_model(int thread)
 {
 	enum { SIZE = 1 << 17 };
 	uint8_t *model = malloc(SIZE), *got = malloc(70000);
@@ -100,6 +101,19 @@ START_TEST(test_readahead_model)
 		model[i] = (uint8_t)rand_r(&seed);
 	ck_assert_int_eq(extkit_io_write_bytes(io, 0, model, SIZE), 0);
 	ck_assert_int_eq(extkit_io_set_readahead(io, 65536), 0);
+	ck_assert_int_eq(extkit_io_readahead_thread(io, thread), 0);
+	/* A sequential run (the window grows; the thread reads ahead of
+	 * it), a write just ahead of where it is, then the run goes on. */
+	for (off = 0; off < SIZE / 2; off += 4096) {
+		if (off == 7 * 4096) {
+			for (size_t i = 0; i < 512; i++)
+				model[off + 100 + i] = (uint8_t)rand_r(&seed);
+			ck_assert_int_eq(extkit_io_write_bytes(io, off + 100,
+					model + off + 100, 512), 0);
+		}
+		ck_assert_int_eq(extkit_io_read_bytes(io, off, got, 4096), 0);
+		ck_assert_mem_eq(got, model + off, 4096);
+	}
 	for (int k = 0; k < 600; k++) {
 		int what = rand_r(&seed) % 10;
 		size_t len = 1 + (size_t)rand_r(&seed) % (what ? 4096 : 70000);
@@ -146,6 +160,17 @@ START_TEST(test_readahead_model)
 	free(model);
 	free(got);
 }
+
+START_TEST(test_readahead_model)
+{
+	readahead_model(0);
+}
+END_TEST
+
+START_TEST(test_readahead_thread_model)
+{
+	readahead_model(1);
+}
 END_TEST
 
 START_TEST(test_strerror)
@@ -167,6 +192,7 @@ Suite *io_suite(void)
 	tcase_add_test(tc, test_write_count);
 	tcase_add_test(tc, test_strerror);
 	tcase_add_test(tc, test_readahead_model);
+	tcase_add_test(tc, test_readahead_thread_model);
 	suite_add_tcase(s, tc);
 	return s;
 }
