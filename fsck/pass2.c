@@ -301,6 +301,52 @@ static void check_name_chars(struct dir_state *ds, uint8_t *buf,
 	ds->dirty = 1;
 }
 
+/* What the '..' of directory sub names: pass 2's record of it, or its
+ * block 0 read now when pass 2 has not got there (0: none). */
+static uint32_t dotdot_of(struct fsck_ctx *ctx, const struct fsck_dir *sub)
+{
+	struct extkit_dir_iter *it;
+	struct extkit_dirent ent;
+	uint32_t found = 0;
+	int n = 0;
+
+	if (sub->dotdot)
+		return sub->dotdot;
+	if (extkit_dir_iter_open(ctx->fs, sub->ino, 0, &it))
+		return 0;
+	while (n < 2 && extkit_dir_iter_next(it, &ent) > 0) {
+		if (ent.kind != EXTKIT_DE_LIVE || ent.lblk)
+			break;
+		if (++n == 2 && ent.name_len == 2 &&
+		    !memcmp(ent.name, "..", 2))
+			found = ent.inode;
+	}
+	extkit_dir_iter_close(it);
+	return found;
+}
+
+/*
+ * A second name for directory sub (first named in sub->parent), met in
+ * this directory, which the directory's '..' names and the first does
+ * not: the first name is the stray one (a copy of this directory's block
+ * over another, say), so it goes and this one stays. 1 when it went.
+ */
+static int drop_first_link(struct dir_state *ds, uint8_t *buf, uint32_t off,
+			   struct fsck_dir *sub)
+{
+	struct problem_context pctx;
+
+	if (dotdot_of(ds->ctx, sub) != ds->ino)
+		return 0;
+	fill_pctx(ds, &pctx, buf, off);
+	pctx.num = sub->parent;
+	if (!fix_problem(ds->ctx, PR_2_LINK_DIR_FIRST, &pctx) ||
+	    fsck_unlink_entry(ds->ctx, sub->parent, sub->ino, NULL))
+		return 0;
+	sub->parent = ds->ino;
+	return 1;
+}
+
 /* A directory has one parent: a second name for it is cleared. */
 static int check_dir_link(struct dir_state *ds, uint8_t *buf, uint32_t off,
 			  uint32_t target)
@@ -313,6 +359,8 @@ static int check_dir_link(struct dir_state *ds, uint8_t *buf, uint32_t off,
 	if (!sub)
 		return 0;
 	if (sub->parent && sub->parent != ds->ino) {
+		if (drop_first_link(ds, buf, off, sub))
+			return 0;
 		if (pass2_problem(ds, PR_2_LINK_DIR, buf, off)) {
 			clear_entry(ds, buf, off);
 			return 1;

@@ -559,6 +559,10 @@ const struct problem problem_table[] = {
 	{ PR_2_BAD_ENCODED_NAME,
 	  "Entry '%Dn' in %p (%i) has illegal UTF-8 characters in its name.",
 	  PROMPT_FIX, 0 },
+	{ PR_2_LINK_DIR_FIRST,
+	  "Entry '%Dn' in %p (%i) names directory %Di, whose '..' is %i; "
+	  "its other name, in directory %N, is the second link.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
 	  "Root inode not allocated.",

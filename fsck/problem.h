@@ -242,6 +242,7 @@ enum problem_prompt {
 #define PR_2_DIR_HOLES		0x020300 /* a run of unmapped dir blocks */
 /* ext4 features (issue 13). */
 #define PR_2_BAD_ENCODED_NAME	0x020500 /* strict casefold: not UTF-8 */
+#define PR_2_LINK_DIR_FIRST	0x020600 /* first name of a dir: stray */
 
 /* Pass 3: connectivity. */
 #define PR_3_NO_ROOT		0x030001
