@@ -584,6 +584,10 @@ const struct problem problem_table[] = {
 	{ PR_3_LF_CREATE_FAILED,
 	  "Cannot create /lost+found: %s.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_3_INDEX_DROPPED,
+	  "Directory %q (%d) cannot be rebuilt (%s): its index blocks are "
+	  "made empty blocks and it is left a linear directory.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 3A */
 	{ PR_3A_PASS_HEADER,
 	  "Pass 3A: Optimizing directories",

@@ -252,6 +252,8 @@ enum problem_prompt {
 #define PR_3_EXPAND_LF		0x030007
 #define PR_3_ROOT_CREATE_FAILED	0x030008
 #define PR_3_LF_CREATE_FAILED	0x030009
+/* ext4 features (issue 17's campaign). */
+#define PR_3_INDEX_DROPPED	0x030700 /* no rebuild: the index dropped */
 
 /* Pass 3A: -D, compacting and re-indexing directories. */
 #define PR_3A_PASS_HEADER	0x031000
