@@ -440,6 +440,11 @@ const struct problem problem_table[] = {
 	{ PR_1_UNINIT_DBLOCK,
 	  "Directory inode %i has an extent marked unwritten at block %N.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_EXTENT_OVERRUN,
+	  "Inode %i has an extent (logical block %N, physical block %b, "
+	  "length %O) running over the next one and past the end of the "
+	  "file.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

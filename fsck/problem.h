@@ -202,6 +202,8 @@ enum problem_prompt {
 #define PR_1_EXTENT_FEATURE	0x010101 /* extent inode, feature off */
 #define PR_1_COLLAPSE_DBLOCK	0x010300 /* dir extent past a hole: moved */
 #define PR_1_UNINIT_DBLOCK	0x010301 /* dir extent marked unwritten */
+/* The campaign over issue 13's features (issue 17). */
+#define PR_1_EXTENT_OVERRUN	0x010700 /* over the next one, past EOF */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
