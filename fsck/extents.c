@@ -157,7 +157,8 @@ static int scan_extent(struct ext_scan *s, struct extkit_walk_ent *e)
 		claim_extent(s, e);
 		return rc;
 	}
-	if (!report(s, codes[e->bad], e->pblk, e->lblk, e->len, NULL)) {
+	if (!report(s, e->flags & EXTKIT_WALK_OVERRUN ? PR_1_EXTENT_OVERRUN :
+		    codes[e->bad], e->pblk, e->lblk, e->len, NULL)) {
 		s->res->failed = 1;
 		if (late)
 			claim_extent(s, e);	/* still its blocks */

@@ -63,8 +63,8 @@ int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk)
 	struct extkit_fs *fs = ctx->fs;
 	uint64_t first = fs->sb.first_data_block;
 	uint64_t n = fs->sb.blocks_count - first, bit;
-	uint32_t g;
-	int rc;
+	uint32_t g, ratio = fs->g.cluster_ratio;
+	int rc, fresh;
 
 	if (goal < first || goal >= fs->sb.blocks_count)
 		goal = first;
@@ -76,13 +76,19 @@ int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk)
 	if (rc)
 		return rc == -ENOENT ? -ENOSPC : rc;
 	*blk = bit + first;
+	/* bigalloc: the free counts and the on-disk bits are clusters',
+	 * taken with their first block */
+	fresh = !extkit_bitmap_count_range(&ctx->block_found,
+					   bit & ~(uint64_t)(ratio - 1), ratio);
 	extkit_bitmap_set(&ctx->block_found, bit);
 	rc = fsck_alloc_push(&ctx->alloc_blocks, *blk);
 	if (rc)
 		return rc;
 	g = block_group(fs, *blk);
-	if (!fsck_disk_bit_free(ctx, fs->groups[g].block_bitmap,
-				(uint32_t)(bit % fs->sb.blocks_per_group)))
+	if (!fresh ||
+	    !fsck_disk_bit_free(ctx, fs->groups[g].block_bitmap,
+				(uint32_t)(bit % fs->sb.blocks_per_group) >>
+				fs->g.cluster_bits))
 		return 0;
 	if (fs->groups[g].free_blocks)
 		fs->groups[g].free_blocks--;
@@ -90,6 +96,34 @@ int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk)
 		fs->sb.free_blocks_count--;
 	ctx->flags |= FSCK_FL_SB_DIRTY;
 	return 0;
+}
+
+/*
+ * bigalloc: the first run of whole clusters wholly free, from goal's
+ * cluster on (then from the start), holding count blocks from goal's
+ * offset in its cluster: a copy keeps each block's place in its cluster
+ * (a file's logical and physical clusters line up) and shares no
+ * cluster with another owner. Its first block number - first in *bit.
+ */
+static int free_cluster_run(struct fsck_ctx *ctx, uint64_t goal,
+			    uint32_t count, uint64_t *bit)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t first = fs->sb.first_data_block;
+	uint64_t n = fs->sb.blocks_count - first;
+	uint32_t ratio = fs->g.cluster_ratio;
+	uint64_t off = (goal - first) % ratio;
+	uint64_t span = (off + count + ratio - 1) / ratio * ratio;
+	uint64_t from = (goal - first) - off, c;
+
+	for (int pass = 0; pass < 2; pass++, from = 0)
+		for (c = from; c + span <= n; c += ratio)
+			if (!extkit_bitmap_count_range(&ctx->block_found, c,
+						       span)) {
+				*bit = c + off;
+				return 0;
+			}
+	return -ENOENT;
 }
 
 int fsck_new_run(struct fsck_ctx *ctx, uint64_t goal, uint32_t count,
@@ -102,9 +136,14 @@ int fsck_new_run(struct fsck_ctx *ctx, uint64_t goal, uint32_t count,
 
 	if (goal < first || goal >= fs->sb.blocks_count)
 		goal = first;
-	rc = extkit_bitmap_find_zero_run(&ctx->block_found, goal - first,
-					 n - (goal - first), count, &bit);
-	if (rc == -ENOENT)
+	if (fs->g.cluster_ratio > 1)
+		rc = free_cluster_run(ctx, goal, count, &bit);
+	else
+		rc = extkit_bitmap_find_zero_run(&ctx->block_found,
+						 goal - first,
+						 n - (goal - first), count,
+						 &bit);
+	if (rc == -ENOENT && fs->g.cluster_ratio == 1)
 		rc = extkit_bitmap_find_zero_run(&ctx->block_found, 0, n,
 						 count, &bit);
 	if (rc)

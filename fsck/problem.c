@@ -443,6 +443,11 @@ const struct problem problem_table[] = {
 	{ PR_1_FAST_SYMLINK_EXTENT_FL,
 	  "Symlink inode %i has the extents flag but no blocks.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_EXTENT_OVERRUN,
+	  "Inode %i has an extent (logical block %N, physical block %b, "
+	  "length %O) running over the next one and past the end of the "
+	  "file.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
@@ -590,6 +595,10 @@ const struct problem problem_table[] = {
 	  PROMPT_NONE, PR_FATAL },
 	{ PR_3_LF_CREATE_FAILED,
 	  "Cannot create /lost+found: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_3_INDEX_DROPPED,
+	  "Directory %q (%d) cannot be rebuilt (%s): its index blocks are "
+	  "made empty blocks and it is left a linear directory.",
 	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 3A */
 	{ PR_3A_PASS_HEADER,

@@ -203,6 +203,8 @@ enum problem_prompt {
 #define PR_1_COLLAPSE_DBLOCK	0x010300 /* dir extent past a hole: moved */
 #define PR_1_UNINIT_DBLOCK	0x010301 /* dir extent marked unwritten */
 #define PR_1_FAST_SYMLINK_EXTENT_FL 0x010600 /* symlink, no blocks, extents */
+/* The campaign over issue 13's features (issue 17). */
+#define PR_1_EXTENT_OVERRUN	0x010700 /* over the next one, past EOF */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
@@ -254,6 +256,8 @@ enum problem_prompt {
 #define PR_3_EXPAND_LF		0x030007
 #define PR_3_ROOT_CREATE_FAILED	0x030008
 #define PR_3_LF_CREATE_FAILED	0x030009
+/* ext4 features (issue 17's campaign). */
+#define PR_3_INDEX_DROPPED	0x030700 /* no rebuild: the index dropped */
 
 /* Pass 3A: -D, compacting and re-indexing directories. */
 #define PR_3A_PASS_HEADER	0x031000

@@ -15,9 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmap.h"
+#include "csum.h"
+#include "dir.h"
+#include "dirblock.h"
 #include "dircompact.h"
 #include "dirspace.h"
+#include "endian.h"
 #include "error.h"
+#include "inode.h"
 #include "super.h"
 
 #include "fsck.h"
@@ -61,8 +67,81 @@ static int rehash_wanted(struct fsck_ctx *ctx, uint32_t ino,
 	return !given && dx && !st.indexed && st.blocks > 1 && !st.corrupt;
 }
 
-/* Compacts directory ino and reports what happened; 1 when written. */
-static int rehash_one(struct fsck_ctx *ctx, uint32_t ino)
+/*
+ * Turns index block buf (logical block lblk) of a directory into a leaf
+ * with a checksum tail, in place: the root's '..' (a record running to
+ * the block end over the dx_root_info and entries) gives up its last 12
+ * bytes, an interior node (one empty record over the whole block, the
+ * dx entries in it) becomes an empty record and the tail. 1 when buf
+ * changed, 0 for any other block (a leaf keeps its records).
+ */
+static int index_block_to_leaf(struct fsck_ctx *ctx, uint64_t lblk,
+			       uint8_t *buf)
+{
+	struct extkit_dir_format fmt;
+	uint32_t bs, start;
+
+	extkit_dir_format_init(ctx->fs, &fmt);
+	bs = fmt.block_size;
+	if (extkit_dirblock_has_tail(ctx->fs, buf))
+		return 0;
+	if (lblk == 0 && extkit_dirent_rec_len(&fmt, buf) == 12 &&
+	    extkit_dirent_rec_len(&fmt, buf + 12) == bs - 12) {
+		start = 24;	/* '..' keeps its 12 bytes */
+		if (extkit_dirent_set_rec_len(&fmt, buf + 12, bs - 24))
+			return 0;
+	} else if (lblk > 0 && !get_le32(buf) &&
+		   extkit_dirent_rec_len(&fmt, buf) == bs) {
+		start = 8;
+		if (extkit_dirent_set_rec_len(&fmt, buf, bs - 12))
+			return 0;
+		put_le16(buf + 6, 0);	/* name_len and type */
+	} else {
+		return 0;
+	}
+	memset(buf + start, 0, bs - 12 - start);
+	extkit_dirblock_init_tail(ctx->fs, buf);
+	return 1;
+}
+
+/*
+ * A directory whose index pass 2 gave up (metadata_csum: the flag stays
+ * for the rebuild) but which extkit cannot rebuild (say bigalloc, where
+ * it allocates nothing): its index blocks become empty leaves, then the
+ * flag goes. Nothing is allocated or freed; the directory is a valid
+ * linear one, every name kept. Blocks first: a run stopped before the
+ * inode finds the same bad index and ends the work.
+ */
+static int drop_index(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct extkit_inode inode;
+	uint64_t end, lblk, pblk;
+	uint8_t *buf = ctx->blkbuf;
+	int rc;
+
+	rc = extkit_inode_read(ctx->fs, ino, &inode);
+	if (rc || !(inode.flags & EXT2_INDEX_FL) ||
+	    !extkit_has_metadata_csum(&ctx->fs->sb))
+		return rc ? rc : -EINVAL;
+	rc = extkit_bmap_end(ctx->fs, &inode, &end);
+	for (lblk = 0; !rc && lblk < end; lblk++) {
+		rc = extkit_bmap(ctx->fs, &inode, lblk, &pblk);
+		if (rc || !pblk)
+			continue;
+		rc = extkit_fs_read_block(ctx->fs, pblk, buf);
+		if (!rc && index_block_to_leaf(ctx, lblk, buf))
+			rc = extkit_dirblock_write(ctx->fs, ino,
+						   inode.generation, pblk, buf);
+	}
+	if (rc)
+		return rc;
+	inode.flags &= ~EXT2_INDEX_FL;
+	return fsck_write_inode(ctx, ino, &inode);
+}
+
+/* Compacts directory ino and reports what happened; 1 when written.
+ * listed: pass 2 gave up its index (drop_index when refused). */
+static int rehash_one(struct fsck_ctx *ctx, uint32_t ino, int listed)
 {
 	struct extkit_compact_result res;
 	struct problem_context pctx;
@@ -70,6 +149,14 @@ static int rehash_one(struct fsck_ctx *ctx, uint32_t ino)
 
 	clear_problem_context(&pctx);
 	pctx.dir = ino;
+	if (rc == -EXTKIT_EUNSUPP && !res.written && listed) {
+		pctx.str = extkit_strerror(rc);
+		fix_problem(ctx, PR_3_INDEX_DROPPED, &pctx);
+		rc = drop_index(ctx, ino);
+		if (!rc)
+			return 1;
+		res.written = 1;	/* maybe part-way */
+	}
 	if (rc) {
 		pctx.str = extkit_strerror(rc);
 		fix_problem(ctx, res.written ? PR_3A_OPTIMIZE_FAILED :
@@ -107,7 +194,7 @@ int fsck_rehash(struct fsck_ctx *ctx)
 		/* Earlier passes may have cleared this directory. */
 		if (fsck_inode_used(ctx, ino) &&
 		    rehash_wanted(ctx, ino, threshold, given))
-			written += (uint32_t)rehash_one(ctx, ino);
+			written += (uint32_t)rehash_one(ctx, ino, 0);
 	}
 	/* What was written, not what was meant: a refused directory
 	 * changes nothing. */
@@ -130,7 +217,7 @@ int fsck_rehash_listed(struct fsck_ctx *ctx)
 		uint32_t ino = (uint32_t)ctx->rehash_dirs.v[i];
 
 		if (fsck_inode_used(ctx, ino))
-			written += (uint32_t)rehash_one(ctx, ino);
+			written += (uint32_t)rehash_one(ctx, ino, 1);
 	}
 	if (written)
 		fsck_mark_changed(ctx);

@@ -36,6 +36,7 @@ struct walk {
 	uint64_t budget;	/* block references still allowed */
 	uint64_t next;		/* forward: no extent starts below it;
 				 * reverse: none ends above it */
+	uint64_t eof;		/* i_size in blocks, rounded up */
 	int aborted;
 	uint8_t *bufs[MAX_LEVEL + 1];	/* one per level 1 .. MAX_LEVEL */
 };
@@ -295,6 +296,28 @@ static int extent_bad(const struct walk *w, const struct extkit_extent *ex,
 	return 0;
 }
 
+/*
+ * Whether extent i of leaf node, in order itself, runs over the start of
+ * the next entry and past the end of the file while that entry starts
+ * inside the file: then its length is what is wrong, not the next
+ * entries' starts (e2fsck bounds a tree's extents by i_size and clears
+ * this one too). Going forward only; unwritten extents may lie past
+ * i_size.
+ */
+static int overruns_next(const struct walk *w, const uint8_t *node,
+			 uint16_t i, const struct extkit_extent *ex)
+{
+	struct extkit_extent nx;
+	uint64_t end = ex->lblk + ex->len;
+
+	if ((w->wk->flags & EXTKIT_WALK_REVERSE) || ex->unwritten ||
+	    i + 1 >= extkit_extent_entries(node))
+		return 0;
+	extkit_extent_get(node, i + 1, &nx);
+	return nx.lblk > ex->lblk && nx.lblk < end && end > w->eof &&
+	       nx.lblk < w->eof;
+}
+
 /* A kept extent with a usable run moves the order bound on. */
 static void extent_kept(struct walk *w, const struct extkit_walk_ent *e)
 {
@@ -325,6 +348,10 @@ static int leaf_entry(struct walk *w, uint8_t *node, uint16_t cap,
 	if (before_from(w, ex.lblk + ex.len))
 		goto next;
 	e.bad = extent_bad(w, &ex, lo, hi);
+	if (!e.bad && overruns_next(w, node, *i, &ex)) {
+		e.bad = EXTKIT_WALK_BAD_ORDER;
+		e.flags |= EXTKIT_WALK_OVERRUN;
+	}
 	if (e.bad != EXTKIT_WALK_BAD_LEN && e.bad != EXTKIT_WALK_BAD_PBLK) {
 		rc = charge(w, ex.len);
 		if (rc)
@@ -598,6 +625,7 @@ int extkit_walk(struct extkit_fs *fs, struct extkit_inode *inode,
 	struct walk w = {
 		.fs = fs, .wk = wk, .gen = inode->generation,
 		.budget = fs->sb.blocks_count,
+		.eof = (inode->size + fs->g.block_size - 1) / fs->g.block_size,
 	};
 	int rc;
 

@@ -30,6 +30,9 @@
 #define EXTKIT_WALK_UNWRITTEN	0x2	/* an extent marked unwritten */
 #define EXTKIT_WALK_LEAVE	0x4	/* a map block, after its entries */
 #define EXTKIT_WALK_EXTENT	0x8	/* the map is an extent tree */
+#define EXTKIT_WALK_OVERRUN	0x10	/* with BAD_ORDER: the extent runs over
+					 * the next one of its leaf and past
+					 * i_size (its length is the bad part) */
 
 /* ent->bad: why the entry or the block it names is unusable. A bad
  * entry is visited once, and a bad map block is not entered. */

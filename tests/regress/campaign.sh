@@ -14,19 +14,27 @@
 # (4 KiB blocks, journal, extents, flex_bg, no metadata_csum), ext4csum
 # (1 KiB, metadata_csum), inline (inline_data, 256-byte inodes); the ext4
 # ones hold an htree directory, an extent tree of depth 1 and EA blocks.
+# Issue 13's features (ext4_tree content too): bigalloc (16 KiB
+# clusters), eainode (EA inodes, in-inode EAs, a shared EA block naming
+# EA inodes), casefold (a casefolded htree directory of UTF-8 names),
+# quota (usr/grp/prj quotas, project ids, orphan_file, 64bit + meta_bg,
+# metadata_csum_seed, large_dir).
 # It prints a table per geometry and the failing seeds (FAIL lines).
 #   CAMPAIGN_GEOMETRY  geometries (default, for make check: ext4csum inline)
 #   CAMPAIGN_SEEDS     seeds (default, for make check: 2 3 5)
 #   CAMPAIGN_KEEP=DIR  keeps each failing image as DIR/GEOM-SEED.img
 # A long campaign (not in make check), e.g. 200 seeds everywhere:
-#   CAMPAIGN_GEOMETRY="1k 4k 64k htree rev0 ea ext4 ext4csum inline" \
+#   CAMPAIGN_GEOMETRY="1k 4k 64k htree rev0 ea ext4 ext4csum inline \
+#     bigalloc eainode casefold quota" \
 #   CAMPAIGN_SEEDS="$(seq 1 200)" top_srcdir=. top_builddir=. \
 #   sh tests/regress/campaign.sh
 . "${top_srcdir:-.}/tests/regress/env.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not found"
+need_tools tune2fs
 cd "$tmpdir" || exit 99
 . "$REGRESS_DIR/helpers.sh"
 . "$REGRESS_DIR/random_images.sh"
+. "$REGRESS_DIR/feature_helpers.sh"
 DAMAGE=$REGRESS_DIR/damage.py
 FILECHECK="python3 $REGRESS_DIR/filecheck.py"
 export DEBUGFS
@@ -40,18 +48,18 @@ geom_1k() {
 # ext4_tree: what the ext4 geometries hold: the standard tree, 100 small
 # files, an htree directory, a file of 40 extents (a tree of depth 1),
 # symlinks, devices and EA blocks (extras); then e2fsck -fyD indexes
-# the directories and settles what debugfs left for it.
+# the directories and settles what debugfs left for it. noclean: the
+# caller adds more and checks the image itself (base_clean).
 ext4_tree() {
 	populate
 	many m 100 data
 	many h 600
-	sparse sp 40
+	sparse sp 40 "${SPARSE_STRIDE:-2}"
 	dbg "write sp sparse"
 	rm -f sp
 	extras
 	$E2FSCK -fyD image >/dev/null 2>&1
-	$E2FSCK -fn image >/dev/null 2>&1 ||
-		{ echo "campaign: base image not clean" >&2; exit 99; }
+	[ "${1:-}" = noclean ] || base_clean
 }
 
 geom_ext4() {
@@ -67,6 +75,68 @@ geom_ext4csum() {
 geom_inline() {
 	mkimg4 1024 16M -I 256 -O inline_data,ext_attr
 	ext4_tree
+}
+
+# Issue 13's features. bigalloc: 16 KiB clusters of 4 KiB blocks, the
+# multi-extent file's pieces a cluster apart.
+geom_bigalloc() {
+	mkimg4 4096 32M -C 16384 -O bigalloc,ext_attr
+	SPARSE_STRIDE=8 ext4_tree
+}
+
+# eainode: ea_inode, 256-byte inodes: 1 KiB values (debugfs ea_set -f
+# reads one block) go to EA inodes, small ones stay in the inode; s1's
+# fourth EA inode reference overflows into an EA block that s2 and /ei
+# share; e2fsck -fy then charges the EA inodes to their owners' i_blocks.
+geom_eainode() {
+	mkimg4 1024 16M -I 256 -O ea_inode,ext_attr
+	ext4_tree noclean
+	yes 'ea inode value ' | head -c 1024 >v1
+	yes 'another value  ' | head -c 1024 >v2
+	dbg "mkdir ei" "write /dev/null ei/a" "write /dev/null ei/b" \
+	    "write /dev/null ei/s1" "write /dev/null ei/s2" \
+	    "ea_set -f v1 ei/a user.big" "ea_set ei/a user.small tiny" \
+	    "ea_set -f v2 ei/b user.huge" "ea_set -f v1 ei/b trusted.big" \
+	    "ea_set ei/s1 user.s small" "ea_set -f v1 ei/s1 user.sh0" \
+	    "ea_set -f v2 ei/s1 user.sh1" "ea_set -f v1 ei/s1 user.sh2" \
+	    "ea_set -f v2 ei/s1 user.sh3" "ea_set -f v2 ei/s1 user.sh4"
+	rm -f v1 v2
+	_b=$(file_acl ei/s1)
+	[ "$_b" != 0 ] ||
+		{ echo "campaign: eainode: no EA block" >&2; exit 99; }
+	ea_share "$_b" ei/s2 ei
+	dirent "$_b" 0 u32@4 3
+	$E2FSCK -fy image >/dev/null 2>&1
+	base_clean
+}
+
+# casefold: the ext4_tree content and /cf, a casefolded htree directory
+# of mixed-case and UTF-8 names (cf_dir).
+geom_casefold() {
+	mkimg4 1024 16M -O casefold,ext_attr
+	ext4_tree noclean
+	cf_dir 25
+}
+
+# quota: user, group and project quotas (files of other owners and
+# project ids), an orphan file, 64bit + meta_bg (32 groups of 1 MiB: two
+# meta groups), metadata_csum_seed and large_dir.
+geom_quota() {
+	mkimg4 1024 32M -I 256 -g 1024 -O \
+	    project,orphan_file,meta_bg,^resize_inode,metadata_csum_seed,large_dir,ext_attr
+	ext4_tree noclean
+	dbg "sif d1/file1 uid 1000" "sif d1/file2 gid 2000" \
+	    "sif top projid 7" "sif m/f0001 projid 7" "sif m/f0002 uid 1001" \
+	    "sif x/big projid 9" "sif x/big uid 1000" "sif h projid 9"
+	$TUNE2FS -O quota -Q usrquota,grpquota,prjquota image >/dev/null 2>&1 ||
+		{ echo "campaign: tune2fs -O quota failed" >&2; exit 99; }
+	base_clean
+}
+
+# base_clean: the base image must be clean for e2fsck -fn.
+base_clean() {
+	$E2FSCK -fn image >/dev/null 2>&1 ||
+		{ echo "campaign: base image not clean" >&2; exit 99; }
 }
 
 # run_seed GEOMETRY SEED: one damaged image through the rules; counts

@@ -3,9 +3,11 @@
 
 damage.py map BASE >MAP
   Lists the metadata blocks of the ext2 image BASE, one "KIND BLOCK" a
-  line: sb (the primary superblock: block 0 or 1), gdt, bitmap, itable
-  (inode table blocks holding an inode in use), dir, ind (indirect
-  blocks of any inode), ea (i_file_acl blocks).
+  line: sb (the primary superblock: block 0 or 1), gdt (meta_bg's
+  too), bitmap, itable (inode table blocks holding an inode in use),
+  dir, ind (indirect blocks of any inode), ext (extent tree blocks), ea
+  (i_file_acl blocks), journal (its first blocks), quota (the quota
+  files' blocks), orphan (the orphan file's), eaval (EA inodes' blocks).
 damage.py legacy BASE SEED IMAGE
   The damage of the first fsck_random.sh (geometry 1k): 1 to 40 random
   bytes between offsets 1 KiB and 700 KiB.
@@ -23,7 +25,7 @@ damage.py hit2 BASE MAP SEED IMAGE DAMAGED
   (extent, EA, journal, bitmap and descriptor blocks too); the numbers
   of the damaged blocks go to DAMAGED.
 The parser only reads what mke2fs and debugfs write for these tests
-(ext2 revision 0 or 1, ext4 with extents, inline data and a journal;
+(ext2 revision 0 or 1, ext4 with extents, inline data, meta_bg and a journal;
 small images: high halves of 64-bit fields are ignored).
 """
 import mmap
@@ -58,11 +60,40 @@ class Fs:
         self.dsz = u16(sb, 0xFE) if u32(sb, 0x60) & 0x80 else 32
         self.dsz = self.dsz if self.dsz >= 32 else 32
         self.has_journal = u32(sb, 0x5C) & 0x4
+        self.sparse = u32(sb, 0x64) & 0x1
+        # meta_bg (incompat 0x10): from meta group s_first_meta_bg on,
+        # the descriptors of meta group M (the DPB groups M*DPB..) are in
+        # the first group of M, after its superblock copy.
+        self.first_meta_bg = (u32(sb, 0x104) if u32(sb, 0x60) & 0x10
+                              else 1 << 32)
+        # the special files: quota (usr, grp, prj) and the orphan file
+        self.quota_inos = {u32(sb, o) for o in (0x240, 0x244, 0x26C)} - {0}
+        self.orphan_ino = u32(sb, 0x280)
         self.groups = []
+        dpb = self.bs // self.dsz
         for g in range(self.ngroups):
-            o = self.gdt * self.bs + self.dsz * g
+            o = self.desc_block(g // dpb) * self.bs + self.dsz * (g % dpb)
             self.groups.append((u32(data, o), u32(data, o + 4),
                                 u32(data, o + 8)))
+
+    def has_super(self, g):
+        if not self.sparse or g <= 1:
+            return True
+        for p in (3, 5, 7):
+            n = p
+            while n < g:
+                n *= p
+            if n == g:
+                return True
+        return False
+
+    def desc_block(self, mg):
+        """The block of the descriptors of meta group mg (the primary
+        copy)."""
+        if mg < self.first_meta_bg:
+            return self.gdt + mg
+        g = mg * (self.bs // self.dsz)
+        return self.first + g * self.bpg + (1 if self.has_super(g) else 0)
 
     def block(self, n):
         return self.b[n * self.bs:(n + 1) * self.bs]
@@ -128,7 +159,7 @@ def data_blocks(fs, blk, depth, out):
 def meta_map(fs):
     out = [('sb', 0 if fs.bs > 1024 else 1)]
     gdt_blocks = (fs.dsz * fs.ngroups + fs.bs - 1) // fs.bs
-    out += [('gdt', fs.gdt + i) for i in range(gdt_blocks)]
+    out += [('gdt', fs.desc_block(i)) for i in range(gdt_blocks)]
     itb = (fs.ipg * fs.isz + fs.bs - 1) // fs.bs
     per_block = fs.bs // fs.isz
     for g, (bb, ib, it) in enumerate(fs.groups):
@@ -156,6 +187,12 @@ def meta_map(fs):
             walk_extents(fs, raw[40:100], 4, out, data)
             if ino == 8 and fs.has_journal:
                 out += [('journal', b) for b in data[:4]]
+            elif ino in fs.quota_inos:
+                out += [('quota', b) for b in data]
+            elif ino == fs.orphan_ino:
+                out += [('orphan', b) for b in data]
+            elif flags & 0x200000:
+                out += [('eaval', b) for b in data]     # an EA inode
             elif kind == 0x4000:
                 out += [('dir', b) for b in data]
             continue
@@ -251,8 +288,9 @@ def hit(base, mapfile, seed, image):
 def hit2(base, mapfile, seed, image, damaged):
     """The campaign's damage: like hit, over more kinds, and the damaged
     block numbers written to damaged. SEED % 8: 0, 1 as hit; then a
-    garbage 2 directory, 3 indirect or extent, 4 inode table, 5 EA,
-    6 journal, 7 bitmap or descriptor block."""
+    garbage 2 directory, 3 indirect or extent, 4 inode table, 5 EA
+    block or EA inode block, 6 journal, quota or orphan file block, 7
+    bitmap or descriptor block."""
     fs = Fs(base_map(base))
     meta = read_meta(mapfile)
     rnd = random.Random(seed)
@@ -264,7 +302,7 @@ def hit2(base, mapfile, seed, image, damaged):
             hits = scatter_bytes(rnd, fs, out, pool, False)
         else:
             want = {2: ('dir',), 3: ('ind', 'ext'), 4: ('itable',),
-                    5: ('ea',), 6: ('journal',),
+                    5: ('ea', 'eaval'), 6: ('journal', 'quota', 'orphan'),
                     7: ('bitmap', 'gdt')}[mode]
             hits = {garbage_one(rnd, fs, out, meta, want)}
     with open(damaged, 'w') as f:
