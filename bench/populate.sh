@@ -28,7 +28,7 @@
 # (its directories and files per directory, default 1000), REPS (default
 # 3), BENCH_DIR (default a new directory under /var/tmp);
 # EXTKIT_MKFS_NO_READER=1 passes through: extkit-mkfs then reads the
-# source on its own thread (by default a second thread reads ahead, so
+# source on its own thread (by default two reader threads read ahead, so
 # wall time may be below CPU time on an idle machine of 2 cores or more).
 # Not part of make check.
 set -u

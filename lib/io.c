@@ -122,6 +122,13 @@ int extkit_io_flush(struct extkit_io *io)
 	return io->ops->flush(io);
 }
 
+void extkit_io_start_writeback(struct extkit_io *io, uint64_t off,
+			       uint64_t len)
+{
+	if (io->ops->start_writeback)
+		io->ops->start_writeback(io, off, len);
+}
+
 uint64_t extkit_io_writes(const struct extkit_io *io)
 {
 	return io ? io->writes : 0;

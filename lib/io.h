@@ -22,6 +22,9 @@ struct extkit_io_ops {
 	/* Grow or shrink the backing store (files and buffers only). */
 	int (*set_size)(struct extkit_io *io, uint64_t size);
 	int (*flush)(struct extkit_io *io);
+	/* Start writing a byte range out, without waiting (optional). */
+	void (*start_writeback)(struct extkit_io *io, uint64_t off,
+				uint64_t len);
 	void (*close)(struct extkit_io *io);
 };
 
@@ -87,6 +90,14 @@ int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
 int extkit_io_zero_bytes(struct extkit_io *io, uint64_t off, uint64_t len);
 int extkit_io_set_size(struct extkit_io *io, uint64_t size);
 int extkit_io_flush(struct extkit_io *io);
+/*
+ * Starts writing [off, off + len) to the disk now, without waiting for
+ * it: data written once and not read again (mkfs -d's file data), so
+ * the disk works while the writer goes on and the final flush has less
+ * left to wait for. Advisory: nothing when the backend cannot.
+ */
+void extkit_io_start_writeback(struct extkit_io *io, uint64_t off,
+			       uint64_t len);
 /* Writes that reached the backend so far (see struct extkit_io). */
 uint64_t extkit_io_writes(const struct extkit_io *io);
 

@@ -48,6 +48,11 @@ int pop_data_flush(struct pop *p)
 		return 0;
 	rc = extkit_io_write_bytes(p->fs->io, p->out_first * bs, p->buf,
 				   p->out_n * bs);
+	/* file data is not written again: out to the disk from now on,
+	 * rather than all of it in the fsync at the end */
+	if (!rc)
+		extkit_io_start_writeback(p->fs->io, p->out_first * bs,
+					  p->out_n * bs);
 	p->out_n = 0;
 	return rc;
 }

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mkfs -d from a directory: the source read ahead on a second thread.
+ * mkfs -d from a directory: the source read ahead on POP_READERS threads.
  * Most of the cost of copying many small files is the system calls made
- * for each (fstatat, openat, pread, flistxattr, close); the reader makes
+ * for each (openat, fstat, pread, flistxattr, close); the readers make
  * them for the children of the directory being copied, in the sorted
- * order the builder numbers them, a ring of POP_RING records ahead, so
- * the builder only encodes.
+ * order the builder numbers them, a ring of POP_RING records ahead --
+ * each reader the next record no other has taken, so the calls spread
+ * over the cores -- and the builder only encodes.
  *
- * The reader only prepares: it never prints and never decides. Whatever
- * it could not do (a failed call, a file changed under it, attributes
+ * The readers only prepare: they never print and never decide. Whatever
+ * they could not do (a failed call, a file changed under them, attributes
  * to read) is left undone in the record, and the builder does it the
  * way it does without a reader -- so the image and the messages do not
- * depend on the reader, nor on the timing of the two threads.
+ * depend on the readers, nor on the timing of the threads.
  */
 #include "config.h"
 
@@ -24,21 +25,27 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "ondisk.h"
+
 #include "populate.h"
 
 #define POP_RING	256		/* records read ahead */
+#ifndef POP_READERS
+#define POP_READERS	2		/* threads */
+#endif
 #define POP_SMALL	(32u << 10)	/* files read whole by the reader */
 /* A thread that waits is woken once POP_BATCH records are ready for it
  * (or the job is done): not once for each, which would cost two context
  * switches a file when one thread keeps up with the other. */
 #define POP_BATCH	64
 /* Descriptors the ring may hold for the builder (large files, files with
- * attributes): past it the reader closes them and the builder opens the
- * file again, so a low open file limit is no worse than without it. */
+ * attributes): past it the readers close them and the builder opens the
+ * file again, so a low open file limit is no worse than without them. */
 #define POP_HELD	32
 
 struct pop_reader {
-	pthread_t thread;
+	pthread_t thread[POP_READERS];
+	int nthreads;
 	pthread_mutex_t mu;
 	pthread_cond_t wake_reader;
 	pthread_cond_t wake_builder;
@@ -47,15 +54,24 @@ struct pop_reader {
 	int dfd;
 	const struct extkit_dirbuild *db;
 	uint64_t n;
-	uint64_t made;		/* records filled (the reader's count) */
+	uint64_t claimed;	/* records taken by a reader to fill */
+	uint64_t made;		/* records filled, all of them before it */
 	uint64_t used;		/* records given back (the builder's) */
-	int job;		/* a job is set and not finished */
+	int job;		/* a job is set */
 	int cancel;		/* the builder stopped early */
 	int quit;
+	int busy;		/* readers filling a record, out of the lock */
+	int reader_waits;	/* readers waiting for free records or a job */
+	uint64_t builder_waits;	/* for the records before this (0: none) */
 	atomic_int held;	/* descriptors in records not yet used */
-	int reader_waits;	/* for free records or a job */
-	uint64_t builder_waits;	/* for made to reach this (0: not waiting) */
 };
+
+/* Whether the records before w are all filled, or will never be (with
+ * the lock held). */
+static int made_up_to(const struct pop_reader *rd, uint64_t w)
+{
+	return rd->cancel || rd->made >= w || rd->made == rd->n;
+}
 
 /* Opens a regular file as open_data does (populate.c), without the
  * retry after EMFILE: that is the builder's to do. */
@@ -86,21 +102,42 @@ static int read_small(struct pop_rec *r)
 	return n >= 0 && (size_t)n == size;
 }
 
+/*
+ * Takes r's lstat and, for a regular file, opens it. readdir said it is
+ * a regular file (ftype): opened first, then its fstat -- the same as
+ * its lstat, O_NOFOLLOW having refused a symbolic link -- so the name is
+ * looked up once. Anything else: its lstat, then opened when regular.
+ */
+static void stat_open(int dfd, const char *name, uint8_t ftype,
+		      struct pop_rec *r)
+{
+	if (ftype == EXT2_FT_REG_FILE) {
+		r->fd = open_file(dfd, name);
+		if (r->fd >= 0) {
+			r->stat_ok = !fstat(r->fd, &r->st);
+			if (r->stat_ok && S_ISREG(r->st.st_mode))
+				return;
+			close(r->fd);	/* replaced since readdir */
+			r->fd = -1;
+		}
+	}
+	r->stat_ok = !fstatat(dfd, name, &r->st, AT_SYMLINK_NOFOLLOW);
+	if (r->stat_ok && S_ISREG(r->st.st_mode))
+		r->fd = open_file(dfd, name);
+}
+
 /* Fills record r for name: its lstat; for a regular file, its open
  * descriptor, its data when small and whether it has attributes. */
 static void prepare(struct pop_reader *rd, int dfd, const char *name,
-		    struct pop_rec *r)
+		    uint8_t ftype, struct pop_rec *r)
 {
 	ssize_t nx;
 
-	r->stat_ok = !fstatat(dfd, name, &r->st, AT_SYMLINK_NOFOLLOW);
 	r->fd = -1;
 	r->opened = 0;
 	r->have_data = 0;
 	r->no_xattrs = 0;
-	if (!r->stat_ok || !S_ISREG(r->st.st_mode))
-		return;
-	r->fd = open_file(dfd, name);
+	stat_open(dfd, name, ftype, r);
 	if (r->fd < 0)
 		return;		/* the builder tries again, and says why */
 	r->opened = 1;
@@ -112,13 +149,12 @@ static void prepare(struct pop_reader *rd, int dfd, const char *name,
 	if (r->no_xattrs && (r->have_data || r->st.st_size == 0)) {
 		close(r->fd);
 		r->fd = -1;
-	} else if (atomic_load(&rd->held) >= POP_HELD) {
+	} else if (atomic_fetch_add(&rd->held, 1) >= POP_HELD) {
+		atomic_fetch_sub(&rd->held, 1);
 		close(r->fd);	/* too many held: the builder opens it */
 		r->fd = -1;
 		r->opened = 0;
 		r->have_data = 0;
-	} else {
-		atomic_fetch_add(&rd->held, 1);
 	}
 }
 
@@ -141,6 +177,18 @@ int pop_reader_take_fd(struct pop_reader *rd, struct pop_rec *r)
 	return fd;
 }
 
+/* Whether a record waits for a reader (with the lock held). */
+static int can_fill(const struct pop_reader *rd)
+{
+	return rd->job && !rd->cancel && rd->claimed < rd->n &&
+	       rd->claimed - rd->used < POP_RING;
+}
+
+/*
+ * Each reader takes the next record not taken, whichever it is: one
+ * reader held up (its core taken by another process) holds up one
+ * record, while the other goes on with the next ones.
+ */
 static void *reader_main(void *arg)
 {
 	struct pop_reader *rd = arg;
@@ -148,38 +196,61 @@ static void *reader_main(void *arg)
 
 	pthread_mutex_lock(&rd->mu);
 	for (;;) {
-		while (!rd->quit && (!rd->job || rd->cancel ||
-		       rd->made == rd->n || rd->made - rd->used == POP_RING)) {
-			if (rd->job && (rd->cancel || rd->made == rd->n)) {
-				rd->job = 0;	/* done: tell the builder */
-				pthread_cond_signal(&rd->wake_builder);
-			}
-			rd->reader_waits = 1;
+		while (!rd->quit && !can_fill(rd)) {
+			rd->reader_waits++;
 			pthread_cond_wait(&rd->wake_reader, &rd->mu);
-			rd->reader_waits = 0;
+			rd->reader_waits--;
 		}
 		if (rd->quit)
 			break;
 		{
-			const struct extkit_dirbuild_entry *e =
-				&rd->db->e[rd->made];
-			struct pop_rec *r = &rd->ring[rd->made % POP_RING];
+			uint64_t i = rd->claimed++;
+			const struct extkit_dirbuild_entry *e = &rd->db->e[i];
+			struct pop_rec *r = &rd->ring[i % POP_RING];
+			uint8_t ftype = e->ftype;
 			int dfd = rd->dfd;
 
 			/* the names do not move while the job lasts */
 			memcpy(name, rd->db->names + e->name_off, e->len);
 			name[e->len] = 0;
+			rd->busy++;
 			pthread_mutex_unlock(&rd->mu);
-			prepare(rd, dfd, name, r);
+			prepare(rd, dfd, name, ftype, r);
 			pthread_mutex_lock(&rd->mu);
+			rd->busy--;
+			r->ready = 1;
+			while (rd->made < rd->claimed &&
+			       rd->ring[rd->made % POP_RING].ready)
+				rd->made++;
 		}
-		rd->made++;
-		if (rd->builder_waits && (rd->made >= rd->builder_waits ||
-					  rd->made == rd->n))
+		/* the builder waits for a batch, or for the end of the job
+		 * (cancel: for busy to fall to 0) */
+		if (rd->builder_waits && made_up_to(rd, rd->builder_waits) &&
+		    (!rd->cancel || !rd->busy))
 			pthread_cond_signal(&rd->wake_builder);
 	}
 	pthread_mutex_unlock(&rd->mu);
 	return NULL;
+}
+
+static void reader_stop(struct pop_reader *rd)
+{
+	pthread_mutex_lock(&rd->mu);
+	rd->quit = 1;
+	pthread_cond_broadcast(&rd->wake_reader);
+	pthread_mutex_unlock(&rd->mu);
+	for (int j = 0; j < rd->nthreads; j++)
+		pthread_join(rd->thread[j], NULL);
+}
+
+static void reader_destroy(struct pop_reader *rd)
+{
+	for (int i = 0; i < POP_RING; i++)
+		free(rd->ring[i].data);
+	pthread_cond_destroy(&rd->wake_reader);
+	pthread_cond_destroy(&rd->wake_builder);
+	pthread_mutex_destroy(&rd->mu);
+	free(rd);
 }
 
 struct pop_reader *pop_reader_new(void)
@@ -193,11 +264,13 @@ struct pop_reader *pop_reader_new(void)
 	pthread_cond_init(&rd->wake_builder, NULL);
 	for (int i = 0; i < POP_RING; i++)
 		rd->ring[i].fd = -1;
-	if (pthread_create(&rd->thread, NULL, reader_main, rd)) {
-		pthread_cond_destroy(&rd->wake_reader);
-		pthread_cond_destroy(&rd->wake_builder);
-		pthread_mutex_destroy(&rd->mu);
-		free(rd);
+	for (int j = 0; j < POP_READERS; j++) {
+		if (pthread_create(&rd->thread[j], NULL, reader_main, rd))
+			break;
+		rd->nthreads++;
+	}
+	if (!rd->nthreads) {	/* one is enough */
+		reader_destroy(rd);
 		return NULL;
 	}
 	return rd;
@@ -207,17 +280,8 @@ void pop_reader_free(struct pop_reader *rd)
 {
 	if (!rd)
 		return;
-	pthread_mutex_lock(&rd->mu);
-	rd->quit = 1;
-	pthread_cond_signal(&rd->wake_reader);
-	pthread_mutex_unlock(&rd->mu);
-	pthread_join(rd->thread, NULL);
-	for (int i = 0; i < POP_RING; i++)
-		free(rd->ring[i].data);
-	pthread_cond_destroy(&rd->wake_reader);
-	pthread_cond_destroy(&rd->wake_builder);
-	pthread_mutex_destroy(&rd->mu);
-	free(rd);
+	reader_stop(rd);
+	reader_destroy(rd);
 }
 
 void pop_reader_start(struct pop_reader *rd, int dfd,
@@ -227,12 +291,13 @@ void pop_reader_start(struct pop_reader *rd, int dfd,
 	rd->dfd = dfd;
 	rd->db = db;
 	rd->n = db->n;
+	rd->claimed = 0;
 	rd->made = 0;
 	rd->used = 0;
 	rd->cancel = 0;
 	rd->job = 1;
 	if (rd->reader_waits)
-		pthread_cond_signal(&rd->wake_reader);
+		pthread_cond_broadcast(&rd->wake_reader);
 	pthread_mutex_unlock(&rd->mu);
 }
 
@@ -255,9 +320,11 @@ void pop_reader_put(struct pop_reader *rd, struct pop_rec *r)
 {
 	drop_fd(rd, r, 1);	/* not taken: a hard link met before */
 	pthread_mutex_lock(&rd->mu);
+	r->ready = 0;
 	rd->used++;
-	if (rd->reader_waits && rd->made - rd->used <= POP_RING - POP_BATCH)
-		pthread_cond_signal(&rd->wake_reader);
+	/* wake the readers when a batch of records is free */
+	if (rd->reader_waits && rd->used % POP_BATCH == 0)
+		pthread_cond_broadcast(&rd->wake_reader);
 	pthread_mutex_unlock(&rd->mu);
 }
 
@@ -265,16 +332,16 @@ void pop_reader_end(struct pop_reader *rd)
 {
 	pthread_mutex_lock(&rd->mu);
 	rd->cancel = 1;
-	if (rd->reader_waits)
-		pthread_cond_signal(&rd->wake_reader);
-	while (rd->job) {
-		rd->builder_waits = rd->made + 1;
+	while (rd->busy) {
+		rd->builder_waits = 1;
 		pthread_cond_wait(&rd->wake_builder, &rd->mu);
 		rd->builder_waits = 0;
 	}
+	rd->job = 0;
 	/* records read but not used (the builder stopped on an error) */
-	for (; rd->used < rd->made; rd->used++) {
-		drop_fd(rd, &rd->ring[rd->used % POP_RING], 1);
+	for (uint64_t i = rd->used; i < rd->claimed; i++) {
+		drop_fd(rd, &rd->ring[i % POP_RING], 1);
+		rd->ring[i % POP_RING].ready = 0;
 	}
 	pthread_mutex_unlock(&rd->mu);
 }

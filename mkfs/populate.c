@@ -312,7 +312,10 @@ static int read_names(struct pop *p, int dfd, struct extkit_dirbuild *db)
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		rc = extkit_dirbuild_add(db, de->d_name, (uint32_t)len, 0, 0);
+		/* readdir's type: a hint for the reader (popread.c) */
+		rc = extkit_dirbuild_add(db, de->d_name, (uint32_t)len, 0,
+					 de->d_type == DT_REG ?
+					 EXT2_FT_REG_FILE : EXT2_FT_UNKNOWN);
 		if (rc == -ENAMETOOLONG) {
 			pop_path_push(p, de->d_name, len);
 			pop_error(p, "name longer than 255 bytes");

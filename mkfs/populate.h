@@ -189,7 +189,7 @@ int pop_read_xattrs(const struct xsrc *s, const char *shown,
 		    struct xlist *x);
 void pop_xlist_release(struct xlist *x);
 
-/* popread.c: the children of a directory read ahead on a second thread,
+/* popread.c: the children of a directory read ahead on reader threads,
  * one record each, in the order of the names (see popread.c). */
 struct pop_rec {
 	struct stat st;
@@ -199,6 +199,7 @@ struct pop_rec {
 	int no_xattrs;		/* the file has no extended attributes */
 	int have_data;		/* data holds the file's st_size bytes */
 	uint8_t *data;
+	int ready;		/* filled, not yet given back (popread.c) */
 };
 
 struct pop_reader;
