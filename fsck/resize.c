@@ -104,6 +104,18 @@ static const char *resize_inode_problem(const struct extkit_fs *fs,
 	return NULL;
 }
 
+/* Whether inode 7 holds anything: a mode, a block word, a size or
+ * blocks. */
+static int resize_inode_nonzero(const struct extkit_inode *inode)
+{
+	if (inode->mode || inode->size || inode->blocks)
+		return 1;
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		if (inode->block[i])
+			return 1;
+	return 0;
+}
+
 /* Clears inode 7 on disk and in *inode. */
 static void clear_resize_inode(struct fsck_ctx *ctx,
 			       struct extkit_inode *inode)
@@ -135,8 +147,9 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 	clear_problem_context(&pctx);
 	pctx.ino = EXT2_RESIZE_INO;
 	if (!extkit_has_compat(&fs->sb, EXT2_FEATURE_COMPAT_RESIZE_INODE)) {
-		/* No feature: inode 7 must be empty. */
-		if ((inode->mode || inode->block[EXT2_DIND_BLOCK]) &&
+		/* No feature: inode 7 must be empty (e2fsck tests its
+		 * i_block words here, and its size and i_blocks in pass 1). */
+		if (resize_inode_nonzero(inode) &&
 		    fix_problem(ctx, PR_1_RESIZE_NO_FEATURE, &pctx))
 			clear_resize_inode(ctx, inode);
 		return 0;
