@@ -129,6 +129,8 @@ struct scan {
 	struct fsck_blk_result *res;
 	uint64_t run_start;	/* pending run of blocks to claim */
 	uint32_t run_len;
+	int dropped;		/* an entry is to go (fixes in memory) */
+	int declined;		/* a fix was refused */
 };
 
 static void run_flush(struct scan *s)
@@ -178,7 +180,12 @@ static int illegal(struct scan *s, uint64_t blk, int64_t blkcount)
 	pctx.blk = blk;
 	pctx.blkcount = blkcount;
 	pctx.inode = s->inode;
-	return fix_problem(s->ctx, PR_1_ILLEGAL_BLOCK, &pctx);
+	if (!fix_problem(s->ctx, PR_1_ILLEGAL_BLOCK, &pctx)) {
+		s->declined = 1;
+		return 0;
+	}
+	s->dropped = 1;
+	return 1;
 }
 
 /* How many illegal numbers an indirect block holds when they are enough
@@ -210,8 +217,12 @@ static int garbage(struct scan *s, const uint8_t *buf, uint64_t blk,
 	pctx.blk = blk;
 	pctx.blkcount = -level;
 	pctx.num = bad;
-	if (!fix_problem(s->ctx, PR_1_GARBAGE_IND, &pctx))
+	if (!fix_problem(s->ctx, PR_1_GARBAGE_IND, &pctx)) {
 		s->res->failed = 1;
+		s->declined = 1;
+	} else {
+		s->dropped = 1;
+	}
 	return 1;
 }
 
@@ -230,19 +241,18 @@ static void report_read(struct scan *s, const struct extkit_walk_ent *e)
 }
 
 /*
- * An indirect block, read: garbage is dropped; one claimed already
- * (metadata, another inode) keeps its fixes in memory, as e2fsck's: pass
- * 1B clears them in the private copy.
+ * An indirect block, read: garbage is dropped. Its fixes stay in memory:
+ * the block may be another inode's, met later in pass 1 (a garbage
+ * indirect number naming a file's data block), whose data a fix here
+ * would change. They are written once pass 1 knows every owner
+ * (fsck_apply_ind_fixes).
  */
 static int scan_ind(struct scan *s, const struct extkit_walk_ent *e)
 {
-	int shared;
-
 	if (garbage(s, e->block, e->pblk, e->level))
 		return s->res->failed ? EXTKIT_WALK_SKIP : EXTKIT_WALK_DROP;
-	shared = fsck_block_test(s->ctx, e->pblk);
 	run_add(s, e->pblk);
-	return shared ? EXTKIT_WALK_NOWRITE : 0;
+	return EXTKIT_WALK_NOWRITE;
 }
 
 /* The walker's callback: each block number of the map, checked. */
@@ -280,6 +290,9 @@ static int scan_indirect(struct scan *s)
 	if (wk.inode_changed)
 		s->res->inode_dirty = 1;
 	run_flush(s);
+	if (s->dropped && !s->declined && fsck_fixing(s->ctx) &&
+	    fsck_alloc_push(&s->ctx->ind_fix, s->ino))
+		return -ENOMEM;
 	/* Indirect blocks pointing at each other: more references than
 	 * the filesystem has blocks. What was met is claimed. */
 	if (rc == -EXTKIT_ELOOP) {
@@ -342,6 +355,71 @@ int fsck_scan_blocks(struct fsck_ctx *ctx, uint32_t ino,
 	return rc;
 }
 
+/* ---- the indirect blocks' fixes, written ---- */
+
+struct ind_fix {
+	struct fsck_ctx *ctx;
+	int skip_shared;
+	int skipped;
+};
+
+/* The drops pass 1 decided (and was told yes to), made again on disk;
+ * a block still shared keeps them in memory. */
+static int ind_fix_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+		      void *arg)
+{
+	struct ind_fix *f = arg;
+
+	if (e->flags & EXTKIT_WALK_LEAVE)
+		return 0;
+	if (e->bad == EXTKIT_WALK_BAD_PBLK)
+		return EXTKIT_WALK_DROP;
+	if (e->bad || !e->level)
+		return 0;
+	if (garbage_count(fs, e->block))
+		return EXTKIT_WALK_DROP;
+	if (f->skip_shared &&
+	    extkit_bitmap_test(&f->ctx->block_dup,
+			       e->pblk - fs->sb.first_data_block) == 1) {
+		f->skipped = 1;
+		return EXTKIT_WALK_NOWRITE;
+	}
+	return 0;
+}
+
+void fsck_apply_ind_fixes(struct fsck_ctx *ctx, int skip_shared)
+{
+	struct fsck_alloc_list *l = &ctx->ind_fix;
+	struct extkit_inode inode;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		uint32_t ino = (uint32_t)l->v[i];
+		struct ind_fix f = { ctx, skip_shared, 0 };
+		struct extkit_walk wk = { .ino = ino, .fn = ind_fix_fn,
+					  .arg = &f };
+
+		if (extkit_inode_read(ctx->fs, ino, &inode) ||
+		    (inode.flags & EXT4_EXTENTS_FL))
+			continue;
+		if (extkit_walk(ctx->fs, &inode, &wk) >= 0 && wk.inode_changed)
+			fsck_write_inode(ctx, ino, &inode);
+		if (f.skipped)
+			l->v[kept++] = ino;
+	}
+	l->n = kept;
+}
+
+int fsck_pass1_ind_fixes(struct fsck_ctx *ctx)
+{
+	/* after pass 1B: the shared blocks have their copies, unless a
+	 * clone was refused or failed */
+	if (!(ctx->flags & FSCK_FL_UNCORRECTED))
+		fsck_apply_ind_fixes(ctx, 0);
+	ctx->ind_fix.n = 0;
+	return 0;
+}
+
 /* ---- releasing a deleted inode's blocks ---- */
 
 static int release_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
@@ -397,8 +475,11 @@ static int remap_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return in_copy(r, e) ? EXTKIT_WALK_DROP : 0;
 	if (r->err)
 		return EXTKIT_WALK_SKIP;
-	if (e->level && !e->bad && in_copy(r, e) && garbage_count(fs, e->block))
-		return EXTKIT_WALK_DROP;
+	/* Garbage pass 1 dropped: gone from a copy; in a block not copied
+	 * the drop is written after pass 1B (fsck_pass1_ind_fixes), and
+	 * nothing under it is cloned meanwhile. */
+	if (e->level && !e->bad && garbage_count(fs, e->block))
+		return in_copy(r, e) ? EXTKIT_WALK_DROP : EXTKIT_WALK_SKIP;
 	nb = r->fn(r->ctx, e->pblk, e->level, r->arg);
 	if (!nb) {
 		r->err = -ENOSPC;

@@ -192,6 +192,8 @@ struct fsck_ctx {
 	/* allocations by fsck itself (blocks, inodes) */
 	struct fsck_alloc_list alloc_blocks;
 	struct fsck_alloc_list alloc_inodes;
+	/* inodes whose indirect blocks hold pass 1's fixes in memory */
+	struct fsck_alloc_list ind_fix;
 	/* directories whose index pass 2 cleared on metadata_csum: their
 	 * old index blocks have no leaf tail; rebuilt after the passes */
 	struct fsck_alloc_list rehash_dirs;
@@ -218,6 +220,11 @@ typedef int (*fsck_pass_fn)(struct fsck_ctx *ctx);
 
 int fsck_pass1(struct fsck_ctx *ctx);
 int fsck_pass1b(struct fsck_ctx *ctx);
+/* Pass 1's fixes of indirect blocks, written once every owner is known:
+ * at the end of pass 1 where the block is not shared (skip_shared), and
+ * after pass 1B for the rest (fsck_pass1_ind_fixes). */
+void fsck_apply_ind_fixes(struct fsck_ctx *ctx, int skip_shared);
+int fsck_pass1_ind_fixes(struct fsck_ctx *ctx);
 int fsck_pass2(struct fsck_ctx *ctx);
 int fsck_pass3(struct fsck_ctx *ctx);
 int fsck_pass4(struct fsck_ctx *ctx);

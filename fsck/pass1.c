@@ -827,6 +827,7 @@ int fsck_pass1(struct fsck_ctx *ctx)
 	struct itable_src src = { .ahead = 1 };
 	int rc = 0;
 
+	ctx->ind_fix.n = 0;	/* a restart scans again */
 	src.chunk_blocks = CHUNK_BYTES / bs ? CHUNK_BYTES / bs : 1;
 	if (src.chunk_blocks > fs->g.itable_blocks)
 		src.chunk_blocks = fs->g.itable_blocks;
@@ -868,5 +869,7 @@ int fsck_pass1(struct fsck_ctx *ctx)
 		rc = fsck_rebuild_resize_inode(ctx);
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		rc = fsck_ea_refcounts(ctx);
+	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
+		fsck_apply_ind_fixes(ctx, 1);
 	return rc;
 }
