@@ -24,10 +24,12 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "endian.h"
 #include "extent.h"
+#include "inline.h"
 #include "fs.h"
 #include "inode.h"
 #include "ondisk.h"
@@ -207,8 +209,32 @@ static const char *extent_symlink_problem(struct fsck_ctx *ctx,
 	return symlink_block_problem(ctx, inode, ex.pblk);
 }
 
+/* An inline symlink: its target is the whole inline area, i_block and
+ * the system.data value (e2fsck's check_symlink: i_size equals
+ * ext2fs_inline_data_size). */
+static const char *inline_symlink_problem(struct fsck_ctx *ctx, uint32_t ino,
+					  const struct extkit_inode *inode)
+{
+	struct extkit_inline in;
+	const char *why = NULL;
+	uint8_t *raw;
+
+	if (inode->flags & EXT4_EXTENTS_FL)
+		return "it has the inline data and extents flags";
+	raw = malloc(ctx->fs->g.inode_size);
+	if (!raw)
+		return NULL;
+	if (extkit_inode_read_raw(ctx->fs, ino, raw) ||
+	    extkit_inline_locate(ctx->fs, raw, &in))
+		why = "its inline data cannot be found";
+	else if (inode->size != extkit_inline_capacity(&in))
+		why = "size does not match its inline data";
+	free(raw);
+	return why;
+}
+
 /* Why a symlink is invalid, or NULL (e2fsck's check_symlink rules). */
-static const char *symlink_problem(struct fsck_ctx *ctx,
+static const char *symlink_problem(struct fsck_ctx *ctx, uint32_t ino,
 				   const struct extkit_inode *inode)
 {
 	uint8_t raw[EXT2_N_BLOCKS * 4];
@@ -220,7 +246,7 @@ static const char *symlink_problem(struct fsck_ctx *ctx,
 	if (inode->flags & EXT2_INDEX_FL)
 		return "it has the htree index flag";
 	if (inode->flags & EXT4_INLINE_DATA_FL)
-		return NULL;
+		return inline_symlink_problem(ctx, ino, inode);
 	if (extkit_inode_has_block_map(inode))
 		return inode->flags & EXT4_EXTENTS_FL ?
 		       extent_symlink_problem(ctx, inode) :
@@ -249,7 +275,7 @@ static int check_symlink(struct fsck_ctx *ctx, uint32_t ino,
 		inode->flags &= ~EXT4_EXTENTS_FL;
 		*dirty = 1;
 	}
-	why = symlink_problem(ctx, inode);
+	why = symlink_problem(ctx, ino, inode);
 	if (!why) {
 		check_immutable(ctx, ino, inode, dirty);
 		return 0;
