@@ -172,8 +172,7 @@ static void note_inode_in_use(struct fsck_ctx *ctx, uint32_t g, uint32_t idx)
 	struct extkit_group *gd = &fs->groups[g];
 	uint32_t ipg = fs->sb.inodes_per_group;
 
-	if (!extkit_has_ro_compat(&fs->sb, EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
-				  EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) ||
+	if (!extkit_has_group_csum(&fs->sb) ||
 	    (!(gd->flags & EXT4_BG_INODE_UNINIT) &&
 	     gd->itable_unused <= ipg - idx - 1))
 		return;
