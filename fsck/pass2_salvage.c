@@ -332,12 +332,6 @@ int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off)
 
 /* ---- holes ---- */
 
-/*
- * Holes come one block at a time from the iterator; they are reported a
- * run at a time (e2fsck asks once a block: a run of thousands would ask
- * as often). The run ends at the next mapped block; the iterator's walk
- * ends at the last mapped block, so a run is never longer than the map.
- */
 /* A new block 0 holds '.' and '..' (the root's number): counted as
  * check_dot and check_dotdot count them, for pass 3 and 4. */
 static void count_new_dots(struct dir_state *ds)
@@ -353,6 +347,12 @@ static void count_new_dots(struct dir_state *ds)
 	}
 }
 
+/*
+ * Holes come one block at a time from the iterator; they are reported a
+ * run at a time (e2fsck asks once a block: a run of thousands would ask
+ * as often). The run ends at the next mapped block; the iterator's walk
+ * ends at the last mapped block, so a run is never longer than the map.
+ */
 void pass2_hole(struct dir_state *ds, uint64_t lblk)
 {
 	uint64_t n = extkit_dir_iter_nblocks(ds->it), end = lblk + 1;
