@@ -45,7 +45,7 @@ int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
 {
 	struct extkit_dir_iter it;
 	struct extkit_dirent ent;
-	char *fold = NULL;
+	char *fold = NULL, *scratch = NULL;
 	int corrupt = 0, casefolded, flen = -1;
 	int rc;
 
@@ -65,11 +65,12 @@ int extkit_dir_lookup(struct extkit_fs *fs, uint32_t dir, const char *name,
 		}
 		flen = extkit_casefold(name, name_len, fold,
 				       EXTKIT_CASEFOLD_MAX);
+		scratch = fold + EXTKIT_CASEFOLD_MAX;
 	}
 	while ((rc = extkit_dir_iter_next(&it, &ent)) > 0) {
 		if (ent.kind == EXTKIT_DE_LIVE &&
 		    name_matches(&ent, name, name_len, casefolded, fold, flen,
-				 fold + EXTKIT_CASEFOLD_MAX)) {
+				 scratch)) {
 			*ino = ent.inode;
 			break;
 		}

@@ -63,9 +63,16 @@ if command -v clang >/dev/null 2>&1; then
 			fail "libFuzzer target found a problem"
 			tail -n 40 "$tmpdir/lf/log"
 		fi
+	elif printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)' \
+		'{ (void)d; (void)n; return 0; }' >"$tmpdir/lf/probe.c" &&
+	     clang -fsanitize=fuzzer "$tmpdir/lf/probe.c" \
+		-o "$tmpdir/lf/probe" >/dev/null 2>&1; then
+		# clang has libFuzzer, so the README's command is what broke.
+		fail "the README's libFuzzer command does not build"
+		tail -n 5 "$tmpdir/lf/build"
 	else
-		echo "libFuzzer build not possible here (skipped):"
-		tail -n 3 "$tmpdir/lf/build"
+		echo "clang has no libFuzzer here (skipped)"
 	fi
 fi
 finish

@@ -59,17 +59,26 @@ then
 		tail -n 30 "$OUT/libfuzzer.log"
 	fi
 else
-	iters=$((SECS * 20))
-	for img in "$OUT"/corpus/*.img; do
-		if timeout -k 5 $((SECS + 60)) \
-			"$top_builddir/tests/fuzz/fuzz_image" "$img" $iters 1 \
-			>"$OUT/driver.log" 2>&1; then
-			ok "fuzz_image driver on $img: $(tail -n 1 "$OUT/driver.log")"
-		else
-			fail "fuzz_image driver on $img"
+	# Rounds of 2,000 mutations per corpus image until SECS have
+	# passed, each round with a new odd seed (the driver sets the
+	# seed's low bit, so 2k and 2k+1 would be the same).
+	end=$(($(date +%s) + SECS))
+	round=0
+	bad=0
+	while [ "$(date +%s)" -lt $end ] && [ $bad -eq 0 ]; do
+		round=$((round + 1))
+		for img in "$OUT"/corpus/*.img; do
+			timeout -k 5 600 "$top_builddir/tests/fuzz/fuzz_image" \
+				"$img" 2000 $((round * 2 + 1)) \
+				>"$OUT/driver.log" 2>&1 && continue
+			fail "fuzz_image driver on $img, seed $((round * 2 + 1))"
 			tail -n 30 "$OUT/driver.log"
-		fi
+			bad=1
+			break
+		done
 	done
+	[ $bad -eq 0 ] &&
+		ok "fuzz_image driver: $round rounds of 2000 mutations per image in $SECS s, no crash"
 fi
 
 # 2. extkit-fsck on mutated images
