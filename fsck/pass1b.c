@@ -72,6 +72,16 @@ static uint32_t *dup_slot(struct fsck_dups *d, uint64_t blk)
 	return &d->refs[i];
 }
 
+/* blk's count, without adding it: 0 when it has no slot. */
+static uint32_t dup_refs(const struct fsck_dups *d, uint64_t blk)
+{
+	size_t i = (size_t)(blk * 0x9E3779B97F4A7C15ull) & d->mask;
+
+	while (d->blk[i] && d->blk[i] != blk)
+		i = (i + 1) & d->mask;
+	return d->blk[i] ? d->refs[i] : 0;
+}
+
 static int is_dup(struct fsck_ctx *ctx, uint64_t blk)
 {
 	return extkit_bitmap_test(&ctx->block_dup,
@@ -414,26 +424,59 @@ static int clone_inode(struct fsck_ctx *ctx, uint32_t ino,
 
 /* ---- no room for the copies ---- */
 
-/* The copies cloning would make: each shared block's references but the
- * one that keeps it (all of them when metadata or a reserved inode does). */
-static uint64_t copies_needed(const struct fsck_dups *d)
+/* The copies a shared block needs: its references but the one that keeps
+ * it (all of them when metadata or a reserved inode does). */
+static uint32_t block_copies(uint32_t refs)
 {
-	uint64_t need = 0;
+	uint32_t r = refs & ~DUP_KEEP;
+
+	return (refs & DUP_KEEP) ? r : r - (r > 0);
+}
+
+/*
+ * The copies cloning would make, in allocation units. On bigalloc a copy
+ * takes a whole free cluster per sharer (free_cluster_run), so a shared
+ * cluster counts once, at its first shared block, for the most copies any
+ * of its blocks needs.
+ */
+static uint64_t copies_needed(struct fsck_ctx *ctx, struct fsck_dups *d)
+{
+	uint64_t first = ctx->fs->sb.first_data_block, need = 0;
+	uint32_t ratio = ctx->fs->g.cluster_ratio;
 
 	for (size_t i = 0; i <= d->mask; i++) {
-		uint32_t r = d->refs[i] & ~DUP_KEEP;
+		uint64_t b = d->blk[i], c0, most = 0;
 
-		if (d->blk[i])
-			need += (d->refs[i] & DUP_KEEP) ? r : r - (r > 0);
+		if (!b)
+			continue;
+		if (ratio == 1) {
+			need += block_copies(d->refs[i]);
+			continue;
+		}
+		c0 = b - ((b - first) & (ratio - 1));
+		for (uint64_t x = c0; x < c0 + ratio; x++) {
+			if (x < b && is_dup(ctx, x))
+				break;	/* counted at the cluster's first */
+			if (x >= b && block_copies(dup_refs(d, x)) > most)
+				most = block_copies(dup_refs(d, x));
+		}
+		need += most;
 	}
 	return need;
 }
 
-static uint64_t free_blocks(const struct fsck_ctx *ctx)
+/* Free allocation units: blocks, or on bigalloc wholly free clusters. */
+static uint64_t free_units(const struct fsck_ctx *ctx)
 {
 	uint64_t n = ctx->fs->sb.blocks_count - ctx->fs->sb.first_data_block;
+	uint32_t ratio = ctx->fs->g.cluster_ratio;
+	uint64_t free = 0;
 
-	return n - extkit_bitmap_count_range(&ctx->block_found, 0, n);
+	if (ratio == 1)
+		return n - extkit_bitmap_count_range(&ctx->block_found, 0, n);
+	for (uint64_t c = 0; c + ratio <= n; c += ratio)
+		free += !extkit_bitmap_count_range(&ctx->block_found, c, ratio);
+	return free;
 }
 
 /* One reference of a deleted inode to blk: a shared block loses an owner
@@ -505,7 +548,7 @@ static int delete_sharer(struct fsck_ctx *ctx, struct fsck_dups *d,
  */
 static void make_room(struct fsck_ctx *ctx, struct fsck_dups *d)
 {
-	while (copies_needed(d) > free_blocks(ctx)) {
+	while (copies_needed(ctx, d) > free_units(ctx)) {
 		size_t best = d->nsharers;
 		uint64_t refs;
 
