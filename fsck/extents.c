@@ -359,6 +359,11 @@ int fsck_scan_extent_tree(struct fsck_ctx *ctx, uint32_t ino,
 		res->failed = 1;
 		return 0;
 	}
+	/* An empty file's root (a leaf of no extent, found sound): the
+	 * walk would visit nothing. */
+	if (!dirty && !extkit_extent_depth(root) &&
+	    !extkit_extent_entries(root))
+		return 0;
 	if (!fsck_fixing(ctx))
 		wk.flags |= EXTKIT_WALK_DRY;
 	extkit_extent_root_put(&work, root);
