@@ -242,12 +242,15 @@ void fsck_journal_recreate(struct fsck_ctx *ctx);
 /* Whether the superblock's free counts are possible (reported if not;
  * pass0.c): a filesystem marked clean is skipped only then. */
 int fsck_free_counts_possible(struct fsck_ctx *ctx);
-/* Fixes a primary superblock whose inode counts disagree, from group 0's
- * inode bitmap (inode_counts.c); 0 when it was rewritten. */
-int fsck_fix_inode_counts(struct fsck_ctx *ctx);
-/* Rebuilds the unusable primary superblock of a one-group filesystem
- * from its surviving fields, asked first (super_rebuild.c); 0 when it
- * was rewritten. */
+/* Inode counts of sb that disagree, set from group 0's inode bitmap
+ * (inode_counts.c): 1 when set (*which names the field the bitmap
+ * backs), 0 when they agree, negative when undecidable. */
+int fsck_pick_inode_counts(struct fsck_ctx *ctx, struct extkit_super *sb,
+			   const char **which);
+/* Repairs the unusable primary superblock of a filesystem without a
+ * usable backup: inode counts, an impossible block count, the fields of
+ * a one-group filesystem; all decided and asked before the one write
+ * (super_rebuild.c). 0 when it was rewritten. */
 int fsck_rebuild_super(struct fsck_ctx *ctx, const char *why);
 /* Superblock fields e2fsck checks beyond validation: revision and
  * features, times in the future (super_check.c). */
@@ -404,6 +407,9 @@ int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
  */
 int fsck_check_group_places(struct fsck_ctx *ctx);
 int fsck_relocate_group_places(struct fsck_ctx *ctx);
+/* Whether group 0's inode table holds no root directory while mkfs'
+ * place for it holds one: its descriptor is garbage though it fits. */
+int fsck_first_table_garbled(struct fsck_ctx *ctx);
 /*
  * Checks the resize inode (resize.c): rewrites a wrong map of the reserved
  * GDT blocks; clears an inode 7 that is no resize inode (and *inode),

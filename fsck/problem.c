@@ -216,6 +216,16 @@ const struct problem problem_table[] = {
 	  "Clusters per group is %N, but without bigalloc it must be the "
 	  "blocks per group (%O).",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_BLOCKS_COUNT_IMAGE,
+	  "The superblock's block count (%N) is past the end of the image "
+	  "and names groups the descriptors do not describe, and no backup "
+	  "is usable; the image holds %O blocks.",
+	  PROMPT_FIX, 0 },
+	{ PR_0_GDT_GARBLED,
+	  "Group 0's descriptor names an inode table at %b that holds no "
+	  "root directory, while mkfs' place for it (%N) holds one: the "
+	  "descriptor is garbage and no backup is usable.",
+	  PROMPT_NONE, PR_MSG_ONLY | PR_PREEN_OK },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",

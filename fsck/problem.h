@@ -124,6 +124,9 @@ enum problem_prompt {
 #define PR_0_NONZERO_RESERVED_GDT 0x000403 /* reserved GDT, no resize_inode */
 #define PR_0_EXT_JOURNAL_NO_FEATURE 0x000500 /* journal UUID, no has_journal */
 #define PR_0_CLUSTERS_PER_GROUP	0x000501 /* != blocks per group, no bigalloc */
+/* Repairs that converge (issue 17, rel9; super_rebuild.c, relocate.c). */
+#define PR_0_BLOCKS_COUNT_IMAGE	0x000700 /* garbage count: the image's */
+#define PR_0_GDT_GARBLED	0x000701 /* group 0's table holds no root */
 #define PR_2_INOREF_BG_INO_UNINIT 0x020400 /* entry into INODE_UNINIT */
 #define PR_2_INOREF_IN_UNUSED	0x020401 /* entry past itable_unused */
 /* The orphan file (orphan_file.c, orphan.c; issue 13). */
