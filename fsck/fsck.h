@@ -410,6 +410,9 @@ int fsck_relocate_group_places(struct fsck_ctx *ctx);
 /* Whether group 0's inode table holds no root directory while mkfs'
  * place for it holds one: its descriptor is garbage though it fits. */
 int fsck_first_table_garbled(struct fsck_ctx *ctx);
+/* Whether blk is group metadata: a superblock copy, descriptors, a bitmap
+ * or an inode table (blocks.c). */
+int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk);
 /*
  * Checks the resize inode (resize.c): rewrites a wrong map of the reserved
  * GDT blocks; clears an inode 7 that is no resize inode (and *inode),

@@ -458,6 +458,10 @@ const struct problem problem_table[] = {
 	  "length %O) running over the next one and past the end of the "
 	  "file.",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_IND_IN_GROUP_META,
+	  "The %B (%b) of inode %i is group metadata (a superblock copy, "
+	  "descriptors, a bitmap or an inode table), not a map of the file.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

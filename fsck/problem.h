@@ -208,6 +208,8 @@ enum problem_prompt {
 #define PR_1_FAST_SYMLINK_EXTENT_FL 0x010600 /* symlink, no blocks, extents */
 /* The campaign over issue 13's features (issue 17). */
 #define PR_1_EXTENT_OVERRUN	0x010700 /* over the next one, past EOF */
+/* Repairs that converge (issue 17, rel9). */
+#define PR_1_IND_IN_GROUP_META	0x010800 /* indirect number: group metadata */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
