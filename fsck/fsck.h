@@ -126,6 +126,8 @@ struct fsck_blk_result {
 	int fragmented;		/* a block not right after the one before */
 	uint64_t next_pblk;	/* where the next block would follow */
 	int cleared;		/* the map is garbage: clear the inode */
+	int to_extents;		/* bigalloc: pass 1E rebuilds the map and
+				 * sets i_blocks (pass 1 leaves it) */
 };
 
 struct extkit_dirspace;
@@ -194,6 +196,8 @@ struct fsck_ctx {
 	struct fsck_alloc_list alloc_inodes;
 	/* inodes whose indirect blocks hold pass 1's fixes in memory */
 	struct fsck_alloc_list ind_fix;
+	/* bigalloc: block-mapped inodes pass 1E makes extent files */
+	struct fsck_alloc_list to_extents;
 	/* directories whose index pass 2 cleared on metadata_csum: their
 	 * old index blocks have no leaf tail; rebuilt after the passes */
 	struct fsck_alloc_list rehash_dirs;
@@ -225,6 +229,12 @@ int fsck_pass1b(struct fsck_ctx *ctx);
  * after pass 1B for the rest (fsck_pass1_ind_fixes). */
 void fsck_apply_ind_fixes(struct fsck_ctx *ctx, int skip_shared);
 int fsck_pass1_ind_fixes(struct fsck_ctx *ctx);
+/* Pass 1E (extents_rebuild.c): on bigalloc, each block-mapped file pass 1
+ * queued (fsck_queue_to_extents, asked there: 1 when queued) becomes an
+ * extent file. */
+int fsck_pass1e(struct fsck_ctx *ctx);
+int fsck_queue_to_extents(struct fsck_ctx *ctx, uint32_t ino,
+			  const struct extkit_inode *inode);
 int fsck_pass2(struct fsck_ctx *ctx);
 int fsck_pass3(struct fsck_ctx *ctx);
 int fsck_pass4(struct fsck_ctx *ctx);

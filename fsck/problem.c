@@ -462,6 +462,17 @@ const struct problem problem_table[] = {
 	  "The %B (%b) of inode %i is group metadata (a superblock copy, "
 	  "descriptors, a bitmap or an inode table), not a map of the file.",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_BIGALLOC_BLOCKMAP,
+	  "Inode %i on a bigalloc filesystem is block mapped; its map will "
+	  "be rebuilt as extents.",
+	  PROMPT_FIX, 0 },
+	{ PR_1E_TO_EXTENTS_FAILED,
+	  "Inode %i could not be made an extent file: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1_UNSET_EXTENTS_FL,
+	  "Inode %i lacks the extents flag, but its i_block holds an extent "
+	  "tree.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
