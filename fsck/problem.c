@@ -473,6 +473,11 @@ const struct problem problem_table[] = {
 	  "Inode %i lacks the extents flag, but its i_block holds an extent "
 	  "tree.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_QUOTA_INODE_SHARED,
+	  "Quota inode %i shares %N block(s) with other files or metadata; "
+	  "quota files are recounted and rewritten: its blocks are left to "
+	  "the others.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
