@@ -241,15 +241,19 @@ static void report_read(struct scan *s, const struct extkit_walk_ent *e)
 }
 
 /* Whether blk is one of group g's superblock copy, descriptors,
- * bitmaps or inode table. */
+ * bitmaps or inode table. Reserved GDT blocks are not: the resize
+ * inode's indirect blocks are there. */
 static int group_meta_has(const struct extkit_fs *fs, uint32_t g,
 			  uint64_t blk)
 {
 	const struct extkit_group *gd = &fs->groups[g];
-	uint64_t first = extkit_group_first_block(&fs->sb, g);
+	uint64_t first = extkit_group_first_block(&fs->sb, g), sb_end = first;
 
-	return (blk >= first &&
-		blk < first + extkit_group_sb_overhead(&fs->sb, &fs->g, g)) ||
+	if (extkit_super_group_has_backup(&fs->sb, g))
+		sb_end += 1 + (extkit_has_incompat(&fs->sb,
+				EXT2_FEATURE_INCOMPAT_META_BG) ? 0 :
+			       fs->g.gdt_blocks);
+	return (blk >= first && blk < sb_end) ||
 	       blk == gd->block_bitmap || blk == gd->inode_bitmap ||
 	       (gd->inode_table && blk >= gd->inode_table &&
 		blk < gd->inode_table + fs->g.itable_blocks);
@@ -290,7 +294,7 @@ static int meta_as_map(struct scan *s, uint64_t blk, int level)
 {
 	struct problem_context pctx;
 
-	if (s->ino == EXT2_RESIZE_INO || !fsck_block_is_group_meta(s->ctx, blk))
+	if (!fsck_block_is_group_meta(s->ctx, blk))
 		return 0;
 	clear_problem_context(&pctx);
 	pctx.ino = s->ino;
@@ -442,7 +446,8 @@ static int ind_fix_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return EXTKIT_WALK_DROP;
 	if (e->bad || !e->level)
 		return 0;
-	if (garbage_count(fs, e->block))
+	if (garbage_count(fs, e->block) ||
+	    fsck_block_is_group_meta(f->ctx, e->pblk))
 		return EXTKIT_WALK_DROP;
 	if (f->skip_shared &&
 	    extkit_bitmap_test(&f->ctx->block_dup,
@@ -541,10 +546,12 @@ static int remap_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return in_copy(r, e) ? EXTKIT_WALK_DROP : 0;
 	if (r->err)
 		return EXTKIT_WALK_SKIP;
-	/* Garbage pass 1 dropped: gone from a copy; in a block not copied
-	 * the drop is written after pass 1B (fsck_pass1_ind_fixes), and
-	 * nothing under it is cloned meanwhile. */
-	if (e->level && !e->bad && garbage_count(fs, e->block))
+	/* Garbage or group metadata pass 1 dropped: gone from a copy; in
+	 * a block not copied the drop is written after pass 1B
+	 * (fsck_pass1_ind_fixes), and nothing under it is cloned
+	 * meanwhile. */
+	if (e->level && !e->bad && (garbage_count(fs, e->block) ||
+				    fsck_block_is_group_meta(r->ctx, e->pblk)))
 		return in_copy(r, e) ? EXTKIT_WALK_DROP : EXTKIT_WALK_SKIP;
 	nb = r->fn(r->ctx, e->pblk, e->level, r->arg);
 	if (!nb) {

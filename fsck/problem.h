@@ -209,11 +209,11 @@ enum problem_prompt {
 /* The campaign over issue 13's features (issue 17). */
 #define PR_1_EXTENT_OVERRUN	0x010700 /* over the next one, past EOF */
 /* Repairs that converge (issue 17, rel9). */
-#define PR_1_IND_IN_GROUP_META	0x010800 /* indirect number: group metadata */
-#define PR_1_BIGALLOC_BLOCKMAP	0x010801 /* bigalloc: made an extent file */
+#define PR_1_IND_IN_GROUP_META	0x010800 /* indirect number in metadata */
+#define PR_1_BIGALLOC_BLOCKMAP	0x010801 /* bigalloc: to an extent file */
 #define PR_1E_TO_EXTENTS_FAILED	0x010802 /* ... and that failed: why */
 #define PR_1_UNSET_EXTENTS_FL	0x010803 /* extent header, flag unset */
-#define PR_1_QUOTA_INODE_SHARED	0x010804 /* before 1B: emptied, rewritten */
+#define PR_1_QUOTA_INODE_SHARED	0x010804 /* before 1B: emptied */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001

@@ -355,8 +355,8 @@ static int shared_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	(void)flags;
 	if (pblk >= fs->sb.first_data_block &&
 	    pblk + count <= fs->sb.blocks_count)
-		q->n += extkit_bitmap_count_range(&q->ctx->block_dup,
-						  pblk - fs->sb.first_data_block,
+		q->n += extkit_bitmap_count_range(&q->ctx->block_dup, pblk -
+						  fs->sb.first_data_block,
 						  count);
 	return 0;
 }
