@@ -240,6 +240,74 @@ static void report_read(struct scan *s, const struct extkit_walk_ent *e)
 	run_add(s, e->pblk);
 }
 
+/* Whether blk is one of group g's superblock copy, descriptors,
+ * bitmaps or inode table. Reserved GDT blocks are not: the resize
+ * inode's indirect blocks are there. */
+static int group_meta_has(const struct extkit_fs *fs, uint32_t g,
+			  uint64_t blk)
+{
+	const struct extkit_group *gd = &fs->groups[g];
+	uint64_t first = extkit_group_first_block(&fs->sb, g), sb_end = first;
+
+	if (extkit_super_group_has_backup(&fs->sb, g))
+		sb_end += 1 + (extkit_has_incompat(&fs->sb,
+				EXT2_FEATURE_INCOMPAT_META_BG) ? 0 :
+			       fs->g.gdt_blocks);
+	return (blk >= first && blk < sb_end) ||
+	       blk == gd->block_bitmap || blk == gd->inode_bitmap ||
+	       (gd->inode_table && blk >= gd->inode_table &&
+		blk < gd->inode_table + fs->g.itable_blocks);
+}
+
+/*
+ * Whether blk is group metadata: of its own group, or with flex_bg of
+ * the groups whose metadata mkfs packs in its group (the flex group it
+ * starts). Metadata moved elsewhere is not seen (pass 1B clones it then).
+ */
+int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk)
+{
+	const struct extkit_fs *fs = ctx->fs;
+	uint64_t g, last;
+
+	if (blk < fs->sb.first_data_block || blk >= fs->sb.blocks_count)
+		return 0;
+	g = (blk - fs->sb.first_data_block) / fs->sb.blocks_per_group;
+	last = g;
+	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_FLEX_BG) &&
+	    fs->sb.log_groups_per_flex < 32)
+		last = g + (1ull << fs->sb.log_groups_per_flex) - 1;
+	for (uint64_t o = g; o <= last && o < fs->g.group_count; o++)
+		if (group_meta_has(fs, (uint32_t)o, blk))
+			return 1;
+	return 0;
+}
+
+/*
+ * An indirect number naming group metadata (an inode table block, say):
+ * no map of the file can be there, so the number is garbage; it is
+ * dropped rather than read as a map. Read, the metadata would make the
+ * file claim whatever block numbers it holds (the i_block words of other
+ * inodes), and pass 1B clone those (e2fsck clones the metadata and
+ * restarts). Returns 1 when dropped.
+ */
+static int meta_as_map(struct scan *s, uint64_t blk, int level)
+{
+	struct problem_context pctx;
+
+	if (!fsck_block_is_group_meta(s->ctx, blk))
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.ino = s->ino;
+	pctx.blk = blk;
+	pctx.blkcount = -level;
+	if (!fix_problem(s->ctx, PR_1_IND_IN_GROUP_META, &pctx)) {
+		s->declined = 1;
+		return 0;
+	}
+	s->dropped = 1;
+	return 1;
+}
+
 /*
  * An indirect block, read: garbage is dropped. Its fixes stay in memory:
  * the block may be another inode's, met later in pass 1 (a garbage
@@ -249,6 +317,8 @@ static void report_read(struct scan *s, const struct extkit_walk_ent *e)
  */
 static int scan_ind(struct scan *s, const struct extkit_walk_ent *e)
 {
+	if (meta_as_map(s, e->pblk, e->level))
+		return EXTKIT_WALK_DROP;
 	if (garbage(s, e->block, e->pblk, e->level))
 		return s->res->failed ? EXTKIT_WALK_SKIP : EXTKIT_WALK_DROP;
 	run_add(s, e->pblk);
@@ -389,7 +459,8 @@ static int ind_fix_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return EXTKIT_WALK_DROP;
 	if (e->bad || !e->level)
 		return 0;
-	if (garbage_count(fs, e->block))
+	if (garbage_count(fs, e->block) ||
+	    fsck_block_is_group_meta(f->ctx, e->pblk))
 		return EXTKIT_WALK_DROP;
 	if (f->skip_shared &&
 	    extkit_bitmap_test(&f->ctx->block_dup,
@@ -488,10 +559,12 @@ static int remap_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return in_copy(r, e) ? EXTKIT_WALK_DROP : 0;
 	if (r->err)
 		return EXTKIT_WALK_SKIP;
-	/* Garbage pass 1 dropped: gone from a copy; in a block not copied
-	 * the drop is written after pass 1B (fsck_pass1_ind_fixes), and
-	 * nothing under it is cloned meanwhile. */
-	if (e->level && !e->bad && garbage_count(fs, e->block))
+	/* Garbage or group metadata pass 1 dropped: gone from a copy; in
+	 * a block not copied the drop is written after pass 1B
+	 * (fsck_pass1_ind_fixes), and nothing under it is cloned
+	 * meanwhile. */
+	if (e->level && !e->bad && (garbage_count(fs, e->block) ||
+				    fsck_block_is_group_meta(r->ctx, e->pblk)))
 		return in_copy(r, e) ? EXTKIT_WALK_DROP : EXTKIT_WALK_SKIP;
 	nb = r->fn(r->ctx, e->pblk, e->level, r->arg);
 	if (!nb) {

@@ -47,6 +47,7 @@ static const struct pass_def passes[] = {
 	{ fsck_pass1, "Pass 1: Checking inodes, blocks, and sizes" },
 	{ fsck_pass1b, NULL },
 	{ fsck_pass1_ind_fixes, NULL },
+	{ fsck_pass1e, NULL },
 	{ fsck_pass2, "Pass 2: Checking directory structure" },
 	{ fsck_pass3, "Pass 3: Checking directory connectivity" },
 	{ fsck_pass4, "Pass 4: Checking reference counts" },
@@ -442,6 +443,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	free(ctx->alloc_blocks.v);
 	free(ctx->alloc_inodes.v);
 	free(ctx->ind_fix.v);
+	free(ctx->to_extents.v);
 	free(ctx->rehash_dirs.v);
 	extkit_bitmap_free(&ctx->inode_used);
 	extkit_bitmap_free(&ctx->block_found);

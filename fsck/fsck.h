@@ -126,6 +126,8 @@ struct fsck_blk_result {
 	int fragmented;		/* a block not right after the one before */
 	uint64_t next_pblk;	/* where the next block would follow */
 	int cleared;		/* the map is garbage: clear the inode */
+	int to_extents;		/* bigalloc: pass 1E rebuilds the map and
+				 * sets i_blocks (pass 1 leaves it) */
 };
 
 struct extkit_dirspace;
@@ -194,6 +196,8 @@ struct fsck_ctx {
 	struct fsck_alloc_list alloc_inodes;
 	/* inodes whose indirect blocks hold pass 1's fixes in memory */
 	struct fsck_alloc_list ind_fix;
+	/* bigalloc: block-mapped inodes pass 1E makes extent files */
+	struct fsck_alloc_list to_extents;
 	/* directories whose index pass 2 cleared on metadata_csum: their
 	 * old index blocks have no leaf tail; rebuilt after the passes */
 	struct fsck_alloc_list rehash_dirs;
@@ -225,6 +229,12 @@ int fsck_pass1b(struct fsck_ctx *ctx);
  * after pass 1B for the rest (fsck_pass1_ind_fixes). */
 void fsck_apply_ind_fixes(struct fsck_ctx *ctx, int skip_shared);
 int fsck_pass1_ind_fixes(struct fsck_ctx *ctx);
+/* Pass 1E (extents_rebuild.c): on bigalloc, each block-mapped file pass 1
+ * queued (fsck_queue_to_extents, asked there: 1 when queued) becomes an
+ * extent file. */
+int fsck_pass1e(struct fsck_ctx *ctx);
+int fsck_queue_to_extents(struct fsck_ctx *ctx, uint32_t ino,
+			  const struct extkit_inode *inode);
 int fsck_pass2(struct fsck_ctx *ctx);
 int fsck_pass3(struct fsck_ctx *ctx);
 int fsck_pass4(struct fsck_ctx *ctx);
@@ -242,12 +252,15 @@ void fsck_journal_recreate(struct fsck_ctx *ctx);
 /* Whether the superblock's free counts are possible (reported if not;
  * pass0.c): a filesystem marked clean is skipped only then. */
 int fsck_free_counts_possible(struct fsck_ctx *ctx);
-/* Fixes a primary superblock whose inode counts disagree, from group 0's
- * inode bitmap (inode_counts.c); 0 when it was rewritten. */
-int fsck_fix_inode_counts(struct fsck_ctx *ctx);
-/* Rebuilds the unusable primary superblock of a one-group filesystem
- * from its surviving fields, asked first (super_rebuild.c); 0 when it
- * was rewritten. */
+/* Inode counts of sb that disagree, set from group 0's inode bitmap
+ * (inode_counts.c): 1 when set (*which names the field the bitmap
+ * backs), 0 when they agree, negative when undecidable. */
+int fsck_pick_inode_counts(struct fsck_ctx *ctx, struct extkit_super *sb,
+			   const char **which);
+/* Repairs the unusable primary superblock of a filesystem without a
+ * usable backup: inode counts, an impossible block count, the fields of
+ * a one-group filesystem; all decided and asked before the one write
+ * (super_rebuild.c). 0 when it was rewritten. */
 int fsck_rebuild_super(struct fsck_ctx *ctx, const char *why);
 /* Superblock fields e2fsck checks beyond validation: revision and
  * features, times in the future (super_check.c). */
@@ -293,6 +306,9 @@ void fsck_orphan_file_check(struct fsck_ctx *ctx);
  * rewrites) the quota files (quota.c).
  */
 void fsck_quota(struct fsck_ctx *ctx);
+/* Before pass 1B: a quota inode mapping shared blocks is emptied
+ * (asked), its blocks left to their other owners (quota.c). */
+int fsck_quota_drop_shared(struct fsck_ctx *ctx);
 
 /* Progress line "pass current max device" on -C FD, or with -C 0 a bar
  * on the terminal (fsck.c); the bar is wiped before a message. */
@@ -404,6 +420,12 @@ int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
  */
 int fsck_check_group_places(struct fsck_ctx *ctx);
 int fsck_relocate_group_places(struct fsck_ctx *ctx);
+/* Whether group 0's inode table holds no root directory while mkfs'
+ * place for it holds one: its descriptor is garbage though it fits. */
+int fsck_first_table_garbled(struct fsck_ctx *ctx);
+/* Whether blk is group metadata: a superblock copy, descriptors, a bitmap
+ * or an inode table (blocks.c). */
+int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk);
 /*
  * Checks the resize inode (resize.c): rewrites a wrong map of the reserved
  * GDT blocks; clears an inode 7 that is no resize inode (and *inode),

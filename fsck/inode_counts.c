@@ -11,8 +11,8 @@
  * bits are all set is taken: a larger wrong value would pass as well, a
  * smaller wrong one only if the group's last inodes were all in use.
  *
- * The superblock is fixed on disk before the filesystem is opened, so a
- * check with -n reports the finding and goes no further.
+ * This file only decides the counts; super_rebuild.c asks and writes
+ * them with the other fields a lone superblock may need.
  */
 #include "config.h"
 
@@ -82,43 +82,33 @@ static uint32_t pick_per_group(const struct extkit_super *sb, uint64_t groups,
 	return best;
 }
 
-int fsck_fix_inode_counts(struct fsck_ctx *ctx)
+int fsck_pick_inode_counts(struct fsck_ctx *ctx, struct extkit_super *sb,
+			   const char **which)
 {
-	struct ext2_super_block raw;
-	struct extkit_super sb;
-	struct problem_context pctx;
 	uint8_t bitmap[EXT2_MAX_BLOCK_SIZE];
 	uint64_t groups;
 	uint32_t bs, ipg;
 	int rc;
 
-	rc = fsck_read_raw_primary(ctx, &raw, &sb);
-	if (rc)
-		return rc;
-	if (sb.magic != EXT2_SUPER_MAGIC || sb.log_block_size > 6 ||
-	    !sb.blocks_per_group || sb.first_data_block >= sb.blocks_count)
+	if (sb->magic != EXT2_SUPER_MAGIC || sb->log_block_size > 6 ||
+	    !sb->blocks_per_group || sb->first_data_block >= sb->blocks_count)
 		return -EFSCORRUPTED;
-	bs = EXT2_MIN_BLOCK_SIZE << sb.log_block_size;
-	groups = (sb.blocks_count - sb.first_data_block + sb.blocks_per_group -
-		  1) / sb.blocks_per_group;
-	if (groups * sb.inodes_per_group == sb.inodes_count)
-		return -EFSCORRUPTED;	/* not this problem */
-	rc = read_inode_bitmap0(ctx, &sb, bs, bitmap);
+	bs = EXT2_MIN_BLOCK_SIZE << sb->log_block_size;
+	groups = (sb->blocks_count - sb->first_data_block +
+		  sb->blocks_per_group - 1) / sb->blocks_per_group;
+	if (groups * sb->inodes_per_group == sb->inodes_count)
+		return 0;	/* not this problem */
+	rc = read_inode_bitmap0(ctx, sb, bs, bitmap);
 	if (rc)
 		return rc;
-	ipg = pick_per_group(&sb, groups, bs, bitmap);
+	ipg = pick_per_group(sb, groups, bs, bitmap);
 	if (!ipg)
 		return -EFSCORRUPTED;
-	clear_problem_context(&pctx);
-	pctx.num = sb.inodes_count;
-	pctx.num2 = sb.inodes_per_group;
-	pctx.str = ipg == sb.inodes_per_group ? "inodes per group" :
-						 "inode count";
-	if (!fix_problem(ctx, PR_0_INODE_COUNTS, &pctx) || ctx->readonly)
-		return -EFSCORRUPTED;
-	sb.inodes_per_group = ipg;
-	sb.inodes_count = (uint32_t)(ipg * groups);
-	if (sb.free_inodes_count > sb.inodes_count)
-		sb.free_inodes_count = sb.inodes_count;
-	return fsck_write_raw_primary(ctx, &sb, &raw);
+	*which = ipg == sb->inodes_per_group ? "inodes per group" :
+					       "inode count";
+	sb->inodes_per_group = ipg;
+	sb->inodes_count = (uint32_t)(ipg * groups);
+	if (sb->free_inodes_count > sb->inodes_count)
+		sb->free_inodes_count = sb->inodes_count;
+	return 1;
 }

@@ -26,10 +26,12 @@
 #include "diradd.h"
 #include "dirspace.h"
 #include "error.h"
+#include "extent.h"
 #include "fs.h"
 #include "group.h"
 #include "inode.h"
 #include "io.h"
+#include "mapbuild.h"
 #include "ondisk.h"
 
 #include "fsck.h"
@@ -432,6 +434,27 @@ int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 /* ---- directories ---- */
 
 /*
+ * The map of a new directory of one block, blk: a block map, but on
+ * bigalloc, where every file is an extent file holding whole clusters
+ * (e2fsck: "cannot be block mapped"), one extent and i_blocks a cluster.
+ */
+static void set_dir_map(const struct extkit_fs *fs, struct extkit_inode *inode,
+			uint64_t blk)
+{
+	struct extkit_extent ex = { .lblk = 0, .pblk = blk, .len = 1 };
+	struct extkit_mapbuild mb = { .extents = 1, .list = &ex, .nlist = 1 };
+
+	if (fs->g.cluster_ratio == 1 || extkit_mapbuild_plan(fs, &mb) ||
+	    mb.nmeta) {
+		inode->block[0] = (uint32_t)blk;
+		extkit_inode_set_fs_blocks(fs, inode, 1);
+		return;
+	}
+	extkit_mapbuild_fill(fs, &mb, inode);
+	extkit_inode_set_fs_blocks(fs, inode, fs->g.cluster_ratio);
+}
+
+/*
  * Writes directory ino (one block, blk, already allocated) and records
  * it. The in-memory record comes first: only the two writes can fail
  * once the first is done.
@@ -457,10 +480,9 @@ static int write_new_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 	inode.links_count = 2;
 	inode.size = fs->g.block_size;
 	inode.atime = inode.ctime = inode.mtime = ctx->now;
-	inode.block[0] = (uint32_t)blk;
+	set_dir_map(fs, &inode, blk);
 	if (fs->g.inode_size > EXT2_INODE_CORE_SIZE)
 		inode.extra_isize = 32;
-	extkit_inode_set_fs_blocks(fs, &inode, 1);
 	rc = fsck_write_inode(ctx, ino, &inode);
 	if (rc)
 		return rc;
@@ -482,8 +504,9 @@ static int new_dir_block(struct fsck_ctx *ctx, uint32_t ino, uint64_t *blk)
 {
 	struct extkit_fs *fs = ctx->fs;
 
-	return fsck_new_block(ctx, extkit_group_first_block(&fs->sb,
-				(ino - 1) / fs->sb.inodes_per_group), blk);
+	/* bigalloc: a cluster of its own (fsck_new_run) */
+	return fsck_new_run(ctx, extkit_group_first_block(&fs->sb,
+				(ino - 1) / fs->sb.inodes_per_group), 1, blk);
 }
 
 int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,

@@ -205,11 +205,10 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		 * places they got wrong (relocate.c). */
 		if (group >= 0)
 			return fsck_check_group_places(ctx);
-		/* Inode counts that disagree: fixed on disk from the inode
-		 * bitmap (inode_counts.c), then opened again. */
-		if (fsck_fix_inode_counts(ctx) == 0)
-			return open_primary(ctx);
-		/* One group: no backup, but the fields left may do. */
+		/* No backup, but the fields left may do: inode counts
+		 * from the inode bitmap, the block count from the image,
+		 * the rest of a one-group superblock from its layout;
+		 * written once, then opened again. */
 		if (fsck_rebuild_super(ctx, why) == 0)
 			return open_primary(ctx);
 		report_no_super(ctx, why);
@@ -465,6 +464,11 @@ static int open_primary(struct fsck_ctx *ctx)
 				  why ? why : extkit_strerror(rc), -1);
 	}
 	bad = check_descs(ctx->fs, &why);
+	if (bad < 0 && fsck_first_table_garbled(ctx)) {
+		why = "group 0's inode table holds no root directory, "
+		      "mkfs' place for it does";
+		bad = 0;
+	}
 	return bad >= 0 ? use_backup(ctx, PR_0_USE_BACKUP_GDT, why, bad) : 0;
 }
 

@@ -31,6 +31,7 @@
 #include "csum.h"
 #include "endian.h"
 #include "error.h"
+#include "extent.h"
 #include "fs.h"
 #include "group.h"
 #include "inode.h"
@@ -195,6 +196,33 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 }
 
 /*
+ * A file or directory on an extents filesystem whose i_block holds a
+ * sound extent header but lacks EXT4_EXTENTS_FL (a damaged flags word):
+ * the flag is set back, as e2fsck's PR_1_UNSET_EXTENT_FL does. Read as a
+ * block map, the header's words would name blocks (eh_max 4: block 4).
+ */
+static void check_missing_extents_fl(struct fsck_ctx *ctx, uint32_t ino,
+				     struct extkit_inode *inode, int *dirty)
+{
+	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE];
+	struct problem_context pctx;
+
+	if ((inode->flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL)) ||
+	    (!S_ISREG(inode->mode) && !S_ISDIR(inode->mode)) ||
+	    !extkit_has_incompat(&ctx->fs->sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
+		return;
+	extkit_extent_root_get(inode, root);
+	if (extkit_extent_header_check((const void *)root, sizeof(root)))
+		return;
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	if (fix_problem(ctx, PR_1_UNSET_EXTENTS_FL, &pctx)) {
+		inode->flags |= EXT4_EXTENTS_FL;
+		*dirty = 1;
+	}
+}
+
+/*
  * The largest i_size a block-mapped file can have: 12 direct blocks and
  * the single, double and triple indirect trees (e2fsck's ext2_max_sizes).
  */
@@ -269,6 +297,8 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 		*dirty = 1;
 	}
 	nblk = res->nblocks + ea_blocks;
+	if (res->to_extents)
+		return;
 check_blocks:
 	if (extkit_inode_blocks_bytes(ctx->fs, inode) != nblk * bs &&
 	    pass1_report(ctx, PR_1_BAD_I_BLOCKS, ino, inode,
@@ -348,6 +378,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 		return 0;
 	pass1_check_really_dir(ctx, ino, inode, &dirty);
 	check_flags(ctx, ino, inode, &dirty);
+	check_missing_extents_fl(ctx, ino, inode, &dirty);
 	if (pass1_check_type(ctx, ino, inode, &dirty))
 		return 0;
 	check_index_flag(ctx, ino, inode, &dirty);
@@ -372,6 +403,14 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 			pass1_clear_inode(ctx, ino, inode);
 			return 0;
 		}
+	}
+	/* bigalloc: a block map is rebuilt as extents in pass 1E, with
+	 * its i_blocks (counted here by blocks, not clusters) */
+	if (!res.failed) {
+		rc = fsck_queue_to_extents(ctx, ino, inode);
+		if (rc < 0)
+			return rc;
+		res.to_extents = rc;
 	}
 	check_sizes(ctx, ino, inode, &res, ea_blocks + ibody_blocks, &dirty);
 	if (dirty)

@@ -574,7 +574,9 @@ int fsck_pass1b(struct fsck_ctx *ctx)
 
 	if (!(ctx->flags & FSCK_FL_DUPS))
 		return 0;
-	rc = count_owners(ctx, &dups);
+	rc = fsck_quota_drop_shared(ctx);
+	if (!rc)
+		rc = count_owners(ctx, &dups);
 	if (!rc)
 		make_room(ctx, &dups);
 	for (uint32_t ino = 1; ino <= n && !rc; ino++) {

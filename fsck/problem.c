@@ -216,6 +216,16 @@ const struct problem problem_table[] = {
 	  "Clusters per group is %N, but without bigalloc it must be the "
 	  "blocks per group (%O).",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_BLOCKS_COUNT_IMAGE,
+	  "The superblock's block count (%N) is past the end of the image "
+	  "and names groups the descriptors do not describe, and no backup "
+	  "is usable; the image holds %O blocks.",
+	  PROMPT_FIX, 0 },
+	{ PR_0_GDT_GARBLED,
+	  "Group 0's descriptor names an inode table at %b that holds no "
+	  "root directory, while mkfs' place for it (%N) holds one: the "
+	  "descriptor is garbage and no backup is usable.",
+	  PROMPT_NONE, PR_MSG_ONLY | PR_PREEN_OK },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
@@ -447,6 +457,26 @@ const struct problem problem_table[] = {
 	  "Inode %i has an extent (logical block %N, physical block %b, "
 	  "length %O) running over the next one and past the end of the "
 	  "file.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_IND_IN_GROUP_META,
+	  "The %B (%b) of inode %i is group metadata (a superblock copy, "
+	  "descriptors, a bitmap or an inode table), not a map of the file.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_BIGALLOC_BLOCKMAP,
+	  "Inode %i on a bigalloc filesystem is block mapped; its map will "
+	  "be rebuilt as extents.",
+	  PROMPT_FIX, 0 },
+	{ PR_1E_TO_EXTENTS_FAILED,
+	  "Inode %i could not be made an extent file: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1_UNSET_EXTENTS_FL,
+	  "Inode %i lacks the extents flag, but its i_block holds an extent "
+	  "tree.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_QUOTA_INODE_SHARED,
+	  "Quota inode %i shares %N block(s) with other files or metadata; "
+	  "quota files are recounted and rewritten: its blocks are left to "
+	  "the others.",
 	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,

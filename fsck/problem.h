@@ -124,6 +124,9 @@ enum problem_prompt {
 #define PR_0_NONZERO_RESERVED_GDT 0x000403 /* reserved GDT, no resize_inode */
 #define PR_0_EXT_JOURNAL_NO_FEATURE 0x000500 /* journal UUID, no has_journal */
 #define PR_0_CLUSTERS_PER_GROUP	0x000501 /* != blocks per group, no bigalloc */
+/* Repairs that converge (issue 17, rel9; super_rebuild.c, relocate.c). */
+#define PR_0_BLOCKS_COUNT_IMAGE	0x000700 /* garbage count: the image's */
+#define PR_0_GDT_GARBLED	0x000701 /* group 0's table holds no root */
 #define PR_2_INOREF_BG_INO_UNINIT 0x020400 /* entry into INODE_UNINIT */
 #define PR_2_INOREF_IN_UNUSED	0x020401 /* entry past itable_unused */
 /* The orphan file (orphan_file.c, orphan.c; issue 13). */
@@ -205,6 +208,12 @@ enum problem_prompt {
 #define PR_1_FAST_SYMLINK_EXTENT_FL 0x010600 /* symlink, no blocks, extents */
 /* The campaign over issue 13's features (issue 17). */
 #define PR_1_EXTENT_OVERRUN	0x010700 /* over the next one, past EOF */
+/* Repairs that converge (issue 17, rel9). */
+#define PR_1_IND_IN_GROUP_META	0x010800 /* indirect number in metadata */
+#define PR_1_BIGALLOC_BLOCKMAP	0x010801 /* bigalloc: to an extent file */
+#define PR_1E_TO_EXTENTS_FAILED	0x010802 /* ... and that failed: why */
+#define PR_1_UNSET_EXTENTS_FL	0x010803 /* extent header, flag unset */
+#define PR_1_QUOTA_INODE_SHARED	0x010804 /* before 1B: emptied */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001

@@ -20,7 +20,10 @@
 #include <string.h>
 
 #include "bitmap.h"
+#include "bmap.h"
+#include "endian.h"
 #include "error.h"
+#include "extent.h"
 #include "inode.h"
 #include "ondisk.h"
 #include "quota.h"
@@ -30,6 +33,12 @@
 #include "problem.h"
 
 #define QUOTA_REPORT_MAX	16	/* ids listed per type, then a count */
+
+/* A quota inode's blocks that pass 1 found shared. */
+struct quota_shared {
+	struct fsck_ctx *ctx;
+	uint64_t n;
+};
 
 struct quota_scan {
 	struct fsck_ctx *ctx;
@@ -334,4 +343,78 @@ void fsck_quota(struct fsck_ctx *ctx)
 			check_type(ctx, t, &qs.set[t]);
 	for (int t = 0; t < EXTKIT_QUOTA_TYPES; t++)
 		extkit_quota_set_free(&qs.set[t]);
+}
+
+/* Counts the blocks of a map that pass 1 found shared. */
+static int shared_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+		     uint32_t count, int flags, void *arg)
+{
+	struct quota_shared *q = arg;
+
+	(void)lblk;
+	(void)flags;
+	if (pblk >= fs->sb.first_data_block &&
+	    pblk + count <= fs->sb.blocks_count)
+		q->n += extkit_bitmap_count_range(&q->ctx->block_dup, pblk -
+						  fs->sb.first_data_block,
+						  count);
+	return 0;
+}
+
+/* Empties quota inode ino: its blocks released (a shared one stays
+ * claimed by its other owner), an empty map, no size. */
+static int empty_quota_inode(struct fsck_ctx *ctx, uint32_t ino,
+			     struct extkit_inode *inode)
+{
+	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE];
+	int rc = fsck_release_blocks(ctx, inode);
+
+	if (rc)
+		return rc;
+	memset(root, 0, sizeof(root));
+	if (inode->flags & EXT4_EXTENTS_FL) {
+		/* an empty extent root: magic, 0 entries, eh_max 4 */
+		put_le16(root, EXT4_EXT_MAGIC);
+		put_le16(root + 4, EXTKIT_EXTENT_ROOT_MAX);
+	}
+	extkit_extent_root_put(inode, root);
+	inode->size = 0;
+	extkit_inode_set_fs_blocks(ctx->fs, inode, 0);
+	ctx->istate[ino] &= (uint8_t)~IST_DUP;
+	return fsck_write_inode(ctx, ino, inode);
+}
+
+/*
+ * Before pass 1B: a quota inode whose map shares blocks with other files
+ * or metadata (garbage extents over the journal, say) gives them up. Its
+ * contents are recounted and rewritten after the passes anyway, where
+ * pass 1B would copy every shared block for it or for the other owner
+ * (thousands for a journal, more than the filesystem may have free).
+ */
+int fsck_quota_drop_shared(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct problem_context pctx;
+	struct extkit_inode inode;
+	int rc = 0;
+
+	if (!extkit_has_ro_compat(&fs->sb, EXT4_FEATURE_RO_COMPAT_QUOTA))
+		return 0;
+	for (int t = 0; t < EXTKIT_QUOTA_TYPES && !rc; t++) {
+		uint32_t ino = extkit_quota_inum(&fs->sb, t);
+		struct quota_shared q = { .ctx = ctx };
+
+		if (!ino || ino > fs->sb.inodes_count ||
+		    !fsck_inode_used(ctx, ino) ||
+		    extkit_inode_read(fs, ino, &inode) ||
+		    !extkit_inode_has_block_map(&inode) ||
+		    extkit_block_walk(fs, &inode, shared_fn, &q) < 0 || !q.n)
+			continue;
+		clear_problem_context(&pctx);
+		pctx.ino = ino;
+		pctx.num = q.n;
+		if (fix_problem(ctx, PR_1_QUOTA_INODE_SHARED, &pctx))
+			rc = empty_quota_inode(ctx, ino, &inode);
+	}
+	return rc;
 }

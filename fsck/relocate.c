@@ -317,27 +317,62 @@ static int holds_root_dir(struct fsck_ctx *ctx, uint64_t blk)
 	return yes;
 }
 
-/*
- * Group 0's descriptor with a bad place is garbled: its inode table
- * field, though it fits, may be garbage too. When the table it names
- * holds no root directory and the one at mkfs' place does, the field is
- * blamed as well (the prediction then keeps every inode; reading the
- * wrong table would clear them all).
- */
-static void check_first_table(struct fsck_ctx *ctx, uint8_t *bad)
+/* Where mkfs put group 0's inode table when it is not where group 0's
+ * descriptor says and holds a root directory there, while the named
+ * table holds none; else 0. */
+static uint64_t better_first_table(struct fsck_ctx *ctx, const uint8_t *bad)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint64_t at = fs->groups[0].inode_table;
 	uint64_t guess;
 
-	if (!bad[0] || (bad[0] & (1u << META_IT)) || !at)
-		return;
+	if ((bad[0] & (1u << META_IT)) || !at)
+		return 0;
 	guess = predict(fs, 0, META_IT, bad);
 	if (!guess || guess == at ||
 	    !place_fits(fs, 0, META_IT, guess, bad[0]) ||
 	    holds_root_dir(ctx, at) || !holds_root_dir(ctx, guess))
+		return 0;
+	return guess;
+}
+
+/*
+ * Group 0's descriptor is garbled when one of its places is bad, or when
+ * its inode table holds no root directory and the one at mkfs' place
+ * does (a descriptor block overwritten with, say, an indirect block
+ * names places that all fit). Its inode table field is blamed then (the
+ * prediction keeps every inode; reading the wrong table would clear them
+ * all), and when nothing else was bad, its bitmap fields away from mkfs'
+ * places too: pass 5 would write bitmaps over whatever they name.
+ */
+static void check_first_table(struct fsck_ctx *ctx, uint8_t *bad)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct problem_context pctx;
+	uint8_t was = bad[0];
+	uint64_t guess = better_first_table(ctx, bad);
+
+	if (!guess)
 		return;
 	bad[0] |= (uint8_t)(1u << META_IT);
+	if (was)
+		return;
+	clear_problem_context(&pctx);
+	pctx.blk = fs->groups[0].inode_table;
+	pctx.num = guess;
+	fix_problem(ctx, PR_0_GDT_GARBLED, &pctx);
+	for (int k = META_BB; k < META_IT; k++)
+		if (*meta_field(&fs->groups[0], k) != predict(fs, 0, k, bad))
+			bad[0] |= (uint8_t)(1u << k);
+}
+
+int fsck_first_table_garbled(struct fsck_ctx *ctx)
+{
+	uint8_t *bad = calloc(ctx->fs->g.group_count, 1);
+	int yes = bad && better_first_table(ctx, bad) != 0;
+
+	free(bad);
+	return yes;
 }
 
 int fsck_check_group_places(struct fsck_ctx *ctx)

@@ -222,7 +222,8 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx)
 	if (!(ctx->flags & FSCK_FL_RESIZE_REBUILD) || ctx->readonly)
 		return 0;
 	ctx->flags &= ~FSCK_FL_RESIZE_REBUILD;
-	rc = fsck_new_block(ctx, pblk + fs->sb.reserved_gdt_blocks, &dind);
+	/* bigalloc: a cluster of its own (fsck_new_run), counted whole */
+	rc = fsck_new_run(ctx, pblk + fs->sb.reserved_gdt_blocks, 1, &dind);
 	if (rc)
 		return rc;
 	buf = calloc(1, bs);
@@ -243,7 +244,8 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx)
 	inode.atime = inode.ctime = inode.mtime = ctx->now;
 	inode.size = ((uint64_t)apb * apb + apb + EXT2_NDIR_BLOCKS) * bs;
 	inode.block[EXT2_DIND_BLOCK] = (uint32_t)dind;
-	extkit_inode_set_fs_blocks(fs, &inode, 1 + fs->sb.reserved_gdt_blocks *
+	extkit_inode_set_fs_blocks(fs, &inode, fs->g.cluster_ratio +
+				   fs->sb.reserved_gdt_blocks *
 				   (1 + backup_count(fs)));
 	rc = fsck_write_inode(ctx, EXT2_RESIZE_INO, &inode);
 	clear_problem_context(&pctx);

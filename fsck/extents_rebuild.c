@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 1E: block-mapped files made extent files.
+ *
+ * On a bigalloc filesystem every file must be an extent file: a block map
+ * cannot say which blocks of a cluster a file holds (e2fsck's
+ * PR_1_NO_BIGALLOC_BLOCKMAP_FILES, which rebuilds the extents). Pass 1
+ * queues such inodes (fsck_queue_to_extents); this pass runs after pass
+ * 1B and the indirect fixes, when each queued file's blocks are its own,
+ * and for each one:
+ *
+ *   - walks its block map (read only): the data blocks become a list of
+ *     extents in logical order (contiguous blocks merged, at most 32768
+ *     a piece), the indirect blocks a list to release;
+ *   - plans the extent tree (lib/mapbuild.c): the root in i_block holds 4
+ *     extents, more take tree blocks, each given a whole free cluster
+ *     (fsck_new_run) so that it shares none with another owner;
+ *   - writes the tree blocks, then the inode (EXT4_EXTENTS_FL set,
+ *     i_blocks the clusters its data and tree blocks cover), and only
+ *     then releases the indirect blocks in fsck's maps (pass 5 writes the
+ *     bitmaps).
+ *
+ * A file whose tree cannot be planned or placed keeps its block map and
+ * is reported. Relies on: ctx->to_extents (pass 1); frees it.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "error.h"
+#include "extent.h"
+#include "fs.h"
+#include "inode.h"
+#include "mapbuild.h"
+#include "ondisk.h"
+#include "walk.h"
+
+#include "fsck.h"
+#include "problem.h"
+
+#define EXT_MAX_LEN	32768u	/* an initialized extent's longest */
+
+struct to_ext {
+	struct extkit_extent *ext;	/* data, in logical order */
+	uint64_t n, cap;
+	uint64_t *ind;			/* the indirect blocks */
+	uint64_t nind, capind;
+};
+
+static int grow(void **v, uint64_t *cap, uint64_t n, size_t size)
+{
+	void *p;
+	uint64_t c = *cap ? *cap * 2 : 16;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*v, c * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+/* Adds data block pblk at logical lblk, merged with the last extent
+ * when both run on. */
+static int add_data(struct to_ext *t, uint64_t lblk, uint64_t pblk)
+{
+	struct extkit_extent *last = t->n ? &t->ext[t->n - 1] : NULL;
+
+	if (last && last->lblk + last->len == lblk &&
+	    last->pblk + last->len == pblk && last->len < EXT_MAX_LEN) {
+		last->len++;
+		return 0;
+	}
+	if (grow((void **)&t->ext, &t->cap, t->n, sizeof(*t->ext)))
+		return -ENOMEM;
+	t->ext[t->n++] = (struct extkit_extent){ .lblk = lblk, .pblk = pblk,
+						  .len = 1 };
+	return 0;
+}
+
+static int collect_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+		      void *arg)
+{
+	struct to_ext *t = arg;
+
+	(void)fs;
+	if (e->flags & EXTKIT_WALK_LEAVE)
+		return 0;
+	if (e->bad)
+		return -EFSCORRUPTED;	/* pass 1 left it: not converted */
+	if (!e->level)
+		return add_data(t, e->lblk, e->pblk);
+	if (grow((void **)&t->ind, &t->capind, t->nind, sizeof(*t->ind)))
+		return -ENOMEM;
+	t->ind[t->nind++] = e->pblk;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The blocks i_blocks counts: the clusters the data, the tree blocks and
+ * the EA block (acl, 0: none) cover, whole (each cluster once). */
+static int cluster_blocks(const struct extkit_fs *fs, const struct to_ext *t,
+			  const uint64_t *meta, uint64_t nmeta, uint64_t acl,
+			  uint64_t *out)
+{
+	uint32_t bits = fs->g.cluster_bits;
+	uint64_t n = nmeta + 1, k = 0, distinct = 0, *c;
+
+	for (uint64_t i = 0; i < t->n; i++)
+		n += ((t->ext[i].pblk + t->ext[i].len - 1) >> bits) -
+		     (t->ext[i].pblk >> bits) + 1;
+	c = malloc((n + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < t->n; i++)
+		for (uint64_t x = t->ext[i].pblk >> bits;
+		     x <= (t->ext[i].pblk + t->ext[i].len - 1) >> bits; x++)
+			c[k++] = x;
+	for (uint64_t i = 0; i < nmeta; i++)
+		c[k++] = meta[i] >> bits;
+	if (acl)
+		c[k++] = acl >> bits;
+	qsort(c, k, sizeof(*c), cmp_u64);
+	for (uint64_t i = 0; i < k; i++)
+		distinct += !i || c[i] != c[i - 1];
+	free(c);
+	*out = distinct << bits;
+	return 0;
+}
+
+/* Gives back the tree blocks taken when the conversion fails before its
+ * first write. */
+static void give_back(struct fsck_ctx *ctx, const uint64_t *meta, uint64_t n)
+{
+	for (uint64_t k = 0; k < n; k++)
+		if (meta[k])
+			fsck_block_unmark(ctx, meta[k], 1);
+}
+
+/* Plans, places and writes the new tree of ino; 0 when converted. */
+static int convert(struct fsck_ctx *ctx, uint32_t ino,
+		   struct extkit_inode *inode, struct to_ext *t)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct extkit_mapbuild mb = { .extents = 1 };
+	uint64_t *meta = NULL, nblocks = 0;
+	int rc;
+
+	mb.list = t->ext;
+	mb.nlist = t->n;
+	rc = extkit_mapbuild_plan(fs, &mb);
+	if (rc)
+		return rc;
+	meta = calloc(mb.nmeta + 1, sizeof(*meta));
+	mb.bufs = calloc(mb.nmeta + 1, fs->g.block_size);
+	if (!meta || !mb.bufs)
+		rc = -ENOMEM;
+	for (uint64_t k = 0; !rc && k < mb.nmeta; k++)
+		rc = fsck_new_run(ctx, t->n ? t->ext[0].pblk : 0, 1, &meta[k]);
+	if (!rc)
+		rc = cluster_blocks(fs, t, meta, mb.nmeta, inode->file_acl,
+				    &nblocks);
+	if (rc) {
+		give_back(ctx, meta, mb.nmeta);
+		goto out;
+	}
+	mb.meta = meta;
+	memset(inode->block, 0, sizeof(inode->block));
+	extkit_mapbuild_fill(fs, &mb, inode);
+	rc = extkit_mapbuild_write(fs, ino, inode->generation, &mb);
+	if (rc)
+		goto out;
+	extkit_inode_set_fs_blocks(fs, inode, nblocks);
+	inode->flags &= ~EXT4_HUGE_FILE_FL;
+	rc = fsck_write_inode(ctx, ino, inode);
+	if (rc)
+		goto out;
+	for (uint64_t k = 0; k < t->nind; k++)
+		fsck_block_unmark(ctx, t->ind[k], 1);
+	fsck_mark_changed(ctx);
+out:
+	free(meta);
+	free(mb.bufs);
+	return rc;
+}
+
+static void to_extents(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct to_ext t = { 0 };
+	struct extkit_inode inode;
+	struct extkit_walk wk = { .ino = ino, .flags = EXTKIT_WALK_DRY,
+				  .fn = collect_fn, .arg = &t };
+	struct problem_context pctx;
+	int rc;
+
+	rc = extkit_inode_read(ctx->fs, ino, &inode);
+	if (!rc && (!fsck_inode_used(ctx, ino) ||
+		    (inode.flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))))
+		goto out;	/* cleared or changed since pass 1 */
+	if (!rc)
+		rc = extkit_walk(ctx->fs, &inode, &wk);
+	if (rc > 0)
+		rc = -EFSCORRUPTED;
+	if (!rc)
+		rc = convert(ctx, ino, &inode, &t);
+	if (rc) {
+		clear_problem_context(&pctx);
+		pctx.ino = ino;
+		pctx.str = extkit_strerror(rc);
+		fix_problem(ctx, PR_1E_TO_EXTENTS_FAILED, &pctx);
+	}
+out:
+	free(t.ext);
+	free(t.ind);
+}
+
+int fsck_pass1e(struct fsck_ctx *ctx)
+{
+	struct fsck_alloc_list *l = &ctx->to_extents;
+
+	for (size_t i = 0; i < l->n && !ctx->readonly; i++)
+		to_extents(ctx, (uint32_t)l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+	return 0;
+}
+
+int fsck_queue_to_extents(struct fsck_ctx *ctx, uint32_t ino,
+			  const struct extkit_inode *inode)
+{
+	struct problem_context pctx;
+	int rc;
+
+	if (!extkit_has_ro_compat(&ctx->fs->sb,
+				  EXT4_FEATURE_RO_COMPAT_BIGALLOC) ||
+	    (inode->flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL)) ||
+	    !extkit_inode_has_block_map(inode) ||
+	    (!S_ISREG(inode->mode) && !S_ISDIR(inode->mode) &&
+	     !S_ISLNK(inode->mode)) ||
+	    (ino != EXT2_ROOT_INO && ino < ctx->fs->g.first_ino))
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.ino = ino;
+	if (!fix_problem(ctx, PR_1_BIGALLOC_BLOCKMAP, &pctx) || ctx->readonly)
+		return 0;
+	rc = fsck_alloc_push(&ctx->to_extents, ino);
+	return rc ? rc : 1;
+}
