@@ -47,6 +47,10 @@ struct to_ext {
 	uint64_t n, cap;
 	uint64_t *ind;			/* the indirect blocks */
 	uint64_t nind, capind;
+	uint64_t *old;			/* data blocks copied elsewhere */
+	uint64_t nold, capold;
+	uint64_t *taken;		/* the copies' runs: first, count */
+	uint64_t ntaken, captaken;
 };
 
 static int grow(void **v, uint64_t *cap, uint64_t n, size_t size)
@@ -98,6 +102,129 @@ static int collect_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return -ENOMEM;
 	t->ind[t->nind++] = e->pblk;
 	return 0;
+}
+
+/* ---- bigalloc's cluster rule ---- */
+
+/* One logical cluster of the file being converted: its blocks (at most
+ * cluster_ratio, up to 2^16). */
+struct lcluster {
+	uint64_t *lblk, *pblk;
+	uint32_t n;
+};
+
+static int push(uint64_t **v, uint64_t *n, uint64_t *cap, uint64_t x)
+{
+	if (grow((void **)v, cap, *n, sizeof(**v)))
+		return -ENOMEM;
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
+/*
+ * Whether the blocks of one logical cluster keep bigalloc's rule as they
+ * lie: all in one physical cluster, each at its logical offset, and no
+ * other block of that cluster in use (by another owner, or by another
+ * logical cluster of this file). A block map obeys none of this, so
+ * e2fsck finds such a file "violates cluster allocation rules".
+ */
+static int lcluster_fits(struct fsck_ctx *ctx, const struct lcluster *c)
+{
+	uint32_t ratio = ctx->fs->g.cluster_ratio;
+	uint64_t first = ctx->fs->sb.first_data_block;
+	uint64_t pc = (c->pblk[0] - first) & ~(uint64_t)(ratio - 1);
+
+	for (uint32_t i = 0; i < c->n; i++)
+		if (((c->pblk[i] - first) & ~(uint64_t)(ratio - 1)) != pc ||
+		    ((c->pblk[i] - first) & (ratio - 1)) !=
+		    (c->lblk[i] & (ratio - 1)))
+			return 0;
+	return extkit_bitmap_count_range(&ctx->block_found, pc, ratio) ==
+	       c->n;
+}
+
+/* Copies the blocks of a logical cluster that breaks the rule into a
+ * whole free cluster, each at its logical offset; the old blocks are
+ * released once the inode is written. */
+static int lcluster_move(struct fsck_ctx *ctx, uint32_t ino,
+			 const struct extkit_inode *inode, struct to_ext *t,
+			 struct lcluster *c)
+{
+	uint32_t mask = ctx->fs->g.cluster_ratio - 1;
+	uint64_t lo = c->lblk[0] & mask, hi = c->lblk[c->n - 1] & mask, base;
+	int rc = fsck_new_run(ctx, ctx->fs->sb.first_data_block + lo,
+			      (uint32_t)(hi - lo + 1), &base);
+
+	if (rc)
+		return rc;
+	if (push(&t->taken, &t->ntaken, &t->captaken, base) ||
+	    push(&t->taken, &t->ntaken, &t->captaken, hi - lo + 1))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->n; i++) {
+		uint64_t to = base + (c->lblk[i] & mask) - lo;
+
+		rc = fsck_copy_block(ctx, c->pblk[i], to, ino, inode, 1);
+		if (rc)
+			return rc;
+		if (push(&t->old, &t->nold, &t->capold, c->pblk[i]))
+			return -ENOMEM;
+		c->pblk[i] = to;
+	}
+	return 0;
+}
+
+/* Ends a logical cluster: moved when it breaks the rule, then added to
+ * the new extent list. */
+static int lcluster_flush(struct fsck_ctx *ctx, uint32_t ino,
+			  const struct extkit_inode *inode, struct to_ext *t,
+			  struct to_ext *out, struct lcluster *c)
+{
+	int rc = 0;
+
+	if (!c->n)
+		return 0;
+	if (!lcluster_fits(ctx, c))
+		rc = lcluster_move(ctx, ino, inode, t, c);
+	for (uint32_t i = 0; !rc && i < c->n; i++)
+		rc = add_data(out, c->lblk[i], c->pblk[i]);
+	c->n = 0;
+	return rc;
+}
+
+/* bigalloc: the data blocks laid out by the cluster rule, copying the
+ * logical clusters that break it (t->ext replaced). */
+static int realign(struct fsck_ctx *ctx, uint32_t ino,
+		   const struct extkit_inode *inode, struct to_ext *t)
+{
+	uint32_t bits = ctx->fs->g.cluster_bits;
+	uint32_t ratio = ctx->fs->g.cluster_ratio;
+	struct to_ext out = { 0 };
+	struct lcluster cl = { .lblk = malloc(ratio * sizeof(uint64_t)),
+			       .pblk = malloc(ratio * sizeof(uint64_t)) };
+	struct lcluster *c = &cl;
+	int rc = cl.lblk && cl.pblk ? 0 : -ENOMEM;
+
+	for (uint64_t i = 0; !rc && i < t->n; i++)
+		for (uint32_t k = 0; !rc && k < t->ext[i].len; k++) {
+			uint64_t l = t->ext[i].lblk + k;
+
+			if (c->n && (c->lblk[0] >> bits) != (l >> bits))
+				rc = lcluster_flush(ctx, ino, inode, t, &out,
+						    c);
+			if (rc)
+				break;
+			c->lblk[c->n] = l;
+			c->pblk[c->n++] = t->ext[i].pblk + k;
+		}
+	if (!rc)
+		rc = lcluster_flush(ctx, ino, inode, t, &out, c);
+	free(cl.lblk);
+	free(cl.pblk);
+	free(t->ext);
+	t->ext = out.ext;
+	t->n = out.n;
+	t->cap = out.cap;
+	return rc;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -187,6 +314,9 @@ static int convert(struct fsck_ctx *ctx, uint32_t ino,
 		goto out;
 	for (uint64_t k = 0; k < t->nind; k++)
 		fsck_block_unmark(ctx, t->ind[k], 1);
+	for (uint64_t k = 0; k < t->nold; k++)
+		fsck_block_unmark(ctx, t->old[k], 1);
+	t->ntaken = 0;	/* the copies are the file's now */
 	fsck_mark_changed(ctx);
 out:
 	free(meta);
@@ -211,8 +341,13 @@ static void to_extents(struct fsck_ctx *ctx, uint32_t ino)
 		rc = extkit_walk(ctx->fs, &inode, &wk);
 	if (rc > 0)
 		rc = -EFSCORRUPTED;
+	if (!rc && ctx->fs->g.cluster_ratio > 1)
+		rc = realign(ctx, ino, &inode, &t);
 	if (!rc)
 		rc = convert(ctx, ino, &inode, &t);
+	/* a failed conversion leaves the file as it was: its copies go */
+	for (uint64_t k = 0; k + 1 < t.ntaken; k += 2)
+		fsck_block_unmark(ctx, t.taken[k], (uint32_t)t.taken[k + 1]);
 	if (rc) {
 		clear_problem_context(&pctx);
 		pctx.ino = ino;
@@ -222,6 +357,8 @@ static void to_extents(struct fsck_ctx *ctx, uint32_t ino)
 out:
 	free(t.ext);
 	free(t.ind);
+	free(t.old);
+	free(t.taken);
 }
 
 int fsck_pass1e(struct fsck_ctx *ctx)
