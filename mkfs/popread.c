@@ -43,9 +43,17 @@
  * file again, so a low open file limit is no worse than without them. */
 #define POP_HELD	32
 
+struct pop_reader;
+struct pop_reader_thread {
+	struct pop_reader *rd;
+	struct pop_ring *ring;	/* its own, or NULL: plain system calls */
+	pthread_t id;
+};
+
 struct pop_reader {
-	pthread_t thread[POP_READERS];
+	struct pop_reader_thread thread[POP_READERS];
 	int nthreads;
+	const char *no_ring;	/* why the readers have no ring, or NULL */
 	pthread_mutex_t mu;
 	pthread_cond_t wake_reader;
 	pthread_cond_t wake_builder;
@@ -103,16 +111,17 @@ static int read_small(struct pop_rec *r)
 }
 
 /*
- * Takes r's lstat and, for a regular file, opens it. readdir said it is
- * a regular file (ftype): opened first, then its fstat -- the same as
+ * Takes r's lstat and, for a regular file, opens it (fd: opened through
+ * the ring already, or -1). readdir said it is a regular file (ftype):
+ * opened first, then its fstat -- the same as
  * its lstat, O_NOFOLLOW having refused a symbolic link -- so the name is
  * looked up once. Anything else: its lstat, then opened when regular.
  */
-static void stat_open(int dfd, const char *name, uint8_t ftype,
+static void stat_open(int dfd, const char *name, uint8_t ftype, int fd,
 		      struct pop_rec *r)
 {
 	if (ftype == EXT2_FT_REG_FILE) {
-		r->fd = open_file(dfd, name);
+		r->fd = fd >= 0 ? fd : open_file(dfd, name);
 		if (r->fd >= 0) {
 			r->stat_ok = !fstat(r->fd, &r->st);
 			if (r->stat_ok && S_ISREG(r->st.st_mode))
@@ -126,10 +135,10 @@ static void stat_open(int dfd, const char *name, uint8_t ftype,
 		r->fd = open_file(dfd, name);
 }
 
-/* Fills record r for name: its lstat; for a regular file, its open
- * descriptor, its data when small and whether it has attributes. */
-static void prepare(struct pop_reader *rd, int dfd, const char *name,
-		    uint8_t ftype, struct pop_rec *r)
+/* Opens and stats r (fd: the file opened already, or -1), and whether
+ * it has attributes. */
+static void prepare_open(int dfd, const char *name, uint8_t ftype, int fd,
+			 struct pop_rec *r)
 {
 	ssize_t nx;
 
@@ -137,12 +146,20 @@ static void prepare(struct pop_reader *rd, int dfd, const char *name,
 	r->opened = 0;
 	r->have_data = 0;
 	r->no_xattrs = 0;
-	stat_open(dfd, name, ftype, r);
+	stat_open(dfd, name, ftype, fd, r);
 	if (r->fd < 0)
 		return;		/* the builder tries again, and says why */
 	r->opened = 1;
 	nx = flistxattr(r->fd, NULL, 0);
 	r->no_xattrs = nx == 0 || (nx < 0 && errno == ENOTSUP);
+}
+
+/* Reads r's data when small, and closes its descriptor or keeps it for
+ * the builder. */
+static void prepare_finish(struct pop_reader *rd, struct pop_rec *r)
+{
+	if (r->fd < 0)
+		return;
 	if (r->st.st_size > 0)
 		r->have_data = read_small(r);
 	/* nothing left for the descriptor: close it here */
@@ -156,6 +173,69 @@ static void prepare(struct pop_reader *rd, int dfd, const char *name,
 		r->opened = 0;
 		r->have_data = 0;
 	}
+}
+
+/* Whether r is a small file without attributes: read whole and closed
+ * (read_small's test). */
+static int small_plain(const struct pop_rec *r)
+{
+	size_t size = (size_t)r->st.st_size;
+
+	return r->fd >= 0 && r->no_xattrs && size <= POP_SMALL &&
+	       (uint64_t)r->st.st_blocks * 512 >= size;
+}
+
+/*
+ * Fills the n records of a batch through the ring: the regular files
+ * (by readdir's type) opened in one submission; then each one's fstat
+ * and flistxattr, which have no equivalent there; then the small files
+ * without attributes read whole and closed, and the empty ones closed,
+ * in another. Whatever else (or all, when the ring cannot) is done as
+ * without the ring, so the records are the same.
+ */
+static void prepare_batch(struct pop_reader *rd, struct pop_ring *rg,
+			  int dfd, char (*names)[EXT2_NAME_LEN + 1],
+			  const uint8_t *ftype, struct pop_rec **r, int n)
+{
+	char want[POP_RING_BATCH][EXT2_NAME_LEN + 1];
+	int fds[POP_RING_BATCH], k = 0, ring_ok;
+	struct pop_ring_io io[POP_RING_BATCH];
+	struct pop_rec *in_io[POP_RING_BATCH];
+
+	for (int i = 0; i < n; i++) {
+		want[i][0] = 0;
+		if (ftype[i] == EXT2_FT_REG_FILE)
+			memcpy(want[i], names[i], strlen(names[i]) + 1);
+	}
+	if (pop_ring_open(rg, dfd, want, n, fds))
+		for (int i = 0; i < n; i++)
+			fds[i] = -1;
+	for (int i = 0; i < n; i++) {
+		prepare_open(dfd, names[i], ftype[i], fds[i], r[i]);
+		if (!small_plain(r[i]))
+			continue;
+		if (r[i]->st.st_size > 0 && !r[i]->data &&
+		    !(r[i]->data = malloc(POP_SMALL)))
+			continue;
+		io[k] = (struct pop_ring_io){
+			.fd = r[i]->fd, .buf = r[i]->data,
+			.len = (size_t)r[i]->st.st_size,
+		};
+		in_io[k++] = r[i];
+	}
+	ring_ok = k && !pop_ring_read_close(rg, io, k);
+	for (int j = 0; ring_ok && j < k; j++) {
+		struct pop_rec *x = in_io[j];
+
+		x->fd = -1;
+		x->have_data = x->st.st_size > 0 && io[j].got >= 0 &&
+			       (size_t)io[j].got == (size_t)x->st.st_size;
+		/* closed unread: the builder opens it again */
+		if (x->st.st_size > 0 && !x->have_data)
+			x->opened = 0;
+	}
+	for (int i = 0; i < n; i++)
+		prepare_finish(rd, r[i]);	/* not through the ring */
 }
 
 /* The builder is done with r's descriptor (taken or closed). */
@@ -184,15 +264,31 @@ static int can_fill(const struct pop_reader *rd)
 	       rd->claimed - rd->used < POP_RING;
 }
 
+/* The records a reader takes at once (with the lock held): a batch for
+ * the ring, else one. */
+static int batch_size(const struct pop_reader *rd, const struct pop_ring *rg)
+{
+	uint64_t k = rg ? POP_RING_BATCH : 1;
+
+	if (k > rd->n - rd->claimed)
+		k = rd->n - rd->claimed;
+	if (k > POP_RING - (rd->claimed - rd->used))
+		k = POP_RING - (rd->claimed - rd->used);
+	return (int)k;
+}
+
 /*
- * Each reader takes the next record not taken, whichever it is: one
- * reader held up (its core taken by another process) holds up one
- * record, while the other goes on with the next ones.
+ * Each reader takes the next records not taken (a batch with a ring),
+ * whichever they are: one reader held up (its core taken by another
+ * process) holds up one batch, while the other goes on with the next.
  */
 static void *reader_main(void *arg)
 {
-	struct pop_reader *rd = arg;
-	char name[EXT2_NAME_LEN + 1];
+	struct pop_reader_thread *t = arg;
+	struct pop_reader *rd = t->rd;
+	char names[POP_RING_BATCH][EXT2_NAME_LEN + 1];
+	uint8_t ftype[POP_RING_BATCH];
+	struct pop_rec *r[POP_RING_BATCH];
 
 	pthread_mutex_lock(&rd->mu);
 	for (;;) {
@@ -204,21 +300,28 @@ static void *reader_main(void *arg)
 		if (rd->quit)
 			break;
 		{
-			uint64_t i = rd->claimed++;
-			const struct extkit_dirbuild_entry *e = &rd->db->e[i];
-			struct pop_rec *r = &rd->ring[i % POP_RING];
-			uint8_t ftype = e->ftype;
+			int n = batch_size(rd, t->ring);
 			int dfd = rd->dfd;
 
-			/* the names do not move while the job lasts */
-			memcpy(name, rd->db->names + e->name_off, e->len);
-			name[e->len] = 0;
+			for (int j = 0; j < n; j++) {
+				uint64_t i = rd->claimed++;
+				const struct extkit_dirbuild_entry *e =
+					&rd->db->e[i];
+
+				/* the names do not move while the job lasts */
+				memcpy(names[j], rd->db->names + e->name_off,
+				       e->len);
+				names[j][e->len] = 0;
+				ftype[j] = e->ftype;
+				r[j] = &rd->ring[i % POP_RING];
+			}
 			rd->busy++;
 			pthread_mutex_unlock(&rd->mu);
-			prepare(rd, dfd, name, ftype, r);
+			prepare_batch(rd, t->ring, dfd, names, ftype, r, n);
 			pthread_mutex_lock(&rd->mu);
 			rd->busy--;
-			r->ready = 1;
+			for (int j = 0; j < n; j++)
+				r[j]->ready = 1;
 			while (rd->made < rd->claimed &&
 			       rd->ring[rd->made % POP_RING].ready)
 				rd->made++;
@@ -240,13 +343,15 @@ static void reader_stop(struct pop_reader *rd)
 	pthread_cond_broadcast(&rd->wake_reader);
 	pthread_mutex_unlock(&rd->mu);
 	for (int j = 0; j < rd->nthreads; j++)
-		pthread_join(rd->thread[j], NULL);
+		pthread_join(rd->thread[j].id, NULL);
 }
 
 static void reader_destroy(struct pop_reader *rd)
 {
 	for (int i = 0; i < POP_RING; i++)
 		free(rd->ring[i].data);
+	for (int j = 0; j < POP_READERS; j++)
+		pop_ring_free(rd->thread[j].ring);
 	pthread_cond_destroy(&rd->wake_reader);
 	pthread_cond_destroy(&rd->wake_builder);
 	pthread_mutex_destroy(&rd->mu);
@@ -265,8 +370,18 @@ struct pop_reader *pop_reader_new(void)
 	for (int i = 0; i < POP_RING; i++)
 		rd->ring[i].fd = -1;
 	for (int j = 0; j < POP_READERS; j++) {
-		if (pthread_create(&rd->thread[j], NULL, reader_main, rd))
+		struct pop_reader_thread *t = &rd->thread[rd->nthreads];
+		const char *why = NULL;
+
+		t->rd = rd;
+		t->ring = pop_ring_new(&why);
+		if (!t->ring)
+			rd->no_ring = why;
+		if (pthread_create(&t->id, NULL, reader_main, t)) {
+			pop_ring_free(t->ring);
+			t->ring = NULL;
 			break;
+		}
 		rd->nthreads++;
 	}
 	if (!rd->nthreads) {	/* one is enough */
@@ -274,6 +389,11 @@ struct pop_reader *pop_reader_new(void)
 		return NULL;
 	}
 	return rd;
+}
+
+const char *pop_reader_no_ring(const struct pop_reader *rd)
+{
+	return rd->no_ring;
 }
 
 void pop_reader_free(struct pop_reader *rd)

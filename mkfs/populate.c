@@ -533,6 +533,23 @@ static uint64_t count_tree(int dfd)
 	return n;
 }
 
+#ifdef EXTKIT_TEST_HOOKS
+/* For the tests (EXTKIT_TEST_SAY_READER): which way the source is read. */
+static void say_reader(const struct pop_reader *rd)
+{
+	const char *why = rd ? pop_reader_no_ring(rd) : NULL;
+
+	if (!getenv("EXTKIT_TEST_SAY_READER"))
+		return;
+	if (!rd)
+		fprintf(stderr, "reader: builder only\n");
+	else if (why)
+		fprintf(stderr, "reader: system calls (%s)\n", why);
+	else
+		fprintf(stderr, "reader: io_uring\n");
+}
+#endif
+
 static int copy_tree(struct pop *p, const char *source)
 {
 	struct pop_meta m;
@@ -559,6 +576,9 @@ static int copy_tree(struct pop *p, const char *source)
 	 * parent's children are being read */
 	if (!getenv("EXTKIT_MKFS_NO_READER") && !p->no_reserve)
 		p->rd = pop_reader_new();
+#ifdef EXTKIT_TEST_HOOKS
+	say_reader(p->rd);
+#endif
 	if (p->bar) {
 		p->total = count_tree(dfd);
 		p->bar = p->total > POP_BAR_MIN;

@@ -206,6 +206,9 @@ struct pop_reader;
 /* A reader thread, or NULL (no thread: the builder reads itself). */
 struct pop_reader *pop_reader_new(void);
 void pop_reader_free(struct pop_reader *rd);
+/* Why the readers read with plain system calls (popring.c), or NULL:
+ * through their rings. */
+const char *pop_reader_no_ring(const struct pop_reader *rd);
 /* Starts reading the children of dfd, db's names in order; they must
  * not move until pop_reader_end. */
 void pop_reader_start(struct pop_reader *rd, int dfd,
@@ -218,6 +221,29 @@ void pop_reader_put(struct pop_reader *rd, struct pop_rec *r);
 int pop_reader_take_fd(struct pop_reader *rd, struct pop_rec *r);
 /* Stops the job (records not used are dropped); the reader is idle. */
 void pop_reader_end(struct pop_reader *rd);
+
+/* popring.c: a reader thread's batched opens, reads and closes */
+#define POP_RING_BATCH	32	/* files a batch */
+struct pop_ring;
+/* A ring, or NULL and why not (no liburing, refused, not wanted). */
+struct pop_ring *pop_ring_new(const char **why);
+void pop_ring_free(struct pop_ring *rg);
+/* Opens names[i] (not the empty ones) as openat(dfd, names[i],
+ * O_RDONLY | O_NOFOLLOW | O_NOATIME): fds[i], or -1 when not opened
+ * (the caller tries with openat, to know why). -1: the ring cannot. */
+int pop_ring_open(struct pop_ring *rg, int dfd,
+		  char (*names)[EXT2_NAME_LEN + 1], int n, int *fds);
+/* For each: pread(fd, buf, len, 0) unless len is 0, then close(fd);
+ * got: what the read returned (-1: failed or unknown). The descriptors
+ * are closed (or lost) whatever the outcome. -1: the ring cannot (no
+ * descriptor touched). */
+struct pop_ring_io {
+	int fd;
+	void *buf;
+	size_t len;
+	ssize_t got;
+};
+int pop_ring_read_close(struct pop_ring *rg, struct pop_ring_io *io, int n);
 
 /* archive.c */
 int pop_archive(struct pop *p, const char *source);
