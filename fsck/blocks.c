@@ -353,11 +353,13 @@ static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
  * are empty, and the walk of their 15 holes would find nothing. */
 static int map_empty(const struct extkit_inode *inode)
 {
-	uint32_t any = 0;
+	/* The 60 bytes read as 7 + 1/2 words: a dozen instructions where
+	 * the loop over 15 slots took 60 (it runs for every inode). */
+	uint64_t w[EXT2_N_BLOCKS / 2];
+	uint32_t last = inode->block[EXT2_N_BLOCKS - 1];
 
-	for (int i = 0; i < EXT2_N_BLOCKS; i++)
-		any |= inode->block[i];
-	return !any;
+	memcpy(w, inode->block, sizeof(w));
+	return !(w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | last);
 }
 
 static int scan_indirect(struct scan *s)

@@ -27,19 +27,6 @@ void fsck_count_free(struct fsck_count *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static uint32_t slot_get(const struct fsck_count *c, uint32_t ino)
-{
-	return (c->v[ino >> 2] >> ((ino & 3) * 2)) & 3u;
-}
-
-static void slot_set(struct fsck_count *c, uint32_t ino, uint32_t v)
-{
-	unsigned int shift = (ino & 3) * 2;
-
-	c->v[ino >> 2] = (uint8_t)((c->v[ino >> 2] & ~(3u << shift)) |
-				   (v << shift));
-}
-
 static size_t big_slot(const struct fsck_count *c, uint32_t ino)
 {
 	size_t i = (size_t)(ino * 0x9E3779B1u) & (c->big_cap - 1);
@@ -77,19 +64,14 @@ static int big_grow(struct fsck_count *c)
 	return 0;
 }
 
-uint32_t fsck_count_get(const struct fsck_count *c, uint32_t ino)
+/* ino's slot says BIG (fsck_count_get in count.h). */
+uint32_t fsck_count_get_big(const struct fsck_count *c, uint32_t ino)
 {
-	uint32_t v;
-
-	if (ino > c->n)
-		return 0;
-	v = slot_get(c, ino);
-	if (v < BIG)
-		return v;
 	return c->big_val[big_slot(c, ino)];
 }
 
-int fsck_count_set(struct fsck_count *c, uint32_t ino, uint32_t v)
+/* Every set the inline fast path does not do (count.h). */
+int fsck_count_set_big(struct fsck_count *c, uint32_t ino, uint32_t v)
 {
 	uint32_t cur;
 	size_t s;
@@ -98,13 +80,13 @@ int fsck_count_set(struct fsck_count *c, uint32_t ino, uint32_t v)
 		return -EINVAL;
 	if (v > COUNT_MAX)
 		v = COUNT_MAX;
-	cur = slot_get(c, ino);
+	cur = fsck_count_slot(c, ino);
 	if (v < BIG && cur < BIG) {
-		slot_set(c, ino, v);
+		fsck_count_slot_put(c, ino, v);
 		return 0;
 	}
 	if (cur < BIG && (c->big_n + 1) * 2 > c->big_cap && big_grow(c)) {
-		slot_set(c, ino, BIG - 1);
+		fsck_count_slot_put(c, ino, BIG - 1);
 		return -ENOMEM;
 	}
 	s = big_slot(c, ino);
@@ -113,6 +95,6 @@ int fsck_count_set(struct fsck_count *c, uint32_t ino, uint32_t v)
 		c->big_n++;
 	}
 	c->big_val[s] = v;
-	slot_set(c, ino, BIG);
+	fsck_count_slot_put(c, ino, BIG);
 	return 0;
 }

@@ -23,8 +23,49 @@ struct fsck_count {
 
 int fsck_count_init(struct fsck_count *c, uint32_t n);
 void fsck_count_free(struct fsck_count *c);
-uint32_t fsck_count_get(const struct fsck_count *c, uint32_t ino);
-/* 0, or -ENOMEM (the value is then left at 2). */
-int fsck_count_set(struct fsck_count *c, uint32_t ino, uint32_t v);
+
+/* The overflow table's side of get and set (count.c); callers use the
+ * inline functions below, which handle the common case (a value of 0, 1
+ * or 2 kept in place) without a call: pass 1, 2 and 4 go through them
+ * once or more per inode and per directory entry. */
+uint32_t fsck_count_get_big(const struct fsck_count *c, uint32_t ino);
+int fsck_count_set_big(struct fsck_count *c, uint32_t ino, uint32_t v);
+
+static inline unsigned int fsck_count_slot(const struct fsck_count *c,
+					   uint32_t ino)
+{
+	return (c->v[ino >> 2] >> ((ino & 3) * 2)) & 3u;
+}
+
+static inline void fsck_count_slot_put(struct fsck_count *c, uint32_t ino,
+				       unsigned int v)
+{
+	unsigned int shift = (ino & 3) * 2;
+
+	c->v[ino >> 2] = (uint8_t)((c->v[ino >> 2] & ~(3u << shift)) |
+				   (v << shift));
+}
+
+static inline uint32_t fsck_count_get(const struct fsck_count *c,
+				      uint32_t ino)
+{
+	unsigned int v;
+
+	if (ino > c->n)
+		return 0;
+	v = fsck_count_slot(c, ino);
+	return v < 3 ? v : fsck_count_get_big(c, ino);
+}
+
+/* 0, or -ENOMEM (the value is then left at 2); -EINVAL past n. */
+static inline int fsck_count_set(struct fsck_count *c, uint32_t ino,
+				 uint32_t v)
+{
+	if (ino <= c->n && v < 3 && fsck_count_slot(c, ino) < 3) {
+		fsck_count_slot_put(c, ino, v);
+		return 0;
+	}
+	return fsck_count_set_big(c, ino, v);
+}
 
 #endif /* EXTKIT_FSCK_COUNT_H */

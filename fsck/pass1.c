@@ -134,9 +134,12 @@ static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
 static void check_index_flag(struct fsck_ctx *ctx, uint32_t ino,
 			     struct extkit_inode *inode, int *dirty)
 {
-	uint8_t ft = extkit_mode_to_ftype(inode->mode);
+	uint8_t ft;
 
-	if ((inode->flags & EXT2_INDEX_FL) && ft != EXT2_FT_DIR &&
+	if (!(inode->flags & EXT2_INDEX_FL))
+		return;
+	ft = extkit_mode_to_ftype(inode->mode);
+	if (ft != EXT2_FT_DIR &&
 	    pass1_report(ctx, PR_1_INDEX_NOT_DIR, ino, inode, 0)) {
 		inode->flags &= ~EXT2_INDEX_FL;
 		*dirty = 1;
@@ -357,6 +360,12 @@ static int record_inode(struct fsck_ctx *ctx, uint32_t ino,
 	return 0;
 }
 
+/* Neither pass1_check_really_dir nor pass1_check_type acts on these. */
+static int reg_or_dir(uint16_t mode)
+{
+	return S_ISREG(mode) || S_ISDIR(mode);
+}
+
 /* Checks one inode in use (or that might be); inode may be changed. */
 static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode)
@@ -367,19 +376,27 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 
 	if (check_inode_fields(ctx, ino, inode, &dirty))
 		return 0;
-	/* e2fsck's order: inline data, then the attributes in the inode */
-	if (fsck_inline_check(ctx, ino, inode, &dirty))
+	/* e2fsck's order: inline data, then the attributes in the inode.
+	 * The calls are skipped where they would return at once (inode
+	 * without the inline data flag; a regular file or directory for
+	 * the type checks): the test costs less than their frames, and
+	 * most inodes take this path. */
+	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
+	    fsck_inline_check(ctx, ino, inode, &dirty))
 		return 0;
 	if (dirty)
 		fsck_write_inode(ctx, ino, inode);
 	/* Clearing the attributes takes an inline inode's system.data. */
 	if (fsck_ea_check_ibody(ctx, ino, &ibody_blocks) == 1 &&
+	    (inode->flags & EXT4_INLINE_DATA_FL) &&
 	    fsck_inline_check(ctx, ino, inode, &dirty))
 		return 0;
-	pass1_check_really_dir(ctx, ino, inode, &dirty);
+	if (!reg_or_dir(inode->mode))
+		pass1_check_really_dir(ctx, ino, inode, &dirty);
 	check_flags(ctx, ino, inode, &dirty);
 	check_missing_extents_fl(ctx, ino, inode, &dirty);
-	if (pass1_check_type(ctx, ino, inode, &dirty))
+	if (!reg_or_dir(inode->mode) &&
+	    pass1_check_type(ctx, ino, inode, &dirty))
 		return 0;
 	check_index_flag(ctx, ino, inode, &dirty);
 	rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks, &ea_dup);

@@ -25,5 +25,6 @@ Suite *xattrbuild_suite(void);
 Suite *journal_new_suite(void);
 Suite *quota_suite(void);
 Suite *csum_suite(void);
+Suite *count_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
