@@ -74,6 +74,13 @@ static void claim_extent(struct ext_scan *s, const struct extkit_walk_ent *e)
 
 	fsck_claim_blocks(s->ctx, s->res, e->pblk, e->len);
 	fsck_note_order(s->res, e->pblk, e->len);
+	/* bigalloc: a block sits at its logical block's offset in its
+	 * cluster (e2fsck's PR_1_MISALIGNED_CLUSTER); pass 1E moves the
+	 * logical clusters that do not */
+	if (!s->res->misaligned &&
+	    ((e->pblk ^ e->lblk) & (s->ctx->fs->g.cluster_ratio - 1)))
+		s->res->misaligned = report(s, PR_1_MISALIGNED_CLUSTER,
+					    e->pblk, e->lblk, 0, NULL) ? 1 : -1;
 	if (last > s->res->last_lblk)
 		s->res->last_lblk = last;
 	if (!(e->flags & EXTKIT_WALK_UNWRITTEN) && last > s->res->last_init_lblk)

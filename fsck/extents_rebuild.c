@@ -20,8 +20,14 @@
  *     then releases the indirect blocks in fsck's maps (pass 5 writes the
  *     bitmaps).
  *
- * A file whose tree cannot be planned or placed keeps its block map and
- * is reported. Relies on: ctx->to_extents (pass 1); frees it.
+ * Extent files whose extents break the cluster rule (pass 1's
+ * PR_1_MISALIGNED_CLUSTER) are queued too: their tree is rebuilt the
+ * same way, the old tree blocks released. On bigalloc every logical
+ * cluster that breaks the rule is first copied into a whole free
+ * cluster (realign).
+ *
+ * A file whose tree cannot be planned or placed keeps its map and is
+ * reported; so does an extent file with unwritten extents. Relies on: ctx->to_extents (pass 1); frees it.
  */
 #include "config.h"
 
@@ -96,6 +102,8 @@ static int collect_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return 0;
 	if (e->bad)
 		return -EFSCORRUPTED;	/* pass 1 left it: not converted */
+	if (!e->level && (e->flags & EXTKIT_WALK_UNWRITTEN))
+		return -EXTKIT_EUNSUPP;	/* a rebuilt extent is written */
 	if (!e->level)
 		return add_data(t, e->lblk, e->pblk);
 	if (grow((void **)&t->ind, &t->capind, t->nind, sizeof(*t->ind)))
@@ -335,7 +343,7 @@ static void to_extents(struct fsck_ctx *ctx, uint32_t ino)
 
 	rc = extkit_inode_read(ctx->fs, ino, &inode);
 	if (!rc && (!fsck_inode_used(ctx, ino) ||
-		    (inode.flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))))
+		    (inode.flags & EXT4_INLINE_DATA_FL)))
 		goto out;	/* cleared or changed since pass 1 */
 	if (!rc)
 		rc = extkit_walk(ctx->fs, &inode, &wk);

@@ -128,6 +128,8 @@ struct fsck_blk_result {
 	int cleared;		/* the map is garbage: clear the inode */
 	int to_extents;		/* bigalloc: pass 1E rebuilds the map and
 				 * sets i_blocks (pass 1 leaves it) */
+	int misaligned;		/* bigalloc: an extent off its cluster
+				 * offsets, 1: to realign, -1: declined */
 };
 
 struct extkit_dirspace;

@@ -429,6 +429,13 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 			return rc;
 		res.to_extents = rc;
 	}
+	if (!res.failed && res.misaligned > 0 && !ctx->readonly &&
+	    (inode->flags & EXT4_EXTENTS_FL)) {
+		rc = fsck_alloc_push(&ctx->to_extents, ino);
+		if (rc)
+			return rc;
+		res.to_extents = 1;
+	}
 	check_sizes(ctx, ino, inode, &res, ea_blocks + ibody_blocks, &dirty);
 	if (dirty)
 		fsck_write_inode(ctx, ino, inode);

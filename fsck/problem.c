@@ -467,7 +467,7 @@ const struct problem problem_table[] = {
 	  "be rebuilt as extents.",
 	  PROMPT_FIX, 0 },
 	{ PR_1E_TO_EXTENTS_FAILED,
-	  "Inode %i could not be made an extent file: %s.",
+	  "The extents of inode %i could not be rebuilt: %s.",
 	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_1_UNSET_EXTENTS_FL,
 	  "Inode %i lacks the extents flag, but its i_block holds an extent "
@@ -478,6 +478,10 @@ const struct problem problem_table[] = {
 	  "quota files are recounted and rewritten: its blocks are left to "
 	  "the others.",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_MISALIGNED_CLUSTER,
+	  "Inode %i logical block %N (physical block %b) violates cluster "
+	  "allocation rules; its extents will be rebuilt.",
+	  PROMPT_FIX, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
