@@ -223,6 +223,44 @@ static void set_csum(struct fsck_ctx *ctx, const struct bm_kind *k,
 	ctx->flags |= FSCK_FL_SB_DIRTY;
 }
 
+/* Whether blk is group g's own bitmap or inode table block, which an
+ * uninitialised block bitmap also counts in use. */
+static int own_table_block(const struct extkit_fs *fs, uint32_t g,
+			   uint64_t blk)
+{
+	const struct extkit_group *gd = &fs->groups[g];
+
+	return blk == gd->block_bitmap || blk == gd->inode_bitmap ||
+	       (blk >= gd->inode_table &&
+		blk < gd->inode_table + fs->g.itable_blocks);
+}
+
+/*
+ * bg_flags BLOCK_UNINIT says group g's blocks are free but for its
+ * superblock backup, descriptors and own tables. Whether fsck found any
+ * other block of it in use (a file a garbage extent ran over and that
+ * kept the blocks, say), e2fsck's "block(s) in use but group is marked
+ * BLOCK_UNINIT". Visits only the blocks found in use.
+ */
+static int block_uninit_in_use(struct fsck_ctx *ctx, uint32_t g)
+{
+	const struct extkit_fs *fs = ctx->fs;
+	uint64_t fdb = fs->sb.first_data_block;
+	uint64_t from = extkit_group_first_block(&fs->sb, g);
+	uint64_t end = from + extkit_group_block_count(&fs->sb, g), bit;
+
+	from += extkit_group_boot_block(&fs->sb, &fs->g, g) +
+		extkit_group_sb_overhead(&fs->sb, &fs->g, g);
+	while (from < end &&
+	       !extkit_bitmap_find_first_set(&ctx->block_found, from - fdb,
+					     end - from, &bit)) {
+		if (!own_table_block(fs, g, bit + fdb))
+			return 1;
+		from = bit + fdb + 1;
+	}
+	return 0;
+}
+
 /* Compares group g; sets *state. */
 static int compare_group(struct fsck_ctx *ctx, const struct bm_kind *k,
 			 uint32_t g, uint8_t *disk, uint8_t *comp,
@@ -233,8 +271,17 @@ static int compare_group(struct fsck_ctx *ctx, const struct bm_kind *k,
 	struct problem_context pctx;
 	int rc;
 
-	if (group_uninit(ctx, g, k->uninit_flag))
-		return 0;
+	if (group_uninit(ctx, g, k->uninit_flag)) {
+		if (!is_block_kind(k) || !block_uninit_in_use(ctx, g))
+			return 0;
+		clear_problem_context(&pctx);
+		pctx.group = g;
+		if (!fix_problem(ctx, PR_5_BLOCK_UNINIT, &pctx))
+			return 0;
+		/* compared and written as any other group from now on */
+		ctx->fs->groups[g].flags &= (uint16_t)~EXT4_BG_BLOCK_UNINIT;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
 	/* No place (out of place, check only): reads as all zeroes. */
 	rc = blk ? extkit_fs_read_block(ctx->fs, blk, disk) : 0;
 	if (!blk) {

@@ -710,6 +710,9 @@ const struct problem problem_table[] = {
 	{ PR_5_INODE_BITMAP_CSUM,
 	  "The inode bitmap of group %g does not match its checksum.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_BLOCK_UNINIT,
+	  "Group %g has blocks in use but is marked BLOCK_UNINIT.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Quota files (quota.c) */
 	{ PR_5_QUOTA_BAD_FILE,
 	  "The quota file of type %N (inode %i) is not valid: %s.",

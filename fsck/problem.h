@@ -299,6 +299,7 @@ enum problem_prompt {
 #define PR_5_INODE_PADDING	0x05000A
 #define PR_5_BLOCK_BITMAP_CSUM	0x05000B /* metadata_csum */
 #define PR_5_INODE_BITMAP_CSUM	0x05000C
+#define PR_5_BLOCK_UNINIT	0x05000D /* BLOCK_UNINIT, blocks in use */
 /* Quota files, after the passes (quota.c; issue 13). */
 #define PR_5_QUOTA_BAD_FILE	0x050200 /* not a valid quota file */
 #define PR_5_QUOTA_USAGE	0x050201 /* one id's usage differs */
