@@ -342,15 +342,18 @@ static void note_dups(struct fsck_ctx *ctx, uint32_t ino,
 /* Records a live inode in the maps. */
 static int record_inode(struct fsck_ctx *ctx, uint32_t ino,
 			const struct extkit_inode *inode,
-			const struct fsck_blk_result *res)
+			const struct fsck_blk_result *res, uint64_t ea_values)
 {
 	uint8_t ft = extkit_mode_to_ftype(inode->mode);
 
 	ctx->istate[ino] = (ctx->istate[ino] & IST_DUP) | IST_USED | ft;
 	if (!inode->links_count && ino >= ctx->fs->g.first_ino)
 		ctx->istate[ino] |= IST_ZERO_LINK;
-	/* As e2fsck's i_blocks == 0: an EA block is content too. */
-	if (!res->nblocks && !inode->size && !inode->file_acl)
+	/* As e2fsck's i_blocks == 0: an EA block is content too, and so
+	 * are the EA inodes holding its values (their blocks count in
+	 * i_blocks); cleared as zero-length in pass 4, the owner left them
+	 * unattached for the next run. */
+	if (!res->nblocks && !inode->size && !inode->file_acl && !ea_values)
 		ctx->istate[ino] |= IST_EMPTY;
 	fsck_stats_inode(ctx, inode, res);
 	fsck_count_set(&ctx->link_count, ino, inode->links_count);
@@ -439,7 +442,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	check_sizes(ctx, ino, inode, &res, ea_blocks + ibody_blocks, &dirty);
 	if (dirty)
 		fsck_write_inode(ctx, ino, inode);
-	return record_inode(ctx, ino, inode, &res);
+	return record_inode(ctx, ino, inode, &res, ea_blocks + ibody_blocks);
 }
 
 /* The journal and quota inodes when their features do not use them. */
