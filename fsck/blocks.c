@@ -243,8 +243,7 @@ static void report_read(struct scan *s, const struct extkit_walk_ent *e)
 /* Whether blk is one of group g's superblock copy, descriptors,
  * bitmaps or inode table. Reserved GDT blocks are not: the resize
  * inode's indirect blocks are there. */
-static int group_meta_has(const struct extkit_fs *fs, uint32_t g,
-			  uint64_t blk)
+int fsck_group_meta_has(const struct extkit_fs *fs, uint32_t g, uint64_t blk)
 {
 	const struct extkit_group *gd = &fs->groups[g];
 	uint64_t first = extkit_group_first_block(&fs->sb, g), sb_end = first;
@@ -277,7 +276,7 @@ int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk)
 	    fs->sb.log_groups_per_flex < 32)
 		last = g + (1ull << fs->sb.log_groups_per_flex) - 1;
 	for (uint64_t o = g; o <= last && o < fs->g.group_count; o++)
-		if (group_meta_has(fs, (uint32_t)o, blk))
+		if (fsck_group_meta_has(fs, (uint32_t)o, blk))
 			return 1;
 	return 0;
 }

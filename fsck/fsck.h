@@ -428,6 +428,9 @@ int fsck_first_table_garbled(struct fsck_ctx *ctx);
 /* Whether blk is group metadata: a superblock copy, descriptors, a bitmap
  * or an inode table (blocks.c). */
 int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk);
+/* Whether blk is group g's own superblock copy, descriptors, bitmaps or
+ * inode table (reserved GDT blocks are not). */
+int fsck_group_meta_has(const struct extkit_fs *fs, uint32_t g, uint64_t blk);
 /*
  * Checks the resize inode (resize.c): rewrites a wrong map of the reserved
  * GDT blocks; clears an inode 7 that is no resize inode (and *inode),

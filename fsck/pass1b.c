@@ -62,12 +62,20 @@ struct fsck_dups {
 	size_t nsharers, sharer_cap;
 };
 
-static uint32_t *dup_slot(struct fsck_dups *d, uint64_t blk)
+/* blk's slot in the table, or the empty one where it would go. */
+static size_t dup_index(const struct fsck_dups *d, uint64_t blk)
 {
 	size_t i = (size_t)(blk * 0x9E3779B97F4A7C15ull) & d->mask;
 
 	while (d->blk[i] && d->blk[i] != blk)
 		i = (i + 1) & d->mask;
+	return i;
+}
+
+static uint32_t *dup_slot(struct fsck_dups *d, uint64_t blk)
+{
+	size_t i = dup_index(d, blk);
+
 	d->blk[i] = blk;
 	return &d->refs[i];
 }
@@ -75,10 +83,8 @@ static uint32_t *dup_slot(struct fsck_dups *d, uint64_t blk)
 /* blk's count, without adding it: 0 when it has no slot. */
 static uint32_t dup_refs(const struct fsck_dups *d, uint64_t blk)
 {
-	size_t i = (size_t)(blk * 0x9E3779B97F4A7C15ull) & d->mask;
+	size_t i = dup_index(d, blk);
 
-	while (d->blk[i] && d->blk[i] != blk)
-		i = (i + 1) & d->mask;
 	return d->blk[i] ? d->refs[i] : 0;
 }
 

@@ -223,18 +223,6 @@ static void set_csum(struct fsck_ctx *ctx, const struct bm_kind *k,
 	ctx->flags |= FSCK_FL_SB_DIRTY;
 }
 
-/* Whether blk is group g's own bitmap or inode table block, which an
- * uninitialised block bitmap also counts in use. */
-static int own_table_block(const struct extkit_fs *fs, uint32_t g,
-			   uint64_t blk)
-{
-	const struct extkit_group *gd = &fs->groups[g];
-
-	return blk == gd->block_bitmap || blk == gd->inode_bitmap ||
-	       (blk >= gd->inode_table &&
-		blk < gd->inode_table + fs->g.itable_blocks);
-}
-
 /*
  * bg_flags BLOCK_UNINIT says group g's blocks are free but for its
  * superblock backup, descriptors and own tables. Whether fsck found any
@@ -254,7 +242,7 @@ static int block_uninit_in_use(struct fsck_ctx *ctx, uint32_t g)
 	while (from < end &&
 	       !extkit_bitmap_find_first_set(&ctx->block_found, from - fdb,
 					     end - from, &bit)) {
-		if (!own_table_block(fs, g, bit + fdb))
+		if (!fsck_group_meta_has(fs, g, bit + fdb))
 			return 1;
 		from = bit + fdb + 1;
 	}
