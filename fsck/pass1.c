@@ -291,9 +291,11 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	else if (!(inode->flags & EXT4_EXTENTS_FL))
 		/* past what a block map reaches (e2fsck's ext2_max_sizes) */
 		bad = inode->size > max_mapped_size(bs);
-	/* An extent file maps 2^32 logical blocks at most (e2fsck's limit). */
-	if (S_ISREG(inode->mode) && (inode->flags & EXT4_EXTENTS_FL) &&
-	    inode->size > (bs << 32) - 1)
+	/* An extent map reaches 2^32 logical blocks at most: e2fsck bounds
+	 * any inode but a directory or symlink so (a reserved inode of
+	 * mode 0 with garbage over it too). */
+	if (!S_ISDIR(inode->mode) && !S_ISLNK(inode->mode) &&
+	    (inode->flags & EXT4_EXTENTS_FL) && inode->size > (bs << 32) - 1)
 		bad = 1;
 	if (bad && pass1_report(ctx, PR_1_BAD_I_SIZE, ino, inode, want)) {
 		inode->size = want;

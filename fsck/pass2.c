@@ -513,6 +513,9 @@ static const char *index_problem(struct dir_state *ds, int indexed,
 		return "the index entries are not sorted or out of range";
 	if (rep.bad_hash)
 		return "entries lie outside the hash range of their block";
+	if (rep.unhashable)
+		return "a casefolded name is not UTF-8, so the kernel and "
+		       "e2fsck hash it differently";
 	return NULL;
 }
 

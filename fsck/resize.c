@@ -93,6 +93,10 @@ static const char *resize_inode_problem(const struct extkit_fs *fs,
 {
 	uint64_t dind = inode->block[EXT2_DIND_BLOCK];
 
+	/* e2fsck reads an extent flag's i_block as an extent root, finds
+	 * the block map's words a corrupt header and clears the inode */
+	if (inode->flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
+		return "an extent or inline-data flag over its block map";
 	for (int i = 0; i < EXT2_N_BLOCKS; i++)
 		if (i != EXT2_DIND_BLOCK && inode->block[i])
 			return "block numbers besides its double indirect "

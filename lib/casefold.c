@@ -127,6 +127,14 @@ int extkit_utf8_invalid_at(const char *name, uint32_t len)
 	return -1;
 }
 
+int extkit_casefold_name_unhashable(const struct extkit_fs *fs,
+				    uint32_t dir_flags, const char *name,
+				    uint32_t len)
+{
+	return extkit_dir_is_casefolded(fs, dir_flags) &&
+	       extkit_utf8_invalid_at(name, len) >= 0;
+}
+
 int extkit_dir_is_casefolded(const struct extkit_fs *fs, uint32_t dir_flags)
 {
 	return (dir_flags & EXT4_CASEFOLD_FL) &&

@@ -58,6 +58,18 @@ int extkit_casefold(const char *name, uint32_t len, char *out,
 int extkit_utf8_invalid_at(const char *name, uint32_t len);
 
 /*
+ * Whether name, in a directory with inode flags dir_flags, has no hash
+ * the kernel and e2fsprogs agree on: the directory is casefolded and the
+ * name is not well-formed UTF-8. The kernel hashes such a name as its
+ * bytes once utf8_casefold refuses it; e2fsprogs 1.47 folds the
+ * well-formed part of some and refuses others (e2fsck -D then leaves the
+ * directory unindexed). A directory holding one is kept linear.
+ */
+int extkit_casefold_name_unhashable(const struct extkit_fs *fs,
+				    uint32_t dir_flags, const char *name,
+				    uint32_t len);
+
+/*
  * Whether the names of a directory with inode flags dir_flags are
  * folded: the casefold feature, the flag, a known encoding, and not an
  * encrypted directory (whose names are ciphertext: the kernel folds them

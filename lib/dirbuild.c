@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casefold.h"
 #include "dirblock.h"
 #include "dirbuild.h"
 #include "dirspace.h"
@@ -189,6 +190,21 @@ static int hash_all(struct extkit_dirbuild *db, uint8_t version)
 	return 0;
 }
 
+/* Whether some name has no agreed hash (extkit_casefold_name_unhashable):
+ * the directory then stays linear. */
+static int has_unhashable_name(const struct extkit_dirbuild *db)
+{
+	uint64_t i;
+
+	if (!extkit_dir_is_casefolded(db->fs, db->dir_flags))
+		return 0;
+	for (i = 0; i < db->n; i++)
+		if (extkit_casefold_name_unhashable(db->fs, db->dir_flags,
+				db->names + db->e[i].name_off, db->e[i].len))
+			return 1;
+	return 0;
+}
+
 /* Whether the directory gets an index, and its shape (entries sorted by
  * hash when it does). */
 static int plan(struct extkit_dirbuild *db, struct extkit_htree_layout *lay,
@@ -199,7 +215,8 @@ static int plan(struct extkit_dirbuild *db, struct extkit_htree_layout *lay,
 
 	lay_out(db, 0, 0, 1, total);
 	db->indexed = *total > 1 &&
-		extkit_has_compat(&db->fs->sb, EXT2_FEATURE_COMPAT_DIR_INDEX);
+		extkit_has_compat(&db->fs->sb, EXT2_FEATURE_COMPAT_DIR_INDEX) &&
+		!has_unhashable_name(db);
 	if (!db->indexed)
 		return 0;
 	if (version > DX_HASH_TEA)

@@ -519,6 +519,9 @@ static int dx_verify_leaves(struct dx_verify *v, uint8_t version)
 		    !v->seen[ent.lblk])
 			continue;
 		v->rep->entries++;
+		if (extkit_casefold_name_unhashable(v->fs, v->it->inode.flags,
+						    ent.name, ent.name_len))
+			v->rep->unhashable++;
 		rc = extkit_htree_hash(v->fs, v->it->inode.flags, version,
 				       ent.name, ent.name_len, &h, NULL);
 		if (rc)
