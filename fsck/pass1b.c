@@ -572,17 +572,45 @@ static void make_room(struct fsck_ctx *ctx, struct fsck_dups *d)
 	}
 }
 
+/*
+ * Shared blocks the quota inodes gave up (fsck_quota_drop_shared) that no
+ * inode or EA block claims now, and that are not group metadata or the
+ * MMP block: the quota inodes shared them only among themselves. They are
+ * free again (pass 5 then clears them in the bitmap).
+ */
+static void release_unowned(struct fsck_ctx *ctx, struct fsck_dups *d,
+			    const struct fsck_alloc_list *given_up)
+{
+	const struct extkit_fs *fs = ctx->fs;
+
+	for (size_t i = 0; i < given_up->n; i++) {
+		uint64_t blk = given_up->v[i];
+		uint64_t bit = blk - fs->sb.first_data_block;
+
+		if (dup_refs(d, blk) || is_group_metadata(fs, blk) ||
+		    (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_MMP) &&
+		     blk == fs->sb.mmp_block) || !is_dup(ctx, blk))
+			continue;
+		extkit_bitmap_clear(&ctx->block_dup, bit);
+		extkit_bitmap_clear(&ctx->block_found, bit);
+	}
+}
+
 int fsck_pass1b(struct fsck_ctx *ctx)
 {
 	uint32_t n = ctx->fs->sb.inodes_count;
 	struct fsck_dups dups = { 0 };
+	struct fsck_alloc_list given_up = { 0 };
 	int rc, ea_copied = 0;
 
 	if (!(ctx->flags & FSCK_FL_DUPS))
 		return 0;
-	rc = fsck_quota_drop_shared(ctx);
+	rc = fsck_quota_drop_shared(ctx, &given_up);
 	if (!rc)
 		rc = count_owners(ctx, &dups);
+	if (!rc)
+		release_unowned(ctx, &dups, &given_up);
+	free(given_up.v);
 	if (!rc)
 		make_room(ctx, &dups);
 	for (uint32_t ino = 1; ino <= n && !rc; ino++) {

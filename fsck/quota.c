@@ -38,6 +38,8 @@
 struct quota_shared {
 	struct fsck_ctx *ctx;
 	uint64_t n;
+	struct fsck_alloc_list *given_up;	/* the shared blocks, or NULL */
+	int err;
 };
 
 struct quota_scan {
@@ -353,12 +355,16 @@ static int shared_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 
 	(void)lblk;
 	(void)flags;
-	if (pblk >= fs->sb.first_data_block &&
-	    pblk + count <= fs->sb.blocks_count)
-		q->n += extkit_bitmap_count_range(&q->ctx->block_dup, pblk -
-						  fs->sb.first_data_block,
-						  count);
-	return 0;
+	if (pblk < fs->sb.first_data_block ||
+	    pblk + count > fs->sb.blocks_count)
+		return 0;
+	q->n += extkit_bitmap_count_range(&q->ctx->block_dup, pblk -
+					  fs->sb.first_data_block, count);
+	for (uint32_t i = 0; q->given_up && i < count && !q->err; i++)
+		if (extkit_bitmap_test(&q->ctx->block_dup, pblk + i -
+				       fs->sb.first_data_block) == 1)
+			q->err = fsck_alloc_push(q->given_up, pblk + i);
+	return q->err;
 }
 
 /* Empties quota inode ino: its blocks released (a shared one stays
@@ -390,8 +396,12 @@ static int empty_quota_inode(struct fsck_ctx *ctx, uint32_t ino,
  * contents are recounted and rewritten after the passes anyway, where
  * pass 1B would copy every shared block for it or for the other owner
  * (thousands for a journal, more than the filesystem may have free).
+ * The shared blocks it gave up are added to given_up: pass 1B releases
+ * those no one else claims (quota inodes that shared only among
+ * themselves).
  */
-int fsck_quota_drop_shared(struct fsck_ctx *ctx)
+int fsck_quota_drop_shared(struct fsck_ctx *ctx,
+			   struct fsck_alloc_list *given_up)
 {
 	struct extkit_fs *fs = ctx->fs;
 	struct problem_context pctx;
@@ -413,8 +423,12 @@ int fsck_quota_drop_shared(struct fsck_ctx *ctx)
 		clear_problem_context(&pctx);
 		pctx.ino = ino;
 		pctx.num = q.n;
-		if (fix_problem(ctx, PR_1_QUOTA_INODE_SHARED, &pctx))
-			rc = empty_quota_inode(ctx, ino, &inode);
+		if (!fix_problem(ctx, PR_1_QUOTA_INODE_SHARED, &pctx))
+			continue;
+		q.given_up = given_up;
+		if (extkit_block_walk(fs, &inode, shared_fn, &q) < 0 && q.err)
+			return q.err;
+		rc = empty_quota_inode(ctx, ino, &inode);
 	}
 	return rc;
 }
