@@ -310,6 +310,7 @@ void fsck_orphan_file_check(struct fsck_ctx *ctx);
 void fsck_quota(struct fsck_ctx *ctx);
 /* Before pass 1B: a quota inode mapping shared blocks is emptied
  * (asked), its blocks left to their other owners (quota.c). */
+void fsck_quota_keep_inodes(struct fsck_ctx *ctx);
 int fsck_quota_drop_shared(struct fsck_ctx *ctx,
 			   struct fsck_alloc_list *given_up);
 

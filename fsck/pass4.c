@@ -175,5 +175,6 @@ int fsck_pass4(struct fsck_ctx *ctx)
 		if (ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
+	fsck_quota_keep_inodes(ctx);
 	return 0;
 }

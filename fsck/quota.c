@@ -432,3 +432,28 @@ int fsck_quota_drop_shared(struct fsck_ctx *ctx,
 	}
 	return rc;
 }
+
+/*
+ * After pass 4: a quota inode past the reserved ones (the project quota
+ * inode tune2fs allocates) that the passes cleared, garbage over it, is
+ * written anew by fsck_quota after pass 5; it is counted in use now, so
+ * that pass 5 marks it in the bitmap and the free counts (as e2fsck's
+ * quota writer allocates it again).
+ */
+void fsck_quota_keep_inodes(struct fsck_ctx *ctx)
+{
+	const struct extkit_super *sb = &ctx->fs->sb;
+
+	if (ctx->readonly ||
+	    !extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_QUOTA))
+		return;
+	for (int t = 0; t < EXTKIT_QUOTA_TYPES; t++) {
+		uint32_t ino = extkit_quota_inum(sb, t);
+
+		if (ino < ctx->fs->g.first_ino || ino > sb->inodes_count ||
+		    fsck_inode_used(ctx, ino))
+			continue;
+		ctx->istate[ino] |= IST_USED;
+		extkit_bitmap_set(&ctx->inode_used, ino - 1);
+	}
+}
