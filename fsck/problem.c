@@ -282,8 +282,8 @@ const struct problem problem_table[] = {
 	  "Symlink inode %i is invalid (%s).",
 	  PROMPT_CLEAR, 0 },
 	{ PR_1_RESIZE_INODE,
-	  "The resize inode's map of the reserved GDT blocks (block %b) is "
-	  "not valid.",
+	  "The lists of backups in the reserved GDT blocks of the resize "
+	  "inode (double indirect block %b) are not valid.",
 	  PROMPT_FIX, 0 },
 	{ PR_1_LOW_DTIME,
 	  "Inode %i was part of the orphaned inode list (dtime %N).",

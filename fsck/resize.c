@@ -37,7 +37,9 @@ static void make_list(const struct extkit_fs *fs, uint64_t pblk,
 }
 
 /* Fills the expected double indirect block (want) and returns 0 when the
- * on-disk map matches, 1 when it differs, or a negative error. */
+ * on-disk map matches, 1 when only the reserved GDT blocks' lists of
+ * backups differ, 2 when the double indirect block does, or a negative
+ * error. */
 static int check_layout(struct fsck_ctx *ctx, uint64_t dind_blk,
 			uint8_t *want, uint8_t *have, uint8_t *ind)
 {
@@ -66,7 +68,7 @@ static int check_layout(struct fsck_ctx *ctx, uint64_t dind_blk,
 			differs = 1;
 	}
 	if (memcmp(want, have, bs))
-		differs = 1;
+		differs = 2;
 	return differs;
 }
 
@@ -181,15 +183,23 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 		return -ENOMEM;
 	rc = check_layout(ctx, dind, buf, buf + fs->g.block_size,
 			  buf + 2 * fs->g.block_size);
-	if (rc > 0) {
+	if (rc == 2) {
+		/* As e2fsck: the inode is made anew, in a block of its own.
+		 * The one it names may be a later file's data (a garbage
+		 * number), which a rewrite in place would destroy. */
+		rc = 0;
+		pctx.str = "its double indirect block does not list the "
+			   "reserved GDT blocks";
+		if (fix_problem(ctx, PR_1_RESIZE_INVALID, &pctx)) {
+			clear_resize_inode(ctx, inode);
+			ctx->flags |= FSCK_FL_RESIZE_REBUILD;
+		}
+	} else if (rc == 1) {
+		/* the lists live in the reserved GDT blocks themselves */
 		pctx.blk = dind;
 		rc = 0;
-		if (fix_problem(ctx, PR_1_RESIZE_INODE, &pctx)) {
-			rc = extkit_fs_write_block(fs, dind, buf);
-			if (!rc)
-				rc = write_lists(ctx, buf +
-						 2 * fs->g.block_size);
-		}
+		if (fix_problem(ctx, PR_1_RESIZE_INODE, &pctx))
+			rc = write_lists(ctx, buf + 2 * fs->g.block_size);
 	}
 	free(buf);
 	return rc < 0 && rc != -ENOMEM ? 0 : rc;
