@@ -70,22 +70,91 @@ static int put(struct nameset *set, uint32_t high, uint8_t low)
 	return 0;
 }
 
+/* Makes each array twice as long, keeping what it holds (realloc: the
+ * old contents are not copied to a second allocation where the
+ * allocator can move or extend the pages, as it does for large ones). */
+static int widen(struct nameset *set, size_t cap)
+{
+	uint32_t *slot = realloc(set->slot, cap * sizeof(*slot));
+	uint8_t *low;
+
+	if (!slot)
+		return -ENOMEM;
+	set->slot = slot;
+	low = realloc(set->low, cap * sizeof(*low));
+	if (!low)
+		return -ENOMEM;
+	set->low = low;
+	memset(slot + set->cap, 0, (cap - set->cap) * sizeof(*slot));
+	return 0;
+}
+
+/*
+ * Doubles the table in place, so that growing never holds the old and
+ * the new table at once (at 200,000 names: 1.3 MB, not 2 MB). Each entry
+ * not yet placed is taken out and put where a probe from its new home
+ * first finds a slot that is free or holds an entry not yet placed; such
+ * an entry is displaced in turn (placed[] tells them apart). Probes pass
+ * over placed entries only, and placed entries never move again, so
+ * every entry ends up reachable from its home.
+ */
+static int is_placed(const uint64_t *placed, size_t i)
+{
+	return (int)(placed[i / 64] >> (i % 64) & 1);
+}
+
+/* Puts (high, low) in the grown table: at the first slot from its home
+ * that is free or holds an entry not yet placed, which it displaces and
+ * which is placed next, until a free slot ends the chain. */
+static void place(struct nameset *set, uint64_t *placed, uint32_t high,
+		  uint8_t low)
+{
+	for (;;) {
+		size_t i = first_slot(set, high);
+		uint32_t next_high;
+		uint8_t next_low;
+
+		while (set->slot[i] && is_placed(placed, i))
+			i = (i + 1) & (set->cap - 1);
+		placed[i / 64] |= 1ull << (i % 64);
+		next_high = set->slot[i];
+		next_low = set->low[i];
+		set->slot[i] = high;
+		set->low[i] = low;
+		if (!next_high)
+			return;
+		high = next_high;
+		low = next_low;
+	}
+}
+
+/*
+ * Doubles the table in place, so that growing never holds the old and
+ * the new table at once (at 200,000 names: 1.3 MB, not 2 MB). Each entry
+ * not yet placed is taken out of its slot and placed (place()). Probes
+ * pass over placed entries only, and placed entries never move again,
+ * so every entry ends up reachable from its new home.
+ */
 static int grow(struct nameset *set)
 {
-	struct nameset n = { .cap = set->cap ? set->cap * 2 : 256 };
+	size_t old = set->cap, cap = old ? old * 2 : 256;
+	uint64_t *placed;
 
-	n.slot = calloc(n.cap, sizeof(*n.slot));
-	n.low = malloc(n.cap * sizeof(*n.low));
-	if (!n.slot || !n.low) {
-		free(n.slot);
-		free(n.low);
+	if (widen(set, cap))
 		return -ENOMEM;
+	placed = calloc(cap / 64, sizeof(*placed));
+	if (!placed)
+		return -ENOMEM;		/* still a valid table of old slots */
+	set->cap = cap;
+	for (size_t j = 0; j < old; j++) {
+		uint32_t high = set->slot[j];
+
+		if (!high || is_placed(placed, j))
+			continue;
+		set->slot[j] = 0;
+		place(set, placed, high, set->low[j]);
 	}
-	for (size_t i = 0; i < set->cap; i++)
-		if (set->slot[i])
-			(void)put(&n, set->slot[i], set->low[i]);
-	nameset_free(set);
-	*set = n;
+	free(placed);
 	return 0;
 }
 

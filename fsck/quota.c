@@ -380,7 +380,7 @@ static int empty_quota_inode(struct fsck_ctx *ctx, uint32_t ino,
 	extkit_extent_root_put(inode, root);
 	inode->size = 0;
 	extkit_inode_set_fs_blocks(ctx->fs, inode, 0);
-	ctx->istate[ino] &= (uint8_t)~IST_DUP;
+	fsck_istate_set_dup(&ctx->istate, ino, 0);
 	return fsck_write_inode(ctx, ino, inode);
 }
 
