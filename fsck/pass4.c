@@ -117,6 +117,16 @@ static int dir_overflowed(struct fsck_ctx *ctx, uint32_t ino, uint32_t link,
 	       (inode.flags & EXT2_INDEX_FL);
 }
 
+/* The common case, which check_count() would leave as it is: the names
+ * found are i_links_count, and few enough for a directory's count. */
+static int counts_agree(const struct fsck_ctx *ctx, uint32_t ino)
+{
+	uint32_t counted = fsck_count_get(&ctx->link_counted, ino);
+
+	return counted <= LINK_MAX_DIR &&
+	       counted == fsck_count_get(&ctx->link_count, ino);
+}
+
 static void check_count(struct fsck_ctx *ctx, uint32_t ino)
 {
 	uint32_t counted = fsck_count_get(&ctx->link_counted, ino);
@@ -171,7 +181,8 @@ int fsck_pass4(struct fsck_ctx *ctx)
 			    !fsck_count_get(&ctx->link_counted, ino))
 				continue;
 		}
-		check_count(ctx, ino);
+		if (!counts_agree(ctx, ino))
+			check_count(ctx, ino);
 		if (ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
