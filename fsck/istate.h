@@ -13,8 +13,9 @@
  *
  * A page of the codes (8192 inodes) no inode in use was ever recorded in
  * is never written; the walks over every inode in use (passes 4 and 5)
- * skip it through a count per page, as reading it would make it resident
- * as well (so do kernels that map no shared zero page).
+ * skip it through a flag per page, set at its first write, as reading it
+ * would make it resident as well (so do kernels that map no shared zero
+ * page).
  */
 #ifndef EXTKIT_FSCK_ISTATE_H
 #define EXTKIT_FSCK_ISTATE_H
@@ -34,7 +35,7 @@
 struct fsck_istate {
 	uint8_t *v;		/* inode ino: byte ino / 2, low half if even */
 	uint32_t n;		/* highest inode number */
-	uint16_t *page_used;	/* inodes in use per 1 << IST_PAGE_SHIFT */
+	uint8_t *page_written;	/* per 1 << IST_PAGE_SHIFT inodes */
 	struct extkit_bitmap zero_link;	/* bit ino - 1 */
 	struct extkit_bitmap dup;	/* bit ino - 1 */
 	uint32_t zero_link_n;	/* bits set in each */
@@ -43,8 +44,8 @@ struct fsck_istate {
 
 int fsck_istate_init(struct fsck_istate *s, uint32_t n);
 void fsck_istate_free(struct fsck_istate *s);
-/* How many inodes from first (count of them) have the code; pages
- * without an inode in use are not read. */
+/* How many inodes from first (count of them) have the code; pages never
+ * written are not read. */
 uint32_t fsck_istate_count_code(const struct fsck_istate *s, uint32_t first,
 				uint32_t count, unsigned int code);
 
@@ -58,14 +59,10 @@ static inline void fsck_istate_put(struct fsck_istate *s, uint32_t ino,
 				   unsigned int code)
 {
 	unsigned int shift = (ino & 1) * 4;
-	unsigned int old = (s->v[ino >> 1] >> shift) & 0xfu;
 
 	s->v[ino >> 1] = (uint8_t)((s->v[ino >> 1] & ~(0xfu << shift)) |
 				   (code << shift));
-	if (!old && code)
-		s->page_used[ino >> IST_PAGE_SHIFT]++;
-	else if (old && !code)
-		s->page_used[ino >> IST_PAGE_SHIFT]--;
+	s->page_written[ino >> IST_PAGE_SHIFT] = 1;
 }
 
 static inline int fsck_istate_used(const struct fsck_istate *s, uint32_t ino)
@@ -80,7 +77,7 @@ static inline uint64_t fsck_istate_next_used(const struct fsck_istate *s,
 	while (ino <= s->n) {
 		if (fsck_istate_code(s, (uint32_t)ino) != IST_FREE)
 			return ino;
-		if (s->page_used[ino >> IST_PAGE_SHIFT])
+		if (s->page_written[ino >> IST_PAGE_SHIFT])
 			ino++;
 		else
 			ino = ((ino >> IST_PAGE_SHIFT) + 1) << IST_PAGE_SHIFT;
