@@ -23,7 +23,7 @@
  *   - a data block listed twice: the second entry is removed;
  *   - any other block: claimed. A file that maps it later shares it with
  *     inode 1, and pass 1B gives that file its own copy: inode 1 never
- *     gets IST_DUP, so its list is never cloned.
+ *     gets the dup state, so its list is never cloned.
  * i_blocks of inode 1 is not checked (e2fsck does not check it either).
  */
 #include "config.h"

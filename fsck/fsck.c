@@ -410,11 +410,12 @@ static int alloc_maps(struct fsck_ctx *ctx)
 	uint64_t nblocks = fs->sb.blocks_count - fs->sb.first_data_block;
 	int rc;
 
-	ctx->istate = calloc(ninodes + 1, 1);
 	ctx->blkbuf = malloc(fs->g.block_size);
-	if (!ctx->istate || !ctx->blkbuf)
+	if (!ctx->blkbuf)
 		return -ENOMEM;
-	rc = fsck_count_init(&ctx->link_count, (uint32_t)ninodes);
+	rc = fsck_istate_init(&ctx->istate, (uint32_t)ninodes);
+	if (!rc)
+		rc = fsck_count_init(&ctx->link_count, (uint32_t)ninodes);
 	if (!rc)
 		rc = fsck_count_init(&ctx->link_counted, (uint32_t)ninodes);
 	if (!rc && extkit_has_incompat(&ctx->fs->sb,
@@ -433,7 +434,7 @@ static int alloc_maps(struct fsck_ctx *ctx)
 static void free_ctx(struct fsck_ctx *ctx)
 {
 	fsck_drop_add_space(ctx, 0);
-	free(ctx->istate);
+	fsck_istate_free(&ctx->istate);
 	free(ctx->relocate);
 	fsck_count_free(&ctx->link_count);
 	fsck_count_free(&ctx->link_counted);
@@ -532,8 +533,7 @@ static void run_passes(struct fsck_ctx *ctx)
 static int restart_passes(struct fsck_ctx *ctx)
 {
 	fsck_drop_add_space(ctx, 0);
-	free(ctx->istate);
-	ctx->istate = NULL;
+	fsck_istate_free(&ctx->istate);
 	free(ctx->blkbuf);
 	ctx->blkbuf = NULL;
 	fsck_count_free(&ctx->link_count);
@@ -816,6 +816,7 @@ int main(int argc, const char **argv)
 	ctx.device = opts.target;
 	ctx.readonly = opts.mode == FSCK_MODE_NO;
 	ctx.now = fsck_clock();
+	ctx.one_thread = getenv("EXTKIT_FSCK_NO_THREADS") != NULL;
 	rc = run(&ctx);
 	rc = finish_undo(&ctx, rc);
 	fflush(stdout);

@@ -15,6 +15,7 @@
 #include "inode.h"
 
 #include "count.h"
+#include "istate.h"
 #include "problem.h"
 
 /* fsck(8) exit codes. */
@@ -67,13 +68,6 @@ struct fsck_opts {
  * they hold is copied, so they stay small). Pass 1 reads the inode
  * tables in chunks of its own (CHUNK_BYTES), straight to its buffers. */
 #define FSCK_READAHEAD_BYTES	(1u << 17)
-
-/* Per-inode state byte from pass 1. */
-#define IST_FTYPE_MASK	0x07	/* EXT2_FT_* of the mode */
-#define IST_USED	0x08	/* in use */
-#define IST_ZERO_LINK	0x10	/* in use with i_links_count 0, no dtime */
-#define IST_DUP		0x20	/* holds blocks claimed twice */
-#define IST_EMPTY	0x40	/* no blocks and size 0 */
 
 /* One directory: its parent found in pass 2 and its '..'. */
 struct fsck_dir {
@@ -154,6 +148,8 @@ struct fsck_ctx {
 	const char *device;	/* name used in messages */
 	int readonly;
 	int undo;		/* io is an undo log over the target (-z) */
+	int one_thread;		/* EXTKIT_FSCK_NO_THREADS: no reader threads
+				 * (pass 1's tables, pass 2's blocks) */
 	unsigned int flags;
 	uint64_t open_writes;	/* io writes when fsck_open returned */
 	uint32_t now;		/* fsck's clock (EXTKIT_FAKE_TIME aware) */
@@ -164,7 +160,8 @@ struct fsck_ctx {
 	unsigned int bar_permille;	/* what it shows */
 
 	/* pass 1 results */
-	uint8_t *istate;		/* inodes_count + 1 bytes */
+	struct fsck_istate istate;	/* used, file type, empty, zero-link,
+					 * dup: 4 bits per inode (istate.h) */
 	struct fsck_count link_count;	/* i_links_count as found */
 	struct fsck_count link_counted;	/* names found in pass 2/3 */
 	struct extkit_bitmap inode_used;	/* bit ino - 1 */
@@ -557,12 +554,12 @@ static inline void fsck_uncount_link(struct fsck_ctx *ctx, uint32_t ino)
 
 static inline uint8_t fsck_ftype(const struct fsck_ctx *ctx, uint32_t ino)
 {
-	return ctx->istate[ino] & IST_FTYPE_MASK;
+	return fsck_istate_ftype(&ctx->istate, ino);
 }
 
 static inline int fsck_inode_used(const struct fsck_ctx *ctx, uint32_t ino)
 {
-	return (ctx->istate[ino] & IST_USED) != 0;
+	return fsck_istate_used(&ctx->istate, ino);
 }
 
 #endif /* EXTKIT_FSCK_H */

@@ -486,7 +486,8 @@ static int write_new_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 	rc = fsck_write_inode(ctx, ino, &inode);
 	if (rc)
 		return rc;
-	ctx->istate[ino] = IST_USED | EXT2_FT_DIR;
+	fsck_istate_clear(&ctx->istate, ino);
+	fsck_istate_set(&ctx->istate, ino, EXT2_FT_DIR, 0);
 	fsck_count_set(&ctx->link_count, ino, 2);
 	fsck_count_link(ctx, ino);		/* its '.' */
 	if (parent != ino)

@@ -87,7 +87,7 @@ void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
 	if (ino < ctx->fs->g.first_ino)
 		memset(inode->block, 0, sizeof(inode->block));
 	fsck_write_inode(ctx, ino, inode);
-	ctx->istate[ino] = 0;
+	fsck_istate_clear(&ctx->istate, ino);
 	fsck_count_set(&ctx->link_count, ino, 0);
 }
 
@@ -332,7 +332,7 @@ static void note_dups(struct fsck_ctx *ctx, uint32_t ino,
 
 	if (!res->dups)
 		return;
-	ctx->istate[ino] |= IST_DUP;
+	fsck_istate_set_dup(&ctx->istate, ino, 1);
 	ctx->flags |= FSCK_FL_DUPS;
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
@@ -348,15 +348,14 @@ static int record_inode(struct fsck_ctx *ctx, uint32_t ino,
 {
 	uint8_t ft = extkit_mode_to_ftype(inode->mode);
 
-	ctx->istate[ino] = (ctx->istate[ino] & IST_DUP) | IST_USED | ft;
-	if (!inode->links_count && ino >= ctx->fs->g.first_ino)
-		ctx->istate[ino] |= IST_ZERO_LINK;
 	/* As e2fsck's i_blocks == 0: an EA block is content too, and so
 	 * are the EA inodes holding its values (their blocks count in
 	 * i_blocks); cleared as zero-length in pass 4, the owner left them
 	 * unattached for the next run. */
-	if (!res->nblocks && !inode->size && !inode->file_acl && !ea_values)
-		ctx->istate[ino] |= IST_EMPTY;
+	fsck_istate_set(&ctx->istate, ino, ft, !res->nblocks &&
+			!inode->size && !inode->file_acl && !ea_values);
+	fsck_istate_set_zero_link(&ctx->istate, ino, !inode->links_count &&
+				  ino >= ctx->fs->g.first_ino);
 	fsck_stats_inode(ctx, inode, res);
 	fsck_count_set(&ctx->link_count, ino, inode->links_count);
 	extkit_bitmap_set(&ctx->inode_used, ino - 1);
@@ -493,7 +492,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 
 	if (ino == EXT2_BAD_INO) {
 		rc = pass1_check_bad_inode(ctx, inode);
-		ctx->istate[ino] |= IST_USED;
+		fsck_istate_mark_used(&ctx->istate, ino);
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return rc;
 	}
@@ -504,7 +503,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 	    (inode->flags & EXT4_INLINE_DATA_FL) &&
 	    (inode->flags & EXT4_EXTENTS_FL) &&
 	    fsck_inline_both_flags(ctx, ino, inode, &dirty)) {
-		ctx->istate[ino] |= IST_USED;
+		fsck_istate_mark_used(&ctx->istate, ino);
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return 0;
 	}
@@ -539,7 +538,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		/* a map the scan gave up on (a bad extent root, say) */
 		fsck_release_blocks(ctx, inode);
 		pass1_clear_inode(ctx, ino, inode);
-		ctx->istate[ino] |= IST_USED;
+		fsck_istate_mark_used(&ctx->istate, ino);
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return 0;
 	}
@@ -551,7 +550,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		fsck_write_inode(ctx, ino, inode);
 	note_dups(ctx, ino, &res);
 	fsck_stats_reserved(ctx, ino, inode, &res);
-	ctx->istate[ino] |= IST_USED;
+	fsck_istate_mark_used(&ctx->istate, ino);
 	extkit_bitmap_set(&ctx->inode_used, ino - 1);
 	return 0;
 }
@@ -853,7 +852,7 @@ static int scan_group(struct fsck_ctx *ctx, uint32_t g,
 		 * reserved inodes stay in use, the others read as free. */
 		for (uint32_t ino = first; ino < first + n &&
 		     ino < fs->g.first_ino; ino++) {
-			ctx->istate[ino] |= IST_USED;
+			fsck_istate_mark_used(&ctx->istate, ino);
 			extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		}
 		return 0;
@@ -900,7 +899,7 @@ int fsck_pass1(struct fsck_ctx *ctx)
 	if (src.chunk_blocks > fs->g.itable_blocks)
 		src.chunk_blocks = fs->g.itable_blocks;
 	/* Not through an undo log (its reads are not the thread's). */
-	if (!ctx->undo)
+	if (!ctx->undo && !ctx->one_thread)
 		src.reader = itable_reader_new(ctx->io,
 					       (size_t)src.chunk_blocks * bs,
 					       fs);

@@ -3,16 +3,16 @@
  * Pass 1B: blocks claimed by more than one owner.
  *
  * Pass 1 claims the group metadata first and then every inode's blocks in
- * inode order; an inode that met an already claimed block has IST_DUP and
- * the block is in block_dup. Every inode with IST_DUP gets a private copy
- * of each shared block it maps (e2fsck's pass 1B-1D clone), so that every
- * file keeps its data; one owner keeps the block itself. To know which,
- * the inodes' references to shared blocks are counted first (a walk of
- * every inode in use, only when pass 1 found shared blocks): a reference
- * is cloned while others remain, so the last one keeps the block, whether
- * it is the first owner's or a second reference of the same file. Blocks
- * of the group metadata or of a reserved inode (the bad blocks list) are
- * never given away. A shared indirect block is copied first and its
+ * inode order; an inode that met an already claimed block has the dup
+ * state (istate.h) and the block is in block_dup. Every such inode gets a
+ * private copy of each shared block it maps (e2fsck's pass 1B-1D clone),
+ * so that every file keeps its data; one owner keeps the block itself. To
+ * know which, the inodes' references to shared blocks are counted first (a
+ * walk of every inode in use, only when pass 1 found shared blocks): a
+ * reference is cloned while others remain, so the last one keeps the
+ * block, whether it is the first owner's or a second reference of the
+ * same file. Blocks of the group metadata or of a reserved inode (the bad
+ * blocks list) are never given away. A shared indirect block is copied first and its
  * entries are then cloned in the copy.
  * An EA block is one reference however many inodes name it (sharing it
  * is no duplication): when data or metadata claimed it too and another
@@ -614,7 +614,7 @@ int fsck_pass1b(struct fsck_ctx *ctx)
 	if (!rc)
 		make_room(ctx, &dups);
 	for (uint32_t ino = 1; ino <= n && !rc; ino++) {
-		if (!(ctx->istate[ino] & IST_DUP))
+		if (!fsck_istate_dup(&ctx->istate, ino))
 			continue;
 		ea_copied |= clone_inode(ctx, ino, &dups);
 		if (ctx->flags & FSCK_FL_ABORT)

@@ -37,7 +37,7 @@ static void release_inode(struct fsck_ctx *ctx, uint32_t ino, int set_dtime)
 	if (set_dtime || !inode.dtime)
 		inode.dtime = ctx->now;
 	fsck_write_inode(ctx, ino, &inode);
-	ctx->istate[ino] = 0;
+	fsck_istate_clear(&ctx->istate, ino);
 	fsck_count_set(&ctx->link_count, ino, 0);
 	extkit_bitmap_clear(&ctx->inode_used, ino - 1);
 }
@@ -59,16 +59,14 @@ static int report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
 /* An inode in use that no directory names. */
 static void unattached(struct fsck_ctx *ctx, uint32_t ino)
 {
-	uint8_t st = ctx->istate[ino];
-
-	if (st & IST_ZERO_LINK) {
+	if (fsck_istate_zero_link(&ctx->istate, ino)) {
 		if (report(ctx, PR_4_ZERO_DTIME, ino, 0))
 			release_inode(ctx, ino, 1);
 		return;
 	}
-	if ((st & IST_FTYPE_MASK) == EXT2_FT_DIR)
+	if (fsck_ftype(ctx, ino) == EXT2_FT_DIR)
 		return;		/* pass 3 has dealt with it */
-	if ((st & IST_EMPTY) && (st & IST_FTYPE_MASK) == EXT2_FT_REG_FILE) {
+	if (fsck_istate_empty_reg(&ctx->istate, ino)) {
 		if (report(ctx, PR_4_ZERO_LEN, ino, 0))
 			release_inode(ctx, ino, 1);
 		return;
@@ -119,6 +117,16 @@ static int dir_overflowed(struct fsck_ctx *ctx, uint32_t ino, uint32_t link,
 	       (inode.flags & EXT2_INDEX_FL);
 }
 
+/* The common case, which check_count() would leave as it is: the names
+ * found are i_links_count, and few enough for a directory's count. */
+static int counts_agree(const struct fsck_ctx *ctx, uint32_t ino)
+{
+	uint32_t counted = fsck_count_get(&ctx->link_counted, ino);
+
+	return counted <= LINK_MAX_DIR &&
+	       counted == fsck_count_get(&ctx->link_count, ino);
+}
+
 static void check_count(struct fsck_ctx *ctx, uint32_t ino)
 {
 	uint32_t counted = fsck_count_get(&ctx->link_counted, ino);
@@ -126,7 +134,7 @@ static void check_count(struct fsck_ctx *ctx, uint32_t ino)
 	uint32_t code = PR_4_BAD_REF_COUNT;
 	struct extkit_inode inode;
 
-	if ((ctx->istate[ino] & IST_FTYPE_MASK) == EXT2_FT_DIR) {
+	if (fsck_ftype(ctx, ino) == EXT2_FT_DIR) {
 		counted = dir_nlink(ctx, ino, counted);
 		if (counted != link && dir_overflowed(ctx, ino, link, counted)) {
 			if (ctx->readonly)
@@ -152,9 +160,11 @@ int fsck_pass4(struct fsck_ctx *ctx)
 	uint32_t n = ctx->fs->sb.inodes_count;
 	uint32_t first = ctx->fs->g.first_ino;
 
-	for (uint32_t ino = 1; ino <= n; ino++) {
-		if (!(ctx->istate[ino] & IST_USED))
-			continue;
+	/* every inode in use (istate.h: pages without one are not read) */
+	for (uint64_t next = fsck_istate_next_used(&ctx->istate, 1); next <= n;
+	     next = fsck_istate_next_used(&ctx->istate, next + 1)) {
+		uint32_t ino = (uint32_t)next;
+
 		if (ino < first && ino != EXT2_ROOT_INO)
 			continue;
 		if (extkit_super_internal_inode(&ctx->fs->sb, ino))
@@ -167,11 +177,12 @@ int fsck_pass4(struct fsck_ctx *ctx)
 			fsck_count_set(&ctx->link_counted, ino, 1);
 		if (!fsck_count_get(&ctx->link_counted, ino)) {
 			unattached(ctx, ino);
-			if (!(ctx->istate[ino] & IST_USED) ||
+			if (!fsck_inode_used(ctx, ino) ||
 			    !fsck_count_get(&ctx->link_counted, ino))
 				continue;
 		}
-		check_count(ctx, ino);
+		if (!counts_agree(ctx, ino))
+			check_count(ctx, ino);
 		if (ctx->flags & FSCK_FL_ABORT)
 			break;
 	}

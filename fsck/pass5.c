@@ -406,13 +406,10 @@ static void check_count(struct fsck_ctx *ctx, uint32_t code, uint32_t g,
 
 static uint32_t dirs_in_group(struct fsck_ctx *ctx, uint32_t g)
 {
-	uint32_t ipg = ctx->fs->sb.inodes_per_group, n = 0;
-	const uint8_t *st = ctx->istate + (uint64_t)g * ipg + 1;
+	uint32_t ipg = ctx->fs->sb.inodes_per_group;
 
-	for (uint32_t i = 0; i < ipg; i++)
-		n += (st[i] & (IST_USED | IST_FTYPE_MASK)) ==
-		     (IST_USED | EXT2_FT_DIR);
-	return n;
+	return fsck_istate_count_code(&ctx->istate, g * ipg + 1, ipg,
+				      IST_TYPED | EXT2_FT_DIR);
 }
 
 /* Free blocks (clusters with bigalloc) per group, as the descriptor

@@ -386,7 +386,7 @@ static int empty_quota_inode(struct fsck_ctx *ctx, uint32_t ino,
 	extkit_extent_root_put(inode, root);
 	inode->size = 0;
 	extkit_inode_set_fs_blocks(ctx->fs, inode, 0);
-	ctx->istate[ino] &= (uint8_t)~IST_DUP;
+	fsck_istate_set_dup(&ctx->istate, ino, 0);
 	return fsck_write_inode(ctx, ino, inode);
 }
 
@@ -453,7 +453,7 @@ void fsck_quota_keep_inodes(struct fsck_ctx *ctx)
 		if (ino < ctx->fs->g.first_ino || ino > sb->inodes_count ||
 		    fsck_inode_used(ctx, ino))
 			continue;
-		ctx->istate[ino] |= IST_USED;
+		fsck_istate_mark_used(&ctx->istate, ino);
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 	}
 }

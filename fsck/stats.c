@@ -104,14 +104,17 @@ static void count_types(const struct fsck_ctx *ctx, struct type_counts *tc)
 {
 	uint32_t first = ctx->fs->g.first_ino;
 
-	for (uint32_t ino = 1; ino <= ctx->fs->sb.inodes_count; ino++) {
-		uint8_t s = ctx->istate[ino];
+	for (uint64_t next = fsck_istate_next_used(&ctx->istate, 1);
+	     next <= ctx->fs->sb.inodes_count;
+	     next = fsck_istate_next_used(&ctx->istate, next + 1)) {
+		uint32_t ino = (uint32_t)next;
+		uint8_t ft = fsck_ftype(ctx, ino);
 		uint32_t names;
 
-		if (!(s & IST_USED) || (ino < first && ino != EXT2_ROOT_INO))
+		if (ino < first && ino != EXT2_ROOT_INO)
 			continue;
-		tc->n[s & IST_FTYPE_MASK]++;
-		if ((s & IST_FTYPE_MASK) == EXT2_FT_DIR)
+		tc->n[ft]++;
+		if (ft == EXT2_FT_DIR)
 			continue;
 		names = fsck_count_get(&ctx->link_counted, ino);
 		if (names > 1)

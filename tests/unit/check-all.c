@@ -31,6 +31,8 @@ int main(void)
 	srunner_add_suite(sr, quota_suite());
 	srunner_add_suite(sr, csum_suite());
 	srunner_add_suite(sr, count_suite());
+	srunner_add_suite(sr, istate_suite());
+	srunner_add_suite(sr, nameset_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

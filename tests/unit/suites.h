@@ -26,5 +26,7 @@ Suite *journal_new_suite(void);
 Suite *quota_suite(void);
 Suite *csum_suite(void);
 Suite *count_suite(void);
+Suite *istate_suite(void);
+Suite *nameset_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
