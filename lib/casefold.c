@@ -69,6 +69,20 @@ static int fold_run(const uint8_t *s, size_t n, char *out, size_t outsz,
 }
 
 /*
+ * A continuation byte (10xxxxxx) where a character should start, right
+ * after an ASCII one. The kernel's utf8 cursor (utf8ncursor) refuses a
+ * name that starts with one, but further on utf8byte passes such a byte
+ * through unchanged, as a character of its own, and so does e2fsprogs
+ * (same code and tables; checked with `debugfs dx_hash -c -e utf8` for
+ * every such byte): "K_1\xb0" folds to "k_1\xb0". After a combining
+ * mark the cursor, reordering, treats it otherwise (not known here).
+ */
+static int is_stray_continuation(const uint8_t *s, size_t i)
+{
+	return i > 0 && (s[i] & 0xc0) == 0x80 && s[i - 1] < 0x80;
+}
+
+/*
  * The kernel's table (mkutf8data) holds every code point but the
  * surrogates: those 12.1 assigned with their decompositions and folds,
  * the Default_Ignorable ones (assigned or reserved) as empty, and the
@@ -76,7 +90,8 @@ static int fold_run(const uint8_t *s, size_t n, char *out, size_t outsz,
  * So the name is cut at the code points libunistring must not see (the
  * ones 12.1 did not assign, kept as they are; the ignorables, dropped):
  * both are starters, so no reordering crosses them, and each run
- * between them is folded by libunistring whole.
+ * between them is folded by libunistring whole. A stray continuation
+ * byte is cut out the same way, kept as it is.
  */
 int extkit_casefold(const char *name, uint32_t len, char *out, size_t outsz)
 {
@@ -88,17 +103,24 @@ int extkit_casefold(const char *name, uint32_t len, char *out, size_t outsz)
 	if (outsz > EXTKIT_CASEFOLD_MAX)
 		outsz = EXTKIT_CASEFOLD_MAX;
 	while (i < len) {
+		int stray = 0;
+
 		k = u8_mbtoucr(&cp, s + i, len - i);
-		if (k <= 0)
+		if (k <= 0 && !is_stray_continuation(s, i))
 			return -EINVAL;	/* ill-formed, surrogates too */
-		if (!is_ignorable(cp) && extkit_utf8_12_1_is_assigned(cp)) {
+		if (k <= 0) {
+			/* passed through as it is, a character of its own */
+			stray = 1;
+			k = 1;
+		} else if (!is_ignorable(cp) &&
+			   extkit_utf8_12_1_is_assigned(cp)) {
 			i += (size_t)k;
 			continue;
 		}
 		rc = fold_run(s + run, i - run, out, outsz, &o);
 		if (rc)
 			return rc;
-		if (!is_ignorable(cp)) {
+		if (stray || !is_ignorable(cp)) {
 			if (o + (size_t)k > outsz)
 				return -EINVAL;
 			memcpy(out + o, s + i, (size_t)k);
@@ -131,8 +153,25 @@ int extkit_casefold_name_unhashable(const struct extkit_fs *fs,
 				    uint32_t dir_flags, const char *name,
 				    uint32_t len)
 {
-	return extkit_dir_is_casefolded(fs, dir_flags) &&
-	       extkit_utf8_invalid_at(name, len) >= 0;
+	const uint8_t *s = (const uint8_t *)name;
+	uint32_t i = 0;
+	ucs4_t cp;
+	int k;
+
+	/* a name the cursor refuses at once is hashed as its bytes by both */
+	if (!extkit_dir_is_casefolded(fs, dir_flags) || !len ||
+	    (s[0] & 0xc0) == 0x80)
+		return 0;
+	while (i < len) {
+		k = u8_mbtoucr(&cp, s + i, len - i);
+		if (k > 0)
+			i += (uint32_t)k;
+		else if (is_stray_continuation(s, i))
+			i++;
+		else
+			return 1;
+	}
+	return 0;
 }
 
 int extkit_dir_is_casefolded(const struct extkit_fs *fs, uint32_t dir_flags)

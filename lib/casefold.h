@@ -42,9 +42,11 @@ extern const unsigned int extkit_utf8_12_1_ignorable_count;
 int extkit_utf8_12_1_is_assigned(uint32_t cp);
 
 /*
- * Folds name (len bytes) into out (outsz bytes). Returns the folded
- * length, or -EINVAL when the name does not fold under utf8-12.1
- * (ill-formed UTF-8, surrogates included, or a fold longer than outsz
+ * Folds name (len bytes) into out (outsz bytes); a stray continuation
+ * byte after an ASCII one is passed through, as the kernel does. Returns the
+ * folded length, or -EINVAL when the name does not fold under utf8-12.1
+ * (ill-formed UTF-8, surrogates included, a continuation byte first,
+ * or a fold longer than outsz
  * or EXTKIT_CASEFOLD_MAX), -ENOMEM.
  */
 int extkit_casefold(const char *name, uint32_t len, char *out,
@@ -60,10 +62,13 @@ int extkit_utf8_invalid_at(const char *name, uint32_t len);
 /*
  * Whether name, in a directory with inode flags dir_flags, has no hash
  * the kernel and e2fsprogs agree on: the directory is casefolded and the
- * name is not well-formed UTF-8. The kernel hashes such a name as its
- * bytes once utf8_casefold refuses it; e2fsprogs 1.47 folds the
- * well-formed part of some and refuses others (e2fsck -D then leaves the
- * directory unindexed). A directory holding one is kept linear.
+ * name holds an ill-formed sequence other than a stray continuation byte
+ * (which both pass through, see extkit_casefold) and does not start with
+ * a continuation byte (which both hash as bytes). The kernel hashes such
+ * a name as its bytes once utf8_casefold refuses it; e2fsprogs 1.47 gets
+ * an error (e2fsck -D then leaves the directory unindexed, its pass 2
+ * keeps the previous entry's hash). A directory holding one is kept
+ * linear.
  */
 int extkit_casefold_name_unhashable(const struct extkit_fs *fs,
 				    uint32_t dir_flags, const char *name,

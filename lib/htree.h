@@ -88,7 +88,8 @@ struct extkit_htree_report {
 	uint64_t entries;	/* live entries in leaves */
 	uint64_t bad_hash;	/* entries outside their leaf's hash range */
 	uint64_t bad_index;	/* unsorted or out-of-range index entries */
-	/* names with no agreed hash (extkit_casefold_name_unhashable) */
+	/* names with no agreed hash (extkit_casefold_name_unhashable) and
+	 * no hashable name before them in their leaf */
 	uint64_t unhashable;
 	uint8_t hash_version;	/* as the root stores it */
 };
