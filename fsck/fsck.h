@@ -99,12 +99,28 @@ struct fsck_ea_rec {
 				 * by something else too); 0: not moved */
 };
 
+/*
+ * An EA inode reference accepted before pass 1 reached the EA inode
+ * (xattr.c): pass 1 may still clear that inode or change its i_size,
+ * so the reference is looked at again at the end of pass 1.
+ */
+struct fsck_ea_ahead {
+	uint64_t blk;		/* the EA block naming it; 0: owner's ibody */
+	uint32_t owner;		/* the inode (the block's first namer) */
+	uint32_t value_inum;
+	uint32_t value_size;	/* e_value_size of the entry */
+	uint32_t blocks;	/* ibody: the region's value blocks, counted
+				 * in the owner's i_blocks */
+};
+
 /* Extended attribute blocks seen: validated once, counted per inode. */
 struct fsck_ea_set {
 	struct fsck_ea_rec *v;	/* open addressing */
 	size_t cap;		/* power of two */
 	size_t n;
 	int refs_checked;	/* end of pass 1: h_refcount is settled */
+	struct fsck_ea_ahead *ahead;	/* references to later inodes */
+	size_t n_ahead, cap_ahead;
 };
 
 /* What a block map scan found (blocks.c). */
@@ -490,6 +506,14 @@ int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode, int *dirty,
 			uint64_t *ea_blocks, uint64_t *ea_dup);
 int fsck_ea_refcounts(struct fsck_ctx *ctx);
+/*
+ * End of pass 1, before fsck_ea_refcounts: each EA inode reference
+ * accepted before pass 1 checked that inode is checked again. When the
+ * inode is now cleared or of another size, the owner's attributes go
+ * (its i_blocks follows): an EA block naming it goes from every inode
+ * naming that block, as if found bad when first read.
+ */
+int fsck_ea_recheck_ahead(struct fsck_ctx *ctx);
 void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk);
 void fsck_ea_free(struct fsck_ea_set *set);
 /*

@@ -935,6 +935,8 @@ int fsck_pass1(struct fsck_ctx *ctx)
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		rc = fsck_rebuild_resize_inode(ctx);
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
+		rc = fsck_ea_recheck_ahead(ctx);
+	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		rc = fsck_ea_refcounts(ctx);
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		fsck_apply_ind_fixes(ctx, 1);

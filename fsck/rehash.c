@@ -112,31 +112,75 @@ static int index_block_to_leaf(struct fsck_ctx *ctx, uint64_t lblk,
  * linear one, every name kept. Blocks first: a run stopped before the
  * inode finds the same bad index and ends the work.
  */
-static int drop_index(struct fsck_ctx *ctx, uint32_t ino)
+static int drop_index(struct fsck_ctx *ctx, struct extkit_inode *inode,
+		      uint32_t ino, int *wrote)
 {
-	struct extkit_inode inode;
 	uint64_t end, lblk, pblk;
 	uint8_t *buf = ctx->blkbuf;
 	int rc;
 
-	rc = extkit_inode_read(ctx->fs, ino, &inode);
-	if (rc || !(inode.flags & EXT2_INDEX_FL) ||
-	    !extkit_has_metadata_csum(&ctx->fs->sb))
-		return rc ? rc : -EINVAL;
-	rc = extkit_bmap_end(ctx->fs, &inode, &end);
+	rc = extkit_bmap_end(ctx->fs, inode, &end);
 	for (lblk = 0; !rc && lblk < end; lblk++) {
-		rc = extkit_bmap(ctx->fs, &inode, lblk, &pblk);
+		rc = extkit_bmap(ctx->fs, inode, lblk, &pblk);
 		if (rc || !pblk)
 			continue;
 		rc = extkit_fs_read_block(ctx->fs, pblk, buf);
-		if (!rc && index_block_to_leaf(ctx, lblk, buf))
-			rc = extkit_dirblock_write(ctx->fs, ino,
-						   inode.generation, pblk, buf);
+		if (rc || !index_block_to_leaf(ctx, lblk, buf))
+			continue;
+		*wrote = 1;
+		rc = extkit_dirblock_write(ctx->fs, ino, inode->generation,
+					   pblk, buf);
 	}
 	if (rc)
 		return rc;
-	inode.flags &= ~EXT2_INDEX_FL;
-	return fsck_write_inode(ctx, ino, &inode);
+	inode->flags &= ~EXT2_INDEX_FL;
+	*wrote = 1;
+	return fsck_write_inode(ctx, ino, inode);
+}
+
+/* Whether every block of linear directory inode has its checksum
+ * tail: 1, 0 when one has none, or an error. */
+static int all_tails(struct fsck_ctx *ctx, const struct extkit_inode *inode)
+{
+	uint64_t end, lblk, pblk;
+	int rc = extkit_bmap_end(ctx->fs, inode, &end);
+
+	for (lblk = 0; !rc && lblk < end; lblk++) {
+		rc = extkit_bmap(ctx->fs, inode, lblk, &pblk);
+		if (rc || !pblk)
+			continue;
+		rc = extkit_fs_read_block(ctx->fs, pblk, ctx->blkbuf);
+		if (!rc && !extkit_dirblock_has_tail(ctx->fs, ctx->blkbuf))
+			return 0;
+	}
+	return rc ? rc : 1;
+}
+
+/*
+ * A directory pass 2 listed for a rebuild that extkit refuses (rc):
+ * an index it gave up is dropped (drop_index); a linear directory was
+ * listed for a block with no room for its checksum tail, which the
+ * rest of pass 2 may have made (a bad last record cleared): then
+ * nothing is left to do. Else rc stays: the damage is left. *wrote:
+ * something was written.
+ */
+static int refused_fallback(struct fsck_ctx *ctx, uint32_t ino, int rc,
+			    struct problem_context *pctx, int *wrote)
+{
+	struct extkit_inode inode;
+	int tails;
+
+	*wrote = 0;
+	if (!extkit_has_metadata_csum(&ctx->fs->sb) ||
+	    extkit_inode_read(ctx->fs, ino, &inode))
+		return rc;
+	if (inode.flags & EXT2_INDEX_FL) {
+		pctx->str = extkit_strerror(rc);
+		fix_problem(ctx, PR_3_INDEX_DROPPED, pctx);
+		return drop_index(ctx, &inode, ino, wrote);
+	}
+	tails = all_tails(ctx, &inode);
+	return tails == 1 ? 0 : tails < 0 ? tails : rc;
 }
 
 /* Compacts directory ino and reports what happened; 1 when written.
@@ -150,19 +194,20 @@ static int rehash_one(struct fsck_ctx *ctx, uint32_t ino, int listed)
 	clear_problem_context(&pctx);
 	pctx.dir = ino;
 	if (rc == -EXTKIT_EUNSUPP && !res.written && listed) {
-		pctx.str = extkit_strerror(rc);
-		fix_problem(ctx, PR_3_INDEX_DROPPED, &pctx);
-		rc = drop_index(ctx, ino);
+		int wrote;
+
+		rc = refused_fallback(ctx, ino, rc, &pctx, &wrote);
 		if (!rc)
-			return 1;
-		res.written = 1;	/* maybe part-way */
+			return wrote;
+		res.written = wrote;	/* maybe part-way */
 	}
 	if (rc) {
 		pctx.str = extkit_strerror(rc);
 		fix_problem(ctx, res.written ? PR_3A_OPTIMIZE_FAILED :
 			    PR_3A_OPTIMIZE_SKIPPED, &pctx);
-		/* A half-written directory is damage this run leaves. */
-		if (res.written)
+		/* A half-written directory, or one pass 2 listed (its
+		 * damage stays), is damage this run leaves. */
+		if (res.written || listed)
 			ctx->flags |= FSCK_FL_UNCORRECTED;
 		return res.written;
 	}

@@ -77,22 +77,60 @@ static void meta_range(const struct extkit_fs *fs, uint32_t g, uint64_t *lo,
 }
 
 /*
+ * The first block past the superblock copy and descriptor blocks of a
+ * group that blk..+len overlaps, or blk when it overlaps none. Any
+ * group's: with flex_bg a run of tables crosses groups, and meta_bg
+ * puts descriptor blocks in the first, second and last group of each
+ * meta group (mke2fs allocates a table past them).
+ */
+static uint64_t past_sb_copy(const struct extkit_fs *fs, uint64_t blk,
+			     uint64_t len)
+{
+	uint64_t fdb = fs->sb.first_data_block, bpg = fs->sb.blocks_per_group;
+	uint64_t g, last;
+
+	if (blk < fdb || !len || !bpg)
+		return blk;
+	last = (blk + len - 1 - fdb) / bpg;
+	for (g = (blk - fdb) / bpg; g <= last && g < fs->g.group_count; g++) {
+		uint64_t first = extkit_group_first_block(&fs->sb, (uint32_t)g);
+		uint64_t meta = extkit_group_sb_overhead(&fs->sb, &fs->g,
+							 (uint32_t)g);
+
+		if (meta && overlaps(blk, len, first, meta))
+			return first + meta;
+	}
+	return blk;
+}
+
+/* Where mke2fs' allocator puts a run of len blocks it looks for from
+ * blk on: past any superblock copy or descriptor block in the way. */
+static uint64_t skip_sb_copies(const struct extkit_fs *fs, uint64_t blk,
+			       uint64_t len)
+{
+	uint64_t next;
+
+	while (blk && blk < fs->sb.blocks_count &&
+	       (next = past_sb_copy(fs, blk, len)) != blk)
+		blk = next;
+	return blk;
+}
+
+/*
  * Whether place blk of kind k fits group g: inside its range, clear of
- * the group's superblock copy and descriptors, and clear of the kinds
+ * every superblock copy and descriptor block, and clear of the kinds
  * before k in the same group that are not in bad_mask.
  */
 static int place_fits(const struct extkit_fs *fs, uint32_t g, int k,
 		      uint64_t blk, uint8_t bad_mask)
 {
 	const struct extkit_group *gd = &fs->groups[g];
-	uint64_t first = extkit_group_first_block(&fs->sb, g);
-	uint64_t meta = extkit_group_sb_overhead(&fs->sb, &fs->g, g);
 	uint64_t len = meta_len(fs, k), lo, hi;
 
 	meta_range(fs, g, &lo, &hi);
 	if (blk < lo || blk + len > hi || blk + len < blk)
 		return 0;
-	if (overlaps(blk, len, first, meta))
+	if (past_sb_copy(fs, blk, len) != blk)
 		return 0;
 	for (int j = 0; j < k; j++) {
 		uint64_t other = *meta_field((struct extkit_group *)gd, j);
@@ -174,14 +212,21 @@ static uint64_t predict(const struct extkit_fs *fs, uint32_t g, int k,
 	int64_t m = model_group(fs, g, bad);
 
 	if (flex_bg(fs)) {
-		/* mke2fs packs each kind of a flex group in a run. */
-		if (g > 0 && !(bad[g - 1] & (1u << k)))
-			return *meta_field(&fs->groups[g - 1], k) +
-			       meta_len(fs, k);
-		if (g + 1 < fs->g.group_count && !(bad[g + 1] & (1u << k)))
-			return *meta_field(&fs->groups[g + 1], k) -
-			       meta_len(fs, k);
-		return flex_fresh_place(fs, g, k);
+		uint32_t flex = fs->sb.log_groups_per_flex > 31 ? 0 :
+				1u << fs->sb.log_groups_per_flex;
+		uint64_t len = meta_len(fs, k), guess;
+
+		/* mke2fs packs each kind of a flex group in a run (the
+		 * first group of a flex group starts a new one), past
+		 * the superblock copies and descriptors in its way. */
+		if (g > 0 && !(bad[g - 1] & (1u << k)) && (g & (flex - 1)))
+			guess = *meta_field(&fs->groups[g - 1], k) + len;
+		else if (g + 1 < fs->g.group_count &&
+			 !(bad[g + 1] & (1u << k)) && ((g + 1) & (flex - 1)))
+			guess = *meta_field(&fs->groups[g + 1], k) - len;
+		else
+			guess = flex_fresh_place(fs, g, k);
+		return skip_sb_copies(fs, guess, len);
 	}
 	if (m >= 0) {
 		uint32_t o = (uint32_t)m;

@@ -32,6 +32,7 @@
 #include "xattr.h"
 
 #include "fsck.h"
+#include "pass1.h"
 #include "problem.h"
 
 /* rec->problem for a block that could not be read, or naming a value
@@ -54,11 +55,12 @@ static int ea_grow(struct fsck_ea_set *set)
 {
 	size_t cap = set->cap ? set->cap * 2 : 64;
 	struct fsck_ea_rec *v = calloc(cap, sizeof(*v));
-	struct fsck_ea_set n = { .v = v, .cap = cap, .n = set->n,
-				 .refs_checked = set->refs_checked };
+	struct fsck_ea_set n = *set;
 
 	if (!v)
 		return -ENOMEM;
+	n.v = v;
+	n.cap = cap;
 	for (size_t i = 0; i < set->cap; i++)
 		if (set->v[i].blk)
 			v[ea_slot(&n, set->v[i].blk)] = set->v[i];
@@ -179,6 +181,40 @@ static void ea_region_refs(struct fsck_ctx *ctx,
 			ea_inode_ref(ctx, x.value_inum);
 }
 
+/*
+ * The entries of an accepted region (the ibody of owner, or EA block
+ * blk first named by owner) naming an inode pass 1 has not reached yet
+ * (a higher number): noted for fsck_ea_recheck_ahead. Best effort: out
+ * of memory, a reference is not looked at again.
+ */
+static void ea_note_ahead(struct fsck_ctx *ctx, uint32_t owner,
+			  uint64_t blk, const struct extkit_xattr_region *reg,
+			  uint64_t blocks)
+{
+	struct fsck_ea_set *set = &ctx->ea;
+	uint32_t off = reg->first;
+	struct extkit_xattr x;
+
+	while (extkit_xattr_next(reg, &off, &x) == 1) {
+		if (x.value_inum <= owner)
+			continue;
+		if (set->n_ahead == set->cap_ahead) {
+			size_t cap = set->cap_ahead ? set->cap_ahead * 2 : 16;
+			void *v = realloc(set->ahead, cap * sizeof(*set->ahead));
+
+			if (!v)
+				return;
+			set->ahead = v;
+			set->cap_ahead = cap;
+		}
+		set->ahead[set->n_ahead++] = (struct fsck_ea_ahead){
+			.blk = blk, .owner = owner,
+			.value_inum = x.value_inum,
+			.value_size = x.value_size,
+			.blocks = (uint32_t)blocks };
+	}
+}
+
 /* The EA inodes of a valid block (in ctx->blkbuf), first seen by ino. */
 static void ea_block_values(struct fsck_ctx *ctx, uint32_t ino,
 			    struct fsck_ea_rec *r)
@@ -201,6 +237,7 @@ static void ea_block_values(struct fsck_ctx *ctx, uint32_t ino,
 	}
 	r->quota = (uint32_t)blocks;
 	ea_region_refs(ctx, &reg);
+	ea_note_ahead(ctx, ino, r->blk, &reg, 0);
 }
 
 /* metadata_csum: a block valid but for its checksum gets a new one. */
@@ -258,6 +295,7 @@ static int check_ibody(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
 				       ea_blocks, &bad);
 		if (!why) {
 			ea_region_refs(ctx, &reg);
+			ea_note_ahead(ctx, ino, 0, &reg, *ea_blocks);
 			return 0;
 		}
 		pctx.num = bad;
@@ -380,6 +418,7 @@ static int ea_ref(struct fsck_ctx *ctx, struct fsck_ea_rec *r)
 void fsck_ea_free(struct fsck_ea_set *set)
 {
 	free(set->v);
+	free(set->ahead);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -450,6 +489,197 @@ int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 	/* The EA block counts as a whole cluster with bigalloc. */
 	*ea_blocks = ctx->fs->g.cluster_ratio + (uint64_t)r->quota;
 	return 0;
+}
+
+/* ---- end of pass 1: references made before their EA inode was checked ---- */
+
+/* Why the value inode of a is no longer usable (pass 1 cleared it or
+ * fixed its i_size after the owner's check), or NULL. */
+static const char *ahead_why(struct fsck_ctx *ctx,
+			     const struct fsck_ea_ahead *a)
+{
+	struct extkit_inode in;
+
+	if (!(ctx->istate[a->value_inum] & IST_USED))
+		return "it is not in use";
+	if (extkit_inode_read(ctx->fs, a->value_inum, &in))
+		return "it cannot be read";
+	if (in.size != a->value_size)
+		return "its size is wrong";
+	return NULL;
+}
+
+/* Whether region reg still names inum (nothing rewrote it since). */
+static int region_names(const struct extkit_xattr_region *reg,
+			uint32_t inum)
+{
+	uint32_t off = reg->first;
+	struct extkit_xattr x;
+
+	while (extkit_xattr_next(reg, &off, &x) == 1)
+		if (x.value_inum == inum)
+			return 1;
+	return 0;
+}
+
+/* The entries of reg no longer name their EA inodes. */
+static void ea_region_unref(struct fsck_ctx *ctx,
+			    const struct extkit_xattr_region *reg)
+{
+	struct fsck_count *c = &ctx->ea_inode_refs;
+	uint32_t off = reg->first, n;
+	struct extkit_xattr x;
+
+	while (c->v && extkit_xattr_next(reg, &off, &x) == 1) {
+		if (!x.value_inum)
+			continue;
+		n = fsck_count_get(c, x.value_inum);
+		if (n)
+			fsck_count_set(c, x.value_inum, n - 1);
+	}
+}
+
+/* Inode ino counts nblk blocks fewer now (attributes it lost): its
+ * i_blocks, checked by pass 1 with them, follows. */
+static void owner_drop_blocks(struct fsck_ctx *ctx, uint32_t ino,
+			      uint64_t nblk)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct extkit_inode in;
+	uint64_t have;
+
+	if (extkit_inode_read(fs, ino, &in))
+		return;
+	have = extkit_inode_blocks_bytes(fs, &in) / fs->g.block_size;
+	if (nblk && have >= nblk &&
+	    pass1_report(ctx, PR_1_BAD_I_BLOCKS, ino, &in,
+			 (have - nblk) * fs->g.sb_sectors_per_block)) {
+		extkit_inode_set_fs_blocks(fs, &in, have - nblk);
+		in.flags &= ~EXT4_HUGE_FILE_FL;
+		fsck_write_inode(ctx, ino, &in);
+		have -= nblk;
+	}
+	/* as record_inode decides it (pass 4 clears such an orphan) */
+	if (!have && !in.size && !in.file_acl)
+		ctx->istate[ino] |= IST_EMPTY;
+}
+
+/* Inode ino lost its in-inode attributes: with inline data, the
+ * system.data attribute went too (fsck_inline_check says what then).
+ * 1 when the inode was cleared. */
+static int owner_inline_lost(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct extkit_inode in;
+	int dirty = 0;
+
+	if (extkit_inode_read(ctx->fs, ino, &in) ||
+	    !(in.flags & EXT4_INLINE_DATA_FL))
+		return 0;
+	if (fsck_inline_check(ctx, ino, &in, &dirty))
+		return 1;
+	if (dirty)
+		fsck_write_inode(ctx, ino, &in);
+	return 0;
+}
+
+/* The owner's in-inode attributes name a value inode gone bad: they
+ * all go, as check_ibody clears them. */
+static int ahead_ibody(struct fsck_ctx *ctx, const struct fsck_ea_ahead *a,
+		       const char *why)
+{
+	uint32_t isz = ctx->fs->g.inode_size;
+	struct extkit_xattr_region reg;
+	struct problem_context pctx;
+	uint8_t *raw = malloc(isz);
+
+	if (!raw)
+		return -ENOMEM;
+	if (extkit_inode_read_raw(ctx->fs, a->owner, raw) ||
+	    !extkit_xattr_ibody_region(raw, isz, &reg) ||
+	    !region_names(&reg, a->value_inum))
+		goto out;
+	clear_problem_context(&pctx);
+	pctx.ino = a->owner;
+	pctx.num = a->value_inum;
+	pctx.str = why;
+	if (!fix_problem(ctx, PR_1_EA_INODE_BAD, &pctx) || !fsck_fixing(ctx))
+		goto out;
+	ea_region_unref(ctx, &reg);
+	put_le32((uint8_t *)reg.buf, 0);
+	if (extkit_inode_write_raw(ctx->fs, a->owner, raw)) {
+		ctx->flags |= FSCK_FL_UNCORRECTED;
+		goto out;
+	}
+	ctx->flags |= FSCK_FL_CHANGED;
+	/* as in pass 1: clearing them takes an inline inode's system.data */
+	if (owner_inline_lost(ctx, a->owner))
+		goto out;
+	owner_drop_blocks(ctx, a->owner, a->blocks);
+out:
+	free(raw);
+	return 0;
+}
+
+/* EA block r names a value inode gone bad: the block is bad, and every
+ * inode naming it (found by a scan: this is rare) loses it, as pass 1
+ * would have decided had the value inode been checked first. */
+static void ahead_block(struct fsck_ctx *ctx, struct fsck_ea_rec *r)
+{
+	uint64_t nblk = ctx->fs->g.cluster_ratio + (uint64_t)r->quota;
+	struct extkit_xattr_format fmt;
+	struct extkit_xattr_region reg;
+	struct extkit_inode in;
+
+	r->problem = EA_BAD_VALUE_INODE;
+	for (uint32_t ino = 1; ino <= ctx->fs->sb.inodes_count && r->refs;
+	     ino++) {
+		if (!(ctx->istate[ino] & IST_USED) ||
+		    extkit_inode_read(ctx->fs, ino, &in) ||
+		    in.file_acl != r->blk ||
+		    !ea_report(ctx, PR_1_EA_NOT_VALID, ino, r->blk, ea_why(r)))
+			continue;
+		in.file_acl = 0;
+		if (fsck_write_inode(ctx, ino, &in))
+			continue;
+		ctx->flags |= FSCK_FL_CHANGED;
+		owner_drop_blocks(ctx, ino, nblk);
+		if (--r->refs)
+			continue;
+		/* nobody names it: its entries count no more, pass 5 frees
+		 * it */
+		fsck_block_unmark(ctx, r->blk, 1);
+		if (extkit_fs_read_block(ctx->fs, r->blk, ctx->blkbuf))
+			continue;
+		extkit_xattr_format_init(ctx->fs, &fmt);
+		extkit_xattr_block_region(&fmt, ctx->blkbuf, &reg);
+		ea_region_unref(ctx, &reg);
+	}
+}
+
+int fsck_ea_recheck_ahead(struct fsck_ctx *ctx)
+{
+	struct fsck_ea_set *set = &ctx->ea;
+	struct fsck_ea_rec *r;
+	const char *why;
+	int rc = 0;
+
+	for (size_t i = 0; i < set->n_ahead && !rc; i++) {
+		const struct fsck_ea_ahead *a = &set->ahead[i];
+
+		why = ahead_why(ctx, a);
+		if (!why)
+			continue;
+		if (!a->blk) {
+			rc = ahead_ibody(ctx, a, why);
+			continue;
+		}
+		r = ea_find(set, a->blk);
+		/* already bad, or copied away by now */
+		if (r && !r->problem && r->refs && !r->moved_to)
+			ahead_block(ctx, r);
+	}
+	set->n_ahead = 0;
+	return rc;
 }
 
 /* ---- end of pass 1: reference counts ---- */

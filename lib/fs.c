@@ -64,6 +64,11 @@ uint64_t extkit_fs_desc_block(const struct extkit_fs *fs, uint32_t i)
 	    i >= sb->first_meta_bg) {
 		uint32_t g = i * fs->g.descs_per_block;
 
+		/* Opened from a backup superblock: the descriptors' backup
+		 * copy, the one in the meta group's second group (as
+		 * libext2fs reads them then). */
+		if (fs->sb_block && g + 1 < fs->g.group_count)
+			g++;
 		return extkit_group_first_block(sb, g) +
 		       (uint64_t)extkit_super_group_has_backup(sb, g) +
 		       extkit_group_boot_block(sb, &fs->g, g);
