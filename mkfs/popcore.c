@@ -59,7 +59,8 @@ int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	if (!p->itw_max)
 		p->itw_max = 1;
 	p->itw = malloc((size_t)p->itw_max * fs->g.block_size);
-	p->buf = malloc(POP_BUF);
+	p->wr = pop_writer_new(fs->io, fs->g.block_size);
+	p->buf = p->wr ? pop_writer_buf(p->wr) : malloc(POP_BUF);
 	p->rbuf = malloc(POP_BUF);
 	p->path = malloc(PATH_MAX * 2);
 	if (!p->raw || !p->ea || !p->itb || !p->itw || !p->buf || !p->rbuf ||
@@ -86,7 +87,10 @@ void pop_fini(struct pop *p)
 	free(p->itb);
 	free(p->itw);
 	extkit_bitmap_free(&p->itab_done);
-	free(p->buf);
+	if (p->wr)	/* p->buf is one of its buffers */
+		pop_writer_free(p->wr);
+	else
+		free(p->buf);
 	free(p->rbuf);
 	free(p->path);
 }

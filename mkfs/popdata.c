@@ -46,6 +46,13 @@ int pop_data_flush(struct pop *p)
 
 	if (!p->out_n)
 		return 0;
+	if (p->wr) {	/* the writer thread takes the buffer */
+		rc = pop_writer_queue(p->wr, p->buf, p->out_first * bs,
+				      p->out_n * bs);
+		p->buf = pop_writer_buf(p->wr);
+		p->out_n = 0;
+		return rc;
+	}
 	rc = extkit_io_write_bytes(p->fs->io, p->out_first * bs, p->buf,
 				   p->out_n * bs);
 	/* file data is not written again: out to the disk from now on,

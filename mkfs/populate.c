@@ -638,6 +638,14 @@ int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
 		fputc('\n', stderr);
 	if (!rc)
 		rc = pop_data_flush(&p);
+	if (!rc && p.wr)	/* all data out before the superblock */
+		rc = pop_writer_wait(p.wr);
+#ifdef EXTKIT_TEST_HOOKS
+	if (!rc && getenv("EXTKIT_TEST_SAY_WRITER"))
+		fprintf(stderr, "writer: %s\n", !p.wr ? "page cache" :
+			pop_writer_direct(p.wr) ? "O_DIRECT" :
+			"O_DIRECT refused");
+#endif
 	if (!rc)
 		rc = pop_links_write(&p);
 	if (!rc)

@@ -103,6 +103,7 @@ struct pop {
 	int nfds;
 	int no_reserve;		/* EXTKIT_MKFS_NO_DIR_RESERVE (benchmarks) */
 	struct pop_reader *rd;	/* the source read ahead (popread.c) */
+	struct pop_writer *wr;	/* file data's writer (popwrite.c), or NULL */
 	uint64_t lpf_block;	/* mkfs's lost+found, until claimed */
 	uint32_t lpf_blocks;
 };
@@ -233,6 +234,11 @@ void pop_ring_free(struct pop_ring *rg);
  * (the caller tries with openat, to know why). -1: the ring cannot. */
 int pop_ring_open(struct pop_ring *rg, int dfd,
 		  char (*names)[EXT2_NAME_LEN + 1], int n, int *fds);
+/* For each fds[i] >= 0: its fstat, as statx(fds[i], "", AT_EMPTY_PATH,
+ * STATX_BASIC_STATS): ok[i] 1 and st[i] filled, else 0 (the caller
+ * calls fstat). -1: the ring cannot. */
+int pop_ring_fstat(struct pop_ring *rg, const int *fds, int n,
+		   struct stat *st, int *ok);
 /* For each: pread(fd, buf, len, 0) unless len is 0, then close(fd);
  * got: what the read returned (-1: failed or unknown). The descriptors
  * are closed (or lost) whatever the outcome. -1: the ring cannot (no
@@ -244,6 +250,23 @@ struct pop_ring_io {
 	ssize_t got;
 };
 int pop_ring_read_close(struct pop_ring *rg, struct pop_ring_io *io, int n);
+
+/* popwrite.c: file data written with O_DIRECT by a writer thread. */
+struct pop_writer;
+/* A writer for io's target, or NULL: the data then goes through io. */
+struct pop_writer *pop_writer_new(struct extkit_io *io, uint32_t block_size);
+/* A free buffer of POP_BUF bytes, page-aligned (waits for one). */
+uint8_t *pop_writer_buf(struct pop_writer *w);
+/* Queues len bytes of buf (block-aligned) to byte off; the buffer goes
+ * to the writer. Returns the first failure of the writes before. */
+int pop_writer_queue(struct pop_writer *w, uint8_t *buf, uint64_t off,
+		     size_t len);
+/* Waits until everything queued is written: 0 or the first failure. */
+int pop_writer_wait(struct pop_writer *w);
+/* 1 while the writes bypass the page cache (0: fell back). */
+int pop_writer_direct(struct pop_writer *w);
+/* Writes what is queued, stops the thread, frees its buffers. */
+void pop_writer_free(struct pop_writer *w);
 
 /* archive.c */
 int pop_archive(struct pop *p, const char *source);
