@@ -26,7 +26,8 @@
 # 1000000"), MKE2FS_MAX (largest N given to mke2fs -d and genext2fs,
 # default 100000: 286 s there), WIDE (0 skips the wide tree), WIDE_N
 # (its directories and files per directory, default 1000), REPS (default
-# 3), BENCH_DIR (default a new directory under /var/tmp);
+# 3), BENCH_DIR (default a new directory under /var/tmp, removed at the
+# end; a BENCH_DIR given keeps the source trees for the next run);
 # EXTKIT_MKFS_NO_READER=1 passes through: extkit-mkfs then reads the
 # source on its own thread (by default two reader threads read ahead, so
 # wall time may be below CPU time on an idle machine of 2 cores or more);
@@ -59,8 +60,7 @@ mnt=$dir/mnt
 mkdir -p "$mnt"
 cleanup() {
 	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
-	rm -rf "$dir/src" "$dir/a.img" "$dir/b.img" "$dir/c.img" \
-		"$dir/wide.tar"
+	rm -rf "$dir/a.img" "$dir/b.img" "$dir/c.img" "$dir/wide.tar"
 	[ -n "${BENCH_DIR:-}" ] || rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -69,10 +69,22 @@ export MKE2FS_CONFIG=/etc/mke2fs.conf
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
 # make_tree DIRS FILES: DIRS directories (0: the files in the root) of
-# FILES files each, each holding its name.
+# FILES files each, each holding its name, in $dir/src. With BENCH_DIR
+# the trees are kept there (tree-DIRS-FILES; src.shape names the one in
+# src) and reused: making 1M files takes minutes.
 make_tree() {
+	if [ -n "${BENCH_DIR:-}" ]; then
+		[ -d "$dir/src" ] && [ -f "$dir/src.shape" ] &&
+			mv "$dir/src" "$dir/tree-$(cat "$dir/src.shape")"
+		rm -f "$dir/src.shape"
+		if [ -d "$dir/tree-$1-$2" ]; then
+			mv "$dir/tree-$1-$2" "$dir/src" &&
+				echo "$1-$2" >"$dir/src.shape"
+			return
+		fi
+	fi
 	rm -rf "$dir/src"
-	python3 - "$dir/src" "$1" "$2" <<'EOF'
+	python3 - "$dir/src" "$1" "$2" <<'EOF' || exit 1
 import os, sys
 root, dirs, files = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 os.makedirs(root)
@@ -84,6 +96,7 @@ for d in range(max(dirs, 1)):
         with open(os.path.join(path, name), "w") as fh:
             fh.write(name)
 EOF
+	[ -z "${BENCH_DIR:-}" ] || echo "$1-$2" >"$dir/src.shape"
 }
 
 # timed1 TOOL N IMAGE [SOURCE]: "wall cpu" seconds (cpu: user + system),

@@ -99,6 +99,7 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 		uint32_t in = (uint32_t)(off % bs);
 		size_t n = bs - in < len ? bs - in : len;
 		uint64_t pb;
+		uint8_t *dst;
 		int inside;
 
 		if (!in && n == bs && !f->pblks[lb] && all_zero(src, bs)) {
@@ -117,7 +118,6 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 			 pb < p->out_first + p->out_n;
 		if (!inside && p->out_n && pb == p->out_first + p->out_n &&
 		    p->out_n < max) {
-			memset(p->buf + p->out_n * bs, 0, bs);
 			p->out_n++;
 		} else if (!inside) {
 			rc = pop_data_flush(p);
@@ -125,9 +125,13 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 				return rc;
 			p->out_first = pb;
 			p->out_n = 1;
-			memset(p->buf, 0, bs);
 		}
-		memcpy(p->buf + (pb - p->out_first) * bs + in, src, n);
+		dst = p->buf + (pb - p->out_first) * bs;
+		if (!inside) {	/* a new block: zeros around the data */
+			memset(dst, 0, in);
+			memset(dst + in + n, 0, bs - in - n);
+		}
+		memcpy(dst + in, src, n);
 		src += n;
 		off += n;
 		len -= n;
