@@ -112,24 +112,18 @@ static int read_small(struct pop_rec *r)
 
 /*
  * Takes r's lstat and, for a regular file, opens it (fd: opened through
- * the ring already, or -1; st: its fstat made there, or NULL). readdir
- * said it is a regular file (ftype):
+ * the ring already, or -1). readdir said it is a regular file (ftype):
  * opened first, then its fstat -- the same as
  * its lstat, O_NOFOLLOW having refused a symbolic link -- so the name is
  * looked up once. Anything else: its lstat, then opened when regular.
  */
 static void stat_open(int dfd, const char *name, uint8_t ftype, int fd,
-		      const struct stat *st, struct pop_rec *r)
+		      struct pop_rec *r)
 {
 	if (ftype == EXT2_FT_REG_FILE) {
 		r->fd = fd >= 0 ? fd : open_file(dfd, name);
 		if (r->fd >= 0) {
-			if (fd >= 0 && st) {	/* its fstat, through the ring */
-				r->st = *st;
-				r->stat_ok = 1;
-			} else {
-				r->stat_ok = !fstat(r->fd, &r->st);
-			}
+			r->stat_ok = !fstat(r->fd, &r->st);
 			if (r->stat_ok && S_ISREG(r->st.st_mode))
 				return;
 			close(r->fd);	/* replaced since readdir */
@@ -141,10 +135,10 @@ static void stat_open(int dfd, const char *name, uint8_t ftype, int fd,
 		r->fd = open_file(dfd, name);
 }
 
-/* Opens and stats r (fd: the file opened already, or -1; st: its fstat,
- * or NULL), and whether it has attributes. */
+/* Opens and stats r (fd: the file opened already, or -1), and whether
+ * it has attributes. */
 static void prepare_open(int dfd, const char *name, uint8_t ftype, int fd,
-			 const struct stat *st, struct pop_rec *r)
+			 struct pop_rec *r)
 {
 	ssize_t nx;
 
@@ -152,7 +146,7 @@ static void prepare_open(int dfd, const char *name, uint8_t ftype, int fd,
 	r->opened = 0;
 	r->have_data = 0;
 	r->no_xattrs = 0;
-	stat_open(dfd, name, ftype, fd, st, r);
+	stat_open(dfd, name, ftype, fd, r);
 	if (r->fd < 0)
 		return;		/* the builder tries again, and says why */
 	r->opened = 1;
@@ -193,10 +187,10 @@ static int small_plain(const struct pop_rec *r)
 
 /*
  * Fills the n records of a batch through the ring: the regular files
- * (by readdir's type) opened in one submission, their fstats in
- * another; then each one's flistxattr, which has no equivalent there;
- * then the small files without attributes read whole and closed, and
- * the empty ones closed, in a third. Whatever else (or all, when the ring cannot) is done as
+ * (by readdir's type) opened in one submission; then each one's fstat
+ * and flistxattr, which have no equivalent there; then the small files
+ * without attributes read whole and closed, and the empty ones closed,
+ * in another. Whatever else (or all, when the ring cannot) is done as
  * without the ring, so the records are the same.
  */
 static void prepare_batch(struct pop_reader *rd, struct pop_ring *rg,
@@ -204,8 +198,7 @@ static void prepare_batch(struct pop_reader *rd, struct pop_ring *rg,
 			  const uint8_t *ftype, struct pop_rec **r, int n)
 {
 	char want[POP_RING_BATCH][EXT2_NAME_LEN + 1];
-	int fds[POP_RING_BATCH], st_ok[POP_RING_BATCH], k = 0, ring_ok;
-	struct stat st[POP_RING_BATCH];
+	int fds[POP_RING_BATCH], k = 0, ring_ok;
 	struct pop_ring_io io[POP_RING_BATCH];
 	struct pop_rec *in_io[POP_RING_BATCH];
 
@@ -217,11 +210,8 @@ static void prepare_batch(struct pop_reader *rd, struct pop_ring *rg,
 	if (pop_ring_open(rg, dfd, want, n, fds))
 		for (int i = 0; i < n; i++)
 			fds[i] = -1;
-	if (pop_ring_fstat(rg, fds, n, st, st_ok))
-		memset(st_ok, 0, sizeof(st_ok));
 	for (int i = 0; i < n; i++) {
-		prepare_open(dfd, names[i], ftype[i], fds[i],
-			     st_ok[i] ? &st[i] : NULL, r[i]);
+		prepare_open(dfd, names[i], ftype[i], fds[i], r[i]);
 		if (!small_plain(r[i]))
 			continue;
 		if (r[i]->st.st_size > 0 && !r[i]->data &&

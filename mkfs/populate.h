@@ -234,11 +234,6 @@ void pop_ring_free(struct pop_ring *rg);
  * (the caller tries with openat, to know why). -1: the ring cannot. */
 int pop_ring_open(struct pop_ring *rg, int dfd,
 		  char (*names)[EXT2_NAME_LEN + 1], int n, int *fds);
-/* For each fds[i] >= 0: its fstat, as statx(fds[i], "", AT_EMPTY_PATH,
- * STATX_BASIC_STATS): ok[i] 1 and st[i] filled, else 0 (the caller
- * calls fstat). -1: the ring cannot. */
-int pop_ring_fstat(struct pop_ring *rg, const int *fds, int n,
-		   struct stat *st, int *ok);
 /* For each: pread(fd, buf, len, 0) unless len is 0, then close(fd);
  * got: what the read returned (-1: failed or unknown). The descriptors
  * are closed (or lost) whatever the outcome. -1: the ring cannot (no
