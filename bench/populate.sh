@@ -36,10 +36,23 @@
 # io_uring (built with liburing). Measured (release build, 2 cores
 # shared, load average 9-10; COUNTS="20000 100000" WIDE=0 REPS=3), the
 # batches took extkit's CPU from 0.35 to 0.29 s at 20k files and from
-# 1.67 to 1.07 s at 100k. At 1M files most of the time goes into
-# copying 4 GB of image into the page cache and writing it out (45% of
-# the samples in copy_folio_from_iter_atomic); 48-52 s wall against
-# 59-62 s before, at load 10.
+# 1.67 to 1.07 s at 100k. At 1M files most of the time went into
+# copying 4 GB of file data into the page cache and writing it out (45%
+# of the samples in copy_folio_from_iter_atomic, and reclaim); since the
+# data goes out with O_DIRECT from a writer thread (mkfs/popwrite.c;
+# EXTKIT_MKFS_NO_DIRECT=1 passes through and keeps the page cache), 1M
+# files take 18-23 s wall and 12.8-13.6 s CPU against 71.5 s and 51.3 s
+# (5.2 user + 46.0 system) before, at load 9. At load 8.5-9 (REPS=3):
+#   COUNTS="20000 100000 1000000" MKE2FS_MAX=20000 WIDE=0
+#     20k 0.72 s wall 0.34 CPU (mke2fs -d 36.9 / 16.8: 51x), 100k 2.47 /
+#     1.43, 1M 22.9 / 12.8; exponent 20k-1M 0.88 wall, 0.93 CPU
+#   COUNTS=10000 MKE2FS_MAX=0 WIDE=1
+#     1000 x 1000: 21.4 s wall 10.3 CPU, mke2fs -d 127.5 / 54.4 (5.9x)
+# On 2 shared cores the wall time follows the load; per 100k files the
+# CPU is about 40% the builder's and 50% the readers' system calls
+# (openat and read batched, fstat and flistxattr not: flistxattr has no
+# io_uring equivalent, and a statx there runs on io-wq threads, which
+# cost more than the call).
 # Not part of make check.
 set -u
 cd "$(dirname "$0")/.." || exit 1

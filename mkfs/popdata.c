@@ -152,9 +152,13 @@ int pop_build_map(struct pop *p, uint32_t ino, uint64_t nblocks,
 
 	if (rc)
 		return rc;
-	meta = calloc(mb.nmeta + 1, sizeof(*meta));
-	mb.bufs = calloc(mb.nmeta + 1, p->fs->g.block_size);
-	rc = meta && mb.bufs ? 0 : -ENOMEM;
+	/* most files need no map block: nothing to allocate then (not a
+	 * zeroed 4 KiB block a file) */
+	if (mb.nmeta) {
+		meta = calloc(mb.nmeta, sizeof(*meta));
+		mb.bufs = calloc(mb.nmeta, p->fs->g.block_size);
+		rc = meta && mb.bufs ? 0 : -ENOMEM;
+	}
 	for (i = 0; !rc && i < mb.nmeta; i += got) {
 		rc = pop_take_blocks(p, p->blk_goal, mb.nmeta - i, &start,
 				     &got);
