@@ -73,6 +73,11 @@ static int write_job(struct pop_writer *w, const struct wjob *j)
 	while (len) {
 		ssize_t n = pwrite(w->fd, p, len, (off_t)off);
 
+#ifdef EXTKIT_TEST_HOOKS
+		/* tests: O_DIRECT refused, as by a filesystem without it */
+		if (n >= 0 && w->direct && getenv("EXTKIT_TEST_DIRECT_EINVAL"))
+			n = -1, errno = EINVAL;
+#endif
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EINVAL && w->direct) {

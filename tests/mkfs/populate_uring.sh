@@ -14,7 +14,9 @@
 # kernel refuses io_uring. The file data written with O_DIRECT by the
 # writer thread (mkfs/popwrite.c, the default on 4 KiB blocks) and
 # through the page cache (EXTKIT_MKFS_NO_DIRECT=1) give the same bytes
-# too (EXTKIT_TEST_SAY_WRITER says which ran). e2fsck -fn is clean.
+# too (EXTKIT_TEST_SAY_WRITER says which ran), and so do O_DIRECT writes
+# refused with EINVAL (EXTKIT_TEST_DIRECT_EINVAL: each write pretends so
+# while O_DIRECT is on), made again without it. e2fsck -fn is clean.
 # Without root, an unreadable file gives the same message either way.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mkfs/mkfs-lib.sh"
@@ -72,6 +74,8 @@ run "$tmpdir/one.img" EXTKIT_MKFS_NO_READER=1 ||
 	fail "EXTKIT_MKFS_NO_READER: exit $?: $(cat "$tmpdir/one.img.err")"
 run "$tmpdir/cache.img" EXTKIT_MKFS_NO_DIRECT=1 ||
 	fail "EXTKIT_MKFS_NO_DIRECT: exit $?: $(cat "$tmpdir/cache.img.err")"
+run "$tmpdir/refused.img" EXTKIT_TEST_DIRECT_EINVAL=1 ||
+	fail "O_DIRECT refused: exit $?: $(cat "$tmpdir/refused.img.err")"
 
 ring=$(said "$tmpdir/ring.img")
 case $ring in
@@ -104,6 +108,12 @@ case $cache in
 "page cache"|"") ;;
 *) fail "EXTKIT_MKFS_NO_DIRECT writer: '$cache'" ;;
 esac
+refused=$(wrote "$tmpdir/refused.img")
+case $direct/$refused in
+"O_DIRECT/O_DIRECT refused") ok "O_DIRECT refused: the writes are made without it" ;;
+*/"O_DIRECT refused"|*/"page cache"|*/) ;;
+*) fail "EXTKIT_TEST_DIRECT_EINVAL writer: '$refused'" ;;
+esac
 
 if cmp -s "$tmpdir/ring.img" "$tmpdir/one.img" &&
 	cmp -s "$tmpdir/calls.img" "$tmpdir/one.img"; then
@@ -111,10 +121,11 @@ if cmp -s "$tmpdir/ring.img" "$tmpdir/one.img" &&
 else
 	fail "the images differ between io_uring, system calls and one thread"
 fi
-if cmp -s "$tmpdir/ring.img" "$tmpdir/cache.img"; then
-	ok "O_DIRECT and page cache writes: byte-identical"
+if cmp -s "$tmpdir/ring.img" "$tmpdir/cache.img" &&
+	cmp -s "$tmpdir/refused.img" "$tmpdir/cache.img"; then
+	ok "O_DIRECT, refused O_DIRECT and page cache writes: byte-identical"
 else
-	fail "the images differ between O_DIRECT and page cache writes"
+	fail "the images differ between O_DIRECT, refused O_DIRECT and page cache writes"
 fi
 fsck_clean "the tree" "$tmpdir/ring.img" && ok "e2fsck -fn clean"
 
