@@ -47,8 +47,8 @@ int pop_data_flush(struct pop *p)
 	if (!p->out_n)
 		return 0;
 	if (p->wr) {	/* the writer thread takes the buffer */
-		rc = pop_writer_queue(p->wr, p->buf, p->out_first * bs,
-				      p->out_n * bs);
+		rc = pop_writer_queue(p->wr, p->buf, 0, p->out_n * bs,
+				      p->out_first * bs);
 		p->buf = pop_writer_buf(p->wr);
 		p->out_n = 0;
 		return rc;

@@ -638,7 +638,11 @@ int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
 		fputc('\n', stderr);
 	if (!rc)
 		rc = pop_data_flush(&p);
-	if (!rc && p.wr)	/* all data out before the superblock */
+	if (!rc)
+		rc = pop_links_write(&p);
+	if (!rc)
+		rc = pop_inode_flush(&p);
+	if (!rc && p.wr)	/* all out before the superblock */
 		rc = pop_writer_wait(p.wr);
 #ifdef EXTKIT_TEST_HOOKS
 	if (!rc && getenv("EXTKIT_TEST_SAY_WRITER"))
@@ -646,10 +650,6 @@ int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
 			pop_writer_direct(p.wr) ? "O_DIRECT" :
 			"O_DIRECT refused");
 #endif
-	if (!rc)
-		rc = pop_links_write(&p);
-	if (!rc)
-		rc = pop_inode_flush(&p);
 	if (!rc)
 		rc = extkit_fsbuild_flush(&p.fb);
 	pop_fini(&p);

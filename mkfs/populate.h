@@ -252,10 +252,11 @@ struct pop_writer;
 struct pop_writer *pop_writer_new(struct extkit_io *io, uint32_t block_size);
 /* A free buffer of POP_BUF bytes, page-aligned (waits for one). */
 uint8_t *pop_writer_buf(struct pop_writer *w);
-/* Queues len bytes of buf (block-aligned) to byte off; the buffer goes
- * to the writer. Returns the first failure of the writes before. */
-int pop_writer_queue(struct pop_writer *w, uint8_t *buf, uint64_t off,
-		     size_t len);
+/* Queues bytes [from, from + len) of buf (block-aligned) to byte off of
+ * the target; the buffer goes to the writer. Returns the first failure
+ * of the writes before. */
+int pop_writer_queue(struct pop_writer *w, uint8_t *buf, size_t from,
+		     size_t len, uint64_t off);
 /* Waits until everything queued is written: 0 or the first failure. */
 int pop_writer_wait(struct pop_writer *w);
 /* 1 while the writes bypass the page cache (0: fell back). */

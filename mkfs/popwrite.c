@@ -11,7 +11,9 @@
  * descriptor of the target (extkit_io_direct_fd), while the builder goes
  * on with the next buffer (WRITER_BUFS of POP_BUF bytes in all); the
  * disk then works beside the builder and the final flush has nothing of
- * the data left to write.
+ * the data left to write. The inode table window (popitab.c) goes out
+ * the same way; what reads table blocks back waits for the writer first
+ * (pop_writer_wait), as a buffered read does not see queued writes.
  *
  * Used when the io gives such a descriptor (an image file or a device,
  * not behind an undo file) and the block size is a multiple of both the
@@ -38,12 +40,15 @@
 
 #include "populate.h"
 
-#define WRITER_BUFS	4	/* one being filled, the others queued */
+/* two being filled (file data, the inode table window), the others
+ * queued */
+#define WRITER_BUFS	6
 
 struct wjob {
 	uint8_t *buf;
-	uint64_t off;
+	size_t from;	/* bytes buf[from, from + len) */
 	size_t len;
+	uint64_t off;	/* to byte off of the target */
 };
 
 struct pop_writer {
@@ -66,7 +71,7 @@ struct pop_writer {
 /* pwrite of the whole job, again without O_DIRECT when refused. */
 static int write_job(struct pop_writer *w, const struct wjob *j)
 {
-	const uint8_t *p = j->buf;
+	const uint8_t *p = j->buf + j->from;
 	uint64_t off = j->off;
 	size_t len = j->len;
 
@@ -197,15 +202,16 @@ uint8_t *pop_writer_buf(struct pop_writer *w)
 	return buf;
 }
 
-int pop_writer_queue(struct pop_writer *w, uint8_t *buf, uint64_t off,
-		     size_t len)
+int pop_writer_queue(struct pop_writer *w, uint8_t *buf, size_t from,
+		     size_t len, uint64_t off)
 {
 	int rc;
 
 	pthread_mutex_lock(&w->mu);
 	/* at most WRITER_BUFS buffers exist: the queue has room */
 	w->q[(w->qhead + w->qn) % WRITER_BUFS] =
-		(struct wjob){ .buf = buf, .off = off, .len = len };
+		(struct wjob){ .buf = buf, .from = from, .len = len,
+			       .off = off };
 	w->qn++;
 	rc = w->err;
 	pthread_cond_broadcast(&w->cv);
