@@ -39,10 +39,13 @@
 # 1.67 to 1.07 s at 100k. At 1M files most of the time went into
 # copying 4 GB of file data into the page cache and writing it out (45%
 # of the samples in copy_folio_from_iter_atomic, and reclaim); since the
-# data goes out with O_DIRECT from a writer thread (mkfs/popwrite.c;
-# EXTKIT_MKFS_NO_DIRECT=1 passes through and keeps the page cache), 1M
-# files take 18-23 s wall and 12.8-13.6 s CPU against 71.5 s and 51.3 s
-# (5.2 user + 46.0 system) before, at load 9. At load 8.5-9 (REPS=3):
+# data (and the inode tables) go out with O_DIRECT from a writer thread
+# past their first 256 MiB (mkfs/popwrite.c; EXTKIT_MKFS_NO_DIRECT=1
+# passes through and keeps the page cache), 1M files take 18-23 s wall
+# and 12.6-13.6 s CPU against 71.5 s and 51.3 s (5.2 user + 46.0 system)
+# before, at load 4-9; below 256 MiB (20k files) the cache is faster
+# (O_DIRECT from the start: 0.27 s wall against 0.20). With O_DIRECT
+# from the start, at load 8.5-9 (REPS=3):
 #   COUNTS="20000 100000 1000000" MKE2FS_MAX=20000 WIDE=0
 #     20k 0.72 s wall 0.34 CPU (mke2fs -d 36.9 / 16.8: 51x), 100k 2.47 /
 #     1.43, 1M 22.9 / 12.8; exponent 20k-1M 0.88 wall, 0.93 CPU

@@ -59,6 +59,12 @@ int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	if (!p->itw_max)
 		p->itw_max = 1;
 	p->wr = pop_writer_new(fs->io, fs->g.block_size);
+	p->direct_after = POP_CACHED;
+#ifdef EXTKIT_TEST_HOOKS
+	if (getenv("EXTKIT_TEST_DIRECT_AFTER"))	/* bytes, for the tests */
+		p->direct_after = strtoull(getenv("EXTKIT_TEST_DIRECT_AFTER"),
+					   NULL, 10);
+#endif
 	/* the window fits a writer's buffer: itw_max * block size <= POP_BUF */
 	p->itw = p->wr ? pop_writer_buf(p->wr) :
 		 malloc((size_t)p->itw_max * fs->g.block_size);

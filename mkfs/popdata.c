@@ -46,7 +46,7 @@ int pop_data_flush(struct pop *p)
 
 	if (!p->out_n)
 		return 0;
-	if (p->wr) {	/* the writer thread takes the buffer */
+	if (pop_direct_now(p)) {	/* the writer thread takes the buffer */
 		rc = pop_writer_queue(p->wr, p->buf, 0, p->out_n * bs,
 				      p->out_first * bs);
 		p->buf = pop_writer_buf(p->wr);
@@ -55,6 +55,7 @@ int pop_data_flush(struct pop *p)
 	}
 	rc = extkit_io_write_bytes(p->fs->io, p->out_first * bs, p->buf,
 				   p->out_n * bs);
+	p->cached += p->out_n * bs;
 	/* file data is not written again: out to the disk from now on,
 	 * rather than all of it in the fsync at the end */
 	if (!rc)

@@ -106,9 +106,11 @@ static int window_flush(struct pop *p)
 	int rc;
 
 	p->itw_lo = p->itw_hi = 0;
-	if (!p->wr || !n)
+	if (!pop_direct_now(p) || !n) {
+		p->cached += (uint64_t)n * bs;
 		return itab_store(p, p->itw_g, idx, n,
 				  p->itw + (uint64_t)lo * bs);
+	}
 	rc = pop_writer_queue(p->wr, p->itw, (size_t)lo * bs, (size_t)n * bs,
 			      at * bs);
 	p->itw = pop_writer_buf(p->wr);

@@ -647,8 +647,9 @@ int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
 #ifdef EXTKIT_TEST_HOOKS
 	if (!rc && getenv("EXTKIT_TEST_SAY_WRITER"))
 		fprintf(stderr, "writer: %s\n", !p.wr ? "page cache" :
-			pop_writer_direct(p.wr) ? "O_DIRECT" :
-			"O_DIRECT refused");
+			pop_writer_direct(p.wr) > 0 ? "O_DIRECT" :
+			pop_writer_direct(p.wr) < 0 ? "O_DIRECT refused" :
+			"page cache");
 #endif
 	if (!rc)
 		rc = extkit_fsbuild_flush(&p.fb);
