@@ -51,6 +51,11 @@
 #     1.43, 1M 22.9 / 12.8; exponent 20k-1M 0.88 wall, 0.93 CPU
 #   COUNTS=10000 MKE2FS_MAX=0 WIDE=1
 #     1000 x 1000: 21.4 s wall 10.3 CPU, mke2fs -d 127.5 / 54.4 (5.9x)
+# With the first 256 MiB through the cache, load 3-4, REPS=3:
+#   COUNTS="20000 100000 1000000" MKE2FS_MAX=20000 WIDE=0
+#     20k 0.41 / 0.26 (mke2fs -d 15.4 / 13.2: 37.5x wall, 50.8x CPU),
+#     100k 1.71 / 1.41, 1M 17.7 / 13.7; exponent 20k-1M 0.96 wall,
+#     1.01 CPU
 # On 2 shared cores the wall time follows the load; per 100k files the
 # CPU is about 40% the builder's and 50% the readers' system calls
 # (openat and read batched, fstat and flistxattr not: flistxattr has no
