@@ -26,7 +26,8 @@
 # 1000000"), MKE2FS_MAX (largest N given to mke2fs -d and genext2fs,
 # default 100000: 286 s there), WIDE (0 skips the wide tree), WIDE_N
 # (its directories and files per directory, default 1000), REPS (default
-# 3), BENCH_DIR (default a new directory under /var/tmp);
+# 3), BENCH_DIR (default a new directory under /var/tmp, removed at the
+# end; a BENCH_DIR given keeps the source trees for the next run);
 # EXTKIT_MKFS_NO_READER=1 passes through: extkit-mkfs then reads the
 # source on its own thread (by default two reader threads read ahead, so
 # wall time may be below CPU time on an idle machine of 2 cores or more);
@@ -35,10 +36,31 @@
 # io_uring (built with liburing). Measured (release build, 2 cores
 # shared, load average 9-10; COUNTS="20000 100000" WIDE=0 REPS=3), the
 # batches took extkit's CPU from 0.35 to 0.29 s at 20k files and from
-# 1.67 to 1.07 s at 100k. At 1M files most of the time goes into
-# copying 4 GB of image into the page cache and writing it out (45% of
-# the samples in copy_folio_from_iter_atomic); 48-52 s wall against
-# 59-62 s before, at load 10.
+# 1.67 to 1.07 s at 100k. At 1M files most of the time went into
+# copying 4 GB of file data into the page cache and writing it out (45%
+# of the samples in copy_folio_from_iter_atomic, and reclaim); since the
+# data (and the inode tables) go out with O_DIRECT from a writer thread
+# past their first 256 MiB (mkfs/popwrite.c; EXTKIT_MKFS_NO_DIRECT=1
+# passes through and keeps the page cache), 1M files take 18-23 s wall
+# and 12.6-13.6 s CPU against 71.5 s and 51.3 s (5.2 user + 46.0 system)
+# before, at load 4-9; below 256 MiB (20k files) the cache is faster
+# (O_DIRECT from the start: 0.27 s wall against 0.20). With O_DIRECT
+# from the start, at load 8.5-9 (REPS=3):
+#   COUNTS="20000 100000 1000000" MKE2FS_MAX=20000 WIDE=0
+#     20k 0.72 s wall 0.34 CPU (mke2fs -d 36.9 / 16.8: 51x), 100k 2.47 /
+#     1.43, 1M 22.9 / 12.8; exponent 20k-1M 0.88 wall, 0.93 CPU
+#   COUNTS=10000 MKE2FS_MAX=0 WIDE=1
+#     1000 x 1000: 21.4 s wall 10.3 CPU, mke2fs -d 127.5 / 54.4 (5.9x)
+# With the first 256 MiB through the cache, load 3-4, REPS=3:
+#   COUNTS="20000 100000 1000000" MKE2FS_MAX=20000 WIDE=0
+#     20k 0.41 / 0.26 (mke2fs -d 15.4 / 13.2: 37.5x wall, 50.8x CPU),
+#     100k 1.71 / 1.41, 1M 17.7 / 13.7; exponent 20k-1M 0.96 wall,
+#     1.01 CPU
+# On 2 shared cores the wall time follows the load; per 100k files the
+# CPU is about 40% the builder's and 50% the readers' system calls
+# (openat and read batched, fstat and flistxattr not: flistxattr has no
+# io_uring equivalent, and a statx there runs on io-wq threads, which
+# cost more than the call).
 # Not part of make check.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -59,8 +81,7 @@ mnt=$dir/mnt
 mkdir -p "$mnt"
 cleanup() {
 	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
-	rm -rf "$dir/src" "$dir/a.img" "$dir/b.img" "$dir/c.img" \
-		"$dir/wide.tar"
+	rm -rf "$dir/a.img" "$dir/b.img" "$dir/c.img" "$dir/wide.tar"
 	[ -n "${BENCH_DIR:-}" ] || rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -69,10 +90,22 @@ export MKE2FS_CONFIG=/etc/mke2fs.conf
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
 # make_tree DIRS FILES: DIRS directories (0: the files in the root) of
-# FILES files each, each holding its name.
+# FILES files each, each holding its name, in $dir/src. With BENCH_DIR
+# the trees are kept there (tree-DIRS-FILES; src.shape names the one in
+# src) and reused: making 1M files takes minutes.
 make_tree() {
+	if [ -n "${BENCH_DIR:-}" ]; then
+		[ -d "$dir/src" ] && [ -f "$dir/src.shape" ] &&
+			mv "$dir/src" "$dir/tree-$(cat "$dir/src.shape")"
+		rm -f "$dir/src.shape"
+		if [ -d "$dir/tree-$1-$2" ]; then
+			mv "$dir/tree-$1-$2" "$dir/src" &&
+				echo "$1-$2" >"$dir/src.shape"
+			return
+		fi
+	fi
 	rm -rf "$dir/src"
-	python3 - "$dir/src" "$1" "$2" <<'EOF'
+	python3 - "$dir/src" "$1" "$2" <<'EOF' || exit 1
 import os, sys
 root, dirs, files = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 os.makedirs(root)
@@ -84,6 +117,7 @@ for d in range(max(dirs, 1)):
         with open(os.path.join(path, name), "w") as fh:
             fh.write(name)
 EOF
+	[ -z "${BENCH_DIR:-}" ] || echo "$1-$2" >"$dir/src.shape"
 }
 
 # timed1 TOOL N IMAGE [SOURCE]: "wall cpu" seconds (cpu: user + system),

@@ -129,6 +129,21 @@ void extkit_io_start_writeback(struct extkit_io *io, uint64_t off,
 		io->ops->start_writeback(io, off, len);
 }
 
+int extkit_io_direct_fd(struct extkit_io *io)
+{
+#ifdef EXTKIT_TEST_HOOKS
+	/* every write must go through test_stop_point */
+	if (getenv("EXTKIT_TEST_STOP_AFTER_WRITES") ||
+	    getenv("EXTKIT_TEST_COUNT_WRITES"))
+		return -EOPNOTSUPP;
+#endif
+	if (!(io->flags & EXTKIT_IO_WRITE))
+		return -EROFS;
+	if (!io->ops->direct_fd)
+		return -EOPNOTSUPP;
+	return io->ops->direct_fd(io);
+}
+
 uint64_t extkit_io_writes(const struct extkit_io *io)
 {
 	return io ? io->writes : 0;

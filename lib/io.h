@@ -25,6 +25,9 @@ struct extkit_io_ops {
 	/* Start writing a byte range out, without waiting (optional). */
 	void (*start_writeback)(struct extkit_io *io, uint64_t off,
 				uint64_t len);
+	/* A new descriptor of the same file for O_DIRECT writes, or
+	 * -errno (optional). */
+	int (*direct_fd)(struct extkit_io *io);
 	void (*close)(struct extkit_io *io);
 };
 
@@ -98,6 +101,15 @@ int extkit_io_flush(struct extkit_io *io);
  */
 void extkit_io_start_writeback(struct extkit_io *io, uint64_t off,
 			       uint64_t len);
+/*
+ * A new descriptor of the image or device, opened O_WRONLY | O_DIRECT |
+ * O_CLOEXEC, for a writer that bypasses the page cache (mkfs -d's file
+ * data, written once and never read back); the caller closes it. Its
+ * writes bypass this layer: no bounds check, no count in io->writes, no
+ * undo. -EOPNOTSUPP for backends that have none (memory, an undo log)
+ * and, in test-hooks builds, while writes are being counted or stopped.
+ */
+int extkit_io_direct_fd(struct extkit_io *io);
 /* Writes that reached the backend so far (see struct extkit_io). */
 uint64_t extkit_io_writes(const struct extkit_io *io);
 

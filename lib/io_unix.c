@@ -140,6 +140,29 @@ static void unix_start_writeback(struct extkit_io *io, uint64_t off,
 			      SYNC_FILE_RANGE_WRITE);
 }
 
+/*
+ * Opens the file behind our descriptor again through /proc/self/fd: the
+ * same file even if its name has changed since, with its own open file
+ * description (O_DIRECT on it does not touch ours).
+ */
+static int unix_direct_fd(struct extkit_io *io)
+{
+	char name[40];
+	struct stat a, b;
+	int fd;
+
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd_of(io));
+	fd = open(name, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &a) || fstat(fd_of(io), &b) || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino) {
+		close(fd);
+		return -ENXIO;
+	}
+	return fd;
+}
+
 static void unix_close(struct extkit_io *io)
 {
 	close(fd_of(io));
@@ -154,6 +177,7 @@ static const struct extkit_io_ops unix_ops = {
 	.set_size = unix_set_size,
 	.flush = unix_flush,
 	.start_writeback = unix_start_writeback,
+	.direct_fd = unix_direct_fd,
 	.close = unix_close,
 };
 

@@ -58,8 +58,17 @@ int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 		p->itw_max = fs->g.itable_blocks;
 	if (!p->itw_max)
 		p->itw_max = 1;
-	p->itw = malloc((size_t)p->itw_max * fs->g.block_size);
-	p->buf = malloc(POP_BUF);
+	p->wr = pop_writer_new(fs->io, fs->g.block_size);
+	p->direct_after = POP_CACHED;
+#ifdef EXTKIT_TEST_HOOKS
+	if (getenv("EXTKIT_TEST_DIRECT_AFTER"))	/* bytes, for the tests */
+		p->direct_after = strtoull(getenv("EXTKIT_TEST_DIRECT_AFTER"),
+					   NULL, 10);
+#endif
+	/* the window fits a writer's buffer: itw_max * block size <= POP_BUF */
+	p->itw = p->wr ? pop_writer_buf(p->wr) :
+		 malloc((size_t)p->itw_max * fs->g.block_size);
+	p->buf = p->wr ? pop_writer_buf(p->wr) : malloc(POP_BUF);
 	p->rbuf = malloc(POP_BUF);
 	p->path = malloc(PATH_MAX * 2);
 	if (!p->raw || !p->ea || !p->itb || !p->itw || !p->buf || !p->rbuf ||
@@ -84,9 +93,13 @@ void pop_fini(struct pop *p)
 	free(p->raw);
 	free(p->ea);
 	free(p->itb);
-	free(p->itw);
 	extkit_bitmap_free(&p->itab_done);
-	free(p->buf);
+	if (p->wr) {	/* p->buf and p->itw are its buffers */
+		pop_writer_free(p->wr);
+	} else {
+		free(p->buf);
+		free(p->itw);
+	}
 	free(p->rbuf);
 	free(p->path);
 }

@@ -46,8 +46,16 @@ int pop_data_flush(struct pop *p)
 
 	if (!p->out_n)
 		return 0;
+	if (pop_direct_now(p)) {	/* the writer thread takes the buffer */
+		rc = pop_writer_queue(p->wr, p->buf, 0, p->out_n * bs,
+				      p->out_first * bs);
+		p->buf = pop_writer_buf(p->wr);
+		p->out_n = 0;
+		return rc;
+	}
 	rc = extkit_io_write_bytes(p->fs->io, p->out_first * bs, p->buf,
 				   p->out_n * bs);
+	p->cached += p->out_n * bs;
 	/* file data is not written again: out to the disk from now on,
 	 * rather than all of it in the fsync at the end */
 	if (!rc)
@@ -92,6 +100,7 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 		uint32_t in = (uint32_t)(off % bs);
 		size_t n = bs - in < len ? bs - in : len;
 		uint64_t pb;
+		uint8_t *dst;
 		int inside;
 
 		if (!in && n == bs && !f->pblks[lb] && all_zero(src, bs)) {
@@ -110,7 +119,6 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 			 pb < p->out_first + p->out_n;
 		if (!inside && p->out_n && pb == p->out_first + p->out_n &&
 		    p->out_n < max) {
-			memset(p->buf + p->out_n * bs, 0, bs);
 			p->out_n++;
 		} else if (!inside) {
 			rc = pop_data_flush(p);
@@ -118,9 +126,13 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 				return rc;
 			p->out_first = pb;
 			p->out_n = 1;
-			memset(p->buf, 0, bs);
 		}
-		memcpy(p->buf + (pb - p->out_first) * bs + in, src, n);
+		dst = p->buf + (pb - p->out_first) * bs;
+		if (!inside) {	/* a new block: zeros around the data */
+			memset(dst, 0, in);
+			memset(dst + in + n, 0, bs - in - n);
+		}
+		memcpy(dst + in, src, n);
 		src += n;
 		off += n;
 		len -= n;
@@ -141,9 +153,13 @@ int pop_build_map(struct pop *p, uint32_t ino, uint64_t nblocks,
 
 	if (rc)
 		return rc;
-	meta = calloc(mb.nmeta + 1, sizeof(*meta));
-	mb.bufs = calloc(mb.nmeta + 1, p->fs->g.block_size);
-	rc = meta && mb.bufs ? 0 : -ENOMEM;
+	/* most files need no map block: nothing to allocate then (not a
+	 * zeroed 4 KiB block a file) */
+	if (mb.nmeta) {
+		meta = calloc(mb.nmeta, sizeof(*meta));
+		mb.bufs = calloc(mb.nmeta, p->fs->g.block_size);
+		rc = meta && mb.bufs ? 0 : -ENOMEM;
+	}
 	for (i = 0; !rc && i < mb.nmeta; i += got) {
 		rc = pop_take_blocks(p, p->blk_goal, mb.nmeta - i, &start,
 				     &got);

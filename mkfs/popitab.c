@@ -57,7 +57,9 @@ static int itab_load(struct pop *p, uint32_t g, uint32_t idx, uint32_t n,
 
 	for (i = 0; i < n; i++)
 		any |= itab_kept(p, g, idx + i);
-	if (any)
+	if (any && p->wr)	/* a buffered read sees no queued write */
+		rc = pop_writer_wait(p->wr);
+	if (any && !rc)
 		rc = extkit_io_read_blocks(p->fs->io,
 					   p->fs->groups[g].inode_table + idx,
 					   n, buf);
@@ -91,14 +93,30 @@ static int side_flush(struct pop *p)
 	return rc;
 }
 
+/*
+ * Writes the blocks of the window that changed. With the writer they go
+ * out with O_DIRECT in the window's buffer, and the window starts empty
+ * in a new one (it is only flushed to move on, or at the end).
+ */
 static int window_flush(struct pop *p)
 {
 	uint32_t bs = p->fs->g.block_size, lo = p->itw_lo;
-	int rc = itab_store(p, p->itw_g, p->itw_idx + lo, p->itw_hi - lo,
-			    p->itw + (uint64_t)lo * bs);
+	uint32_t n = p->itw_hi - lo, idx = p->itw_idx + lo;
+	uint64_t at = p->fs->groups[p->itw_g].inode_table + idx;
+	int rc;
 
 	p->itw_lo = p->itw_hi = 0;
-	return rc;
+	if (!pop_direct_now(p) || !n) {
+		p->cached += (uint64_t)n * bs;
+		return itab_store(p, p->itw_g, idx, n,
+				  p->itw + (uint64_t)lo * bs);
+	}
+	rc = pop_writer_queue(p->wr, p->itw, (size_t)lo * bs, (size_t)n * bs,
+			      at * bs);
+	p->itw = pop_writer_buf(p->wr);
+	p->itw_n = 0;
+	return rc ? rc : extkit_bitmap_set_range(&p->itab_done,
+		(uint64_t)p->itw_g * p->fs->g.itable_blocks + idx, n);
 }
 
 static int in_window(const struct pop *p, uint32_t g, uint32_t idx)

@@ -642,6 +642,15 @@ int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
 		rc = pop_links_write(&p);
 	if (!rc)
 		rc = pop_inode_flush(&p);
+	if (!rc && p.wr)	/* all out before the superblock */
+		rc = pop_writer_wait(p.wr);
+#ifdef EXTKIT_TEST_HOOKS
+	if (!rc && getenv("EXTKIT_TEST_SAY_WRITER"))
+		fprintf(stderr, "writer: %s\n", !p.wr ? "page cache" :
+			pop_writer_direct(p.wr) > 0 ? "O_DIRECT" :
+			pop_writer_direct(p.wr) < 0 ? "O_DIRECT refused" :
+			"page cache");
+#endif
 	if (!rc)
 		rc = extkit_fsbuild_flush(&p.fb);
 	pop_fini(&p);

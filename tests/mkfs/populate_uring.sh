@@ -11,8 +11,14 @@
 # more entries than the 256 records read ahead. Each run says which way
 # it read (EXTKIT_TEST_SAY_READER, a test-hooks build): the io_uring
 # check is skipped, not failed, where liburing is not built in or the
-# kernel refuses io_uring. e2fsck -fn is clean. Without root, an
-# unreadable file gives the same message either way.
+# kernel refuses io_uring. The file data written with O_DIRECT by the
+# writer thread (mkfs/popwrite.c: on 4 KiB blocks past the first 256
+# MiB, here from the start with EXTKIT_TEST_DIRECT_AFTER=0) and
+# through the page cache (EXTKIT_MKFS_NO_DIRECT=1) give the same bytes
+# too (EXTKIT_TEST_SAY_WRITER says which ran), and so do O_DIRECT writes
+# refused with EINVAL (EXTKIT_TEST_DIRECT_EINVAL: each write pretends so
+# while O_DIRECT is on), made again without it. e2fsck -fn is clean.
+# Without root, an unreadable file gives the same message either way.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mkfs/mkfs-lib.sh"
 need_tools e2fsck
@@ -50,12 +56,17 @@ ls -lR "$tree" >/dev/null || exit 99
 run() {
 	_img=$1
 	shift
-	env EXTKIT_TEST_SAY_READER=1 "$@" timeout -k 5 "$TIMEOUT" "$MKFS" \
-		-q -F -U "$TEST_UUID" -E "hash_seed=$TEST_SEED" -t ext2 \
-		-d "$tree" "$_img" 16M >/dev/null 2>"$_img.err"
+	env EXTKIT_TEST_SAY_READER=1 EXTKIT_TEST_SAY_WRITER=1 \
+		EXTKIT_TEST_DIRECT_AFTER=0 "$@" \
+		timeout -k 5 "$TIMEOUT" "$MKFS" -q -F -U "$TEST_UUID" \
+		-E "hash_seed=$TEST_SEED" -t ext2 -b 4096 -d "$tree" \
+		"$_img" 16M >/dev/null 2>"$_img.err"
 }
 said() {
 	sed -n 's/^reader: //p' "$1.err"
+}
+wrote() {
+	sed -n 's/^writer: //p' "$1.err"
 }
 
 run "$tmpdir/ring.img" || fail "default: exit $?: $(cat "$tmpdir/ring.img.err")"
@@ -63,6 +74,10 @@ run "$tmpdir/calls.img" EXTKIT_MKFS_NO_URING=1 ||
 	fail "EXTKIT_MKFS_NO_URING: exit $?: $(cat "$tmpdir/calls.img.err")"
 run "$tmpdir/one.img" EXTKIT_MKFS_NO_READER=1 ||
 	fail "EXTKIT_MKFS_NO_READER: exit $?: $(cat "$tmpdir/one.img.err")"
+run "$tmpdir/cache.img" EXTKIT_MKFS_NO_DIRECT=1 ||
+	fail "EXTKIT_MKFS_NO_DIRECT: exit $?: $(cat "$tmpdir/cache.img.err")"
+run "$tmpdir/refused.img" EXTKIT_TEST_DIRECT_EINVAL=1 ||
+	fail "O_DIRECT refused: exit $?: $(cat "$tmpdir/refused.img.err")"
 
 ring=$(said "$tmpdir/ring.img")
 case $ring in
@@ -83,11 +98,50 @@ case $one in
 *) fail "EXTKIT_MKFS_NO_READER reader: '$one'" ;;
 esac
 
+direct=$(wrote "$tmpdir/ring.img")
+case $direct in
+O_DIRECT) ok "the file data goes out with O_DIRECT (EXTKIT_TEST_DIRECT_AFTER=0)" ;;
+"O_DIRECT refused"|"page cache") echo "note: no O_DIRECT here ($direct): its check skipped" ;;
+"") echo "note: not a test-hooks build: which writer ran is not checked" ;;
+*) fail "default writer: '$direct'" ;;
+esac
+cache=$(wrote "$tmpdir/cache.img")
+case $cache in
+"page cache"|"") ;;
+*) fail "EXTKIT_MKFS_NO_DIRECT writer: '$cache'" ;;
+esac
+# the page cache first, O_DIRECT after 64 KiB: the switch within a run
+run "$tmpdir/mixed.img" EXTKIT_TEST_DIRECT_AFTER=65536 ||
+	fail "switch to O_DIRECT: exit $?: $(cat "$tmpdir/mixed.img.err")"
+# by default a tree this small goes through the page cache only
+run "$tmpdir/small.img" EXTKIT_TEST_DIRECT_AFTER=268435456 ||
+	fail "default threshold: exit $?: $(cat "$tmpdir/small.img.err")"
+small=$(wrote "$tmpdir/small.img")
+case $direct/$small in
+"O_DIRECT/page cache") ok "below 256 MiB the page cache only" ;;
+*/"page cache"|*/) ;;
+*) fail "default threshold writer: '$small'" ;;
+esac
+refused=$(wrote "$tmpdir/refused.img")
+case $direct/$refused in
+"O_DIRECT/O_DIRECT refused") ok "O_DIRECT refused: the writes are made without it" ;;
+*/"O_DIRECT refused"|*/"page cache"|*/) ;;
+*) fail "EXTKIT_TEST_DIRECT_EINVAL writer: '$refused'" ;;
+esac
+
 if cmp -s "$tmpdir/ring.img" "$tmpdir/one.img" &&
 	cmp -s "$tmpdir/calls.img" "$tmpdir/one.img"; then
 	ok "io_uring, system calls, one thread: byte-identical (attributes: $xattrs)"
 else
 	fail "the images differ between io_uring, system calls and one thread"
+fi
+if cmp -s "$tmpdir/ring.img" "$tmpdir/cache.img" &&
+	cmp -s "$tmpdir/refused.img" "$tmpdir/cache.img" &&
+	cmp -s "$tmpdir/small.img" "$tmpdir/cache.img" &&
+	cmp -s "$tmpdir/mixed.img" "$tmpdir/cache.img"; then
+	ok "O_DIRECT (from the start, after 64 KiB, refused) and page cache writes: byte-identical"
+else
+	fail "the images differ between O_DIRECT and page cache writes"
 fi
 fsck_clean "the tree" "$tmpdir/ring.img" && ok "e2fsck -fn clean"
 
