@@ -500,7 +500,7 @@ static const char *ahead_why(struct fsck_ctx *ctx,
 {
 	struct extkit_inode in;
 
-	if (!(ctx->istate[a->value_inum] & IST_USED))
+	if (!fsck_istate_used(&ctx->istate, a->value_inum))
 		return "it is not in use";
 	if (extkit_inode_read(ctx->fs, a->value_inum, &in))
 		return "it cannot be read";
@@ -561,7 +561,8 @@ static void owner_drop_blocks(struct fsck_ctx *ctx, uint32_t ino,
 	}
 	/* as record_inode decides it (pass 4 clears such an orphan) */
 	if (!have && !in.size && !in.file_acl)
-		ctx->istate[ino] |= IST_EMPTY;
+		fsck_istate_set(&ctx->istate, ino,
+				fsck_istate_ftype(&ctx->istate, ino), 1);
 }
 
 /* Inode ino lost its in-inode attributes: with inline data, the
@@ -633,7 +634,7 @@ static void ahead_block(struct fsck_ctx *ctx, struct fsck_ea_rec *r)
 	r->problem = EA_BAD_VALUE_INODE;
 	for (uint32_t ino = 1; ino <= ctx->fs->sb.inodes_count && r->refs;
 	     ino++) {
-		if (!(ctx->istate[ino] & IST_USED) ||
+		if (!fsck_istate_used(&ctx->istate, ino) ||
 		    extkit_inode_read(ctx->fs, ino, &in) ||
 		    in.file_acl != r->blk ||
 		    !ea_report(ctx, PR_1_EA_NOT_VALID, ino, r->blk, ea_why(r)))
