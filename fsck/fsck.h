@@ -491,6 +491,7 @@ const uint8_t *fsck_inode_raw_cached(const struct fsck_ctx *ctx,
 /* Pass 4: an EA inode's stored reference count against the entries
  * found; 1 when ino is an EA inode something names (it is attached). */
 int fsck_ea_inode_attached(struct fsck_ctx *ctx, uint32_t ino);
+void fsck_ea_forget_ibody(struct fsck_ctx *ctx, uint32_t ino);
 /*
  * Pass 1: the inline data flag and the system.data attribute of inode
  * ino (inline.c); 1 when the inode was cleared.

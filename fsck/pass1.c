@@ -410,6 +410,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 		return rc;
 	note_ea_dup(&res, ea_dup);
 	if (res.cleared) {
+		fsck_ea_forget_ibody(ctx, ino);
 		fsck_release_blocks(ctx, inode);
 		pass1_clear_inode(ctx, ino, inode);
 		return 0;

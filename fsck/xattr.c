@@ -539,6 +539,30 @@ static void ea_region_unref(struct fsck_ctx *ctx,
 	}
 }
 
+/*
+ * Inode ino is cleared in pass 1 after its in-inode attributes were
+ * accepted (a map found bad later): they no longer name their EA inodes,
+ * which pass 4 then finds unattached in this run. A region check_ibody
+ * refused was cleared on disk when fixing; without fixing it cannot be
+ * told from an accepted one, and nothing is counted back.
+ */
+void fsck_ea_forget_ibody(struct fsck_ctx *ctx, uint32_t ino)
+{
+	uint32_t isz = ctx->fs->g.inode_size;
+	struct extkit_xattr_region reg;
+	uint8_t *raw;
+
+	if (!ctx->ea_inode_refs.v || !fsck_fixing(ctx))
+		return;
+	raw = malloc(isz);
+	if (!raw)
+		return;
+	if (!extkit_inode_read_raw(ctx->fs, ino, raw) &&
+	    extkit_xattr_ibody_region(raw, isz, &reg))
+		ea_region_unref(ctx, &reg);
+	free(raw);
+}
+
 /* Inode ino counts nblk blocks fewer now (attributes it lost): its
  * i_blocks, checked by pass 1 with them, follows. */
 static void owner_drop_blocks(struct fsck_ctx *ctx, uint32_t ino,
