@@ -336,7 +336,10 @@ static int dx_root_usable(const struct extkit_dir_iter *it, const uint8_t *b,
 	if (extkit_rec_len_from_disk(root->dot_rec_len, bs) != 12 ||
 	    extkit_rec_len_from_disk(root->dotdot_rec_len, bs) != bs - 12)
 		return 0;
-	if (root->info.info_length != sizeof(struct dx_root_info) ||
+	/* dx_root_info.reserved_zero must be 0: e2fsck finds the root
+	 * invalid otherwise (PR_1_HTREE_BADROOT) */
+	if (root->info.reserved_zero ||
+	    root->info.info_length != sizeof(struct dx_root_info) ||
 	    root->info.indirect_levels > max)
 		return 0;
 	if (!dx_countlimit_ok(it, b, DX_ROOT_LIMIT_OFF))
