@@ -817,6 +817,7 @@ int main(int argc, const char **argv)
 	ctx.readonly = opts.mode == FSCK_MODE_NO;
 	ctx.now = fsck_clock();
 	ctx.one_thread = getenv("EXTKIT_FSCK_NO_THREADS") != NULL;
+	ctx.force_threads = getenv("EXTKIT_FSCK_THREADS") != NULL;
 	rc = run(&ctx);
 	rc = finish_undo(&ctx, rc);
 	fflush(stdout);

@@ -166,6 +166,7 @@ struct fsck_ctx {
 	int undo;		/* io is an undo log over the target (-z) */
 	int one_thread;		/* EXTKIT_FSCK_NO_THREADS: no reader threads
 				 * (pass 1's tables, pass 2's blocks) */
+	int force_threads;	/* EXTKIT_FSCK_THREADS: them on any size */
 	unsigned int flags;
 	uint64_t open_writes;	/* io writes when fsck_open returned */
 	uint32_t now;		/* fsck's clock (EXTKIT_FAKE_TIME aware) */
@@ -344,6 +345,24 @@ unsigned int fsck_stats_noncontig_permille(const struct fsck_ctx *ctx);
 void fsck_stats_print(const struct fsck_ctx *ctx);
 
 /* fsck.c helpers */
+/*
+ * Whether the reader threads pay: a thread and its handoffs cost a few
+ * milliseconds, which inode tables under 128 MiB (about 500,000 inodes of
+ * 256 bytes) do not win back (bench/fsck.sh, 100k images: 41 ms without
+ * them, 50 ms with). Never through an undo log (its reads are not the
+ * threads').
+ */
+static inline int fsck_threads_pay(const struct fsck_ctx *ctx)
+{
+	const struct extkit_fs *fs = ctx->fs;
+
+	if (ctx->undo || ctx->one_thread)
+		return 0;
+	return ctx->force_threads ||
+	       (uint64_t)fs->g.group_count * fs->g.itable_blocks *
+	       fs->g.block_size >= ((uint64_t)128 << 20);
+}
+
 static inline int fsck_fixing(const struct fsck_ctx *ctx)
 {
 	return !ctx->readonly;

@@ -899,8 +899,7 @@ int fsck_pass1(struct fsck_ctx *ctx)
 	src.chunk_blocks = CHUNK_BYTES / bs ? CHUNK_BYTES / bs : 1;
 	if (src.chunk_blocks > fs->g.itable_blocks)
 		src.chunk_blocks = fs->g.itable_blocks;
-	/* Not through an undo log (its reads are not the thread's). */
-	if (!ctx->undo && !ctx->one_thread)
+	if (fsck_threads_pay(ctx))
 		src.reader = itable_reader_new(ctx->io,
 					       (size_t)src.chunk_blocks * bs,
 					       fs);

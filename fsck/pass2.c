@@ -669,9 +669,9 @@ int fsck_pass2(struct fsck_ctx *ctx)
 		goto out;
 	}
 	/* Directory blocks the kernel laid out one after the other are
-	 * read ahead on the other core (not through an undo log: its
-	 * reads are not the thread's); without the thread, as before. */
-	if (!ctx->undo && !ctx->one_thread)
+	 * read ahead on the other core where that pays; without the
+	 * thread, as before. */
+	if (fsck_threads_pay(ctx))
 		(void)extkit_io_readahead_thread(ctx->io, 1);
 	for (uint32_t i = 0, next = 0; i < ctx->dir_count && !rc; i++) {
 		if (!fsck_inode_used(ctx, ctx->dirs[i].ino))
