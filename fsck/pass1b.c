@@ -12,8 +12,8 @@
  * reference is cloned while others remain, so the last one keeps the
  * block, whether it is the first owner's or a second reference of the
  * same file. Blocks of the group metadata or of a reserved inode (the bad
- * blocks list) are never given away. A shared indirect block is copied first and its
- * entries are then cloned in the copy.
+ * blocks list) are never given away. A shared indirect block is copied
+ * first and its entries are then cloned in the copy.
  * An EA block is one reference however many inodes name it (sharing it
  * is no duplication): when data or metadata claimed it too and another
  * owner keeps it, the first inode to clone it gets a copy, and every
