@@ -138,6 +138,7 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 			len = 12;
 		set_dirent(ds, p, ds->ino, ".", 1);
 		ds->dirty = 1;
+		ds->index_broken = 1;	/* an htree root follows '..' */
 	} else if (ino != ds->ino) {
 		if (!pass2_problem(ds, PR_2_BAD_INODE_DOT, buf, off))
 			return;
@@ -182,6 +183,8 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 		/* The parent is known in pass 3, which fixes this. */
 		set_dirent(ds, p, EXT2_ROOT_INO, "..", 2);
 		ds->dirty = 1;
+		/* the record an htree root's info follows is rewritten */
+		ds->index_broken = 1;
 		ino = EXT2_ROOT_INO;
 	}
 	if (p[EXT2_DIR_ENTRY_HEADER_LEN + 2] &&
