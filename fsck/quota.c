@@ -38,7 +38,7 @@
 struct quota_shared {
 	struct fsck_ctx *ctx;
 	uint64_t n;
-	struct fsck_alloc_list *given_up;	/* the shared blocks, or NULL */
+	struct fsck_alloc_list *given_up;	/* the shared blocks found */
 	int err;
 };
 
@@ -360,7 +360,7 @@ static int shared_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 		return 0;
 	q->n += extkit_bitmap_count_range(&q->ctx->block_dup, pblk -
 					  fs->sb.first_data_block, count);
-	for (uint32_t i = 0; q->given_up && i < count && !q->err; i++)
+	for (uint32_t i = 0; i < count && !q->err; i++)
 		if (extkit_bitmap_test(&q->ctx->block_dup, pblk + i -
 				       fs->sb.first_data_block) == 1)
 			q->err = fsck_alloc_push(q->given_up, pblk + i);
@@ -412,22 +412,26 @@ int fsck_quota_drop_shared(struct fsck_ctx *ctx,
 		return 0;
 	for (int t = 0; t < EXTKIT_QUOTA_TYPES && !rc; t++) {
 		uint32_t ino = extkit_quota_inum(&fs->sb, t);
-		struct quota_shared q = { .ctx = ctx };
+		struct quota_shared q = { .ctx = ctx, .given_up = given_up };
+		size_t had = given_up->n;	/* dropped again if declined */
 
 		if (!ino || ino > fs->sb.inodes_count ||
 		    !fsck_inode_used(ctx, ino) ||
 		    extkit_inode_read(fs, ino, &inode) ||
-		    !extkit_inode_has_block_map(&inode) ||
-		    extkit_block_walk(fs, &inode, shared_fn, &q) < 0 || !q.n)
+		    !extkit_inode_has_block_map(&inode))
 			continue;
+		if (extkit_block_walk(fs, &inode, shared_fn, &q) < 0) {
+			if (q.err)
+				return q.err;
+			q.n = 0;	/* a map that does not walk: left */
+		}
 		clear_problem_context(&pctx);
 		pctx.ino = ino;
 		pctx.num = q.n;
-		if (!fix_problem(ctx, PR_1_QUOTA_INODE_SHARED, &pctx))
+		if (!q.n || !fix_problem(ctx, PR_1_QUOTA_INODE_SHARED, &pctx)) {
+			given_up->n = had;
 			continue;
-		q.given_up = given_up;
-		if (extkit_block_walk(fs, &inode, shared_fn, &q) < 0 && q.err)
-			return q.err;
+		}
 		rc = empty_quota_inode(ctx, ino, &inode);
 	}
 	return rc;
