@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "dirspace.h"
 #include "error.h"
 #include "htree.h"
+#include "keysort.h"
 #include "ondisk.h"
 
 void extkit_dirbuild_init(struct extkit_dirbuild *db, struct extkit_fs *fs)
@@ -75,20 +77,92 @@ static void set_names(struct extkit_dirbuild *db)
 		db->e[i].name = db->names + db->e[i].name_off;
 }
 
-static int cmp_name(const void *a, const void *b)
+/* Big-endian bytes depth..depth+7 of e's name, zeros past its end:
+ * keys in byte order of the names, a shorter name first (a name holds no
+ * NUL byte). */
+static uint64_t name_chunk(const struct extkit_dirbuild_entry *e,
+			   uint32_t depth)
 {
-	const struct extkit_dirbuild_entry *x = a, *y = b;
-	uint32_t n = x->len < y->len ? x->len : y->len;
-	int r = memcmp(x->name, y->name, n);
+	uint64_t key = 0;
 
-	return r ? r : (int)x->len - (int)y->len;
+	for (uint32_t j = depth; j < depth + 8; j++)
+		key = key << 8 | (j < e->len ? (uint8_t)e->name[j] : 0);
+	return key;
 }
 
-void extkit_dirbuild_sort_names(struct extkit_dirbuild *db)
+/* Sorts k[0..n) (entries of db) by their names from byte depth on: by
+ * the next eight bytes, then each run sharing them by the bytes after
+ * (a run whose eighth byte is 0 has ended: the same name). */
+static int sort_by_name(const struct extkit_dirbuild *db,
+			struct extkit_sort_key *k, uint64_t n, uint32_t depth)
 {
+	uint64_t a, b;
+	int rc;
+
+	for (a = 0; a < n; a++)
+		k[a].key = name_chunk(&db->e[k[a].i], depth);
+	rc = extkit_keysort(k, n);
+	for (a = 0; !rc && a < n; a = b) {
+		for (b = a + 1; b < n && k[b].key == k[a].key; b++)
+			;
+		if (b - a > 1 && (k[a].key & 0xff) &&
+		    depth + 8 < EXT2_NAME_LEN)
+			rc = sort_by_name(db, k + a, b - a, depth + 8);
+	}
+	return rc;
+}
+
+/* Puts db's entries in the order of k. */
+static int reorder(struct extkit_dirbuild *db,
+		   const struct extkit_sort_key *k)
+{
+	struct extkit_dirbuild_entry *e = malloc(db->n * sizeof(*e));
+
+	if (!e)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < db->n; i++)
+		e[i] = db->e[k[i].i];
+	free(db->e);
+	db->e = e;
+	db->cap = db->n;
+	return 0;
+}
+
+/* A key for each entry (key: its first eight name bytes, or its hash and
+ * minor hash); sorted, runs of equal keys by their whole names. */
+static int sort_entries(struct extkit_dirbuild *db, int by_hash)
+{
+	struct extkit_sort_key *k;
+	uint64_t a, b;
+	int rc;
+
 	set_names(db);
-	if (db->n)
-		qsort(db->e, db->n, sizeof(*db->e), cmp_name);
+	if (db->n < 2)
+		return 0;
+	k = malloc(db->n * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	for (a = 0; a < db->n; a++)
+		k[a] = (struct extkit_sort_key){
+			.key = (uint64_t)db->e[a].hash << 32 | db->e[a].minor,
+			.i = a,
+		};
+	rc = by_hash ? extkit_keysort(k, db->n) : sort_by_name(db, k, db->n, 0);
+	for (a = 0; by_hash && !rc && a < db->n; a = b) {
+		for (b = a + 1; b < db->n && k[b].key == k[a].key; b++)
+			;
+		if (b - a > 1)
+			rc = sort_by_name(db, k + a, b - a, 0);
+	}
+	if (!rc)
+		rc = reorder(db, k);
+	free(k);
+	return rc;
+}
+
+int extkit_dirbuild_sort_names(struct extkit_dirbuild *db)
+{
+	return sort_entries(db, 0);
 }
 
 /* Appends record (ino, name) at *off of block blk at its minimal size. */
@@ -160,17 +234,6 @@ static void lay_out(struct extkit_dirbuild *db, int out, uint64_t first,
 	*blocks = pk.blocks ? pk.blocks : 1;
 }
 
-static int cmp_hash(const void *a, const void *b)
-{
-	const struct extkit_dirbuild_entry *x = a, *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	if (x->minor != y->minor)
-		return x->minor < y->minor ? -1 : 1;
-	return cmp_name(a, b);
-}
-
 static int hash_all(struct extkit_dirbuild *db, uint8_t version)
 {
 	uint64_t i;
@@ -184,10 +247,7 @@ static int hash_all(struct extkit_dirbuild *db, uint8_t version)
 		if (rc)
 			return rc;
 	}
-	set_names(db);
-	if (db->n)
-		qsort(db->e, db->n, sizeof(*db->e), cmp_hash);
-	return 0;
+	return sort_entries(db, 1);
 }
 
 /* Whether some name has no agreed hash (extkit_casefold_name_unhashable):

@@ -55,8 +55,8 @@ void extkit_dirbuild_init(struct extkit_dirbuild *db, struct extkit_fs *fs);
 int extkit_dirbuild_add(struct extkit_dirbuild *db, const char *name,
 			uint32_t len, uint32_t ino, uint8_t ftype);
 /* Sorts the entries by name (bytes, then length): an order independent
- * of the order they were added in. */
-void extkit_dirbuild_sort_names(struct extkit_dirbuild *db);
+ * of the order they were added in. 0, or -ENOMEM (the order unchanged). */
+int extkit_dirbuild_sort_names(struct extkit_dirbuild *db);
 /* Blocks the directory will take (index blocks included), reading the
  * names only: the inode numbers may still be 0. */
 int extkit_dirbuild_count(struct extkit_dirbuild *db, uint64_t *blocks);

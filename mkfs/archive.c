@@ -561,8 +561,9 @@ static int finish_dirs(struct arc *c)
 
 		d->db.dot = d->ino;
 		d->db.dotdot = d->parent;
-		extkit_dirbuild_sort_names(&d->db);
-		rc = pop_dir_finish(c->p, d->ino, &d->db);
+		rc = extkit_dirbuild_sort_names(&d->db);
+		if (!rc)
+			rc = pop_dir_finish(c->p, d->ino, &d->db);
 		extkit_dirbuild_free(&d->db);
 	}
 	return rc;

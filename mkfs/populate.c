@@ -467,9 +467,10 @@ static int copy_dir(struct pop *p, int dfd, uint32_t ino, uint32_t parent)
 
 	extkit_dirbuild_init(&db, p->fs);
 	rc = read_names(p, dfd, &db);
+	if (!rc)
+		rc = extkit_dirbuild_sort_names(&db);
 	if (rc)
 		goto out;
-	extkit_dirbuild_sort_names(&db);
 	n = db.n;
 	kids = calloc(n ? n : 1, sizeof(*kids));
 	if (!kids) {

@@ -28,5 +28,6 @@ Suite *csum_suite(void);
 Suite *count_suite(void);
 Suite *istate_suite(void);
 Suite *nameset_suite(void);
+Suite *keysort_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
