@@ -136,11 +136,15 @@ static int desc_fits(struct fsck_ctx *ctx, const struct extkit_super *sb,
  */
 static int fix_blocks_count(struct fsck_ctx *ctx, struct extkit_super *sb)
 {
-	uint32_t bs = EXT2_MIN_BLOCK_SIZE << sb->log_block_size;
-	uint64_t dev = ctx->io->size / bs, bpg = sb->blocks_per_group;
-	uint64_t fdb = sb->first_data_block, have, claim;
+	uint64_t bpg = sb->blocks_per_group, fdb = sb->first_data_block;
+	uint64_t dev, have, claim;
+	uint32_t bs;
 
-	if (sb->log_block_size > 6 || bpg < 8 || bpg > 8ull * bs ||
+	if (sb->log_block_size > 6)
+		return 0;
+	bs = EXT2_MIN_BLOCK_SIZE << sb->log_block_size;
+	dev = ctx->io->size / bs;
+	if (bpg < 8 || bpg > 8ull * bs ||
 	    sb->blocks_count <= dev || dev <= fdb + 1 || !sb->inode_size ||
 	    (sb->feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG))
 		return 0;
