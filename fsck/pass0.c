@@ -130,6 +130,54 @@ static int try_open(struct fsck_ctx *ctx, uint64_t sb_block, uint32_t bs,
 	return rc;
 }
 
+/*
+ * The geometry of a primary superblock that is unusable (a bad field
+ * elsewhere: s_desc_size, say) but still has its magic, block size and
+ * s_blocks_per_group in range: where the backups of a filesystem made
+ * with -g lie (e2fsck's get_backup_sb reads them from the primary it
+ * loaded despite errors).
+ */
+static int primary_geometry(struct fsck_ctx *ctx, uint32_t *bs,
+			    uint64_t *bpg, uint64_t *fdb)
+{
+	struct ext2_super_block disk;
+	struct extkit_super sb;
+
+	if (extkit_io_read_bytes(ctx->io, 1024, &disk, sizeof(disk)))
+		return 0;
+	extkit_super_decode(&disk, &sb);
+	if (sb.magic != EXT2_SUPER_MAGIC || sb.log_block_size > 6 ||
+	    sb.first_data_block > 1)
+		return 0;
+	*bs = EXT2_MIN_BLOCK_SIZE << sb.log_block_size;
+	*bpg = sb.blocks_per_group;
+	*fdb = sb.first_data_block;
+	return *bpg >= 8 && *bpg % 8 == 0 && *bpg <= 8ull * *bs;
+}
+
+/* The backups in groups 1, 3, 5, 7 and 9 of the geometry of an unusable
+ * primary that says its groups are not the usual size. */
+static int find_backup_by_primary(struct fsck_ctx *ctx,
+				  struct extkit_fs **out, uint64_t *where)
+{
+	uint64_t bpg, fdb;
+	const char *why;
+	uint32_t bs;
+
+	if (!primary_geometry(ctx, &bs, &bpg, &fdb) || bpg == 8ull * bs)
+		return -EXTKIT_ENOTEXT;
+	for (unsigned int k = 0; k < sizeof(backup_groups) /
+					 sizeof(backup_groups[0]); k++) {
+		uint64_t blk = fdb + backup_groups[k] * bpg;
+
+		if (try_open(ctx, blk, bs, out, &why) == 0) {
+			*where = blk;
+			return 0;
+		}
+	}
+	return -EXTKIT_ENOTEXT;
+}
+
 /* Looks for a usable backup superblock; 0 and *out, or an error. */
 static int find_backup(struct fsck_ctx *ctx, struct extkit_fs **out,
 		       uint64_t *where)
@@ -153,6 +201,8 @@ static int find_backup(struct fsck_ctx *ctx, struct extkit_fs **out,
 			*where = blk;
 			return 0;
 		}
+	} else if (find_backup_by_primary(ctx, out, where) == 0) {
+		return 0;
 	}
 	for (unsigned int k = 0; k < sizeof(backup_groups) /
 					 sizeof(backup_groups[0]); k++) {
