@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # extkit-fsck on e2fsprogs' own test filesystems: the damaged images of
 # its tests/ (image.gz, image.bz2) and those its scripts build with mke2fs
-# and debugfs (the part of the script before run_e2fsck). Not part of
+# and debugfs (the part of the script before run_e2fsck, or before its
+# last fsck run: the journal tests write transactions). Not part of
 # make check: it needs e2fsprogs' source (E2FSPROGS_SRC, or fetched with
 # `apt-get source` where deb-src is configured). For each filesystem:
 #   e2fsck -fy on a copy, twice (what e2fsck makes of it: its exit codes);
@@ -42,13 +43,24 @@ get() {
 		bunzip2 -c "$T/$1/image.bz2" >orig 2>/dev/null
 	elif [ -f "$T/$1/script" ] && grep -q run_e2fsck "$T/$1/script"; then
 		awk '/run_e2fsck/ { exit } { print }' "$T/$1/script" >pre.sh
-		(TMPFILE=$PWD/orig MKE2FS=$MKE2FS DEBUGFS=$DEBUGFS \
-		 DEBUGFS_EXE=$DEBUGFS TUNE2FS=$(command -v tune2fs) \
-		 E2FSCK=$E2FSCK test_name=$1 test_dir=$T/$1 cmd_dir=$T \
-		 SRCDIR=$T MKE2FS_CONFIG=$T/mke2fs.conf.in \
-		 timeout 120 sh pre.sh) >/dev/null 2>&1 </dev/null
+		build "$1"
+	elif [ -f "$T/$1/script" ] && grep -q '^\$FSCK' "$T/$1/script"; then
+		# the journal tests: up to the last fsck run (the earlier
+		# ones check the fresh image: skipped)
+		_last=$(grep -n '^\$FSCK' "$T/$1/script" | tail -1 | cut -d: -f1)
+		head -n $((_last - 1)) "$T/$1/script" >pre.sh
+		build "$1"
 	fi
 	[ -s orig ]
+}
+
+# build TEST: runs pre.sh (the start of TEST's script) to make ./orig.
+build() {
+	(TMPFILE=$PWD/orig MKE2FS=$MKE2FS DEBUGFS=$DEBUGFS \
+	 DEBUGFS_EXE=$DEBUGFS TUNE2FS=$(command -v tune2fs) \
+	 E2FSCK=$E2FSCK FSCK=true test_name=$1 test_dir=$T/$1 \
+	 cmd_dir=$T SRCDIR=$T MKE2FS_CONFIG=$T/mke2fs.conf.in \
+	 timeout 120 sh pre.sh) >/dev/null 2>&1 </dev/null
 }
 
 # check TEST: the runs and the class of TEST (in $class).
