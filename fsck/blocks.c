@@ -324,6 +324,42 @@ static int scan_ind(struct scan *s, const struct extkit_walk_ent *e)
 	return EXTKIT_WALK_NOWRITE;
 }
 
+/*
+ * A directory block past 2 GiB (2^21 KiB of blocks) without largedir,
+ * in a directory whose i_size_high is 0: no kernel made it, and the
+ * number is garbage that names a block far beyond the directory's end
+ * (e2fsck's PR_1_TOOBIG_DIR; it drops it and its contents). Pass 2
+ * would walk the millions of holes before it.
+ */
+static int dir_block_too_big(const struct extkit_super *sb,
+			     const struct extkit_inode *inode, uint64_t lblk)
+{
+	return S_ISDIR(inode->mode) && !(inode->size >> 32) &&
+	       !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_LARGEDIR) &&
+	       lblk > (1ull << (21 - sb->log_block_size));
+}
+
+/* A directory block too far: 1 when it is to be dropped, -1 when that
+ * was declined (it is not claimed either way), 0 when it is fine. */
+static int too_big(struct scan *s, const struct extkit_walk_ent *e)
+{
+	struct problem_context pctx;
+
+	if (!dir_block_too_big(&s->ctx->fs->sb, s->inode, e->lblk))
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.ino = s->ino;
+	pctx.blk = e->pblk;
+	pctx.blkcount = (int64_t)e->lblk;
+	pctx.inode = s->inode;
+	if (!fix_problem(s->ctx, PR_1_TOOBIG_DIR, &pctx)) {
+		s->declined = 1;
+		return -1;
+	}
+	s->dropped = 1;
+	return 1;
+}
+
 /* The walker's callback: each block number of the map, checked. */
 static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		   void *arg)
@@ -341,6 +377,12 @@ static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	}
 	if (e->level)
 		return scan_ind(s, e);
+	switch (too_big(s, e)) {
+	case 1:
+		return EXTKIT_WALK_DROP;
+	case -1:
+		return 0;
+	}
 	run_add(s, e->pblk);
 	if ((int64_t)e->lblk > s->res->last_lblk)
 		s->res->last_lblk = (int64_t)e->lblk;
@@ -443,6 +485,7 @@ int fsck_scan_blocks(struct fsck_ctx *ctx, uint32_t ino,
 
 struct ind_fix {
 	struct fsck_ctx *ctx;
+	const struct extkit_inode *inode;
 	int skip_shared;
 	int skipped;
 };
@@ -457,6 +500,9 @@ static int ind_fix_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	if (e->flags & EXTKIT_WALK_LEAVE)
 		return 0;
 	if (e->bad == EXTKIT_WALK_BAD_PBLK)
+		return EXTKIT_WALK_DROP;
+	if (!e->bad && !e->level &&
+	    dir_block_too_big(&fs->sb, f->inode, e->lblk))
 		return EXTKIT_WALK_DROP;
 	if (e->bad || !e->level)
 		return 0;
@@ -480,7 +526,7 @@ void fsck_apply_ind_fixes(struct fsck_ctx *ctx, int skip_shared)
 
 	for (size_t i = 0; i < l->n; i++) {
 		uint32_t ino = (uint32_t)l->v[i];
-		struct ind_fix f = { ctx, skip_shared, 0 };
+		struct ind_fix f = { ctx, &inode, skip_shared, 0 };
 		struct extkit_walk wk = { .ino = ino, .fn = ind_fix_fn,
 					  .arg = &f };
 

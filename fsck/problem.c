@@ -482,6 +482,9 @@ const struct problem problem_table[] = {
 	  "Inode %i logical block %N (physical block %b) violates cluster "
 	  "allocation rules; its extents will be rebuilt.",
 	  PROMPT_FIX, 0 },
+	{ PR_1_TOOBIG_DIR,
+	  "In directory inode %i, %B (%b) makes the directory too big.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
