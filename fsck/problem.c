@@ -485,6 +485,11 @@ const struct problem problem_table[] = {
 	{ PR_1_TOOBIG_DIR,
 	  "In directory inode %i, %B (%b) makes the directory too big.",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_TREE_IN_GROUP_META,
+	  "Inode %i's extent tree block %b is group metadata (a superblock "
+	  "copy, descriptors, a bitmap or an inode table): the inode gets a "
+	  "copy of it, checked after a restart.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

@@ -217,6 +217,7 @@ enum problem_prompt {
 #define PR_1_MISALIGNED_CLUSTER	0x010805 /* bigalloc: off the grid */
 /* e2fsprogs' damaged test images (meta13). */
 #define PR_1_TOOBIG_DIR		0x010900 /* dir block past 2 GiB */
+#define PR_1_TREE_IN_GROUP_META	0x010901 /* extent tree block in metadata */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
