@@ -122,6 +122,7 @@ enum problem_prompt {
 #define PR_0_BB_UNINIT_LAST	0x000401 /* last group: BLOCK_UNINIT */
 #define PR_0_GDT_ITABLE_UNUSED	0x000402 /* itable_unused > free inodes */
 #define PR_0_NONZERO_RESERVED_GDT 0x000403 /* reserved GDT, no resize_inode */
+#define PR_0_RESIZE_INODE_META_BG 0x000404 /* both features: drop the first */
 #define PR_0_EXT_JOURNAL_NO_FEATURE 0x000500 /* journal UUID, no has_journal */
 #define PR_0_CLUSTERS_PER_GROUP	0x000501 /* != blocks per group, no bigalloc */
 /* Repairs that converge (issue 17, rel9; super_rebuild.c, relocate.c). */
