@@ -120,6 +120,12 @@ void fsck_block_unmark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count)
 			extkit_bitmap_clear(&ctx->block_found, bit + i);
 }
 
+void fsck_block_unmark_owned(struct fsck_ctx *ctx, uint64_t blk)
+{
+	extkit_bitmap_clear(&ctx->block_dup, bit_of(ctx, blk));
+	extkit_bitmap_clear(&ctx->block_found, bit_of(ctx, blk));
+}
+
 /* ---- the pass 1 scan of an indirect map ---- */
 
 struct scan {

@@ -51,6 +51,7 @@ struct ext_clone {
 	const struct extkit_inode *inode;
 	int err;		/* first failure; the walk goes on */
 	int grow;		/* an extent waits for a bigger tree */
+	int copied;		/* data blocks were copied */
 	struct ext_list list;	/* second step: the leaf extents */
 	struct ext_list meta;	/* second step: the old tree blocks (lblk
 				 * unused, pblk each) */
@@ -152,8 +153,10 @@ static int clone_pieces(struct ext_clone *c, const struct extkit_extent *ex,
 		if (p[k].shared) {
 			uint64_t nb = clone_run(c, p[k].pblk, p[k].len, 1);
 
-			if (nb)
+			if (nb) {
 				piece.pblk = nb;
+				c->copied = 1;
+			}
 		}
 		rc = put(arg, k, &piece);
 	}
@@ -316,6 +319,22 @@ static int grow_tree(struct ext_clone *c, struct extkit_inode *inode)
 	return rc;
 }
 
+/*
+ * bigalloc: a copy lies in another physical cluster than the blocks of
+ * its logical cluster the file keeps, which breaks the cluster rule
+ * (e2fsck's "violates cluster allocation rules" on the next run); pass
+ * 1E moves such logical clusters whole (extents_rebuild.c).
+ */
+static int queue_realign(struct fsck_ctx *ctx, uint32_t ino)
+{
+	const struct fsck_alloc_list *l = &ctx->to_extents;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == ino)
+			return 0;
+	return fsck_alloc_push(&ctx->to_extents, ino);
+}
+
 int fsck_clone_extents(struct fsck_ctx *ctx, struct fsck_dups *dups,
 		       uint32_t ino, struct extkit_inode *inode)
 {
@@ -328,6 +347,8 @@ int fsck_clone_extents(struct fsck_ctx *ctx, struct fsck_dups *dups,
 		c.err = rc;
 	if (!c.err && c.grow)
 		c.err = grow_tree(&c, inode);
+	if (!c.err && c.copied && ctx->fs->g.cluster_ratio > 1)
+		c.err = queue_realign(ctx, ino);
 	free(c.list.e);
 	free(c.meta.e);
 	return c.err;

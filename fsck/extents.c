@@ -52,6 +52,8 @@ struct ext_scan {
 	uint64_t meta_node;	/* a tree block in group metadata being
 				 * walked (its level: meta_level), or 0 */
 	int meta_level;
+	uint64_t last_lblk;	/* the previous extent's last block */
+	uint64_t last_pblk;	/* ... where it lies; 0: none yet */
 };
 
 static int report(struct ext_scan *s, uint32_t code, uint64_t blk,
@@ -71,6 +73,26 @@ static int report(struct ext_scan *s, uint32_t code, uint64_t blk,
 
 /* ---- leaves ---- */
 
+/*
+ * bigalloc: a block sits at its logical block's offset in its cluster,
+ * and a logical cluster maps one physical cluster: a block in the same
+ * logical cluster as the block before it lies in that block's physical
+ * cluster (e2fsck's has_unaligned_cluster_map). An extent's blocks run
+ * on together, so its first block tells.
+ */
+static int breaks_cluster_rule(const struct ext_scan *s,
+			       const struct extkit_walk_ent *e)
+{
+	uint32_t bits = s->ctx->fs->g.cluster_bits;
+	uint64_t mask = ((uint64_t)1 << bits) - 1;
+
+	if ((e->pblk ^ e->lblk) & mask)
+		return 1;
+	return s->last_pblk && (e->lblk & mask) &&
+	       e->lblk >> bits == s->last_lblk >> bits &&
+	       e->pblk >> bits != s->last_pblk >> bits;
+}
+
 static void claim_extent(struct ext_scan *s, const struct extkit_walk_ent *e)
 {
 	int64_t last = (int64_t)(e->lblk + e->len - 1);
@@ -80,10 +102,11 @@ static void claim_extent(struct ext_scan *s, const struct extkit_walk_ent *e)
 	/* bigalloc: a block sits at its logical block's offset in its
 	 * cluster (e2fsck's PR_1_MISALIGNED_CLUSTER); pass 1E moves the
 	 * logical clusters that do not */
-	if (!s->res->misaligned &&
-	    ((e->pblk ^ e->lblk) & (s->ctx->fs->g.cluster_ratio - 1)))
+	if (!s->res->misaligned && breaks_cluster_rule(s, e))
 		s->res->misaligned = report(s, PR_1_MISALIGNED_CLUSTER,
 					    e->pblk, e->lblk, 0, NULL) ? 1 : -1;
+	s->last_lblk = e->lblk + e->len - 1;
+	s->last_pblk = e->pblk + e->len - 1;
 	if (last > s->res->last_lblk)
 		s->res->last_lblk = last;
 	if (!(e->flags & EXTKIT_WALK_UNWRITTEN) && last > s->res->last_init_lblk)
