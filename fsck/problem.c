@@ -204,14 +204,14 @@ const struct problem problem_table[] = {
 	  "Group descriptor %g counts %N never-used inodes, more than it "
 	  "has free.",
 	  PROMPT_FIX, PR_PREEN_OK },
-	{ PR_0_RESIZE_INODE_META_BG,
-	  "The resize_inode and meta_bg features are both set; they "
-	  "exclude each other: resize_inode is to be cleared.",
-	  PROMPT_FIX, 0 },
 	{ PR_0_NONZERO_RESERVED_GDT,
 	  "The superblock reserves %N GDT blocks for growth, but the "
 	  "filesystem has no resize_inode feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_RESIZE_INODE_META_BG,
+	  "The resize_inode and meta_bg features are both set; they "
+	  "exclude each other: resize_inode is to be cleared.",
+	  PROMPT_FIX, 0 },
 	{ PR_0_EXT_JOURNAL_NO_FEATURE,
 	  "The superblock names a journal on another device, but the "
 	  "filesystem has no has_journal feature.",
