@@ -331,28 +331,24 @@ static int scan_ind(struct scan *s, const struct extkit_walk_ent *e)
 }
 
 /*
- * A directory block past 2 GiB (2^21 KiB of blocks) without largedir,
- * in a directory whose i_size_high is 0: no kernel made it, and the
- * number is garbage that names a block far beyond the directory's end
- * (e2fsck's PR_1_TOOBIG_DIR; it drops it and its contents). Pass 2
- * would walk the millions of holes before it.
+ * Whether logical block lblk lies past what a directory may hold: 2 GiB
+ * (i_size_high 0) without large_dir, as e2fsck bounds it (a block
+ * number past 2^(21 - s_log_block_size)). A map whose garbage reaches
+ * such a block would otherwise make a directory of terabytes.
  */
-static int dir_block_too_big(const struct extkit_super *sb,
+static int dir_block_too_far(const struct extkit_fs *fs,
 			     const struct extkit_inode *inode, uint64_t lblk)
 {
 	return S_ISDIR(inode->mode) && !(inode->size >> 32) &&
-	       !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_LARGEDIR) &&
-	       lblk > (1ull << (21 - sb->log_block_size));
+	       !extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_LARGEDIR) &&
+	       lblk > (1ull << (21 - fs->sb.log_block_size));
 }
 
-/* A directory block too far: 1 when it is to be dropped, -1 when that
- * was declined (it is not claimed either way), 0 when it is fine. */
-static int too_big(struct scan *s, const struct extkit_walk_ent *e)
+/* Reports a directory block past the largest size; 1 when it goes. */
+static int too_far(struct scan *s, const struct extkit_walk_ent *e)
 {
 	struct problem_context pctx;
 
-	if (!dir_block_too_big(&s->ctx->fs->sb, s->inode, e->lblk))
-		return 0;
 	clear_problem_context(&pctx);
 	pctx.ino = s->ino;
 	pctx.blk = e->pblk;
@@ -360,7 +356,7 @@ static int too_big(struct scan *s, const struct extkit_walk_ent *e)
 	pctx.inode = s->inode;
 	if (!fix_problem(s->ctx, PR_1_TOOBIG_DIR, &pctx)) {
 		s->declined = 1;
-		return -1;
+		return 0;
 	}
 	s->dropped = 1;
 	return 1;
@@ -383,12 +379,9 @@ static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	}
 	if (e->level)
 		return scan_ind(s, e);
-	switch (too_big(s, e)) {
-	case 1:
+	if (dir_block_too_far(s->ctx->fs, s->inode, e->lblk) &&
+	    too_far(s, e))
 		return EXTKIT_WALK_DROP;
-	case -1:
-		return 0;
-	}
 	run_add(s, e->pblk);
 	if ((int64_t)e->lblk > s->res->last_lblk)
 		s->res->last_lblk = (int64_t)e->lblk;
@@ -508,7 +501,7 @@ static int ind_fix_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	if (e->bad == EXTKIT_WALK_BAD_PBLK)
 		return EXTKIT_WALK_DROP;
 	if (!e->bad && !e->level &&
-	    dir_block_too_big(&fs->sb, f->inode, e->lblk))
+	    dir_block_too_far(fs, f->inode, e->lblk))
 		return EXTKIT_WALK_DROP;
 	if (e->bad || !e->level)
 		return 0;

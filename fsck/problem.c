@@ -405,6 +405,11 @@ const struct problem problem_table[] = {
 	  "Extent tree block %b of inode %i says depth %N, but it sits at "
 	  "depth %O.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_TREE_IN_GROUP_META,
+	  "Inode %i's extent tree block %b is group metadata (a superblock "
+	  "copy, descriptors, a bitmap or an inode table): the inode gets a "
+	  "copy of it, checked after a restart.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_1_EXTENT_CSUM,
 	  "Extent tree block %b of inode %i passes checks, but its checksum "
 	  "does not match.",
@@ -487,13 +492,9 @@ const struct problem problem_table[] = {
 	  "allocation rules; its extents will be rebuilt.",
 	  PROMPT_FIX, 0 },
 	{ PR_1_TOOBIG_DIR,
-	  "In directory inode %i, %B (%b) makes the directory too big.",
+	  "Directory inode %i: %B (%b) lies past the 2 GiB a directory "
+	  "can hold without large_dir.",
 	  PROMPT_CLEAR, 0 },
-	{ PR_1_TREE_IN_GROUP_META,
-	  "Inode %i's extent tree block %b is group metadata (a superblock "
-	  "copy, descriptors, a bitmap or an inode table): the inode gets a "
-	  "copy of it, checked after a restart.",
-	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

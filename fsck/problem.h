@@ -191,6 +191,7 @@ enum problem_prompt {
 #define PR_1_EXTENT_ROOT_FIX	0x010057 /* root header salvaged */
 #define PR_1_EXTENT_ROOT_BAD	0x010058 /* root header garbage */
 #define PR_1_EXTENT_NODE_DEPTH	0x010059 /* tree block eh_depth wrong */
+#define PR_1_TREE_IN_GROUP_META	0x01005A /* tree block in group metadata */
 /* Extended attributes in inodes and EA inodes, inline data (xattr.c,
  * inline.c). */
 #define PR_1_INLINE_NO_FEATURE	0x010080 /* inline data, feature off */
@@ -216,9 +217,7 @@ enum problem_prompt {
 #define PR_1_UNSET_EXTENTS_FL	0x010803 /* extent header, flag unset */
 #define PR_1_QUOTA_INODE_SHARED	0x010804 /* before 1B: emptied */
 #define PR_1_MISALIGNED_CLUSTER	0x010805 /* bigalloc: off the grid */
-/* e2fsprogs' damaged test images (meta13). */
-#define PR_1_TOOBIG_DIR		0x010900 /* dir block past 2 GiB */
-#define PR_1_TREE_IN_GROUP_META	0x010901 /* extent tree block in metadata */
+#define PR_1_TOOBIG_DIR		0x010806 /* dir block past 2 GiB */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
