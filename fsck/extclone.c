@@ -51,6 +51,7 @@ struct ext_clone {
 	const struct extkit_inode *inode;
 	int err;		/* first failure; the walk goes on */
 	int grow;		/* an extent waits for a bigger tree */
+	int copied;		/* data blocks were copied */
 	struct ext_list list;	/* second step: the leaf extents */
 	struct ext_list meta;	/* second step: the old tree blocks (lblk
 				 * unused, pblk each) */
@@ -152,8 +153,10 @@ static int clone_pieces(struct ext_clone *c, const struct extkit_extent *ex,
 		if (p[k].shared) {
 			uint64_t nb = clone_run(c, p[k].pblk, p[k].len, 1);
 
-			if (nb)
+			if (nb) {
 				piece.pblk = nb;
+				c->copied = 1;
+			}
 		}
 		rc = put(arg, k, &piece);
 	}
@@ -316,6 +319,55 @@ static int grow_tree(struct ext_clone *c, struct extkit_inode *inode)
 	return rc;
 }
 
+struct rule_walk {
+	uint32_t bits;
+	uint64_t last_lblk, last_pblk;	/* last_pblk 0: none yet */
+	int broken;
+};
+
+/* A leaf extent whose first block shares a logical cluster with the
+ * block before it, in another physical cluster. */
+static int rule_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+		   void *arg)
+{
+	struct rule_walk *r = arg;
+	uint64_t mask = ((uint64_t)1 << r->bits) - 1;
+
+	(void)fs;
+	if ((e->flags & (EXTKIT_WALK_META | EXTKIT_WALK_LEAVE)) || e->bad)
+		return 0;
+	if (r->last_pblk && (e->lblk & mask) &&
+	    e->lblk >> r->bits == r->last_lblk >> r->bits &&
+	    e->pblk >> r->bits != r->last_pblk >> r->bits)
+		r->broken = 1;
+	r->last_lblk = e->lblk + e->len - 1;
+	r->last_pblk = e->pblk + e->len - 1;
+	return 0;
+}
+
+/*
+ * bigalloc: a copy of some blocks of a logical cluster lies in another
+ * physical cluster than the blocks the file keeps, which breaks the
+ * cluster rule (e2fsck's "violates cluster allocation rules" on the next
+ * run); pass 1E then moves the logical cluster whole (extents_rebuild.c).
+ */
+static int queue_realign(struct fsck_ctx *ctx, uint32_t ino,
+			 const struct extkit_inode *inode)
+{
+	const struct fsck_alloc_list *l = &ctx->to_extents;
+	struct rule_walk r = { .bits = ctx->fs->g.cluster_bits };
+	struct extkit_inode work = *inode;
+	struct extkit_walk wk = { .flags = EXTKIT_WALK_DRY, .fn = rule_fn,
+				  .arg = &r };
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == ino)
+			return 0;
+	if (extkit_walk(ctx->fs, &work, &wk) < 0 || !r.broken)
+		return 0;
+	return fsck_alloc_push(&ctx->to_extents, ino);
+}
+
 int fsck_clone_extents(struct fsck_ctx *ctx, struct fsck_dups *dups,
 		       uint32_t ino, struct extkit_inode *inode)
 {
@@ -328,6 +380,8 @@ int fsck_clone_extents(struct fsck_ctx *ctx, struct fsck_dups *dups,
 		c.err = rc;
 	if (!c.err && c.grow)
 		c.err = grow_tree(&c, inode);
+	if (!c.err && c.copied && ctx->fs->g.cluster_ratio > 1)
+		c.err = queue_realign(ctx, ino, inode);
 	free(c.list.e);
 	free(c.meta.e);
 	return c.err;

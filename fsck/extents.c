@@ -49,6 +49,11 @@ struct ext_scan {
 	int moved;	/* a directory extent moved down: index starts follow */
 	int prev_moved;	/* ... the extent just before */
 	uint64_t prev_end;	/* where that one ended before the move */
+	uint64_t meta_node;	/* a tree block in group metadata being
+				 * walked (its level: meta_level), or 0 */
+	int meta_level;
+	uint64_t last_lblk;	/* the previous extent's last block */
+	uint64_t last_pblk;	/* ... where it lies; 0: none yet */
 };
 
 static int report(struct ext_scan *s, uint32_t code, uint64_t blk,
@@ -68,6 +73,26 @@ static int report(struct ext_scan *s, uint32_t code, uint64_t blk,
 
 /* ---- leaves ---- */
 
+/*
+ * bigalloc: a block sits at its logical block's offset in its cluster,
+ * and a logical cluster maps one physical cluster: a block in the same
+ * logical cluster as the block before it lies in that block's physical
+ * cluster (e2fsck's has_unaligned_cluster_map). An extent's blocks run
+ * on together, so its first block tells.
+ */
+static int breaks_cluster_rule(const struct ext_scan *s,
+			       const struct extkit_walk_ent *e)
+{
+	uint32_t bits = s->ctx->fs->g.cluster_bits;
+	uint64_t mask = ((uint64_t)1 << bits) - 1;
+
+	if ((e->pblk ^ e->lblk) & mask)
+		return 1;
+	return s->last_pblk && (e->lblk & mask) &&
+	       e->lblk >> bits == s->last_lblk >> bits &&
+	       e->pblk >> bits != s->last_pblk >> bits;
+}
+
 static void claim_extent(struct ext_scan *s, const struct extkit_walk_ent *e)
 {
 	int64_t last = (int64_t)(e->lblk + e->len - 1);
@@ -77,10 +102,11 @@ static void claim_extent(struct ext_scan *s, const struct extkit_walk_ent *e)
 	/* bigalloc: a block sits at its logical block's offset in its
 	 * cluster (e2fsck's PR_1_MISALIGNED_CLUSTER); pass 1E moves the
 	 * logical clusters that do not */
-	if (!s->res->misaligned &&
-	    ((e->pblk ^ e->lblk) & (s->ctx->fs->g.cluster_ratio - 1)))
+	if (!s->res->misaligned && breaks_cluster_rule(s, e))
 		s->res->misaligned = report(s, PR_1_MISALIGNED_CLUSTER,
 					    e->pblk, e->lblk, 0, NULL) ? 1 : -1;
+	s->last_lblk = e->lblk + e->len - 1;
+	s->last_pblk = e->pblk + e->len - 1;
 	if (last > s->res->last_lblk)
 		s->res->last_lblk = last;
 	if (!(e->flags & EXTKIT_WALK_UNWRITTEN) && last > s->res->last_init_lblk)
@@ -279,12 +305,55 @@ static int check_node_csum(struct ext_scan *s, const struct extkit_walk_ent *e)
 	return EXTKIT_WALK_EDITED;
 }
 
+/*
+ * A tree block that is group metadata (an inode table block, say): read
+ * as the file's tree, its blocks claimed, but nothing below it checked
+ * or written (e2fsck's "conflicts with critical metadata, skipping block
+ * checks"); i_size and i_blocks wait too. Claimed by the metadata first,
+ * it is shared: pass 1B gives the file a copy of it, and the check
+ * restarts to check the copy, as e2fsck does. Returns 1 when it is.
+ */
+static int tree_in_meta(struct ext_scan *s, const struct extkit_walk_ent *e)
+{
+	if (!fsck_block_is_group_meta(s->ctx, e->pblk))
+		return 0;
+	report(s, PR_1_TREE_IN_GROUP_META, e->pblk, e->lblk, 0, NULL);
+	if (fsck_fixing(s->ctx))
+		s->ctx->flags |= FSCK_FL_RESTART;
+	s->res->failed = 1;
+	s->meta_node = e->pblk;
+	s->meta_level = e->level;
+	return 1;
+}
+
+/* Under a tree block in group metadata: the sound entries claimed,
+ * nothing reported, nothing written. */
+static int scan_quiet(struct ext_scan *s, const struct extkit_walk_ent *e)
+{
+	int late = e->bad == EXTKIT_WALK_BAD_ORDER ||
+		   e->bad == EXTKIT_WALK_BAD_PAST;
+
+	if (!(e->flags & EXTKIT_WALK_META)) {
+		if (!e->bad || late)
+			claim_extent(s, e);
+		return 0;
+	}
+	if (!(e->flags & EXTKIT_WALK_LEAVE))
+		return e->bad ? EXTKIT_WALK_SKIP : EXTKIT_WALK_NOWRITE;
+	fsck_claim_blocks(s->ctx, s->res, e->pblk, 1);
+	if (e->pblk == s->meta_node && e->level == s->meta_level)
+		s->meta_node = 0;
+	return 0;
+}
+
 /* The walker's callback: every entry of the tree, checked. */
 static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		   void *arg)
 {
 	struct ext_scan *s = arg;
 
+	if (s->meta_node)
+		return scan_quiet(s, e);
 	if (!(e->flags & EXTKIT_WALK_META))
 		return scan_extent(s, e);
 	if (e->flags & EXTKIT_WALK_LEAVE)
@@ -300,6 +369,8 @@ static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return bad_depth(s, e);
 	if (e->bad)
 		return bad_node(s, e);
+	if (tree_in_meta(s, e))
+		return EXTKIT_WALK_NOWRITE;
 	return check_node_csum(s, e);
 }
 

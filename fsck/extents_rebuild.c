@@ -104,8 +104,15 @@ static int collect_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return -EFSCORRUPTED;	/* pass 1 left it: not converted */
 	if (!e->level && (e->flags & EXTKIT_WALK_UNWRITTEN))
 		return -EXTKIT_EUNSUPP;	/* a rebuilt extent is written */
+	/* an extent (a misaligned file's) maps a run of blocks */
+	for (uint32_t k = 0; !e->level && k < e->len; k++) {
+		int rc = add_data(t, e->lblk + k, e->pblk + k);
+
+		if (rc)
+			return rc;
+	}
 	if (!e->level)
-		return add_data(t, e->lblk, e->pblk);
+		return 0;
 	if (grow((void **)&t->ind, &t->capind, t->nind, sizeof(*t->ind)))
 		return -ENOMEM;
 	t->ind[t->nind++] = e->pblk;
@@ -282,6 +289,29 @@ static void give_back(struct fsck_ctx *ctx, const uint64_t *meta, uint64_t n)
 			fsck_block_unmark(ctx, meta[k], 1);
 }
 
+/*
+ * The blocks the file gave up: its indirect blocks and the old places
+ * of the data moved. A block pass 1 found shared is the file's alone
+ * now that pass 1B gave every other owner a copy (or this file one, and
+ * then the file no longer maps it); only when a clone was refused or
+ * failed may another owner still map it.
+ */
+static void release_old(struct fsck_ctx *ctx, const struct to_ext *t)
+{
+	int resolved = !(ctx->flags & FSCK_FL_UNCORRECTED);
+
+	for (uint64_t k = 0; k < t->nind; k++)
+		if (resolved)
+			fsck_block_unmark_owned(ctx, t->ind[k]);
+		else
+			fsck_block_unmark(ctx, t->ind[k], 1);
+	for (uint64_t k = 0; k < t->nold; k++)
+		if (resolved)
+			fsck_block_unmark_owned(ctx, t->old[k]);
+		else
+			fsck_block_unmark(ctx, t->old[k], 1);
+}
+
 /* Plans, places and writes the new tree of ino; 0 when converted. */
 static int convert(struct fsck_ctx *ctx, uint32_t ino,
 		   struct extkit_inode *inode, struct to_ext *t)
@@ -320,10 +350,7 @@ static int convert(struct fsck_ctx *ctx, uint32_t ino,
 	rc = fsck_write_inode(ctx, ino, inode);
 	if (rc)
 		goto out;
-	for (uint64_t k = 0; k < t->nind; k++)
-		fsck_block_unmark(ctx, t->ind[k], 1);
-	for (uint64_t k = 0; k < t->nold; k++)
-		fsck_block_unmark(ctx, t->old[k], 1);
+	release_old(ctx, t);
 	t->ntaken = 0;	/* the copies are the file's now */
 	fsck_mark_changed(ctx);
 out:

@@ -390,6 +390,9 @@ int fsck_alloc_push(struct fsck_alloc_list *l, uint64_t v);
 int fsck_block_test(struct fsck_ctx *ctx, uint64_t blk);
 void fsck_block_mark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count);
 void fsck_block_unmark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count);
+/* Unmarks a block its one remaining owner gives up, whatever pass 1
+ * found of its sharing (pass 1B resolved it since). */
+void fsck_block_unmark_owned(struct fsck_ctx *ctx, uint64_t blk);
 /* Releases every block of inode from block_found (pass 4 deletes). */
 int fsck_release_blocks(struct fsck_ctx *ctx,
 			const struct extkit_inode *inode);

@@ -10,7 +10,8 @@
  * feature mean nothing and are cleared; the last group's block bitmap
  * cannot be uninitialized (the group may be short, its padding bits
  * must be written); itable_unused cannot exceed the group's free inodes.
- * And s_reserved_gdt_blocks is zero without the resize_inode feature.
+ * And s_reserved_gdt_blocks is zero without the resize_inode feature,
+ * which meta_bg excludes.
  *
  * Pass 2: an entry naming an inode hidden by a mark clears the mark, and
  * the check starts again from pass 1 after pass 2 (FSCK_FL_RESTART), as
@@ -66,6 +67,15 @@ void fsck_check_group_flags(struct fsck_ctx *ctx)
 	int csum = have_csum_feature(sb);
 
 	clear_problem_context(&pctx);
+	/* meta_bg places descriptors where resize_inode would grow them:
+	 * the two exclude each other (mke2fs drops resize_inode) */
+	if (extkit_has_compat(sb, EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
+	    extkit_has_incompat(sb, EXT2_FEATURE_INCOMPAT_META_BG) &&
+	    fix_problem(ctx, PR_0_RESIZE_INODE_META_BG, &pctx)) {
+		sb->feature_compat &= ~EXT2_FEATURE_COMPAT_RESIZE_INODE;
+		sb->reserved_gdt_blocks = 0;
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
 	pctx.num = sb->reserved_gdt_blocks;
 	if (!extkit_has_compat(sb, EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
 	    sb->reserved_gdt_blocks &&

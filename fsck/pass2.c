@@ -595,6 +595,12 @@ static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 	if (ds->ctx->readonly)
 		flags |= EXTKIT_DIR_ITER_NOWRITE;
 	rc = extkit_dir_iter_open(ds->ctx->fs, dir->ino, flags, &it);
+	if (rc == -EFSCORRUPTED)
+		/* a map reaching further than the filesystem has blocks
+		 * (a too big block pass 1 was told to keep): as far as
+		 * i_size goes */
+		rc = extkit_dir_iter_open(ds->ctx->fs, dir->ino,
+					  flags & ~EXTKIT_DIR_ITER_MAP_END, &it);
 	if (rc) {
 		report_dir_error(ds, PR_2_DIR_OPEN, rc);
 		return rc == -ENOMEM ? rc : 0;

@@ -208,6 +208,10 @@ const struct problem problem_table[] = {
 	  "The superblock reserves %N GDT blocks for growth, but the "
 	  "filesystem has no resize_inode feature.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_RESIZE_INODE_META_BG,
+	  "The resize_inode and meta_bg features are both set; they "
+	  "exclude each other: resize_inode is to be cleared.",
+	  PROMPT_FIX, 0 },
 	{ PR_0_EXT_JOURNAL_NO_FEATURE,
 	  "The superblock names a journal on another device, but the "
 	  "filesystem has no has_journal feature.",
@@ -401,6 +405,11 @@ const struct problem problem_table[] = {
 	  "Extent tree block %b of inode %i says depth %N, but it sits at "
 	  "depth %O.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_TREE_IN_GROUP_META,
+	  "Inode %i's extent tree block %b is group metadata (a superblock "
+	  "copy, descriptors, a bitmap or an inode table): the inode gets a "
+	  "copy of it, checked after a restart.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_1_EXTENT_CSUM,
 	  "Extent tree block %b of inode %i passes checks, but its checksum "
 	  "does not match.",
@@ -482,6 +491,10 @@ const struct problem problem_table[] = {
 	  "Inode %i logical block %N (physical block %b) violates cluster "
 	  "allocation rules; its extents will be rebuilt.",
 	  PROMPT_FIX, 0 },
+	{ PR_1_TOOBIG_DIR,
+	  "Directory inode %i: %B (%b) lies past the 2 GiB a directory "
+	  "can hold without large_dir.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

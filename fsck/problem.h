@@ -122,6 +122,7 @@ enum problem_prompt {
 #define PR_0_BB_UNINIT_LAST	0x000401 /* last group: BLOCK_UNINIT */
 #define PR_0_GDT_ITABLE_UNUSED	0x000402 /* itable_unused > free inodes */
 #define PR_0_NONZERO_RESERVED_GDT 0x000403 /* reserved GDT, no resize_inode */
+#define PR_0_RESIZE_INODE_META_BG 0x000404 /* both features: drop the first */
 #define PR_0_EXT_JOURNAL_NO_FEATURE 0x000500 /* journal UUID, no has_journal */
 #define PR_0_CLUSTERS_PER_GROUP	0x000501 /* != blocks per group, no bigalloc */
 /* Repairs that converge (issue 17, rel9; super_rebuild.c, relocate.c). */
@@ -190,6 +191,7 @@ enum problem_prompt {
 #define PR_1_EXTENT_ROOT_FIX	0x010057 /* root header salvaged */
 #define PR_1_EXTENT_ROOT_BAD	0x010058 /* root header garbage */
 #define PR_1_EXTENT_NODE_DEPTH	0x010059 /* tree block eh_depth wrong */
+#define PR_1_TREE_IN_GROUP_META	0x01005A /* tree block in group metadata */
 /* Extended attributes in inodes and EA inodes, inline data (xattr.c,
  * inline.c). */
 #define PR_1_INLINE_NO_FEATURE	0x010080 /* inline data, feature off */
@@ -215,6 +217,7 @@ enum problem_prompt {
 #define PR_1_UNSET_EXTENTS_FL	0x010803 /* extent header, flag unset */
 #define PR_1_QUOTA_INODE_SHARED	0x010804 /* before 1B: emptied */
 #define PR_1_MISALIGNED_CLUSTER	0x010805 /* bigalloc: off the grid */
+#define PR_1_TOOBIG_DIR		0x010806 /* dir block past 2 GiB */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001

@@ -118,8 +118,9 @@ static uint64_t skip_sb_copies(const struct extkit_fs *fs, uint64_t blk,
 
 /*
  * Whether place blk of kind k fits group g: inside its range, clear of
- * every superblock copy and descriptor block, and clear of the kinds
- * before k in the same group that are not in bad_mask.
+ * every superblock copy and descriptor block, and clear of the group's
+ * other kinds that are not in bad_mask (the block bitmap's predicted
+ * place may hold the inode bitmap of an older layout, say).
  */
 static int place_fits(const struct extkit_fs *fs, uint32_t g, int k,
 		      uint64_t blk, uint8_t bad_mask)
@@ -132,10 +133,10 @@ static int place_fits(const struct extkit_fs *fs, uint32_t g, int k,
 		return 0;
 	if (past_sb_copy(fs, blk, len) != blk)
 		return 0;
-	for (int j = 0; j < k; j++) {
+	for (int j = 0; j < META_KINDS; j++) {
 		uint64_t other = *meta_field((struct extkit_group *)gd, j);
 
-		if (!(bad_mask & (1u << j)) && other &&
+		if (j != k && !(bad_mask & (1u << j)) && other &&
 		    overlaps(blk, len, other, meta_len(fs, j)))
 			return 0;
 	}

@@ -114,12 +114,15 @@ uint32_t extkit_group_sb_overhead(const struct extkit_super *sb,
 	uint32_t n = 0;
 	int has_super = extkit_super_group_has_backup(sb, g);
 
+	/* meta_bg reserves no GDT blocks (resize_inode goes with it): as
+	 * e2fsprogs lays the groups out, a stray s_reserved_gdt_blocks is
+	 * not counted (e2fsck zeroes it) */
 	if (sb->feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG) {
 		if (has_super) {
 			uint32_t old = sb->first_meta_bg < geom->gdt_blocks ?
 				       sb->first_meta_bg : geom->gdt_blocks;
 
-			n += 1 + old + sb->reserved_gdt_blocks;
+			n += 1 + old;
 		}
 		return n + meta_bg_desc_blocks(sb, geom, g) +
 		       extkit_group_boot_block(sb, geom, g);

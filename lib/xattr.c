@@ -192,9 +192,12 @@ extkit_xattr_region_check(const struct extkit_xattr_format *fmt,
 			return EXTKIT_XATTR_ENTRY_PAST_END;
 		if (get_le32(reg->buf + off) == 0)
 			break;
+		/* In an inode, no room for another entry ends the list;
+		 * its four bytes still may not hold a value (e2fsck). */
 		if (off + ENTRY_LEN > size)
-			return reg->ibody ? EXTKIT_XATTR_OK :
-					    EXTKIT_XATTR_ENTRY_PAST_END;
+			return !reg->ibody ? EXTKIT_XATTR_ENTRY_PAST_END :
+			       region_take(&r, off, 4) ? EXTKIT_XATTR_OVERLAP :
+			       EXTKIT_XATTR_OK;
 		e = (const void *)(reg->buf + off);
 		p = check_entry(fmt, reg, off, entry_len(e), &r);
 		if (p)
