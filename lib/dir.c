@@ -342,6 +342,10 @@ static int dx_root_usable(const struct extkit_dir_iter *it, const uint8_t *b,
 	    root->info.info_length != sizeof(struct dx_root_info) ||
 	    root->info.indirect_levels > max)
 		return 0;
+	/* a flag the kernel does not know makes it refuse the root
+	 * (dx_probe: "Unimplemented hash flags") */
+	if (root->info.unused_flags & DX_HASH_FLAG_INCOMPAT)
+		return 0;
 	if (!dx_countlimit_ok(it, b, DX_ROOT_LIMIT_OFF))
 		return 0;
 	*levels = root->info.indirect_levels;
