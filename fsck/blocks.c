@@ -324,6 +324,38 @@ static int scan_ind(struct scan *s, const struct extkit_walk_ent *e)
 	return EXTKIT_WALK_NOWRITE;
 }
 
+/*
+ * Whether logical block lblk lies past what a directory may hold: 2 GiB
+ * (i_size_high 0) without large_dir, as e2fsck bounds it (a block
+ * number past 2^(21 - s_log_block_size)). A map whose garbage reaches
+ * such a block would otherwise make a directory of terabytes.
+ */
+static int dir_block_too_far(const struct extkit_fs *fs,
+			     const struct extkit_inode *inode, uint64_t lblk)
+{
+	return S_ISDIR(inode->mode) && !(inode->size >> 32) &&
+	       !extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_LARGEDIR) &&
+	       lblk > (1ull << (21 - fs->sb.log_block_size));
+}
+
+/* Reports a directory block past the largest size; 1 when it goes. */
+static int too_far(struct scan *s, const struct extkit_walk_ent *e)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = s->ino;
+	pctx.blk = e->pblk;
+	pctx.blkcount = (int64_t)e->lblk;
+	pctx.inode = s->inode;
+	if (!fix_problem(s->ctx, PR_1_TOOBIG_DIR, &pctx)) {
+		s->declined = 1;
+		return 0;
+	}
+	s->dropped = 1;
+	return 1;
+}
+
 /* The walker's callback: each block number of the map, checked. */
 static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		   void *arg)
@@ -341,6 +373,9 @@ static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	}
 	if (e->level)
 		return scan_ind(s, e);
+	if (dir_block_too_far(s->ctx->fs, s->inode, e->lblk) &&
+	    too_far(s, e))
+		return EXTKIT_WALK_DROP;
 	run_add(s, e->pblk);
 	if ((int64_t)e->lblk > s->res->last_lblk)
 		s->res->last_lblk = (int64_t)e->lblk;
@@ -443,6 +478,7 @@ int fsck_scan_blocks(struct fsck_ctx *ctx, uint32_t ino,
 
 struct ind_fix {
 	struct fsck_ctx *ctx;
+	const struct extkit_inode *inode;
 	int skip_shared;
 	int skipped;
 };
@@ -457,6 +493,9 @@ static int ind_fix_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	if (e->flags & EXTKIT_WALK_LEAVE)
 		return 0;
 	if (e->bad == EXTKIT_WALK_BAD_PBLK)
+		return EXTKIT_WALK_DROP;
+	if (!e->bad && !e->level &&
+	    dir_block_too_far(fs, f->inode, e->lblk))
 		return EXTKIT_WALK_DROP;
 	if (e->bad || !e->level)
 		return 0;
@@ -480,7 +519,7 @@ void fsck_apply_ind_fixes(struct fsck_ctx *ctx, int skip_shared)
 
 	for (size_t i = 0; i < l->n; i++) {
 		uint32_t ino = (uint32_t)l->v[i];
-		struct ind_fix f = { ctx, skip_shared, 0 };
+		struct ind_fix f = { ctx, &inode, skip_shared, 0 };
 		struct extkit_walk wk = { .ino = ino, .fn = ind_fix_fn,
 					  .arg = &f };
 

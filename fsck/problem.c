@@ -482,6 +482,10 @@ const struct problem problem_table[] = {
 	  "Inode %i logical block %N (physical block %b) violates cluster "
 	  "allocation rules; its extents will be rebuilt.",
 	  PROMPT_FIX, 0 },
+	{ PR_1_TOOBIG_DIR,
+	  "Directory inode %i: %B (%b) lies past the 2 GiB a directory "
+	  "can hold without large_dir.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "

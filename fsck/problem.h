@@ -215,6 +215,7 @@ enum problem_prompt {
 #define PR_1_UNSET_EXTENTS_FL	0x010803 /* extent header, flag unset */
 #define PR_1_QUOTA_INODE_SHARED	0x010804 /* before 1B: emptied */
 #define PR_1_MISALIGNED_CLUSTER	0x010805 /* bigalloc: off the grid */
+#define PR_1_TOOBIG_DIR		0x010806 /* dir block past 2 GiB */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
