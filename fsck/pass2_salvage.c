@@ -372,6 +372,14 @@ void pass2_hole(struct dir_state *ds, uint64_t lblk)
 	if (!fix_problem(ds->ctx, end - lblk > 1 ? PR_2_DIR_HOLES :
 			 PR_2_DIR_HOLE, &pctx))
 		return;
+	if (extkit_dir_iter_inode(ds->it)->flags & EXT4_EXTENTS_FL) {
+		if (fsck_dir_fill_cluster_gap(ds->ctx, ds->ino, lblk, end))
+			ds->ctx->flags |= FSCK_FL_UNCORRECTED;
+		else if (!lblk)
+			count_new_dots(ds);
+		ds->index_broken = 1;
+		return;
+	}
 	for (; lblk < end; lblk++) {
 		if (fsck_dir_fill_hole(ds->ctx, ds->ino, lblk)) {
 			ds->ctx->flags |= FSCK_FL_UNCORRECTED;
