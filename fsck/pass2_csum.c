@@ -86,6 +86,17 @@ static int dir_is_indexed(const struct dir_state *ds)
 				 EXT2_FEATURE_COMPAT_DIR_INDEX);
 }
 
+/* Whether the index is found broken however its checksums stand. */
+static int index_doomed(struct dir_state *ds,
+			const struct extkit_dir_iter *it)
+{
+	uint32_t code;
+	uint64_t num;
+
+	return pass2_index_problem(ds, extkit_dir_iter_indexed(it), &code,
+				   &num) != NULL;
+}
+
 void pass2_check_block_csum(struct dir_state *ds,
 			    const struct extkit_dir_iter *it, uint8_t *buf)
 {
@@ -111,6 +122,10 @@ void pass2_check_block_csum(struct dir_state *ds,
 	if (rc == 1)
 		return;
 	if (rc == 0) {
+		/* an index about to be cleared is rebuilt, its blocks with
+		 * it: e2fsck reports that alone */
+		if (index_block && index_doomed(ds, it))
+			return;
 		/* an index block's dx_tail may read as a leaf's tail (the
 		 * kernel keeps the tail of the leaf it turned into a root):
 		 * its records run to the block end all the same */
