@@ -379,9 +379,10 @@ static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	}
 	if (e->level)
 		return scan_ind(s, e);
-	if (dir_block_too_far(s->ctx->fs, s->inode, e->lblk) &&
-	    too_far(s, e))
-		return EXTKIT_WALK_DROP;
+	/* kept or not, such a block is not the directory's (e2fsck
+	 * ignores it when told not to clear it) */
+	if (dir_block_too_far(s->ctx->fs, s->inode, e->lblk))
+		return too_far(s, e) ? EXTKIT_WALK_DROP : 0;
 	run_add(s, e->pblk);
 	if ((int64_t)e->lblk > s->res->last_lblk)
 		s->res->last_lblk = (int64_t)e->lblk;

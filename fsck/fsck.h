@@ -578,6 +578,10 @@ int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 		      const char *name);
 /* Maps a new empty directory block at logical block lblk of dir. */
 int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk);
+/* bigalloc: fills hole [start, end) of an extent directory from the
+ * clusters of the extents around it; -EXTKIT_EUNSUPP when it needs more. */
+int fsck_dir_fill_cluster_gap(struct fsck_ctx *ctx, uint32_t dir,
+			      uint64_t start, uint64_t end);
 /* Changes inode ino's i_links_count on disk and in link_count by adj. */
 int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj);
 

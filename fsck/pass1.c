@@ -116,6 +116,11 @@ static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
 			return 1;
 		}
 	} else if (ft == EXT2_FT_UNKNOWN) {
+		/* a lost mode word over a directory's blocks (e2fsck's
+		 * check_is_really_dir comes first too) */
+		pass1_check_really_dir(ctx, ino, inode, dirty);
+		if (S_ISDIR(inode->mode))
+			return 0;
 		if (pass1_report(ctx, PR_1_BAD_MODE, ino, inode, 0)) {
 			pass1_clear_inode(ctx, ino, inode);
 			return 1;

@@ -491,10 +491,8 @@ static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 		extkit_dir_iter_mark_dirty(it);
 }
 
-/* Why the htree index of the directory cannot stand, or NULL; an
- * unknown hash version is its own problem (*code, version in num). */
-static const char *index_problem(struct dir_state *ds, int indexed,
-				 uint32_t *code, uint64_t *num)
+const char *pass2_index_problem(struct dir_state *ds, int indexed,
+				uint32_t *code, uint64_t *num)
 {
 	struct extkit_htree_report rep;
 	int rc;
@@ -540,7 +538,7 @@ static void check_index(struct dir_state *ds, int indexed)
 		return;
 	clear_problem_context(&pctx);
 	pctx.ino = ds->ino;
-	pctx.str = index_problem(ds, indexed, &code, &pctx.num);
+	pctx.str = pass2_index_problem(ds, indexed, &code, &pctx.num);
 	if (!pctx.str || !fix_problem(ds->ctx, code, &pctx))
 		return;
 	/* With metadata_csum the old index blocks are leaves without a

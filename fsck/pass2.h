@@ -41,6 +41,10 @@ int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
 /* metadata_csum: checks the checksum of the block just loaded. */
 void pass2_check_block_csum(struct dir_state *ds,
 			    const struct extkit_dir_iter *it, uint8_t *buf);
+/* Why the htree index of the directory cannot stand, or NULL; an
+ * unknown hash version is its own problem (*code, version in num). */
+const char *pass2_index_problem(struct dir_state *ds, int indexed,
+				uint32_t *code, uint64_t *num);
 /* Has the directory rebuilt after the passes (e2fsck's pass 3A). */
 void pass2_rehash_later(struct dir_state *ds);
 /* Checks the valid record at off of the current block buf. */

@@ -86,12 +86,23 @@ static int dir_is_indexed(const struct dir_state *ds)
 				 EXT2_FEATURE_COMPAT_DIR_INDEX);
 }
 
+/* Whether the index is found broken however its checksums stand. */
+static int index_doomed(struct dir_state *ds,
+			const struct extkit_dir_iter *it)
+{
+	uint32_t code;
+	uint64_t num;
+
+	return pass2_index_problem(ds, extkit_dir_iter_indexed(it), &code,
+				   &num) != NULL;
+}
+
 void pass2_check_block_csum(struct dir_state *ds,
 			    const struct extkit_dir_iter *it, uint8_t *buf)
 {
 	struct extkit_fs *fs = ds->ctx->fs;
 	uint32_t bs = ds->fmt.block_size, last = 0, gen;
-	int rc;
+	int rc, index_block = 0;
 
 	/* inline directory parts are covered by the inode's checksum */
 	if (!buf || !extkit_has_metadata_csum(&fs->sb) ||
@@ -102,14 +113,23 @@ void pass2_check_block_csum(struct dir_state *ds,
 	 * on (its dx_tail checksum valid, as the same directory's) is a
 	 * leaf whose '..' covers its tail */
 	if (dir_is_indexed(ds) &&
-	    !(ds->lblk && extkit_dirblock_is_dx_root(fs, buf)))
+	    !(ds->lblk && extkit_dirblock_is_dx_root(fs, buf))) {
 		rc = extkit_dirblock_csum_verify(fs, ds->ino, gen, buf);
-	else
+		index_block = extkit_dirblock_is_dx(fs, buf);
+	} else {
 		rc = extkit_dirblock_leaf_csum_verify(fs, ds->ino, gen, buf);
+	}
 	if (rc == 1)
 		return;
 	if (rc == 0) {
-		if (extkit_dirblock_has_tail(fs, buf) &&
+		/* an index about to be cleared is rebuilt, its blocks with
+		 * it: e2fsck reports that alone */
+		if (index_block && index_doomed(ds, it))
+			return;
+		/* an index block's dx_tail may read as a leaf's tail (the
+		 * kernel keeps the tail of the leaf it turned into a root):
+		 * its records run to the block end all the same */
+		if (!index_block && extkit_dirblock_has_tail(fs, buf) &&
 		    !chain_valid(ds, buf, bs - TAIL_LEN, &last))
 			return;
 		if (pass2_problem(ds, PR_2_DIR_CSUM, buf, 0))

@@ -182,18 +182,19 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 			bad_inode_record(ds, buf, off);
 		return;
 	}
-	/* an inline directory's part has no checksum tail */
-	limit = extkit_dir_iter_is_inline(it) ? extkit_dir_iter_area(it) :
-		extkit_dir_block_end(&ds->fmt, buf);
+	/* an inline directory's part and an htree root have no checksum
+	 * tail */
+	limit = extkit_dir_iter_limit(it);
 	if (off >= limit) {
-		/* past the records (an htree root's checksum tail) */
+		/* past the records (a leaf's checksum tail) */
 		extkit_dir_iter_seek(it, extkit_dir_iter_area(it));
 		return;
 	}
 	report_corrupt(ds, off, ent->problem, &fix);
 	if (fix) {
 		ds->dirty = 1;
-		if (!extkit_dir_iter_is_inline(it))
+		if (limit == extkit_dir_block_end(&ds->fmt, buf) &&
+		    !extkit_dir_iter_is_inline(it))
 			limit = tail_limit(ds, buf, off, limit);
 	} else if (!ds->walk_only) {
 		/* the fixes so far are written, the salvage is not */
@@ -371,6 +372,14 @@ void pass2_hole(struct dir_state *ds, uint64_t lblk)
 	if (!fix_problem(ds->ctx, end - lblk > 1 ? PR_2_DIR_HOLES :
 			 PR_2_DIR_HOLE, &pctx))
 		return;
+	if (extkit_dir_iter_inode(ds->it)->flags & EXT4_EXTENTS_FL) {
+		if (fsck_dir_fill_cluster_gap(ds->ctx, ds->ino, lblk, end))
+			ds->ctx->flags |= FSCK_FL_UNCORRECTED;
+		else if (!lblk)
+			count_new_dots(ds);
+		ds->index_broken = 1;
+		return;
+	}
 	for (; lblk < end; lblk++) {
 		if (fsck_dir_fill_hole(ds->ctx, ds->ino, lblk)) {
 			ds->ctx->flags |= FSCK_FL_UNCORRECTED;

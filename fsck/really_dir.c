@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Pass 1: a device, FIFO or socket inode that is really a directory (a
- * mode word damaged, the rest intact). Its first mapped block is read;
- * when it opens with a '.' record naming the inode itself and a '..'
- * record naming an inode in range, both valid records, the type is set
- * back to a directory (e2fsck's check_is_really_dir makes the same
- * test). The directory checks that follow then see a directory and keep
+ * Pass 1: a device, FIFO or socket inode, or one of no known type, that
+ * is really a directory (a mode word damaged, the rest intact). Its
+ * first mapped block is read; when it opens with a '.' record naming the
+ * inode itself and a '..' record naming an inode in range, both valid
+ * records, the type is set back to a directory (e2fsck's
+ * check_is_really_dir makes the same test). An inline inode needs its
+ * system.data and the parent number and first record of an inline
+ * directory. The directory checks that follow then see a directory and keep
  * every entry, where clearing a "special file" with blocks would drop a
  * whole subtree into lost+found.
  */
@@ -19,6 +21,7 @@
 #include "dir.h"
 #include "endian.h"
 #include "fs.h"
+#include "inline.h"
 #include "inode.h"
 #include "ondisk.h"
 
@@ -44,6 +47,38 @@ static int dir_record(const struct extkit_dir_format *fmt,
 	       memcmp(buf + off + EXT2_DIR_ENTRY_HEADER_LEN, name, nl) == 0;
 }
 
+/* Whether n names an inode a directory entry can name: the root or one
+ * past the reserved ones. */
+static int entry_inode_ok(const struct extkit_fs *fs, uint32_t n)
+{
+	return n == EXT2_ROOT_INO ||
+	       (n >= fs->g.first_ino && n < fs->sb.inodes_count);
+}
+
+/*
+ * Whether inline inode ino reads as an inline directory: a system.data
+ * attribute (a device never has one), a size that is a multiple of 4,
+ * the 4-byte parent number, then a first record naming no inode or a
+ * usable one, within the 56 bytes left in i_block (its rec_len may be
+ * damaged otherwise: the salvage in pass 2 deals with it).
+ */
+static int inline_looks_like_dir(struct fsck_ctx *ctx, uint32_t ino,
+				 const struct extkit_inode *inode)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t size;
+	uint32_t first = inode->block[1], rec_len;
+
+	if (!extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA))
+		return 0;
+	size = fsck_inline_dir_size(ctx, ino);
+	/* i_block[2] starts with the first record's rec_len (le16) */
+	rec_len = inode->block[2] & 0xffff;
+	return size && !(size & 3) && entry_inode_ok(fs, inode->block[0]) &&
+	       (!first || entry_inode_ok(fs, first)) &&
+	       rec_len <= EXTKIT_INLINE_IBLOCK - 4;
+}
+
 /* Whether the first block of inode ino holds '.' (ino) and '..'. */
 static int looks_like_dir(struct fsck_ctx *ctx, uint32_t ino,
 			  const struct extkit_inode *inode)
@@ -57,7 +92,7 @@ static int looks_like_dir(struct fsck_ctx *ctx, uint32_t ino,
 	int ok = 0;
 
 	if (inode->flags & EXT4_INLINE_DATA_FL)
-		return 0;
+		return inline_looks_like_dir(ctx, ino, inode);
 	/* mapped as the directory it would be */
 	dir.mode = (uint16_t)(S_IFDIR | (inode->mode & 07777));
 	if (extkit_bmap(fs, &dir, 0, &pblk) || pblk <= fs->sb.first_data_block
@@ -81,13 +116,15 @@ void pass1_check_really_dir(struct fsck_ctx *ctx, uint32_t ino,
 	uint16_t mode = inode->mode;
 	struct problem_context pctx;
 
-	if (!(S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) ||
-	      S_ISSOCK(mode)) || !looks_like_dir(ctx, ino, inode))
+	/* a symlink is believed, as a file or directory (not called) */
+	if (S_ISLNK(mode) || !looks_like_dir(ctx, ino, inode))
 		return;
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
 	pctx.inode = inode;
 	pctx.str = pass1_special_name(mode);
+	if (!pctx.str)
+		pctx.str = "file of no known type";
 	if (fix_problem(ctx, PR_1_TREAT_AS_DIR, &pctx)) {
 		inode->mode = (uint16_t)(S_IFDIR | (mode & 07777));
 		*dirty = 1;

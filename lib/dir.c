@@ -342,6 +342,10 @@ static int dx_root_usable(const struct extkit_dir_iter *it, const uint8_t *b,
 	    root->info.info_length != sizeof(struct dx_root_info) ||
 	    root->info.indirect_levels > max)
 		return 0;
+	/* a flag the kernel does not know makes it refuse the root
+	 * (dx_probe: "Unimplemented hash flags") */
+	if (root->info.unused_flags & DX_HASH_FLAG_INCOMPAT)
+		return 0;
 	if (!dx_countlimit_ok(it, b, DX_ROOT_LIMIT_OFF))
 		return 0;
 	*levels = root->info.indirect_levels;
@@ -565,6 +569,27 @@ fail:
 }
 
 /*
+ * Whether loaded block 0 of a directory flagged as indexed starts as an
+ * htree root even though the index is not usable: '.' of 12 bytes, then
+ * '..', then a dx_root_info whose reserved_zero is 0 and info_length at
+ * least 8 (what e2fsck asks of a root before it checks the index). Its
+ * records run to the block end: a root has a dx_tail, never a leaf's
+ * tail, whatever the last bytes read as.
+ */
+static int dir_block_root_shaped(const struct extkit_dir_iter *it)
+{
+	const struct dx_root *root = (const struct dx_root *)it->buf;
+
+	return it->lblk == 0 && !it->inline_dir &&
+	       (it->inode.flags & EXT2_INDEX_FL) &&
+	       extkit_has_compat(&it->fs->sb, EXT2_FEATURE_COMPAT_DIR_INDEX) &&
+	       extkit_rec_len_from_disk(root->dot_rec_len,
+					it->fmt.block_size) == 12 &&
+	       root->dotdot_name_len == 2 && !root->info.reserved_zero &&
+	       root->info.info_length >= sizeof(struct dx_root_info);
+}
+
+/*
  * End of the records of the loaded block: block size, or the offset of
  * the metadata_csum tail when the block ends in one (never in the htree
  * root, whose index runs to the block end).
@@ -574,6 +599,8 @@ static uint32_t dir_block_limit(const struct extkit_dir_iter *it)
 	if (it->inline_dir)
 		return it->area;
 	if (it->indexed && it->lblk == 0)
+		return it->fmt.block_size;
+	if (dir_block_root_shaped(it))
 		return it->fmt.block_size;
 	if ((it->flags & EXTKIT_DIR_ITER_OLD_ROOT) && it->lblk == 0 &&
 	    extkit_dirblock_is_dx_root(it->fs, it->buf))
@@ -872,6 +899,11 @@ uint64_t extkit_dir_iter_pblk(const struct extkit_dir_iter *it,
 uint32_t extkit_dir_iter_area(const struct extkit_dir_iter *it)
 {
 	return it->area;
+}
+
+uint32_t extkit_dir_iter_limit(const struct extkit_dir_iter *it)
+{
+	return dir_block_limit(it);
 }
 
 int extkit_dir_iter_is_inline(const struct extkit_dir_iter *it)

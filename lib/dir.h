@@ -299,6 +299,9 @@ uint64_t extkit_dir_iter_pblk(const struct extkit_dir_iter *it,
 			      uint64_t lblk);
 /* Bytes of the block (or inline part) handed out last. */
 uint32_t extkit_dir_iter_area(const struct extkit_dir_iter *it);
+/* Where the records of the block handed out last end: its area, less a
+ * leaf's checksum tail (an htree root has none). */
+uint32_t extkit_dir_iter_limit(const struct extkit_dir_iter *it);
 /* Whether the directory is inline (its parts have no physical block). */
 int extkit_dir_iter_is_inline(const struct extkit_dir_iter *it);
 /* Whether the htree index is in use (EXT2_INDEX_FL and a usable root). */

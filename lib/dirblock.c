@@ -68,6 +68,11 @@ int extkit_dirblock_is_dx_root(const struct extkit_fs *fs, const uint8_t *buf)
 	return dx_count_offset(fs, buf) == DX_ROOT_COUNT;
 }
 
+int extkit_dirblock_is_dx(const struct extkit_fs *fs, const uint8_t *buf)
+{
+	return dx_count_offset(fs, buf) != 0;
+}
+
 /* The kernel's ext4_dx_csum: the header and the count used entries, then
  * dt_reserved and a zero in place of dt_checksum. */
 static uint32_t dx_csum(uint32_t seed, const uint8_t *buf, uint32_t off)

@@ -20,6 +20,9 @@ int extkit_dirblock_has_tail(const struct extkit_fs *fs, const uint8_t *buf);
 /* Whether buf reads as an htree root: '.', '..' to the block end, a
  * dx_root_info of length 8 and a sound count and limit. */
 int extkit_dirblock_is_dx_root(const struct extkit_fs *fs, const uint8_t *buf);
+/* Whether buf reads as an htree root or node (its checksum, if any, is
+ * the dx_tail's). */
+int extkit_dirblock_is_dx(const struct extkit_fs *fs, const uint8_t *buf);
 /* Writes an empty tail record (checksum 0) over the last 12 bytes. */
 void extkit_dirblock_init_tail(const struct extkit_fs *fs, uint8_t *buf);
 

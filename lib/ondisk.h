@@ -394,6 +394,8 @@ _Static_assert(sizeof(struct ext4_dir_entry_tail) == 12, "dirent tail");
 #define DX_HASH_HALF_MD4_UNSIGNED	4
 #define DX_HASH_TEA_UNSIGNED		5
 #define DX_HASH_SIPHASH			6
+/* dx_root_info.unused_flags: a flag the kernel must understand */
+#define DX_HASH_FLAG_INCOMPAT		0x1
 
 struct dx_entry {
 	__le32	hash;
