@@ -15,6 +15,7 @@
 #include "inode.h"
 
 #include "count.h"
+#include "encrypt.h"
 #include "istate.h"
 #include "problem.h"
 
@@ -201,6 +202,8 @@ struct fsck_ctx {
 	} p1;
 	/* ea_inode: references to each EA inode (entries naming it) */
 	struct fsck_count ea_inode_refs;
+	/* encrypted inodes and their policies (encrypt.c) */
+	struct fsck_enc enc;
 
 	/* pass 0: per group, the places (bit 0 block bitmap, 1 inode
 	 * bitmap, 2 inode table) that were out of place; NULL when none */
