@@ -15,7 +15,7 @@
 #include "inode.h"
 
 #include "count.h"
-#include "encrypt.h"
+#include "encmap.h"
 #include "istate.h"
 #include "problem.h"
 
@@ -523,6 +523,14 @@ int fsck_inline_both_flags(struct fsck_ctx *ctx, uint32_t ino,
 			   struct extkit_inode *inode, int *dirty);
 int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode, int *dirty);
+/*
+ * Pass 1, an inode with EXT4_ENCRYPT_FL (encrypt.c): without an
+ * encryption context the flag goes (*inode changed, *dirty set); with a
+ * corrupt one the inode is cleared (1); else it goes into ctx->enc with
+ * its policy. 0, 1 or -ENOMEM.
+ */
+int fsck_enc_check_inode(struct fsck_ctx *ctx, uint32_t ino,
+			 struct extkit_inode *inode, int *dirty);
 /* i_size an inline directory must have (60 plus system.data), or 0. */
 uint64_t fsck_inline_dir_size(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,

@@ -1,25 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Encrypted inodes (fscrypt, the encrypt feature), as e2fsck checks
- * them: pass 1 reads the encryption context of every inode with
- * EXT4_ENCRYPT_FL (the extended attribute of index 9, name "c") and
- * keeps a small policy number for it; pass 2 asks for the numbers of an
- * encrypted directory and of the inodes its entries name.
+ * The encryption policies of encrypted inodes (fscrypt, the encrypt
+ * feature): pass 1 gives each encryption context it reads a small
+ * policy number (encrypt.c) and records the inode with it; pass 2 asks
+ * for the numbers of an encrypted directory and of the inodes its
+ * entries name (as e2fsck's encrypted_files.c).
  *
  * Memory: encrypted inodes are few, and made in runs that share one
  * policy (a directory's files), so the map keeps runs of consecutive
  * inode numbers with their policy (12 bytes a run, sorted by inode),
  * plus the distinct policies seen (a hash set, dropped after pass 1).
  */
-#ifndef EXTKIT_FSCK_ENCRYPT_H
-#define EXTKIT_FSCK_ENCRYPT_H
+#ifndef EXTKIT_FSCK_ENCMAP_H
+#define EXTKIT_FSCK_ENCMAP_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-#include "inode.h"
-
-struct fsck_ctx;
 
 #define FSCK_ENC_NONE		UINT32_MAX	/* not (validly) encrypted */
 /* A context version this fsck does not know (3 and up): it may be
@@ -33,7 +29,17 @@ struct fsck_enc_run {
 	uint32_t policy;
 };
 
-struct fsck_enc_policy;
+/* The bytes of a context fsck_enc_policy_id reads (a v2 context). */
+#define FSCK_ENC_CONTEXT_MAX	40
+
+/* One distinct policy: the context without its nonce (at most 24
+ * bytes, a v2 policy). */
+#define FSCK_ENC_POLICY_MAX	24
+struct fsck_enc_policy {
+	uint8_t key[FSCK_ENC_POLICY_MAX];
+	uint8_t len;			/* 0: empty slot */
+	uint32_t id;
+};
 
 struct fsck_enc {
 	struct fsck_enc_run *runs;	/* sorted by inode */
@@ -47,8 +53,10 @@ struct fsck_enc {
  * The policy number of an encryption context (len bytes): 0 and *id
  * set (FSCK_ENC_UNKNOWN for a version this fsck does not know), 1 when
  * the context is corrupt (version 0, or a version 1 or 2 context of the
- * wrong size), -ENOMEM. Two contexts get one number when they differ
- * in their nonce only (the last 16 bytes: the policy is the rest).
+ * wrong size), -ENOMEM. val holds the first FSCK_ENC_CONTEXT_MAX bytes
+ * (or all) of a context of len bytes. Two contexts get one number when
+ * they differ in their nonce only (the last 16 bytes: the policy is the
+ * rest).
  */
 int fsck_enc_policy_id(struct fsck_enc *enc, const uint8_t *val,
 		       uint32_t len, uint32_t *id);
@@ -60,12 +68,4 @@ uint32_t fsck_enc_policy_of(const struct fsck_enc *enc, uint32_t ino);
 void fsck_enc_pass1_done(struct fsck_enc *enc);
 void fsck_enc_free(struct fsck_enc *enc);
 
-/*
- * Pass 1, an inode with EXT4_ENCRYPT_FL: without an encryption context
- * the flag goes (*inode changed, *dirty set); with a corrupt one the
- * inode is cleared (1); else it is recorded. 0, 1 or -ENOMEM.
- */
-int fsck_enc_check_inode(struct fsck_ctx *ctx, uint32_t ino,
-			 struct extkit_inode *inode, int *dirty);
-
-#endif /* EXTKIT_FSCK_ENCRYPT_H */
+#endif /* EXTKIT_FSCK_ENCMAP_H */
