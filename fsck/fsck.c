@@ -450,6 +450,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	extkit_bitmap_free(&ctx->block_found);
 	extkit_bitmap_free(&ctx->block_dup);
 	fsck_ea_free(&ctx->ea);
+	fsck_enc_free(&ctx->enc);
 	if (ctx->fs)
 		extkit_fs_close(ctx->fs);
 	if (ctx->io)
@@ -543,6 +544,7 @@ static int restart_passes(struct fsck_ctx *ctx)
 	extkit_bitmap_free(&ctx->block_found);
 	extkit_bitmap_free(&ctx->block_dup);
 	fsck_ea_free(&ctx->ea);
+	fsck_enc_free(&ctx->enc);
 	free(ctx->dirs);
 	ctx->dirs = NULL;
 	ctx->dir_count = ctx->dir_cap = 0;

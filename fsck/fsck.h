@@ -15,6 +15,7 @@
 #include "inode.h"
 
 #include "count.h"
+#include "encmap.h"
 #include "istate.h"
 #include "problem.h"
 
@@ -201,6 +202,8 @@ struct fsck_ctx {
 	} p1;
 	/* ea_inode: references to each EA inode (entries naming it) */
 	struct fsck_count ea_inode_refs;
+	/* encrypted inodes and their policies (encrypt.c) */
+	struct fsck_enc enc;
 
 	/* pass 0: per group, the places (bit 0 block bitmap, 1 inode
 	 * bitmap, 2 inode table) that were out of place; NULL when none */
@@ -523,6 +526,14 @@ int fsck_inline_both_flags(struct fsck_ctx *ctx, uint32_t ino,
 			   struct extkit_inode *inode, int *dirty);
 int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 		      struct extkit_inode *inode, int *dirty);
+/*
+ * Pass 1, an inode with EXT4_ENCRYPT_FL (encrypt.c): without an
+ * encryption context the flag goes (*inode changed, *dirty set); with a
+ * corrupt one the inode is cleared (1); else it goes into ctx->enc with
+ * its policy. 0, 1 or -ENOMEM.
+ */
+int fsck_enc_check_inode(struct fsck_ctx *ctx, uint32_t ino,
+			 struct extkit_inode *inode, int *dirty);
 /* i_size an inline directory must have (60 plus system.data), or 0. */
 uint64_t fsck_inline_dir_size(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,

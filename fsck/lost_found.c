@@ -782,6 +782,43 @@ int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 	return rc < 0 ? rc : (done ? 0 : -ENOENT);
 }
 
+/*
+ * An encrypted /lost+found (e2fsck's PR_3_LPF_ENCRYPTED): files moved
+ * there could be named only with the key, so it is unlinked and a new
+ * one made. The old directory, now unconnected, goes into the new one
+ * later in pass 3. 0 when unlinked; -ENOTDIR, not asked again, when
+ * kept.
+ */
+static int unlink_encrypted_lf(struct fsck_ctx *ctx, uint32_t ino,
+			       struct problem_context *pctx)
+{
+	struct fsck_dir *d;
+	int rc;
+
+	pctx->ino = ino;
+	if (!fix_problem(ctx, PR_3_LF_ENCRYPTED, pctx)) {
+		ctx->lost_found_err = -ENOTDIR;
+		return -ENOTDIR;
+	}
+	rc = fsck_unlink_entry(ctx, EXT2_ROOT_INO, ino, LF_NAME);
+	if (rc)
+		return rc;
+	d = fsck_dir_find(ctx, ino);
+	if (d) {
+		d->parent = 0;
+		d->flags &= ~(uint32_t)FSCK_DIR_DONE;
+	}
+	return 0;
+}
+
+static int is_encrypted(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct extkit_inode inode;
+
+	return !extkit_inode_read(ctx->fs, ino, &inode) &&
+	       (inode.flags & EXT4_ENCRYPT_FL);
+}
+
 int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
 {
 	struct problem_context pctx;
@@ -797,10 +834,14 @@ int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
 			       strlen(LF_NAME), &ino);
 	if (!rc && ino <= ctx->fs->sb.inodes_count &&
 	    fsck_ftype(ctx, ino) == EXT2_FT_DIR && fsck_inode_used(ctx, ino)) {
-		ctx->lost_found = ino;
-		return 0;
-	}
-	if (!rc) {
+		if (!is_encrypted(ctx, ino)) {
+			ctx->lost_found = ino;
+			return 0;
+		}
+		rc = unlink_encrypted_lf(ctx, ino, &pctx);
+		if (rc)
+			return rc;
+	} else if (!rc) {
 		pctx.ino = ino;
 		if (!fix_problem(ctx, PR_3_LF_NOT_DIR, &pctx))
 			return -ENOTDIR;

@@ -17,7 +17,8 @@
  * the inode_used map, block_found (group metadata first, then every
  * inode's blocks) and block_dup, and the directory list ctx->dirs in
  * inode order (for passes 2 and 3), ctx->ea (the EA blocks and how many
- * inodes name each).
+ * inodes name each), ctx->enc (the encryption policy of each encrypted
+ * inode, encrypt.c).
  *
  * Reads the inode tables in large chunks, one group at a time; cost is
  * O(inodes + blocks). Frees nothing: the maps live until the end.
@@ -403,6 +404,12 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	if (!reg_or_dir(inode->mode))
 		pass1_check_really_dir(ctx, ino, inode, &dirty);
 	check_flags(ctx, ino, inode, &dirty);
+	/* e2fsck's order: the encryption context before the type checks */
+	if (inode->flags & EXT4_ENCRYPT_FL) {
+		rc = fsck_enc_check_inode(ctx, ino, inode, &dirty);
+		if (rc)
+			return rc < 0 ? rc : 0;
+	}
 	check_missing_extents_fl(ctx, ino, inode, &dirty);
 	if (!reg_or_dir(inode->mode) &&
 	    pass1_check_type(ctx, ino, inode, &dirty))
@@ -901,6 +908,7 @@ int fsck_pass1(struct fsck_ctx *ctx)
 	int rc = 0;
 
 	ctx->ind_fix.n = 0;	/* a restart scans again */
+	fsck_enc_free(&ctx->enc);
 	src.chunk_blocks = CHUNK_BYTES / bs ? CHUNK_BYTES / bs : 1;
 	if (src.chunk_blocks > fs->g.itable_blocks)
 		src.chunk_blocks = fs->g.itable_blocks;
@@ -945,5 +953,6 @@ int fsck_pass1(struct fsck_ctx *ctx)
 		rc = fsck_ea_refcounts(ctx);
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		fsck_apply_ind_fixes(ctx, 1);
+	fsck_enc_pass1_done(&ctx->enc);
 	return rc;
 }

@@ -10,7 +10,9 @@
  * second; entries pointing to reserved, out-of-range or unused inodes; a
  * second '.' or '..'; links to '.', to the root or a second link to a
  * directory; zero-length names and names with '/' or NUL; the file type
- * against the inode's mode; duplicate names (one hash set per directory,
+ * against the inode's mode; in an encrypted directory, names shorter than
+ * a cipher block and entries naming an inode without the directory's
+ * encryption policy; duplicate names (one hash set per directory,
  * O(entries)); corrupt htree indexes; holes in a directory.
  *
  * Corrupt blocks are salvaged (pass2_salvage.c): every record that can
@@ -272,7 +274,8 @@ static void check_name_encoding(struct dir_state *ds, uint8_t *buf,
 	int at;
 
 	if (!(ds->ctx->fs->sb.encoding_flags & EXTKIT_ENC_STRICT_MODE_FL) ||
-	    !extkit_dir_is_casefolded(ds->ctx->fs, ds->dir_flags))
+	    !extkit_dir_is_casefolded(ds->ctx->fs, ds->dir_flags) ||
+	    ds->policy != FSCK_ENC_NONE)	/* ciphertext (as e2fsck) */
 		return;
 	at = extkit_utf8_invalid_at(name, nl);
 	if (at < 0 || !pass2_problem(ds, PR_2_BAD_ENCODED_NAME, buf, off))
@@ -283,14 +286,15 @@ static void check_name_encoding(struct dir_state *ds, uint8_t *buf,
 }
 
 /* '/' and NUL are not allowed in a name; fixed by replacing with '.'.
- * An encrypted directory's names are ciphertext: any byte goes. */
+ * An encrypted directory's names are ciphertext: any byte goes (as
+ * e2fsck, a directory is encrypted when pass 1 found its policy). */
 static void check_name_chars(struct dir_state *ds, uint8_t *buf,
 			     uint32_t off, uint32_t nl)
 {
 	uint8_t *name = buf + off + EXT2_DIR_ENTRY_HEADER_LEN;
 	uint32_t i;
 
-	if (ds->dir_flags & EXT4_ENCRYPT_FL)
+	if (ds->policy != FSCK_ENC_NONE)
 		return;
 
 	for (i = 0; i < nl; i++)
@@ -302,6 +306,58 @@ static void check_name_chars(struct dir_state *ds, uint8_t *buf,
 		if (name[i] == '/' || name[i] == '\0')
 			name[i] = '.';
 	ds->dirty = 1;
+}
+
+/* The smallest encrypted name: one cipher block (the kernel pads names
+ * to 16 bytes or more, FSCRYPT_FNAME_MIN_MSG_LEN). */
+#define ENC_NAME_MIN	16
+
+/* Whether the inode an entry names is a kind the kernel encrypts in an
+ * encrypted directory: a file, directory or symlink (the entry's type,
+ * pass 1's when it has none). */
+static int needs_encryption(const struct dir_state *ds, const uint8_t *p,
+			    uint32_t target)
+{
+	uint8_t ft = ds->fmt.has_filetype ? p[7] : EXT2_FT_UNKNOWN;
+
+	if (ft == EXT2_FT_UNKNOWN)
+		ft = fsck_ftype(ds->ctx, target);
+	return ft == EXT2_FT_REG_FILE || ft == EXT2_FT_DIR ||
+	       ft == EXT2_FT_SYMLINK;
+}
+
+/*
+ * An entry of an encrypted directory (e2fsck's check_encrypted_dirent):
+ * its name is at least one cipher block, and a file, directory or
+ * symlink it names has the directory's policy. The entry goes when
+ * either is wrong (the inode is found unattached in pass 4, a directory
+ * unconnected in pass 3). 1 when it was cleared.
+ */
+static int check_encrypted_entry(struct dir_state *ds, uint8_t *buf,
+				 uint32_t off, uint32_t nl, uint32_t target)
+{
+	uint32_t policy, code;
+
+	if (ds->policy == FSCK_ENC_NONE)
+		return 0;
+	if (nl < ENC_NAME_MIN &&
+	    pass2_problem(ds, PR_2_ENCRYPT_SHORT_NAME, buf, off)) {
+		clear_entry(ds, buf, off);
+		return 1;
+	}
+	policy = fsck_enc_policy_of(&ds->ctx->enc, target);
+	if (policy == ds->policy)
+		return 0;
+	if (policy != FSCK_ENC_NONE)
+		code = PR_2_ENCRYPT_OTHER;
+	else if (needs_encryption(ds, buf + off, target))
+		code = PR_2_ENCRYPT_PLAIN;
+	else
+		return 0;
+	if (!pass2_problem(ds, code, buf, off))
+		return 0;
+	clear_entry(ds, buf, off);
+	return 1;
 }
 
 /* What the '..' of directory sub names: pass 2's record of it, or its
@@ -419,6 +475,8 @@ static void check_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	check_name_encoding(ds, buf, off, nl);
 	check_name_chars(ds, buf, off, nl);
 	pass2_check_filetype(ds, buf, off, target);
+	if (check_encrypted_entry(ds, buf, off, nl, target))
+		return;
 	if (pass2_check_dup_name(ds, buf, off))
 		return;
 	if (check_dir_link(ds, buf, off, target))
@@ -585,6 +643,7 @@ static int check_dir(struct dir_state *ds, struct fsck_dir *dir)
 	ds->ino = dir->ino;
 	ds->dir = dir;
 	ds->dir_flags = dir_inode_flags(ds->ctx, dir->ino);
+	ds->policy = fsck_enc_policy_of(&ds->ctx->enc, dir->ino);
 	ds->index_broken = 0;
 	ds->hole_end = 0;
 	ds->dirty = 0;

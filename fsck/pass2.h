@@ -17,6 +17,7 @@ struct dir_state {
 	struct extkit_dir_iter *it;
 	uint32_t ino;
 	uint32_t dir_flags;	/* the directory's inode flags */
+	uint32_t policy;	/* its encryption policy (FSCK_ENC_NONE) */
 	struct fsck_dir *dir;
 	uint64_t lblk;		/* current logical block */
 	uint64_t pblk;		/* its physical block */

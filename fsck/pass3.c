@@ -3,7 +3,8 @@
  * Pass 3: directory connectivity.
  *
  * Checks: the root exists and is a directory (else a new, empty root is
- * made); /lost+found exists (else it is created); every directory reaches
+ * made); /lost+found exists (else it is created; an encrypted one is
+ * unlinked and made anew, lost_found.c); every directory reaches
  * the root through the parents pass 2 found, without a loop (else the
  * topmost directory of its chain is connected to /lost+found); every
  * directory's '..' names its parent.

@@ -495,6 +495,13 @@ const struct problem problem_table[] = {
 	  "Directory inode %i: %B (%b) lies past the 2 GiB a directory "
 	  "can hold without large_dir.",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1_ENCRYPT_NO_XATTR,
+	  "Inode %i has the encrypt flag but no encryption extended "
+	  "attribute.",
+	  PROMPT_CLEAR_FLAG, 0 },
+	{ PR_1_ENCRYPT_BAD_XATTR,
+	  "Encrypted inode %i has a corrupt encryption extended attribute.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
 	  "Inode %i shares %N block(s) with other inodes or filesystem "
@@ -615,6 +622,17 @@ const struct problem problem_table[] = {
 	  "Entry '%Dn' in %p (%i) names directory %Di, whose '..' is %i; "
 	  "its other name, in directory %N, is the second link.",
 	  PROMPT_CLEAR, 0 },
+	{ PR_2_ENCRYPT_SHORT_NAME,
+	  "Encrypted entry '%Dn' in %p (%i) is too short.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_ENCRYPT_PLAIN,
+	  "Encrypted entry '%Dn' in %p (%i) references unencrypted inode "
+	  "%Di.",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_ENCRYPT_OTHER,
+	  "Encrypted entry '%Dn' in %p (%i) references inode %Di, which has "
+	  "a different encryption policy.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
 	  "Root inode not allocated.",
@@ -647,6 +665,9 @@ const struct problem problem_table[] = {
 	  "Directory %q (%d) cannot be rebuilt (%s): its index blocks are "
 	  "made empty blocks and it is left a linear directory.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_3_LF_ENCRYPTED,
+	  "/lost+found (inode %i) is encrypted.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 3A */
 	{ PR_3A_PASS_HEADER,
 	  "Pass 3A: Optimizing directories",
@@ -777,6 +798,7 @@ static const char *const prompt_text[] = {
 	[PROMPT_TRUNCATE] = "Truncate",
 	[PROMPT_REPLAY] = "Replay it",
 	[PROMPT_DELETE] = "Delete it",
+	[PROMPT_CLEAR_FLAG] = "Clear the flag",
 };
 
 /* What preen mode prints after a fixed problem's message. */
@@ -799,6 +821,7 @@ static const char *const preen_text[] = {
 	[PROMPT_TRUNCATE] = "TRUNCATED",
 	[PROMPT_REPLAY] = "REPLAYED",
 	[PROMPT_DELETE] = "DELETED",
+	[PROMPT_CLEAR_FLAG] = "FLAG CLEARED",
 };
 
 void clear_problem_context(struct problem_context *pctx)

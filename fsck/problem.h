@@ -64,6 +64,7 @@ enum problem_prompt {
 	PROMPT_TRUNCATE,
 	PROMPT_REPLAY,
 	PROMPT_DELETE,
+	PROMPT_CLEAR_FLAG,
 };
 
 /* Pass 0: superblock and group descriptors. */
@@ -218,6 +219,9 @@ enum problem_prompt {
 #define PR_1_QUOTA_INODE_SHARED	0x010804 /* before 1B: emptied */
 #define PR_1_MISALIGNED_CLUSTER	0x010805 /* bigalloc: off the grid */
 #define PR_1_TOOBIG_DIR		0x010806 /* dir block past 2 GiB */
+/* Encrypted inodes (encrypt.c; issue 13's images, enc13). */
+#define PR_1_ENCRYPT_NO_XATTR	0x010B00 /* encrypt flag, no context */
+#define PR_1_ENCRYPT_BAD_XATTR	0x010B01 /* corrupt context: cleared */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
@@ -258,6 +262,10 @@ enum problem_prompt {
 /* ext4 features (issue 13). */
 #define PR_2_BAD_ENCODED_NAME	0x020500 /* strict casefold: not UTF-8 */
 #define PR_2_LINK_DIR_FIRST	0x020600 /* first name of a dir: stray */
+/* Encrypted directories (enc13). */
+#define PR_2_ENCRYPT_SHORT_NAME	0x020B00 /* name under one cipher block */
+#define PR_2_ENCRYPT_PLAIN	0x020B01 /* names an unencrypted inode */
+#define PR_2_ENCRYPT_OTHER	0x020B02 /* names another policy's inode */
 
 /* Pass 3: connectivity. */
 #define PR_3_NO_ROOT		0x030001
@@ -271,6 +279,7 @@ enum problem_prompt {
 #define PR_3_LF_CREATE_FAILED	0x030009
 /* ext4 features (issue 17's campaign). */
 #define PR_3_INDEX_DROPPED	0x030700 /* no rebuild: the index dropped */
+#define PR_3_LF_ENCRYPTED	0x030B00 /* lost+found encrypted (enc13) */
 
 /* Pass 3A: -D, compacting and re-indexing directories. */
 #define PR_3A_PASS_HEADER	0x031000

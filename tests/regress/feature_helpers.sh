@@ -138,3 +138,33 @@ cf_dir() {
 	$E2FSCK -fn image >/dev/null 2>&1 ||
 		{ echo "cf_dir: e2fsck finds the image damaged" >&2; exit 99; }
 }
+
+# ---- encryption (fscrypt) ----
+
+# enc_ctx FILE VERSION KEY [NONCE]: writes to FILE an encryption context
+# (the value of the "c" attribute) of version 1 (28 bytes: AES-256-XTS
+# and AES-256-CTS, flags 0, an 8-byte key descriptor, a 16-byte nonce)
+# or 2 (40 bytes: 4 reserved bytes, a 16-byte key identifier, the
+# nonce); the key bytes repeat the letter KEY, the nonce's NONCE (n).
+enc_ctx() {
+	_rep() { printf "%${2}s" "" | tr ' ' "$1"; }
+	case $2 in
+	1) printf '\001\001\004\000%s%s' "$(_rep "$3" 8)" \
+		"$(_rep "${4:-n}" 16)" ;;
+	2) printf '\002\001\004\000\000\000\000\000%s%s' "$(_rep "$3" 16)" \
+		"$(_rep "${4:-n}" 16)" ;;
+	esac >"$1"
+}
+
+# enc_set PATH FILE: PATH (no other attribute in its inode; the image has
+# 256-byte inodes and no metadata_csum) gets the encrypt flag and FILE's
+# bytes as its encryption context: debugfs writes the name "c" with no
+# known prefix under index 0, patched to 9 (EXT4_XATTR_INDEX_ENCRYPTION;
+# the entry hash does not cover the index).
+enc_set() {
+	_ei=$(ino "$1")
+	_ef=$($DEBUGFS -R "stat $1" image 2>/dev/null |
+		sed -n 's/.*Flags: \(0x[0-9a-f]*\).*/\1/p')
+	dbg "ea_set -f $2 $1 c" "sif $1 flags $((_ef | 0x800))"
+	iedit "$_ei" "u8@$(($(ibody "$_ei") + 5))" 9
+}

@@ -29,5 +29,6 @@ Suite *count_suite(void);
 Suite *istate_suite(void);
 Suite *nameset_suite(void);
 Suite *keysort_suite(void);
+Suite *encmap_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
