@@ -24,7 +24,9 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "endian.h"
 #include "error.h"
+#include "inode.h"
 #include "journal.h"
 #include "journal_new.h"
 #include "cli/msg.h"
@@ -282,13 +284,61 @@ static int check_stray_external(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/*
+ * Fields past the v1 superblock that cannot be right (a bad v1 -> v2
+ * upgrade): cleared, then the superblock is checked again. With -n
+ * only in memory: the check goes on as it would after the fix.
+ */
+static int clear_v2_fields(struct fsck_ctx *ctx, struct extkit_journal *j,
+			   enum extkit_journal_problem *problem,
+			   const char **why)
+{
+	struct problem_context pctx;
+	int write, rc;
+
+	clear_problem_context(&pctx);
+	pctx.str = *why;
+	write = fix_problem(ctx, PR_0_JOURNAL_V2_FIELDS, &pctx);
+	rc = extkit_journal_clear_v2_fields(j, write, problem, why);
+	if (rc)
+		cli_error_rc("writing the journal superblock", rc);
+	return rc;
+}
+
+/* What extkit_journal_load found, fixed or refused. */
+static int check_problem(struct fsck_ctx *ctx, struct extkit_journal **jp,
+			 enum extkit_journal_problem problem, const char *why)
+{
+	struct problem_context pctx;
+	int rc;
+
+	if (problem == EXTKIT_JOURNAL_V2_FIELDS) {
+		rc = clear_v2_fields(ctx, *jp, &problem, &why);
+		if (rc)
+			return rc;
+	}
+	clear_problem_context(&pctx);
+	pctx.str = why;
+	switch (problem) {
+	case EXTKIT_JOURNAL_OK:
+		return check_loaded(ctx, jp);
+	case EXTKIT_JOURNAL_BAD_INODE:
+	case EXTKIT_JOURNAL_BAD_MAGIC:
+		return fix_bad_inode(ctx, why);
+	case EXTKIT_JOURNAL_BAD_SUPER:
+		return fix_bad_super(ctx, *jp, why);
+	default:
+		fix_problem(ctx, PR_0_JOURNAL_UNSUPP, &pctx);
+		return -EXTKIT_EUNSUPP;
+	}
+}
+
 int fsck_journal(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
 	struct extkit_super *sb = &fs->sb;
 	enum extkit_journal_problem problem;
 	struct extkit_journal *j = NULL;
-	struct problem_context pctx;
 	const char *why;
 	int rc;
 
@@ -313,26 +363,56 @@ int fsck_journal(struct fsck_ctx *ctx)
 		cli_error_rc("reading the journal", rc);
 		return rc;
 	}
-	clear_problem_context(&pctx);
-	pctx.str = why;
-	switch (problem) {
-	case EXTKIT_JOURNAL_OK:
-		rc = check_loaded(ctx, &j);
-		break;
-	case EXTKIT_JOURNAL_BAD_INODE:
-	case EXTKIT_JOURNAL_BAD_MAGIC:
-		rc = fix_bad_inode(ctx, why);
-		break;
-	case EXTKIT_JOURNAL_BAD_SUPER:
-		rc = fix_bad_super(ctx, j, why);
-		break;
-	default:
-		fix_problem(ctx, PR_0_JOURNAL_UNSUPP, &pctx);
-		rc = -EXTKIT_EUNSUPP;
-		break;
-	}
+	rc = check_problem(ctx, &j, problem, why);
 	extkit_journal_free(j);
 	return rc;
+}
+
+/* The journal inode's i_block and i_size as the superblock keeps them. */
+static int backup_matches(const struct ext2_super_block *raw,
+			  const struct extkit_inode *inode)
+{
+	if (raw->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS)
+		return 0;
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		if (le32(raw->s_jnl_blocks[i]) != inode->block[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * The superblock keeps a copy of the journal inode's block map
+ * (s_jnl_blocks[0..14] = i_block, [15] i_size_high, [16] i_size,
+ * s_jnl_backup_type EXT3_JNL_BACKUP_BLOCKS) for when the inode is lost.
+ * A missing or stale copy is made again, as e2fsck does (with -n
+ * nothing is said): after the journal checks, and after the passes
+ * (a clone in pass 1B may have moved a journal block). An inode that is
+ * no journal, or a run that left errors, keeps the old copy.
+ */
+void fsck_journal_backup(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct ext2_super_block *raw = &fs->raw_sb;
+	struct extkit_inode inode;
+	struct problem_context pctx;
+
+	if (ctx->readonly || !has_journal(&fs->sb) || !fs->sb.journal_inum ||
+	    (ctx->flags & FSCK_FL_UNCORRECTED) ||
+	    extkit_inode_read(fs, fs->sb.journal_inum, &inode) ||
+	    !S_ISREG(inode.mode) || !inode.links_count)
+		return;
+	if ((raw->s_jnl_backup_type != 0 &&
+	     raw->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS) ||
+	    backup_matches(raw, &inode))
+		return;
+	clear_problem_context(&pctx);
+	fix_problem(ctx, PR_0_JOURNAL_BACKUP, &pctx);
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		raw->s_jnl_blocks[i] = cpu_to_le32(inode.block[i]);
+	raw->s_jnl_blocks[15] = cpu_to_le32((uint32_t)(inode.size >> 32));
+	raw->s_jnl_blocks[16] = cpu_to_le32((uint32_t)inode.size);
+	raw->s_jnl_backup_type = EXT3_JNL_BACKUP_BLOCKS;
+	ctx->flags |= FSCK_FL_SB_DIRTY | FSCK_FL_CHANGED;
 }
 
 void fsck_journal_recreate(struct fsck_ctx *ctx)

@@ -424,6 +424,7 @@ static void check_super_fields(struct fsck_ctx *ctx)
 					      EXT2_FLAGS_UNSIGNED_HASH;
 		ctx->flags |= FSCK_FL_SB_DIRTY;
 	}
+	fsck_journal_backup(ctx);
 }
 
 /*

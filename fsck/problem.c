@@ -126,6 +126,14 @@ const struct problem problem_table[] = {
 	  "The new journal could not be made (%s); the filesystem has no "
 	  "journal.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_JOURNAL_V2_FIELDS,
+	  "The journal superblock has invalid fields past the version 1 "
+	  "ones (%s): a bad upgrade of a version 1 journal. The fields "
+	  "past version 1 are cleared.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_JOURNAL_BACKUP,
+	  "Backing up the journal inode's block map in the superblock.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_0_SB_CSUM,
 	  "The superblock checksum does not match the superblock.",
 	  PROMPT_FIX, PR_PREEN_OK },

@@ -97,6 +97,8 @@ enum problem_prompt {
 #define PR_0_JOURNAL_DELETED	0x00001D /* has_journal left without one */
 #define PR_0_JOURNAL_RECREATE	0x00001E /* after the passes: a new one */
 #define PR_0_JOURNAL_CREATE_ERR	0x00001F /* it could not be made */
+#define PR_0_JOURNAL_V2_FIELDS	0x000020 /* stray fields past v1: cleared */
+#define PR_0_JOURNAL_BACKUP	0x000021 /* s_jnl_blocks missing or stale */
 
 /*
  * Features and checksums (issue 13, branch feat): superblock and group

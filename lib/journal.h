@@ -35,6 +35,7 @@ enum extkit_journal_problem {
 	EXTKIT_JOURNAL_UNSUPP_INCOMPAT,	/* incompat feature bits unknown */
 	EXTKIT_JOURNAL_UNSUPP_ROCOMPAT,	/* ro_compat feature bits unknown */
 	EXTKIT_JOURNAL_MULTI_FS,	/* shared by several filesystems */
+	EXTKIT_JOURNAL_V2_FIELDS,	/* stray fields past the v1 ones */
 };
 
 struct extkit_journal {
@@ -112,6 +113,16 @@ void extkit_journal_forget_external(struct extkit_fs *fs);
  */
 int extkit_journal_recover(struct extkit_journal *j, int dry,
 			   struct extkit_journal_replay *res);
+
+/*
+ * Zeroes the superblock past its v1 fields (s_feature_compat to the end
+ * of the block: features, UUID, s_nr_users, checksum), as e2fsck does
+ * for EXTKIT_JOURNAL_V2_FIELDS, and checks it again: *problem and *why
+ * as from extkit_journal_load. Block 0 is written when write is set.
+ */
+int extkit_journal_clear_v2_fields(struct extkit_journal *j, int write,
+				   enum extkit_journal_problem *problem,
+				   const char **why);
 
 /*
  * Writes journal superblock fields back: s_sequence, s_start, s_errno
