@@ -144,6 +144,10 @@ const struct problem problem_table[] = {
 	  "MMP block %b: %s; not checking it. If no node uses the "
 	  "filesystem, clear it with tune2fs -f -E clear_mmp.",
 	  PROMPT_NONE, PR_FATAL },
+	{ PR_0_MMP_DAMAGED,
+	  "The MMP block %b is damaged (%s); it is rewritten as a new one "
+	  "(make sure no other node uses the filesystem).",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_0_FS_REV_LEVEL,
 	  "The filesystem has feature flags set, but is a revision 0 "
 	  "filesystem.",

@@ -107,6 +107,7 @@ enum problem_prompt {
 #define PR_0_SB_CSUM		0x000030 /* metadata_csum: s_checksum */
 #define PR_0_GD_CSUM		0x000031 /* bg_checksum wrong */
 #define PR_0_MMP_IN_USE		0x000032 /* MMP: in use, or bad: stop */
+#define PR_0_MMP_DAMAGED	0x000033 /* bad magic or csum: rewritten */
 /* Parity with e2fsck (issue 12; super_check.c, super_rebuild.c). */
 #define PR_0_FS_REV_LEVEL	0x000100 /* revision 0 with features */
 #define PR_0_SB_REBUILD		0x000101 /* one group: primary rebuilt */
