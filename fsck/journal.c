@@ -9,8 +9,9 @@
  * without the journal's transactions.
  *
  * Refused by name (exit 8): a journal on another device that needs
- * recovery, a fast-commit log with pending blocks, a journal of unknown
- * version or features. A journal inode that is not one is cleared
+ * recovery, a journal of unknown version or features. Fast-commit
+ * blocks to replay are dropped only when the user says so (extkit
+ * cannot replay them; the rest of the log is replayed). A journal inode that is not one is cleared
  * (has_journal off); a corrupt journal superblock is replaced by an
  * empty one, as e2fsck does.
  *
@@ -180,13 +181,26 @@ static void report_replay(struct fsck_ctx *ctx,
 	}
 }
 
-/* Fast-commit blocks the kernel would replay and extkit cannot. */
-static int refuse_fast_commit(struct fsck_ctx *ctx)
+/*
+ * Fast-commit blocks (ext4's fast_commit: inode, extent and directory
+ * entry changes logged after the last full transaction) that the kernel
+ * and e2fsck would replay and extkit cannot. Asked (never by itself with
+ * -p): the log is replayed without them, which loses what they hold, and
+ * the filesystem gets a full check; otherwise the run stops.
+ */
+static int drop_fast_commit(struct fsck_ctx *ctx,
+			    const struct extkit_journal_replay *res)
 {
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.num = res->end_tid;
+	if (fix_problem(ctx, PR_0_JOURNAL_FAST_COMMIT, &pctx))
+		return 1;
 	cli_error("%s: the journal holds fast-commit blocks to replay; "
-		  "extkit cannot replay fast commits",
+		  "extkit cannot replay fast commits (e2fsck can)",
 		  ctx->opts->target);
-	return -EXTKIT_EUNSUPP;
+	return 0;
 }
 
 /*
@@ -200,8 +214,11 @@ static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 	int rc;
 
 	rc = extkit_journal_recover(*jp, 0, &res);
-	if (!rc && res.fast_commit)
-		return refuse_fast_commit(ctx);
+	if (!rc && res.fast_commit) {
+		if (!drop_fast_commit(ctx, &res))
+			return -EXTKIT_EUNSUPP;
+		rc = extkit_journal_recover(*jp, EXTKIT_RECOVER_DROP_FC, &res);
+	}
 	printf("%s: recovering journal\n", ctx->device);
 	extkit_journal_free(*jp);
 	*jp = NULL;
@@ -215,7 +232,7 @@ static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 		return rc;
 	report_replay(ctx, &res);
 	extkit_journal_count_writes(ctx->fs, res.writes);
-	clear_recover(ctx, res.error != 0);
+	clear_recover(ctx, res.error != 0 || res.fast_commit);
 	/* The primary superblock alone, as e2fsck: the backups keep what
 	 * they hold unless the check finds more to change. */
 	ctx->flags = (ctx->flags & ~(unsigned int)FSCK_FL_SB_DIRTY) | dirty;
@@ -245,6 +262,19 @@ static void warn_no_replay(void)
 	       "filesystem without its last transactions.\n");
 }
 
+/* -n: fast commits that a repair run would ask to clear are named (a
+ * log that cannot be read is left to that run). */
+static void warn_fast_commit(struct extkit_journal *j)
+{
+	struct extkit_journal_replay res;
+
+	if (!extkit_journal_recover(j, EXTKIT_RECOVER_DRY, &res) &&
+	    res.fast_commit)
+		printf("Warning: the journal holds fast commits (transaction "
+		       "%" PRIu32 ") that extkit cannot replay (e2fsck "
+		       "can).\n", res.end_tid);
+}
+
 static int check_loaded(struct fsck_ctx *ctx, struct extkit_journal **jp)
 {
 	struct extkit_super *sb = &ctx->fs->sb;
@@ -256,6 +286,7 @@ static int check_loaded(struct fsck_ctx *ctx, struct extkit_journal **jp)
 		return check_errno(ctx, *jp);
 	if (ctx->readonly) {
 		warn_no_replay();
+		warn_fast_commit(*jp);
 		return 0;
 	}
 	rc = replay(ctx, jp);

@@ -134,6 +134,12 @@ const struct problem problem_table[] = {
 	{ PR_0_JOURNAL_BACKUP,
 	  "Backing up the journal inode's block map in the superblock.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_JOURNAL_FAST_COMMIT,
+	  "The journal holds fast commits (transaction %N) that extkit "
+	  "cannot replay (e2fsck can): they can be cleared and the rest "
+	  "of the journal replayed without them, losing the changes they "
+	  "hold (a full check follows).",
+	  PROMPT_CLEAR, 0 },
 	{ PR_0_SB_CSUM,
 	  "The superblock checksum does not match the superblock.",
 	  PROMPT_FIX, PR_PREEN_OK },

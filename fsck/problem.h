@@ -99,6 +99,7 @@ enum problem_prompt {
 #define PR_0_JOURNAL_CREATE_ERR	0x00001F /* it could not be made */
 #define PR_0_JOURNAL_V2_FIELDS	0x000020 /* stray fields past v1: cleared */
 #define PR_0_JOURNAL_BACKUP	0x000021 /* s_jnl_blocks missing or stale */
+#define PR_0_JOURNAL_FAST_COMMIT 0x000022 /* fast commits: dropped? */
 
 /*
  * Features and checksums (issue 13, branch feat): superblock and group

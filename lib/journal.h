@@ -74,7 +74,8 @@ struct extkit_journal_replay {
 	uint32_t failed_commit;	/* a commit with a bad checksum (0: none) */
 	int error;		/* 0, -EFSBADCRC, -EFSCORRUPTED or -EIO:
 				 * the replay went as far as it could */
-	int fast_commit;	/* fast-commit blocks are pending */
+	int fast_commit;	/* fast-commit blocks are pending (of
+				 * transaction end_tid) */
 };
 
 /*
@@ -100,18 +101,26 @@ int extkit_journal_has_uuid(const struct extkit_fs *fs);
  * zeroed in the in-memory superblock (the caller writes it). */
 void extkit_journal_forget_external(struct extkit_fs *fs);
 
+/* Modes of extkit_journal_recover (or-ed). */
+#define EXTKIT_RECOVER_DRY	1	/* nothing is written (-n) */
+#define EXTKIT_RECOVER_DROP_FC	2	/* pending fast commits dropped */
+
 /*
  * Recovers the log into the filesystem: scan, revoke table, plan, then
  * writes, then the journal superblock (s_start 0, s_sequence past the
  * last transaction, s_errno set when a commit was bad). A log whose scan
  * fails (a bad revoke block, a bad checksum in a transaction the log
  * goes on after) writes no block back, only the journal superblock; *res
- * says so in ->error. With dry set nothing is written at all (-n);
- * with fast-commit blocks pending (->fast_commit) nothing is either.
- * The filesystem superblock is left to the caller (reopen, clear
- * needs_recovery). Returns 0 or a negative I/O or memory error.
+ * says so in ->error. With EXTKIT_RECOVER_DRY nothing is written at all
+ * (-n). With fast-commit blocks pending (->fast_commit, which extkit
+ * cannot replay) nothing is written either, unless the mode has
+ * EXTKIT_RECOVER_DROP_FC: then the log is replayed without them and
+ * the journal emptied (s_sequence past their transaction: they are
+ * never replayed). The filesystem superblock is left to the caller
+ * (reopen, clear needs_recovery). Returns 0 or a negative I/O or memory
+ * error.
  */
-int extkit_journal_recover(struct extkit_journal *j, int dry,
+int extkit_journal_recover(struct extkit_journal *j, int mode,
 			   struct extkit_journal_replay *res);
 
 /*
