@@ -629,7 +629,7 @@ const struct problem problem_table[] = {
 	  PROMPT_CONNECT, 0 },
 	{ PR_3_NO_LF,
 	  "/lost+found not found.",
-	  PROMPT_CREATE, PR_PREEN_OK },
+	  PROMPT_CREATE, PR_PREEN_OK | PR_NOT_A_FIX },
 	{ PR_3_LF_NOT_DIR,
 	  "/lost+found is not a directory (inode %i).",
 	  PROMPT_UNLINK, 0 },
@@ -647,6 +647,14 @@ const struct problem problem_table[] = {
 	  PROMPT_NONE, PR_FATAL },
 	{ PR_3_LF_CREATE_FAILED,
 	  "Cannot create /lost+found: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_3_LF_NO_SPACE,
+	  "Cannot allocate an inode or block for /lost+found; the root "
+	  "directory can hold the lost files instead.",
+	  PROMPT_USE, PR_NOT_A_FIX },
+	{ PR_3_NO_SPACE_TO_RECOVER,
+	  "Insufficient space to recover lost files: move data off the "
+	  "filesystem and check it again.",
 	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_3_INDEX_DROPPED,
 	  "Directory %q (%d) cannot be rebuilt (%s): its index blocks are "
@@ -1125,7 +1133,7 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code,
 		yes = 0;
 	if (!yes && !(p->flags & PR_NO_OK))
 		ctx->flags |= FSCK_FL_UNCORRECTED;
-	if (yes)
+	if (yes && !(p->flags & PR_NOT_A_FIX))
 		ctx->flags |= FSCK_FL_CHANGED;
 	return yes;
 }

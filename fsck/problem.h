@@ -43,6 +43,8 @@ struct fsck_ctx;
 #define PR_MSG_ONLY	0x08	/* a report, no question */
 #define PR_FATAL	0x10	/* the check cannot go on */
 #define PR_PREEN_NOMSG	0x20	/* -p fixes it silently */
+#define PR_NOT_A_FIX	0x40	/* yes changes nothing by itself (what
+				 * it leads to is counted by its writes) */
 
 /* Prompts. */
 enum problem_prompt {
@@ -270,6 +272,8 @@ enum problem_prompt {
 #define PR_3_EXPAND_LF		0x030007
 #define PR_3_ROOT_CREATE_FAILED	0x030008
 #define PR_3_LF_CREATE_FAILED	0x030009
+#define PR_3_LF_NO_SPACE	0x03000A /* full: lost files go in / */
+#define PR_3_NO_SPACE_TO_RECOVER 0x03000B /* ... make room, run again */
 /* ext4 features (issue 17's campaign). */
 #define PR_3_INDEX_DROPPED	0x030700 /* no rebuild: the index dropped */
 
