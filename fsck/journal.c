@@ -10,10 +10,11 @@
  *
  * Refused by name (exit 8): a journal on another device that needs
  * recovery, a journal of unknown version or features. Fast-commit
- * blocks to replay are dropped only when the user says so (extkit
- * cannot replay them; the rest of the log is replayed). A journal inode that is not one is cleared
- * (has_journal off); a corrupt journal superblock is replaced by an
- * empty one, as e2fsck does.
+ * blocks to replay (extkit cannot replay them) are cleared only when the
+ * user says so, the rest of the log replayed. A journal inode that is
+ * not one is cleared (has_journal off); a corrupt journal superblock is
+ * replaced by an empty one, and stray fields past the v1 superblock are
+ * cleared, as e2fsck does.
  *
  * Relies on: ctx->fs open. Produces: ctx->fs reopened after a replay,
  * FSCK_FL_RECOVERED set (a replay is not an error: exit 0, as e2fsck).

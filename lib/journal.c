@@ -202,8 +202,8 @@ static const char *check_fields(struct extkit_journal *j)
 
 /*
  * Fields past the v1 superblock that cannot be right: any of them set in
- * a v1 superblock, or in a v2 one of an internal journal more than one
- * user (s_nr_users counts the filesystems sharing an external journal).
+ * a v1 superblock, or s_nr_users above 1 in the v2 superblock of an
+ * internal journal (it counts the filesystems sharing an external one).
  * e2fsck takes both for a bad v1 -> v2 upgrade and clears them.
  */
 static const char *stray_v2_fields(const struct extkit_journal *j)
