@@ -444,7 +444,9 @@ void fsck_journal_backup(struct fsck_ctx *ctx)
 	raw->s_jnl_blocks[15] = cpu_to_le32((uint32_t)(inode.size >> 32));
 	raw->s_jnl_blocks[16] = cpu_to_le32((uint32_t)inode.size);
 	raw->s_jnl_backup_type = EXT3_JNL_BACKUP_BLOCKS;
-	ctx->flags |= FSCK_FL_SB_DIRTY | FSCK_FL_CHANGED;
+	/* every superblock gets it; not a repair: alone it leaves the
+	 * exit status 0, as e2fsck's */
+	ctx->flags |= FSCK_FL_SB_DIRTY;
 }
 
 void fsck_journal_recreate(struct fsck_ctx *ctx)
