@@ -773,6 +773,7 @@ static int run(struct fsck_ctx *ctx)
 	    fsck_rehash_listed(ctx))
 		return report_abort(ctx);
 	fsck_journal_recreate(ctx);
+	fsck_journal_backup(ctx);
 	fsck_orphan_file_check(ctx);
 	fsck_quota(ctx);
 	note_writes(ctx);

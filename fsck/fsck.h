@@ -265,6 +265,8 @@ int fsck_open(struct fsck_ctx *ctx);
 int fsck_reopen(struct fsck_ctx *ctx);
 /* Checks the journal and replays it when it needs recovery (journal.c). */
 int fsck_journal(struct fsck_ctx *ctx);
+/* The journal inode's map copied into the superblock when it is not. */
+void fsck_journal_backup(struct fsck_ctx *ctx);
 /* After the passes: a journal cleared in pass 0 is made anew, empty, of
  * mke2fs' default size, as e2fsck does (journal.c). */
 void fsck_journal_recreate(struct fsck_ctx *ctx);

@@ -9,10 +9,12 @@
  * without the journal's transactions.
  *
  * Refused by name (exit 8): a journal on another device that needs
- * recovery, a fast-commit log with pending blocks, a journal of unknown
- * version or features. A journal inode that is not one is cleared
- * (has_journal off); a corrupt journal superblock is replaced by an
- * empty one, as e2fsck does.
+ * recovery, a journal of unknown version or features. Fast-commit
+ * blocks to replay (extkit cannot replay them) are cleared only when the
+ * user says so, the rest of the log replayed. A journal inode that is
+ * not one is cleared (has_journal off); a corrupt journal superblock is
+ * replaced by an empty one, and stray fields past the v1 superblock are
+ * cleared, as e2fsck does.
  *
  * Relies on: ctx->fs open. Produces: ctx->fs reopened after a replay,
  * FSCK_FL_RECOVERED set (a replay is not an error: exit 0, as e2fsck).
@@ -24,7 +26,9 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "endian.h"
 #include "error.h"
+#include "inode.h"
 #include "journal.h"
 #include "journal_new.h"
 #include "cli/msg.h"
@@ -178,13 +182,26 @@ static void report_replay(struct fsck_ctx *ctx,
 	}
 }
 
-/* Fast-commit blocks the kernel would replay and extkit cannot. */
-static int refuse_fast_commit(struct fsck_ctx *ctx)
+/*
+ * Fast-commit blocks (ext4's fast_commit: inode, extent and directory
+ * entry changes logged after the last full transaction) that the kernel
+ * and e2fsck would replay and extkit cannot. Asked (never by itself with
+ * -p): the log is replayed without them, which loses what they hold, and
+ * the filesystem gets a full check; otherwise the run stops.
+ */
+static int drop_fast_commit(struct fsck_ctx *ctx,
+			    const struct extkit_journal_replay *res)
 {
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.num = res->end_tid;
+	if (fix_problem(ctx, PR_0_JOURNAL_FAST_COMMIT, &pctx))
+		return 1;
 	cli_error("%s: the journal holds fast-commit blocks to replay; "
-		  "extkit cannot replay fast commits",
+		  "extkit cannot replay fast commits (e2fsck can)",
 		  ctx->opts->target);
-	return -EXTKIT_EUNSUPP;
+	return 0;
 }
 
 /*
@@ -198,8 +215,11 @@ static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 	int rc;
 
 	rc = extkit_journal_recover(*jp, 0, &res);
-	if (!rc && res.fast_commit)
-		return refuse_fast_commit(ctx);
+	if (!rc && res.fast_commit) {
+		if (!drop_fast_commit(ctx, &res))
+			return -EXTKIT_EUNSUPP;
+		rc = extkit_journal_recover(*jp, EXTKIT_RECOVER_DROP_FC, &res);
+	}
 	printf("%s: recovering journal\n", ctx->device);
 	extkit_journal_free(*jp);
 	*jp = NULL;
@@ -213,7 +233,7 @@ static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 		return rc;
 	report_replay(ctx, &res);
 	extkit_journal_count_writes(ctx->fs, res.writes);
-	clear_recover(ctx, res.error != 0);
+	clear_recover(ctx, res.error != 0 || res.fast_commit);
 	/* The primary superblock alone, as e2fsck: the backups keep what
 	 * they hold unless the check finds more to change. */
 	ctx->flags = (ctx->flags & ~(unsigned int)FSCK_FL_SB_DIRTY) | dirty;
@@ -243,6 +263,19 @@ static void warn_no_replay(void)
 	       "filesystem without its last transactions.\n");
 }
 
+/* -n: fast commits that a repair run would ask to clear are named (a
+ * log that cannot be read is left to that run). */
+static void warn_fast_commit(struct extkit_journal *j)
+{
+	struct extkit_journal_replay res;
+
+	if (!extkit_journal_recover(j, EXTKIT_RECOVER_DRY, &res) &&
+	    res.fast_commit)
+		printf("Warning: the journal holds fast commits (transaction "
+		       "%" PRIu32 ") that extkit cannot replay (e2fsck "
+		       "can).\n", res.end_tid);
+}
+
 static int check_loaded(struct fsck_ctx *ctx, struct extkit_journal **jp)
 {
 	struct extkit_super *sb = &ctx->fs->sb;
@@ -254,6 +287,7 @@ static int check_loaded(struct fsck_ctx *ctx, struct extkit_journal **jp)
 		return check_errno(ctx, *jp);
 	if (ctx->readonly) {
 		warn_no_replay();
+		warn_fast_commit(*jp);
 		return 0;
 	}
 	rc = replay(ctx, jp);
@@ -282,13 +316,61 @@ static int check_stray_external(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/*
+ * Fields past the v1 superblock that cannot be right (a bad v1 -> v2
+ * upgrade): cleared, then the superblock is checked again. With -n
+ * only in memory: the check goes on as it would after the fix.
+ */
+static int clear_v2_fields(struct fsck_ctx *ctx, struct extkit_journal *j,
+			   enum extkit_journal_problem *problem,
+			   const char **why)
+{
+	struct problem_context pctx;
+	int write, rc;
+
+	clear_problem_context(&pctx);
+	pctx.str = *why;
+	write = fix_problem(ctx, PR_0_JOURNAL_V2_FIELDS, &pctx);
+	rc = extkit_journal_clear_v2_fields(j, write, problem, why);
+	if (rc)
+		cli_error_rc("writing the journal superblock", rc);
+	return rc;
+}
+
+/* What extkit_journal_load found, fixed or refused. */
+static int check_problem(struct fsck_ctx *ctx, struct extkit_journal **jp,
+			 enum extkit_journal_problem problem, const char *why)
+{
+	struct problem_context pctx;
+	int rc;
+
+	if (problem == EXTKIT_JOURNAL_V2_FIELDS) {
+		rc = clear_v2_fields(ctx, *jp, &problem, &why);
+		if (rc)
+			return rc;
+	}
+	clear_problem_context(&pctx);
+	pctx.str = why;
+	switch (problem) {
+	case EXTKIT_JOURNAL_OK:
+		return check_loaded(ctx, jp);
+	case EXTKIT_JOURNAL_BAD_INODE:
+	case EXTKIT_JOURNAL_BAD_MAGIC:
+		return fix_bad_inode(ctx, why);
+	case EXTKIT_JOURNAL_BAD_SUPER:
+		return fix_bad_super(ctx, *jp, why);
+	default:
+		fix_problem(ctx, PR_0_JOURNAL_UNSUPP, &pctx);
+		return -EXTKIT_EUNSUPP;
+	}
+}
+
 int fsck_journal(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
 	struct extkit_super *sb = &fs->sb;
 	enum extkit_journal_problem problem;
 	struct extkit_journal *j = NULL;
-	struct problem_context pctx;
 	const char *why;
 	int rc;
 
@@ -313,26 +395,58 @@ int fsck_journal(struct fsck_ctx *ctx)
 		cli_error_rc("reading the journal", rc);
 		return rc;
 	}
-	clear_problem_context(&pctx);
-	pctx.str = why;
-	switch (problem) {
-	case EXTKIT_JOURNAL_OK:
-		rc = check_loaded(ctx, &j);
-		break;
-	case EXTKIT_JOURNAL_BAD_INODE:
-	case EXTKIT_JOURNAL_BAD_MAGIC:
-		rc = fix_bad_inode(ctx, why);
-		break;
-	case EXTKIT_JOURNAL_BAD_SUPER:
-		rc = fix_bad_super(ctx, j, why);
-		break;
-	default:
-		fix_problem(ctx, PR_0_JOURNAL_UNSUPP, &pctx);
-		rc = -EXTKIT_EUNSUPP;
-		break;
-	}
+	rc = check_problem(ctx, &j, problem, why);
 	extkit_journal_free(j);
 	return rc;
+}
+
+/* The journal inode's i_block and i_size as the superblock keeps them. */
+static int backup_matches(const struct ext2_super_block *raw,
+			  const struct extkit_inode *inode)
+{
+	if (raw->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS)
+		return 0;
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		if (le32(raw->s_jnl_blocks[i]) != inode->block[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * The superblock keeps a copy of the journal inode's block map
+ * (s_jnl_blocks[0..14] = i_block, [15] i_size_high, [16] i_size,
+ * s_jnl_backup_type EXT3_JNL_BACKUP_BLOCKS) for when the inode is lost.
+ * A missing or stale copy is made again, as e2fsck does (with -n
+ * nothing is said): after the journal checks, and after the passes
+ * (a clone in pass 1B may have moved a journal block). An inode that is
+ * no journal, or a run that left errors, keeps the old copy.
+ */
+void fsck_journal_backup(struct fsck_ctx *ctx)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct ext2_super_block *raw = &fs->raw_sb;
+	struct extkit_inode inode;
+	struct problem_context pctx;
+
+	if (ctx->readonly || !has_journal(&fs->sb) || !fs->sb.journal_inum ||
+	    (ctx->flags & FSCK_FL_UNCORRECTED) ||
+	    extkit_inode_read(fs, fs->sb.journal_inum, &inode) ||
+	    !S_ISREG(inode.mode) || !inode.links_count)
+		return;
+	if ((raw->s_jnl_backup_type != 0 &&
+	     raw->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS) ||
+	    backup_matches(raw, &inode))
+		return;
+	clear_problem_context(&pctx);
+	fix_problem(ctx, PR_0_JOURNAL_BACKUP, &pctx);
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		raw->s_jnl_blocks[i] = cpu_to_le32(inode.block[i]);
+	raw->s_jnl_blocks[15] = cpu_to_le32((uint32_t)(inode.size >> 32));
+	raw->s_jnl_blocks[16] = cpu_to_le32((uint32_t)inode.size);
+	raw->s_jnl_backup_type = EXT3_JNL_BACKUP_BLOCKS;
+	/* every superblock gets it; not a repair: alone it leaves the
+	 * exit status 0, as e2fsck's */
+	ctx->flags |= FSCK_FL_SB_DIRTY;
 }
 
 void fsck_journal_recreate(struct fsck_ctx *ctx)

@@ -570,7 +570,8 @@ int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 		return rc;
 	/* Growing lost+found is asked first (an index dropped by the
 	 * insertion may give it room: not asked then). */
-	if (dir == ctx->lost_found && !ds->st.indexed &&
+	if (dir == ctx->lost_found && dir != EXT2_ROOT_INO &&
+	    !ds->st.indexed &&
 	    extkit_dirspace_find(ds, extkit_dirent_min_len(name_len),
 				 &lblk) == -ENOSPC) {
 		clear_problem_context(&pctx);
@@ -819,6 +820,23 @@ static int is_encrypted(struct fsck_ctx *ctx, uint32_t ino)
 	       (inode.flags & EXT4_ENCRYPT_FL);
 }
 
+/*
+ * No free inode or block for /lost+found: lost files go in the root
+ * directory instead, as e2fsck offers (with a word that the filesystem
+ * is full). The next run asks again.
+ */
+static int use_root(struct fsck_ctx *ctx)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	if (!fix_problem(ctx, PR_3_LF_NO_SPACE, &pctx))
+		return 0;
+	fix_problem(ctx, PR_3_NO_SPACE_TO_RECOVER, &pctx);
+	ctx->lost_found = EXT2_ROOT_INO;
+	return 1;
+}
+
 int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
 {
 	struct problem_context pctx;
@@ -854,6 +872,8 @@ int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
 	if (!create || !fix_problem(ctx, PR_3_NO_LF, &pctx))
 		return -ENOENT;
 	rc = create_lost_found(ctx);
+	if (rc == -ENOSPC && use_root(ctx))
+		return 0;
 	if (rc) {
 		pctx.str = extkit_strerror(rc);
 		fix_problem(ctx, PR_3_LF_CREATE_FAILED, &pctx);

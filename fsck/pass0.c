@@ -424,6 +424,7 @@ static void check_super_fields(struct fsck_ctx *ctx)
 					      EXT2_FLAGS_UNSIGNED_HASH;
 		ctx->flags |= FSCK_FL_SB_DIRTY;
 	}
+	fsck_journal_backup(ctx);
 }
 
 /*
@@ -480,6 +481,65 @@ static int mmp_refused(struct fsck_ctx *ctx, const char *why, int rc)
 	return rc;
 }
 
+/*
+ * An MMP block with a bad magic or checksum is rewritten as a new one,
+ * as e2fsck does (nothing can tell whether a node holds the filesystem:
+ * its owner is asked). With -n the check goes on without MMP.
+ * Returns 1 when the MMP check is to be skipped.
+ */
+static int fix_mmp(struct fsck_ctx *ctx)
+{
+	struct problem_context pctx;
+	const char *why;
+	int rc;
+
+	rc = extkit_mmp_damaged(ctx->fs, &why);
+	if (rc <= 0)
+		return rc;
+	clear_problem_context(&pctx);
+	pctx.blk = ctx->fs->sb.mmp_block;
+	pctx.str = why;
+	if (!fix_problem(ctx, PR_0_MMP_DAMAGED, &pctx))
+		return ctx->readonly ? 1 : -EBUSY;
+	rc = extkit_mmp_reset(ctx->fs, ctx->opts->target);
+	if (rc)
+		cli_error("%s: writing the MMP block: %s", ctx->opts->target,
+			  extkit_strerror(rc));
+	return rc;
+}
+
+/*
+ * MMP: with -n, whether another node has the filesystem; otherwise the
+ * fsck sequence goes in the MMP block too. On failure the filesystem is
+ * closed: -EBUSY or -EFSCORRUPTED (refused), or an I/O error.
+ */
+static int start_mmp(struct fsck_ctx *ctx)
+{
+	const char *why = NULL;
+	int rc = fix_mmp(ctx);
+
+	if (rc == 1)
+		return 0;
+	if (rc == -EBUSY) {
+		why = "the MMP block is damaged and was not rewritten";
+		return mmp_refused(ctx, why, rc);
+	}
+	if (!rc)
+		rc = ctx->readonly ? extkit_mmp_check(ctx->fs, &why) :
+				     extkit_mmp_start(ctx->fs, &why);
+	if (rc == -EBUSY || rc == -EFSCORRUPTED)
+		return mmp_refused(ctx, why, rc);
+	if (rc) {
+		cli_error("%s: reading the MMP block: %s", ctx->opts->target,
+			  extkit_strerror(rc));
+		extkit_fs_close(ctx->fs);
+		ctx->fs = NULL;
+		return rc;
+	}
+	ctx->fs->mmp_started = !ctx->readonly;
+	return 0;
+}
+
 /* Opens the primary superblock, falling back to a backup. */
 static int open_primary(struct fsck_ctx *ctx)
 {
@@ -490,18 +550,9 @@ static int open_primary(struct fsck_ctx *ctx)
 	rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), 0, 0, &ctx->fs, &why);
 	if (!rc && extkit_has_incompat(&ctx->fs->sb,
 				       EXT4_FEATURE_INCOMPAT_MMP)) {
-		rc = ctx->readonly ? extkit_mmp_check(ctx->fs, &why) :
-				     extkit_mmp_start(ctx->fs, &why);
-		if (rc == -EBUSY || rc == -EFSCORRUPTED)
-			return mmp_refused(ctx, why, rc);
-		if (rc) {
-			cli_error("%s: reading the MMP block: %s",
-				  ctx->opts->target, extkit_strerror(rc));
-			extkit_fs_close(ctx->fs);
-			ctx->fs = NULL;
+		rc = start_mmp(ctx);
+		if (rc)
 			return rc;
-		}
-		ctx->fs->mmp_started = !ctx->readonly;
 	}
 	if (rc == -EXTKIT_EUNSUPP) {
 		cli_error("%s: %s", ctx->opts->target,

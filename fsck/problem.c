@@ -126,6 +126,20 @@ const struct problem problem_table[] = {
 	  "The new journal could not be made (%s); the filesystem has no "
 	  "journal.",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_JOURNAL_V2_FIELDS,
+	  "The journal superblock has invalid fields past the version 1 "
+	  "ones (%s): a bad upgrade of a version 1 journal. The fields "
+	  "past version 1 are cleared.",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_JOURNAL_BACKUP,
+	  "Backing up the journal inode's block map in the superblock.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_JOURNAL_FAST_COMMIT,
+	  "The journal holds fast commits (transaction %N) that extkit "
+	  "cannot replay (e2fsck can): they can be cleared and the rest "
+	  "of the journal replayed without them, losing the changes they "
+	  "hold (a full check follows).",
+	  PROMPT_CLEAR, 0 },
 	{ PR_0_SB_CSUM,
 	  "The superblock checksum does not match the superblock.",
 	  PROMPT_FIX, PR_PREEN_OK },
@@ -136,6 +150,10 @@ const struct problem problem_table[] = {
 	  "MMP block %b: %s; not checking it. If no node uses the "
 	  "filesystem, clear it with tune2fs -f -E clear_mmp.",
 	  PROMPT_NONE, PR_FATAL },
+	{ PR_0_MMP_DAMAGED,
+	  "The MMP block %b is damaged (%s); it is rewritten as a new one "
+	  "(make sure no other node uses the filesystem).",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_0_FS_REV_LEVEL,
 	  "The filesystem has feature flags set, but is a revision 0 "
 	  "filesystem.",
@@ -642,7 +660,7 @@ const struct problem problem_table[] = {
 	  PROMPT_CONNECT, 0 },
 	{ PR_3_NO_LF,
 	  "/lost+found not found.",
-	  PROMPT_CREATE, PR_PREEN_OK },
+	  PROMPT_CREATE, PR_PREEN_OK | PR_NOT_A_FIX },
 	{ PR_3_LF_NOT_DIR,
 	  "/lost+found is not a directory (inode %i).",
 	  PROMPT_UNLINK, 0 },
@@ -660,6 +678,14 @@ const struct problem problem_table[] = {
 	  PROMPT_NONE, PR_FATAL },
 	{ PR_3_LF_CREATE_FAILED,
 	  "Cannot create /lost+found: %s.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_3_LF_NO_SPACE,
+	  "Cannot allocate an inode or block for /lost+found; the root "
+	  "directory can hold the lost files instead.",
+	  PROMPT_USE, PR_NOT_A_FIX },
+	{ PR_3_NO_SPACE_TO_RECOVER,
+	  "Insufficient space to recover lost files: move data off the "
+	  "filesystem and check it again.",
 	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_3_INDEX_DROPPED,
 	  "Directory %q (%d) cannot be rebuilt (%s): its index blocks are "
@@ -1143,7 +1169,7 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code,
 		yes = 0;
 	if (!yes && !(p->flags & PR_NO_OK))
 		ctx->flags |= FSCK_FL_UNCORRECTED;
-	if (yes)
+	if (yes && !(p->flags & PR_NOT_A_FIX))
 		ctx->flags |= FSCK_FL_CHANGED;
 	return yes;
 }

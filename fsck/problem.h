@@ -43,6 +43,8 @@ struct fsck_ctx;
 #define PR_MSG_ONLY	0x08	/* a report, no question */
 #define PR_FATAL	0x10	/* the check cannot go on */
 #define PR_PREEN_NOMSG	0x20	/* -p fixes it silently */
+#define PR_NOT_A_FIX	0x40	/* yes changes nothing by itself (what
+				 * it leads to is counted by its writes) */
 
 /* Prompts. */
 enum problem_prompt {
@@ -98,6 +100,9 @@ enum problem_prompt {
 #define PR_0_JOURNAL_DELETED	0x00001D /* has_journal left without one */
 #define PR_0_JOURNAL_RECREATE	0x00001E /* after the passes: a new one */
 #define PR_0_JOURNAL_CREATE_ERR	0x00001F /* it could not be made */
+#define PR_0_JOURNAL_V2_FIELDS	0x000020 /* stray fields past v1: cleared */
+#define PR_0_JOURNAL_BACKUP	0x000021 /* s_jnl_blocks missing or stale */
+#define PR_0_JOURNAL_FAST_COMMIT 0x000022 /* fast commits: dropped? */
 
 /*
  * Features and checksums (issue 13, branch feat): superblock and group
@@ -106,6 +111,7 @@ enum problem_prompt {
 #define PR_0_SB_CSUM		0x000030 /* metadata_csum: s_checksum */
 #define PR_0_GD_CSUM		0x000031 /* bg_checksum wrong */
 #define PR_0_MMP_IN_USE		0x000032 /* MMP: in use, or bad: stop */
+#define PR_0_MMP_DAMAGED	0x000033 /* bad magic or csum: rewritten */
 /* Parity with e2fsck (issue 12; super_check.c, super_rebuild.c). */
 #define PR_0_FS_REV_LEVEL	0x000100 /* revision 0 with features */
 #define PR_0_SB_REBUILD		0x000101 /* one group: primary rebuilt */
@@ -277,6 +283,8 @@ enum problem_prompt {
 #define PR_3_EXPAND_LF		0x030007
 #define PR_3_ROOT_CREATE_FAILED	0x030008
 #define PR_3_LF_CREATE_FAILED	0x030009
+#define PR_3_LF_NO_SPACE	0x03000A /* full: lost files go in / */
+#define PR_3_NO_SPACE_TO_RECOVER 0x03000B /* ... make room, run again */
 /* ext4 features (issue 17's campaign). */
 #define PR_3_INDEX_DROPPED	0x030700 /* no rebuild: the index dropped */
 #define PR_3_LF_ENCRYPTED	0x030B00 /* lost+found encrypted (enc13) */

@@ -200,6 +200,29 @@ static const char *check_fields(struct extkit_journal *j)
 	return NULL;
 }
 
+/*
+ * Fields past the v1 superblock that cannot be right: any of them set in
+ * a v1 superblock, or s_nr_users above 1 in the v2 superblock of an
+ * internal journal (it counts the filesystems sharing an external one).
+ * e2fsck takes both for a bad v1 -> v2 upgrade and clears them.
+ */
+static const char *stray_v2_fields(const struct extkit_journal *j)
+{
+	const uint8_t *raw = j->sb_raw;
+
+	if (j->version == 1 &&
+	    (sb_field(raw, SB_OFF(s_feature_compat)) ||
+	     sb_field(raw, SB_OFF(s_feature_incompat)) ||
+	     sb_field(raw, SB_OFF(s_feature_ro_compat)) ||
+	     sb_field(raw, SB_OFF(s_nr_users))))
+		return "a version 1 superblock with version 2 fields set";
+	if (j->version == 2 && j->nr_users > 1 &&
+	    !extkit_journal_has_uuid(j->fs))
+		return "the journal of this filesystem alone says it has "
+		       "several users";
+	return NULL;
+}
+
 /* Reads and checks block 0 of the journal. */
 static enum extkit_journal_problem check_super(struct extkit_journal *j,
 					       const char **why)
@@ -223,6 +246,9 @@ static enum extkit_journal_problem check_super(struct extkit_journal *j,
 		return EXTKIT_JOURNAL_UNSUPP_VERSION;
 	}
 	decode_super(j);
+	*why = stray_v2_fields(j);
+	if (*why)
+		return EXTKIT_JOURNAL_V2_FIELDS;
 	if (j->nr_users > 1) {
 		*why = "the journal is shared by several filesystems";
 		return EXTKIT_JOURNAL_MULTI_FS;
@@ -276,6 +302,19 @@ int extkit_journal_load(struct extkit_fs *fs, struct extkit_journal **out,
 	*problem = check_super(j, why);
 	*out = j;
 	return 0;
+}
+
+int extkit_journal_clear_v2_fields(struct extkit_journal *j, int write,
+				   enum extkit_journal_problem *problem,
+				   const char **why)
+{
+	size_t v1_end = SB_OFF(s_feature_compat);
+
+	memset(j->sb_raw + v1_end, 0, j->fs->g.block_size - v1_end);
+	*problem = check_super(j, why);
+	if (!write)
+		return 0;
+	return extkit_fs_write_block(j->fs, j->map[0], j->sb_raw);
 }
 
 static void encode_dynamic(struct extkit_journal *j)

@@ -35,6 +35,7 @@ enum extkit_journal_problem {
 	EXTKIT_JOURNAL_UNSUPP_INCOMPAT,	/* incompat feature bits unknown */
 	EXTKIT_JOURNAL_UNSUPP_ROCOMPAT,	/* ro_compat feature bits unknown */
 	EXTKIT_JOURNAL_MULTI_FS,	/* shared by several filesystems */
+	EXTKIT_JOURNAL_V2_FIELDS,	/* stray fields past the v1 ones */
 };
 
 struct extkit_journal {
@@ -73,7 +74,8 @@ struct extkit_journal_replay {
 	uint32_t failed_commit;	/* a commit with a bad checksum (0: none) */
 	int error;		/* 0, -EFSBADCRC, -EFSCORRUPTED or -EIO:
 				 * the replay went as far as it could */
-	int fast_commit;	/* fast-commit blocks are pending */
+	int fast_commit;	/* fast-commit blocks are pending (of
+				 * transaction end_tid) */
 };
 
 /*
@@ -99,19 +101,37 @@ int extkit_journal_has_uuid(const struct extkit_fs *fs);
  * zeroed in the in-memory superblock (the caller writes it). */
 void extkit_journal_forget_external(struct extkit_fs *fs);
 
+/* Modes of extkit_journal_recover (or-ed). */
+#define EXTKIT_RECOVER_DRY	1	/* nothing is written (-n) */
+#define EXTKIT_RECOVER_DROP_FC	2	/* pending fast commits dropped */
+
 /*
  * Recovers the log into the filesystem: scan, revoke table, plan, then
  * writes, then the journal superblock (s_start 0, s_sequence past the
  * last transaction, s_errno set when a commit was bad). A log whose scan
  * fails (a bad revoke block, a bad checksum in a transaction the log
  * goes on after) writes no block back, only the journal superblock; *res
- * says so in ->error. With dry set nothing is written at all (-n);
- * with fast-commit blocks pending (->fast_commit) nothing is either.
- * The filesystem superblock is left to the caller (reopen, clear
- * needs_recovery). Returns 0 or a negative I/O or memory error.
+ * says so in ->error. With EXTKIT_RECOVER_DRY nothing is written at all
+ * (-n). With fast-commit blocks pending (->fast_commit, which extkit
+ * cannot replay) nothing is written either, unless the mode has
+ * EXTKIT_RECOVER_DROP_FC: then the log is replayed without them and
+ * the journal emptied (s_sequence past their transaction: they are
+ * never replayed). The filesystem superblock is left to the caller
+ * (reopen, clear needs_recovery). Returns 0 or a negative I/O or memory
+ * error.
  */
-int extkit_journal_recover(struct extkit_journal *j, int dry,
+int extkit_journal_recover(struct extkit_journal *j, int mode,
 			   struct extkit_journal_replay *res);
+
+/*
+ * Zeroes the superblock past its v1 fields (s_feature_compat to the end
+ * of the block: features, UUID, s_nr_users, checksum), as e2fsck does
+ * for EXTKIT_JOURNAL_V2_FIELDS, and checks it again: *problem and *why
+ * as from extkit_journal_load. Block 0 is written when write is set.
+ */
+int extkit_journal_clear_v2_fields(struct extkit_journal *j, int write,
+				   enum extkit_journal_problem *problem,
+				   const char **why);
 
 /*
  * Writes journal superblock fields back: s_sequence, s_start, s_errno

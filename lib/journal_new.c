@@ -35,8 +35,6 @@
 #include "mapbuild.h"
 #include "ondisk.h"
 
-#define EXT3_JNL_BACKUP_BLOCKS	1	/* s_jnl_backup_type: i_block copy */
-
 uint32_t extkit_journal_default_blocks(uint64_t fs_blocks,
 				       unsigned block_size)
 {

@@ -582,7 +582,7 @@ static int plan_recovery(struct recovery *r)
 	return rc;
 }
 
-int extkit_journal_recover(struct extkit_journal *j, int dry,
+int extkit_journal_recover(struct extkit_journal *j, int mode,
 			   struct extkit_journal_replay *res)
 {
 	struct recovery r = { .j = j, .res = res };
@@ -602,13 +602,13 @@ int extkit_journal_recover(struct extkit_journal *j, int dry,
 		goto out;
 	res->fast_commit = rc;
 	rc = 0;
-	if (res->fast_commit)
+	if (res->fast_commit && !(mode & EXTKIT_RECOVER_DROP_FC))
 		goto out;	/* refused: nothing is written */
 	if (r.fatal) {
 		res->error = r.fatal;
 		res->transactions = 0;
 	}
-	if (dry)
+	if (mode & EXTKIT_RECOVER_DRY)
 		goto out;
 	if (!r.fatal) {
 		rc = write_plan(&r);

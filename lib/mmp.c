@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +56,54 @@ int extkit_mmp_read(struct extkit_fs *fs, struct extkit_mmp *m)
 	m->csum_ok = !extkit_has_metadata_csum(&fs->sb) ||
 		     le32(raw.mmp_checksum) == mmp_csum(fs, &raw);
 	return m->magic == EXT4_MMP_MAGIC ? 0 : -EFSCORRUPTED;
+}
+
+int extkit_mmp_damaged(struct extkit_fs *fs, const char **why)
+{
+	struct extkit_mmp m;
+	int rc = extkit_mmp_read(fs, &m);
+	uint64_t blk = fs->sb.mmp_block;
+
+	*why = NULL;
+	if (rc == -EFSCORRUPTED &&
+	    (blk <= fs->sb.first_data_block || blk >= fs->sb.blocks_count))
+		return 0;	/* no MMP block to repair */
+	if (rc == -EFSCORRUPTED)
+		*why = "bad magic";
+	else if (rc)
+		return rc;
+	else if (!m.csum_ok)
+		*why = "bad checksum";
+	return *why != NULL;
+}
+
+static uint32_t update_interval(const struct extkit_fs *fs)
+{
+	uint32_t iv = fs->sb.mmp_interval;
+
+	return iv < EXT4_MMP_MIN_CHECK_INTERVAL ? EXT4_MMP_MIN_CHECK_INTERVAL :
+						  iv;
+}
+
+int extkit_mmp_reset(struct extkit_fs *fs, const char *devname)
+{
+	struct mmp_struct *raw = calloc(1, fs->g.block_size);
+	size_t n = strlen(devname);
+	int rc;
+
+	if (!raw)
+		return -ENOMEM;
+	raw->mmp_magic = cpu_to_le32(EXT4_MMP_MAGIC);
+	raw->mmp_seq = cpu_to_le32(EXT4_MMP_SEQ_CLEAN);
+	gethostname((char *)raw->mmp_nodename, sizeof(raw->mmp_nodename) - 1);
+	memcpy(raw->mmp_bdevname, devname,
+	       n < sizeof(raw->mmp_bdevname) ? n : sizeof(raw->mmp_bdevname));
+	raw->mmp_check_interval = cpu_to_le16((uint16_t)update_interval(fs));
+	if (extkit_has_metadata_csum(&fs->sb))
+		raw->mmp_checksum = cpu_to_le32(mmp_csum(fs, raw));
+	rc = extkit_fs_write_block(fs, fs->sb.mmp_block, raw);
+	free(raw);
+	return rc ? rc : extkit_io_flush(fs->io);
 }
 
 static int write_seq(struct extkit_fs *fs, uint32_t seq)

@@ -27,6 +27,21 @@ struct extkit_mmp {
 int extkit_mmp_read(struct extkit_fs *fs, struct extkit_mmp *m);
 
 /*
+ * Whether the MMP block, inside the filesystem, is damaged: 1 with *why
+ * for a bad magic or (metadata_csum) a bad checksum, 0 when it is sound
+ * or lies outside the filesystem (extkit_mmp_check says so), or an I/O
+ * error.
+ */
+int extkit_mmp_damaged(struct extkit_fs *fs, const char **why);
+/*
+ * Rewrites the MMP block as a new one, as e2fsck does when it is
+ * damaged: the magic, the clean sequence, no time, this host's name,
+ * devname (cut to 32 bytes), the update interval (at least 5 s); the
+ * rest of the block zero.
+ */
+int extkit_mmp_reset(struct extkit_fs *fs, const char *devname);
+
+/*
  * Whether the filesystem is free to use: -EBUSY (*why names the cause)
  * when the MMP block says fsck runs elsewhere, or a live sequence is
  * still moving after 2 * interval + 1 seconds (one left by a crash does

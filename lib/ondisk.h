@@ -147,7 +147,7 @@ struct ext2_super_block {
 	__le32	s_last_orphan;
 	__le32	s_hash_seed[4];
 	__u8	s_def_hash_version;
-	__u8	s_jnl_backup_type;
+	__u8	s_jnl_backup_type;	/* EXT3_JNL_BACKUP_BLOCKS or 0 */
 	__le16	s_desc_size;
 	__le32	s_default_mount_opts;
 	__le32	s_first_meta_bg;
@@ -286,6 +286,8 @@ _Static_assert(offsetof(struct ext4_group_desc, bg_itable_unused_hi) == 0x32,
 #define EXT2_DIND_BLOCK			13
 #define EXT2_TIND_BLOCK			14
 #define EXT2_N_BLOCKS			15
+/* s_jnl_backup_type: s_jnl_blocks holds the journal inode's i_block */
+#define EXT3_JNL_BACKUP_BLOCKS		1
 
 /* i_flags */
 #define EXT2_SECRM_FL			0x00000001
