@@ -421,6 +421,60 @@ int fsck_first_table_garbled(struct fsck_ctx *ctx)
 	return yes;
 }
 
+/* Whether the block at blk reads as group g's block bitmap for the
+ * places at[]: a block bitmap marks its group's own bitmaps and inode
+ * table in use, so each of their blocks inside the group is set. */
+static int looks_like_block_bitmap(struct fsck_ctx *ctx, uint32_t g,
+				   uint64_t blk, const uint64_t at[META_KINDS])
+{
+	const struct extkit_fs *fs = ctx->fs;
+	uint64_t first = extkit_group_first_block(&fs->sb, g);
+	uint64_t n = extkit_group_block_count(&fs->sb, g);
+	uint8_t *buf = malloc(fs->g.block_size);
+	int yes = buf && !extkit_fs_read_block(ctx->fs, blk, buf);
+
+	for (int k = 0; yes && k < META_KINDS; k++)
+		for (uint64_t b = at[k]; yes && b < at[k] + meta_len(fs, k);
+		     b++)
+			if (b >= first && b - first < n)
+				yes = buf[(b - first) >> 3] >>
+				      ((b - first) & 7) & 1;
+	free(buf);
+	return yes;
+}
+
+/*
+ * A descriptor with another place bad is garbled: its block bitmap,
+ * though it fits, is blamed too when it is not where mkfs put it, the
+ * block it names does not read as the group's block bitmap and mkfs'
+ * place does (pass 5 would write the bitmap over whatever it names: a
+ * file's indirect block in campaign ea seed 367).
+ */
+static void check_garbled_bitmap(struct fsck_ctx *ctx, uint32_t g,
+				 uint8_t *bad)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t at[META_KINDS], cur, guess;
+
+	if (!bad[g] || (bad[g] & (1u << META_BB)) || fs->g.cluster_bits)
+		return;
+	for (int k = 0; k < META_KINDS; k++)
+		at[k] = bad[g] & (1u << k) ? predict(fs, g, k, bad) :
+			*meta_field(&fs->groups[g], k);
+	cur = at[META_BB];
+	guess = predict(fs, g, META_BB, bad);
+	if (!guess || guess == cur ||
+	    !place_fits(fs, g, META_BB, guess, bad[g]) ||
+	    !clear_of_others(fs, g, guess, 1, bad))
+		return;
+	at[META_BB] = guess;
+	if (!looks_like_block_bitmap(ctx, g, guess, at))
+		return;
+	at[META_BB] = cur;
+	if (!looks_like_block_bitmap(ctx, g, cur, at))
+		bad[g] |= (uint8_t)(1u << META_BB);
+}
+
 int fsck_check_group_places(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
@@ -432,6 +486,8 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 	for (uint32_t g = 0; g < ng; g++)
 		find_bad_places(fs, g, ctx->relocate);
 	check_first_table(ctx, ctx->relocate);
+	for (uint32_t g = 0; g < ng; g++)
+		check_garbled_bitmap(ctx, g, ctx->relocate);
 	for (uint32_t g = 0; g < ng && !(ctx->flags & FSCK_FL_ABORT); g++)
 		for (int k = 0; k < META_KINDS; k++)
 			if (ctx->relocate[g] & (1u << k))
