@@ -365,6 +365,54 @@ static int check_problem(struct fsck_ctx *ctx, struct extkit_journal **jp,
 	}
 }
 
+/*
+ * The journal inode is unusable, but the superblock's copy of its map
+ * (s_jnl_blocks) maps a journal: as e2fsck, the journal is used through
+ * it. A log to replay is replayed first (it may bring the inode table
+ * block back, inode included: fsck_journal runs again after it);
+ * otherwise (or when the journal superblock has a problem of its own,
+ * checked next) the inode is rewritten from the copy. Declined (-n), the
+ * check goes on with the journal as the copy maps it.
+ */
+static int use_backup(struct fsck_ctx *ctx, struct extkit_journal *j,
+		      int log_usable)
+{
+	struct problem_context pctx;
+	int rc;
+
+	clear_problem_context(&pctx);
+	pctx.ino = j->ino;
+	pctx.str = j->backup_why;
+	if (needs_recovery(&ctx->fs->sb) && log_usable) {
+		fix_problem(ctx, PR_0_JOURNAL_USE_BACKUP, &pctx);
+		return 0;
+	}
+	if (!fix_problem(ctx, PR_0_JOURNAL_RESTORE_INODE, &pctx))
+		return 0;
+	rc = extkit_journal_restore_inode(ctx->fs, j->ino);
+	if (rc)
+		cli_error_rc("writing the journal inode", rc);
+	return rc;
+}
+
+/* What extkit_journal_load found, the inode's backup first. */
+static int check_journal(struct fsck_ctx *ctx, struct extkit_journal **jp,
+			 enum extkit_journal_problem problem, const char *why)
+{
+	struct extkit_journal *j = *jp;
+	int rc;
+
+	if (j && j->backup_why) {
+		/* no journal in use: nothing to restore */
+		if (!has_journal(&ctx->fs->sb))
+			return fix_bad_inode(ctx, j->backup_why);
+		rc = use_backup(ctx, j, problem == EXTKIT_JOURNAL_OK);
+		if (rc)
+			return rc;
+	}
+	return check_problem(ctx, jp, problem, why);
+}
+
 int fsck_journal(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
@@ -395,7 +443,7 @@ int fsck_journal(struct fsck_ctx *ctx)
 		cli_error_rc("reading the journal", rc);
 		return rc;
 	}
-	rc = check_problem(ctx, &j, problem, why);
+	rc = check_journal(ctx, &j, problem, why);
 	extkit_journal_free(j);
 	return rc;
 }
