@@ -12,9 +12,11 @@
  * recovery, a journal of unknown version or features. Fast-commit
  * blocks to replay (extkit cannot replay them) are cleared only when the
  * user says so, the rest of the log replayed. A journal inode that is
- * not one is cleared (has_journal off); a corrupt journal superblock is
- * replaced by an empty one, and stray fields past the v1 superblock are
- * cleared, as e2fsck does.
+ * not one is used through the superblock's copy of its map
+ * (s_jnl_blocks) when that maps a journal (replayed, then the inode
+ * rewritten from the copy), else cleared (has_journal off); a corrupt
+ * journal superblock is replaced by an empty one, and stray fields past
+ * the v1 superblock are cleared, as e2fsck does.
  *
  * Relies on: ctx->fs open. Produces: ctx->fs reopened after a replay,
  * FSCK_FL_RECOVERED set (a replay is not an error: exit 0, as e2fsck).
