@@ -12,9 +12,11 @@
  * recovery, a journal of unknown version or features. Fast-commit
  * blocks to replay (extkit cannot replay them) are cleared only when the
  * user says so, the rest of the log replayed. A journal inode that is
- * not one is cleared (has_journal off); a corrupt journal superblock is
- * replaced by an empty one, and stray fields past the v1 superblock are
- * cleared, as e2fsck does.
+ * not one is used through the superblock's copy of its map
+ * (s_jnl_blocks) when that maps a journal (replayed, then the inode
+ * rewritten from the copy), else cleared (has_journal off); a corrupt
+ * journal superblock is replaced by an empty one, and stray fields past
+ * the v1 superblock are cleared, as e2fsck does.
  *
  * Relies on: ctx->fs open. Produces: ctx->fs reopened after a replay,
  * FSCK_FL_RECOVERED set (a replay is not an error: exit 0, as e2fsck).
@@ -365,6 +367,54 @@ static int check_problem(struct fsck_ctx *ctx, struct extkit_journal **jp,
 	}
 }
 
+/*
+ * The journal inode is unusable, but the superblock's copy of its map
+ * (s_jnl_blocks) maps a journal: as e2fsck, the journal is used through
+ * it. A log to replay is replayed first (it may bring the inode table
+ * block back, inode included: fsck_journal runs again after it);
+ * otherwise (or when the journal superblock has a problem of its own,
+ * checked next) the inode is rewritten from the copy. Declined (-n), the
+ * check goes on with the journal as the copy maps it.
+ */
+static int use_backup(struct fsck_ctx *ctx, struct extkit_journal *j,
+		      int log_usable)
+{
+	struct problem_context pctx;
+	int rc;
+
+	clear_problem_context(&pctx);
+	pctx.ino = j->ino;
+	pctx.str = j->backup_why;
+	if (needs_recovery(&ctx->fs->sb) && log_usable) {
+		fix_problem(ctx, PR_0_JOURNAL_USE_BACKUP, &pctx);
+		return 0;
+	}
+	if (!fix_problem(ctx, PR_0_JOURNAL_RESTORE_INODE, &pctx))
+		return 0;
+	rc = extkit_journal_restore_inode(ctx->fs, j->ino);
+	if (rc)
+		cli_error_rc("writing the journal inode", rc);
+	return rc;
+}
+
+/* What extkit_journal_load found, the inode's backup first. */
+static int check_journal(struct fsck_ctx *ctx, struct extkit_journal **jp,
+			 enum extkit_journal_problem problem, const char *why)
+{
+	struct extkit_journal *j = *jp;
+	int rc;
+
+	if (j && j->backup_why) {
+		/* no journal in use: nothing to restore */
+		if (!has_journal(&ctx->fs->sb))
+			return fix_bad_inode(ctx, j->backup_why);
+		rc = use_backup(ctx, j, problem == EXTKIT_JOURNAL_OK);
+		if (rc)
+			return rc;
+	}
+	return check_problem(ctx, jp, problem, why);
+}
+
 int fsck_journal(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
@@ -395,7 +445,7 @@ int fsck_journal(struct fsck_ctx *ctx)
 		cli_error_rc("reading the journal", rc);
 		return rc;
 	}
-	rc = check_problem(ctx, &j, problem, why);
+	rc = check_journal(ctx, &j, problem, why);
 	extkit_journal_free(j);
 	return rc;
 }

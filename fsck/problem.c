@@ -140,6 +140,14 @@ const struct problem problem_table[] = {
 	  "of the journal replayed without them, losing the changes they "
 	  "hold (a full check follows).",
 	  PROMPT_CLEAR, 0 },
+	{ PR_0_JOURNAL_USE_BACKUP,
+	  "The journal inode %i is unusable (%s); the journal is read "
+	  "through the copy of its block map that the superblock keeps.",
+	  PROMPT_NONE, PR_MSG_ONLY | PR_PREEN_NOMSG },
+	{ PR_0_JOURNAL_RESTORE_INODE,
+	  "The journal inode %i is unusable (%s), but the superblock keeps "
+	  "a copy of its block map: the inode is rewritten from it.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_0_SB_CSUM,
 	  "The superblock checksum does not match the superblock.",
 	  PROMPT_FIX, PR_PREEN_OK },

@@ -103,6 +103,8 @@ enum problem_prompt {
 #define PR_0_JOURNAL_V2_FIELDS	0x000020 /* stray fields past v1: cleared */
 #define PR_0_JOURNAL_BACKUP	0x000021 /* s_jnl_blocks missing or stale */
 #define PR_0_JOURNAL_FAST_COMMIT 0x000022 /* fast commits: dropped? */
+#define PR_0_JOURNAL_USE_BACKUP	0x000023 /* bad inode: replay via s_jnl_blocks */
+#define PR_0_JOURNAL_RESTORE_INODE 0x000024 /* bad inode: from s_jnl_blocks */
 
 /*
  * Features and checksums (issue 13, branch feat): superblock and group

@@ -63,30 +63,22 @@ void extkit_journal_free(struct extkit_journal *j)
 }
 
 /*
- * The journal inode: a regular file in use, at least 1024 blocks, every
- * block up to i_size mapped inside the filesystem (no holes).
+ * A journal inode: a regular file in use, at least 1024 blocks, every
+ * block up to i_size mapped inside the filesystem (no holes). Its map
+ * goes into j->map; *why says what is wrong with it.
  */
-static int map_inode(struct extkit_journal *j, const char **why)
+static int map_journal_inode(struct extkit_journal *j,
+			     const struct extkit_inode *inode,
+			     const char **why)
 {
 	struct extkit_fs *fs = j->fs;
-	struct extkit_inode inode;
-	uint64_t n;
+	uint64_t n = inode->size / fs->g.block_size;
 	int rc;
 
 	*why = NULL;
-	rc = extkit_inode_read(fs, j->ino, &inode);
-	if (rc == -EFSCORRUPTED) {
-		/* its inode table lies outside the filesystem (fsck
-		 * relocates it): a bad journal inode, as for e2fsck */
-		*why = "the journal inode cannot be read";
-		return 0;
-	}
-	if (rc)
-		return rc;
-	n = inode.size / fs->g.block_size;
-	if (!S_ISREG(inode.mode) || inode.links_count == 0)
+	if (!S_ISREG(inode->mode) || inode->links_count == 0)
 		*why = "the journal inode is not a regular file in use";
-	else if (!extkit_inode_has_block_map(&inode))
+	else if (!extkit_inode_has_block_map(inode))
 		*why = "the journal inode has no block map";
 	else if (n < JBD2_MIN_JOURNAL_BLOCKS)
 		*why = "the journal is smaller than 1024 blocks";
@@ -95,10 +87,11 @@ static int map_inode(struct extkit_journal *j, const char **why)
 	if (*why)
 		return 0;
 	j->nblocks = (uint32_t)n;
+	free(j->map);
 	j->map = calloc(n, sizeof(*j->map));
 	if (!j->map)
 		return -ENOMEM;
-	rc = extkit_bmap_all(fs, &inode, n, j->map);
+	rc = extkit_bmap_all(fs, inode, n, j->map);
 	if (rc == -EFSCORRUPTED || rc == -EXTKIT_ELOOP) {
 		*why = "the journal inode's block map is corrupt";
 		return 0;
@@ -112,6 +105,104 @@ static int map_inode(struct extkit_journal *j, const char **why)
 		}
 	}
 	return 0;
+}
+
+int extkit_journal_backup_inode(const struct extkit_fs *fs,
+				struct extkit_inode *inode)
+{
+	const struct ext2_super_block *raw = &fs->raw_sb;
+
+	if (raw->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS)
+		return -ENOENT;
+	memset(inode, 0, sizeof(*inode));
+	inode->mode = S_IFREG | 0600;
+	inode->links_count = 1;
+	/* s_jnl_blocks[0..14]: i_block; [15]: i_size_high; [16]: i_size */
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		inode->block[i] = le32(raw->s_jnl_blocks[i]);
+	inode->size = (uint64_t)le32(raw->s_jnl_blocks[15]) << 32 |
+		      le32(raw->s_jnl_blocks[16]);
+	/* an extent root starts with eh_magic (le16) */
+	if ((inode->block[0] & 0xffff) == EXT4_EXT_MAGIC)
+		inode->flags |= EXT4_EXTENTS_FL;
+	return 0;
+}
+
+/*
+ * Whether inode ino can be written back where it is: its group's table
+ * is not marked for relocation (fsck sets bg_inode_table to 0 until
+ * pass 1 moves it; block 0 is never a table) and lies in the filesystem.
+ */
+static int inode_in_place(struct extkit_fs *fs, uint32_t ino)
+{
+	uint32_t group = (ino - 1) / fs->sb.inodes_per_group;
+	uint64_t blk;
+	uint32_t off;
+
+	return fs->groups[group].inode_table != 0 &&
+	       extkit_inode_locate(fs, ino, &blk, &off) == 0;
+}
+
+/*
+ * The journal inode, or when it is unusable the copy of its map the
+ * superblock keeps (e2fsck's fallback): j->backup_why then says what
+ * was wrong with the inode. An inode whose table is out of place cannot
+ * be restored: it stays a bad inode (e2fsck, failing to write it, also
+ * drops the journal).
+ */
+static int map_inode(struct extkit_journal *j, const char **why)
+{
+	struct extkit_inode inode;
+	const char *backup_why;
+	int rc;
+
+	*why = NULL;
+	rc = extkit_inode_read(j->fs, j->ino, &inode);
+	if (rc == -EFSCORRUPTED) {
+		/* its inode table lies outside the filesystem (fsck
+		 * relocates it): a bad journal inode, as for e2fsck */
+		*why = "the journal inode cannot be read";
+	} else if (rc) {
+		return rc;
+	} else {
+		rc = map_journal_inode(j, &inode, why);
+		if (rc || !*why)
+			return rc;
+	}
+	if (!inode_in_place(j->fs, j->ino) ||
+	    extkit_journal_backup_inode(j->fs, &inode))
+		return 0;
+	rc = map_journal_inode(j, &inode, &backup_why);
+	if (rc || backup_why)
+		return rc;
+	j->backup_why = *why;
+	*why = NULL;
+	return 0;
+}
+
+static int count_block(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
+		       uint32_t count, int flags, void *arg)
+{
+	(void)fs, (void)lblk, (void)pblk, (void)flags;
+	*(uint64_t *)arg += count;
+	return 0;
+}
+
+int extkit_journal_restore_inode(struct extkit_fs *fs, uint32_t ino)
+{
+	struct extkit_inode inode;
+	uint64_t nblocks = 0;
+	int rc;
+
+	rc = extkit_journal_backup_inode(fs, &inode);
+	if (!rc)
+		rc = extkit_block_walk(fs, &inode, count_block, &nblocks);
+	if (rc)
+		return rc;
+	if (fs->g.inode_size > EXT2_GOOD_OLD_INODE_SIZE)
+		inode.extra_isize = fs->sb.want_extra_isize;
+	extkit_inode_set_fs_blocks(fs, &inode, nblocks);
+	return extkit_inode_write(fs, ino, &inode);
 }
 
 /* crc32c(~0) of the superblock's 1024 bytes with s_checksum zero. */
@@ -300,6 +391,12 @@ int extkit_journal_load(struct extkit_fs *fs, struct extkit_journal **out,
 		return rc;
 	}
 	*problem = check_super(j, why);
+	if (j->backup_why && *problem == EXTKIT_JOURNAL_BAD_MAGIC) {
+		*problem = EXTKIT_JOURNAL_BAD_INODE;
+		*why = j->backup_why;
+		extkit_journal_free(j);
+		return 0;
+	}
 	*out = j;
 	return 0;
 }

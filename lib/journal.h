@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "fs.h"
+#include "inode.h"
 
 /* Why a journal cannot be used (extkit_journal_load). */
 enum extkit_journal_problem {
@@ -62,6 +63,10 @@ struct extkit_journal {
 	uint32_t num_fc_blks;	/* s_num_fc_blks as stored (0: default) */
 	uint8_t checksum_type;	/* s_checksum_type (v2 only) */
 	uint32_t checksum;	/* s_checksum as stored (v2 only) */
+
+	/* Not NULL: the journal inode is unusable (this says why) and the
+	 * journal was mapped through the superblock's copy of its map. */
+	const char *backup_why;
 };
 
 /* What a scan of the log found, and what recovery did. */
@@ -82,11 +87,30 @@ struct extkit_journal_replay {
  * Loads the journal of fs: inode fs->sb.journal_inum, then its superblock.
  * Returns 0 with *problem set (the journal is in *out unless the problem
  * is BAD_INODE; *why a one-line detail), or a negative error (I/O, memory).
+ * An unusable inode is replaced by the superblock's backup of its map
+ * when that maps a journal (j->backup_why set); a backup whose block 0
+ * holds no journal superblock leaves the inode's problem, BAD_INODE.
  */
 int extkit_journal_load(struct extkit_fs *fs, struct extkit_journal **out,
 			enum extkit_journal_problem *problem,
 			const char **why);
 void extkit_journal_free(struct extkit_journal *j);
+
+/*
+ * The journal inode as the superblock's backup describes it
+ * (s_jnl_blocks, valid when s_jnl_backup_type is EXT3_JNL_BACKUP_BLOCKS):
+ * i_block and i_size from it, a regular file of mode 0600 with one
+ * link, EXTENTS_FL when i_block holds an extent root; the rest zero
+ * (i_blocks too). Returns 0, or -ENOENT when there is no backup.
+ */
+int extkit_journal_backup_inode(const struct extkit_fs *fs,
+				struct extkit_inode *inode);
+/*
+ * Rewrites inode ino from the superblock's backup (as above, i_blocks
+ * counted from the map, i_extra_isize s_want_extra_isize). Returns 0,
+ * -ENOENT (no backup), or an error reading the map or writing.
+ */
+int extkit_journal_restore_inode(struct extkit_fs *fs, uint32_t ino);
 
 /* Blocks of the fast-commit area when the journal has one: s_num_fc_blks,
  * or the default when that is 0. */
