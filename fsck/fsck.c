@@ -487,15 +487,59 @@ static void print_summary(struct fsck_ctx *ctx)
 	       sb->blocks_count - sb->free_blocks_count, sb->blocks_count);
 }
 
-/* Without -f a filesystem marked clean is not checked (e2fsck's rule). */
-static int is_clean(struct fsck_ctx *ctx)
+/* A last check time ahead of the clock by less than this is taken as
+ * the clock's error, not the filesystem's (e2fsck's accept_time_fudge). */
+#define FSCK_TIME_FUDGE 86400
+
+/*
+ * Why a filesystem not marked clean, or marked clean but due, is checked
+ * without -f, as e2fsck says it (its check_if_skip): errors recorded,
+ * not unmounted cleanly, s_mnt_count reached s_max_mnt_count (a signed
+ * field: -1 or 0 turns the count off), s_lastcheck in the future, or
+ * s_checkinterval seconds gone since it. NULL when it is not due; *days
+ * for the last reason.
+ */
+static const char *check_due(const struct fsck_ctx *ctx, uint32_t *arg)
 {
 	const struct extkit_super *sb = &ctx->fs->sb;
+	int16_t max = (int16_t)sb->max_mnt_count;
+	int64_t last = sb->lastcheck, now = ctx->now;
+
+	if (last > now)
+		last -= FSCK_TIME_FUDGE;
+	if (sb->state & EXT2_ERROR_FS)
+		return "contains a file system with errors";
+	if (!(sb->state & EXT2_VALID_FS))
+		return "was not cleanly unmounted";
+	if (max > 0 && sb->mnt_count >= (uint16_t)max) {
+		*arg = sb->mnt_count;
+		return "has been mounted %u times without being checked";
+	}
+	if (sb->checkinterval && now < last)
+		return "has filesystem last checked time in the future";
+	if (sb->checkinterval && now - last >= sb->checkinterval) {
+		*arg = (uint32_t)((now - (int64_t)sb->lastcheck) / 86400);
+		return "has gone %u days without being checked";
+	}
+	return NULL;
+}
+
+/* Without -f a filesystem marked clean and not due is not checked
+ * (e2fsck's rule); when it is due, the reason is printed. */
+static int is_clean(struct fsck_ctx *ctx)
+{
+	const char *why;
+	uint32_t arg = 0;
 
 	if (ctx->opts->force || (ctx->flags & FSCK_FL_BACKUP_SB))
 		return 0;
-	if (!(sb->state & EXT2_VALID_FS) || (sb->state & EXT2_ERROR_FS))
+	why = check_due(ctx, &arg);
+	if (why) {
+		printf("%s ", ctx->device);
+		printf(why, arg);
+		printf(", check forced.\n");
 		return 0;
+	}
 	return fsck_free_counts_possible(ctx);
 }
 

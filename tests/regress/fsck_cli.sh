@@ -7,7 +7,8 @@
 # and no complaint on -fn; -n never writes a byte (checksums before and
 # after, on a damaged image too); the option rules (-n/-y/-p exclusive:
 # exit 16 with one line; no terminal: exit 8; a clean filesystem without
-# -f: "clean" and exit 0, unless a free count is impossible; preen stops
+# -f: "clean" and exit 0, unless a free count is impossible or a check is
+# due (mount count, check interval: e2fsck's words); preen stops
 # on an unsafe problem with exit 4).
 . "${top_srcdir:-.}/tests/regress/env.sh"
 cd "$tmpdir" || exit 99
@@ -198,4 +199,33 @@ if [ $rc -eq 16 ] && grep -q "invalid extended option 'compact_threshold=200' (k
 else
 	fail "-E message: exit $rc, $(cat err)"
 fi
+# A filesystem marked clean but due for a check (e2fsck's check_if_skip):
+# mounted s_max_mnt_count times, s_checkinterval gone by, s_lastcheck
+# more than a day ahead of the clock; each is checked without -f and
+# says why in e2fsck's words (its first line compared), the others say
+# "clean".
+due_case() {
+	mkimg 1024 4M
+	dbg "ssv lastcheck 20200101" "ssv mtime 20200101" "$@"
+	cp image e2image
+	"$FSCK" -p image >out 2>&1
+	rc=$?
+	$E2FSCK -p e2image >e2out 2>&1
+	# the same words (the clocks differ: extkit's is pinned here)
+	sed -n 1p out | sed 's/[0-9][0-9]*/N/g' >why
+	sed -n 1p e2out | sed 's/^e2image/image/; s/[0-9][0-9]*/N/g' >e2why
+}
+for c in "ssv max_mnt_count 20|ssv mnt_count 20|has been mounted N times" \
+	 "ssv checkinterval 86400|ssv lastcheck 20200101|has gone" \
+	 "ssv checkinterval 86400|ssv lastcheck 20991231|last checked time in the future" \
+	 "ssv max_mnt_count -1|ssv mnt_count 30000|clean" \
+	 "ssv checkinterval 0|ssv lastcheck 20200101|clean"; do
+	a=${c%%|*}; r=${c#*|}; b=${r%%|*}; want=${r#*|}
+	due_case "$a" "$b"
+	if [ "$rc" -eq 0 ] && grep -q "$want" why && cmp -s why e2why; then
+		ok "due for a check ($a, $b): $(cat why)"
+	else
+		fail "due for a check ($a, $b): exit $rc: $(cat why) / e2fsck: $(cat e2why)"
+	fi
+done
 finish
