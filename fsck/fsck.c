@@ -499,6 +499,35 @@ static void print_summary(struct fsck_ctx *ctx)
  * s_checkinterval seconds gone since it. NULL when it is not due; *days
  * for the last reason.
  */
+/*
+ * Whether a group descriptor holds what cannot be (e2fsck then marks the
+ * filesystem not valid and checks it): more free blocks, free inodes or
+ * directories than its group holds; with group checksums, more unused
+ * inodes than free ones; without, lazy-init flags or an unused count;
+ * the last group's block bitmap left uninitialized.
+ */
+static int group_impossible(const struct extkit_fs *fs, uint32_t g)
+{
+	const struct extkit_group *gd = &fs->groups[g];
+	const struct extkit_super *sb = &fs->sb;
+	uint32_t ipg = sb->inodes_per_group;
+	int csum = extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
+					EXT4_FEATURE_RO_COMPAT_METADATA_CSUM);
+
+	if (gd->free_blocks > sb->clusters_per_group ||
+	    gd->free_inodes > ipg || gd->used_dirs > ipg)
+		return 1;
+	if (csum && (gd->itable_unused > gd->free_inodes ||
+		     gd->itable_unused > ipg))
+		return 1;
+	if (!csum && ((gd->flags & (EXT4_BG_BLOCK_UNINIT |
+				    EXT4_BG_INODE_UNINIT)) ||
+		      gd->itable_unused))
+		return 1;
+	return g == fs->g.group_count - 1 &&
+	       (gd->flags & EXT4_BG_BLOCK_UNINIT);
+}
+
 static const char *check_due(const struct fsck_ctx *ctx, uint32_t *arg)
 {
 	const struct extkit_super *sb = &ctx->fs->sb;
@@ -509,6 +538,9 @@ static const char *check_due(const struct fsck_ctx *ctx, uint32_t *arg)
 		last -= FSCK_TIME_FUDGE;
 	if (sb->state & EXT2_ERROR_FS)
 		return "contains a file system with errors";
+	for (uint32_t g = 0; g < ctx->fs->g.group_count; g++)
+		if (group_impossible(ctx->fs, g))
+			return "contains a file system with errors";
 	if (!(sb->state & EXT2_VALID_FS))
 		return "was not cleanly unmounted";
 	if (max > 0 && sb->mnt_count >= (uint16_t)max) {
@@ -531,7 +563,8 @@ static int is_clean(struct fsck_ctx *ctx)
 	const char *why;
 	uint32_t arg = 0;
 
-	if (ctx->opts->force || (ctx->flags & FSCK_FL_BACKUP_SB))
+	if (ctx->opts->force ||
+	    (ctx->flags & (FSCK_FL_BACKUP_SB | FSCK_FL_FIXED)))
 		return 0;
 	why = check_due(ctx, &arg);
 	if (why) {

@@ -64,6 +64,7 @@ struct fsck_opts {
 #define FSCK_FL_JOURNAL_CLEARED	0x200	/* the journal inode was dropped */
 #define FSCK_FL_RESTART		0x400	/* after pass 2: again from pass 1
 					 * (group_flags.c) */
+#define FSCK_FL_FIXED		0x800	/* a fix was made (not a silent one) */
 
 /* Each read window in front of the image (io.h; three of them: what
  * they hold is copied, so they stay small). Pass 1 reads the inode

@@ -1179,5 +1179,9 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code,
 		ctx->flags |= FSCK_FL_UNCORRECTED;
 	if (yes && !(p->flags & PR_NOT_A_FIX))
 		ctx->flags |= FSCK_FL_CHANGED;
+	/* a fix before the clean check makes it a full check (e2fsck's
+	 * E2F_FLAG_PROBLEMS_FIXED); not the silent ones */
+	if (yes && !(p->flags & (PR_NOT_A_FIX | PR_PREEN_NOMSG)))
+		ctx->flags |= FSCK_FL_FIXED;
 	return yes;
 }
