@@ -96,8 +96,11 @@ enum fsck_answer fsck_ask_key(int fd, int def)
 	for (;;) {
 		int c = read_key(fd);
 
-		if (c < 0 || c == 3 || c == 4 || cancel_requested)
-			return FSCK_ANSWER_CANCEL;	/* EOF, ^C, ^D */
+		/* EOF, ^C, ^D; and 0: a ^D typed before read_key turned
+		 * canonical mode off is left in the input as a NUL byte
+		 * (Linux n_tty), which would otherwise wait for ever */
+		if (c <= 0 || c == 3 || c == 4 || cancel_requested)
+			return FSCK_ANSWER_CANCEL;
 		switch (c) {
 		case 'y': case 'Y':
 			return FSCK_ANSWER_YES;
