@@ -492,14 +492,6 @@ static void print_summary(struct fsck_ctx *ctx)
 #define FSCK_TIME_FUDGE 86400
 
 /*
- * Why a filesystem not marked clean, or marked clean but due, is checked
- * without -f, as e2fsck says it (its check_if_skip): errors recorded,
- * not unmounted cleanly, s_mnt_count reached s_max_mnt_count (a signed
- * field: -1 or 0 turns the count off), s_lastcheck in the future, or
- * s_checkinterval seconds gone since it. NULL when it is not due; *days
- * for the last reason.
- */
-/*
  * Whether a group descriptor holds what cannot be (e2fsck then marks the
  * filesystem not valid and checks it): more free blocks, free inodes or
  * directories than its group holds; with group checksums, more unused
@@ -528,6 +520,14 @@ static int group_impossible(const struct extkit_fs *fs, uint32_t g)
 	       (gd->flags & EXT4_BG_BLOCK_UNINIT);
 }
 
+/*
+ * Why a filesystem not marked clean, or marked clean but due, is checked
+ * without -f, as e2fsck says it (its check_if_skip): errors recorded
+ * (or a group descriptor that cannot be), not unmounted cleanly, s_mnt_count reached s_max_mnt_count (a signed
+ * field: -1 or 0 turns the count off), s_lastcheck in the future, or
+ * s_checkinterval seconds gone since it. NULL when it is not due; *arg: the
+ * count or the days, for the reasons that name one.
+ */
 static const char *check_due(const struct fsck_ctx *ctx, uint32_t *arg)
 {
 	const struct extkit_super *sb = &ctx->fs->sb;
