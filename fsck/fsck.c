@@ -522,11 +522,12 @@ static int group_impossible(const struct extkit_fs *fs, uint32_t g)
 
 /*
  * Why a filesystem not marked clean, or marked clean but due, is checked
- * without -f, as e2fsck says it (its check_if_skip): errors recorded
- * (or a group descriptor that cannot be), not unmounted cleanly, s_mnt_count reached s_max_mnt_count (a signed
- * field: -1 or 0 turns the count off), s_lastcheck in the future, or
- * s_checkinterval seconds gone since it. NULL when it is not due; *arg: the
- * count or the days, for the reasons that name one.
+ * without -f, as e2fsck says it (its check_if_skip): errors recorded (or
+ * a group descriptor that cannot be), not unmounted cleanly, s_mnt_count
+ * reached s_max_mnt_count (a signed field: -1 or 0 turns the count off),
+ * s_lastcheck in the future, or s_checkinterval seconds gone since it.
+ * NULL when it is not due; *arg: the count or the days, for the reasons
+ * that name one.
  */
 static const char *check_due(const struct fsck_ctx *ctx, uint32_t *arg)
 {
