@@ -492,38 +492,9 @@ static void print_summary(struct fsck_ctx *ctx)
 #define FSCK_TIME_FUDGE 86400
 
 /*
- * Whether a group descriptor holds what cannot be (e2fsck then marks the
- * filesystem not valid and checks it): more free blocks, free inodes or
- * directories than its group holds; with group checksums, more unused
- * inodes than free ones; without, lazy-init flags or an unused count;
- * the last group's block bitmap left uninitialized.
- */
-static int group_impossible(const struct extkit_fs *fs, uint32_t g)
-{
-	const struct extkit_group *gd = &fs->groups[g];
-	const struct extkit_super *sb = &fs->sb;
-	uint32_t ipg = sb->inodes_per_group;
-	int csum = extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
-					EXT4_FEATURE_RO_COMPAT_METADATA_CSUM);
-
-	if (gd->free_blocks > sb->clusters_per_group ||
-	    gd->free_inodes > ipg || gd->used_dirs > ipg)
-		return 1;
-	if (csum && (gd->itable_unused > gd->free_inodes ||
-		     gd->itable_unused > ipg))
-		return 1;
-	if (!csum && ((gd->flags & (EXT4_BG_BLOCK_UNINIT |
-				    EXT4_BG_INODE_UNINIT)) ||
-		      gd->itable_unused))
-		return 1;
-	return g == fs->g.group_count - 1 &&
-	       (gd->flags & EXT4_BG_BLOCK_UNINIT);
-}
-
-/*
  * Why a filesystem not marked clean, or marked clean but due, is checked
  * without -f, as e2fsck says it (its check_if_skip): errors recorded (or
- * a group descriptor that cannot be), not unmounted cleanly, s_mnt_count
+ * a group descriptor that cannot be: group_flags.c), not unmounted cleanly, s_mnt_count
  * reached s_max_mnt_count (a signed field: -1 or 0 turns the count off),
  * s_lastcheck in the future, or s_checkinterval seconds gone since it.
  * NULL when it is not due; *arg: the count or the days, for the reasons
@@ -537,11 +508,8 @@ static const char *check_due(const struct fsck_ctx *ctx, uint32_t *arg)
 
 	if (last > now)
 		last -= FSCK_TIME_FUDGE;
-	if (sb->state & EXT2_ERROR_FS)
+	if ((sb->state & EXT2_ERROR_FS) || (ctx->flags & FSCK_FL_NOT_VALID))
 		return "contains a file system with errors";
-	for (uint32_t g = 0; g < ctx->fs->g.group_count; g++)
-		if (group_impossible(ctx->fs, g))
-			return "contains a file system with errors";
 	if (!(sb->state & EXT2_VALID_FS))
 		return "was not cleanly unmounted";
 	if (max > 0 && sb->mnt_count >= (uint16_t)max) {

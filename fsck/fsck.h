@@ -65,6 +65,8 @@ struct fsck_opts {
 #define FSCK_FL_RESTART		0x400	/* after pass 2: again from pass 1
 					 * (group_flags.c) */
 #define FSCK_FL_FIXED		0x800	/* a fix was made (not a silent one) */
+#define FSCK_FL_NOT_VALID	0x1000	/* a descriptor held what cannot be:
+					 * checked even without -f */
 
 /* Each read window in front of the image (io.h; three of them: what
  * they hold is copied, so they stay small). Pass 1 reads the inode

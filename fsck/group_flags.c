@@ -11,7 +11,9 @@
  * cannot be uninitialized (the group may be short, its padding bits
  * must be written); itable_unused cannot exceed the group's free inodes.
  * And s_reserved_gdt_blocks is zero without the resize_inode feature,
- * which meta_bg excludes.
+ * which meta_bg excludes. Any of these, or free or directory counts past
+ * what the group holds, makes the filesystem not valid: checked even
+ * without -f (FSCK_FL_NOT_VALID, fsck.c's check_due).
  *
  * Pass 2: an entry naming an inode hidden by a mark clears the mark, and
  * the check starts again from pass 1 after pass 2 (FSCK_FL_RESTART), as
@@ -31,29 +33,45 @@ static int have_csum_feature(const struct extkit_super *sb)
 				    EXT4_FEATURE_RO_COMPAT_METADATA_CSUM);
 }
 
+/* Returns found (one of the checks below); when set, the filesystem
+ * is checked even without -f, fixed or not (e2fsck's
+ * ext2fs_unmark_valid). */
+static int not_valid(struct fsck_ctx *ctx, int found)
+{
+	if (found)
+		ctx->flags |= FSCK_FL_NOT_VALID;
+	return found;
+}
+
 static void check_group(struct fsck_ctx *ctx, uint32_t g, int csum)
 {
 	struct extkit_group *gd = &ctx->fs->groups[g];
+	const struct extkit_super *sb = &ctx->fs->sb;
 	const uint16_t uninit = EXT4_BG_INODE_UNINIT | EXT4_BG_BLOCK_UNINIT;
 	struct problem_context pctx;
 
+	/* counts past what the group holds: pass 5 recounts them */
+	not_valid(ctx, gd->free_blocks > sb->clusters_per_group ||
+		       gd->free_inodes > sb->inodes_per_group ||
+		       gd->used_dirs > sb->inodes_per_group);
 	clear_problem_context(&pctx);
 	pctx.group = g;
-	if (!csum && ((gd->flags & uninit) || gd->itable_unused) &&
+	if (not_valid(ctx, !csum && ((gd->flags & uninit) ||
+				     gd->itable_unused)) &&
 	    fix_problem(ctx, PR_0_GDT_UNINIT, &pctx)) {
 		gd->flags &= (uint16_t)~uninit;
 		gd->itable_unused = 0;
 		ctx->flags |= FSCK_FL_SB_DIRTY;
 	}
-	if (g == ctx->fs->g.group_count - 1 &&
-	    (gd->flags & EXT4_BG_BLOCK_UNINIT) &&
+	if (not_valid(ctx, g == ctx->fs->g.group_count - 1 &&
+			   (gd->flags & EXT4_BG_BLOCK_UNINIT)) &&
 	    fix_problem(ctx, PR_0_BB_UNINIT_LAST, &pctx)) {
 		gd->flags &= (uint16_t)~EXT4_BG_BLOCK_UNINIT;
 		ctx->flags |= FSCK_FL_SB_DIRTY;
 	}
 	pctx.num = gd->itable_unused;
-	if (csum && (gd->itable_unused > gd->free_inodes ||
-		     gd->itable_unused > ctx->fs->sb.inodes_per_group) &&
+	if (not_valid(ctx, csum && (gd->itable_unused > gd->free_inodes ||
+				    gd->itable_unused > sb->inodes_per_group)) &&
 	    fix_problem(ctx, PR_0_GDT_ITABLE_UNUSED, &pctx)) {
 		gd->itable_unused = 0;
 		ctx->flags |= FSCK_FL_SB_DIRTY;
