@@ -143,9 +143,8 @@ static int primary_geometry(struct fsck_ctx *ctx, uint32_t *bs,
 	struct ext2_super_block disk;
 	struct extkit_super sb;
 
-	if (extkit_io_read_bytes(ctx->io, 1024, &disk, sizeof(disk)))
+	if (fsck_read_raw_primary(ctx, &disk, &sb))
 		return 0;
-	extkit_super_decode(&disk, &sb);
 	if (sb.magic != EXT2_SUPER_MAGIC || sb.log_block_size > 6 ||
 	    sb.first_data_block > 1)
 		return 0;
