@@ -777,10 +777,6 @@ static int run(struct fsck_ctx *ctx)
 	ctx->open_writes = extkit_io_writes(ctx->io);
 	if (ctx->opts->journal_only && !ctx->opts->force)
 		return journal_only_end(ctx);
-	/* As e2fsck: messages name the filesystem by its label if it has
-	 * one. */
-	if (ctx->fs->sb.volume_name[0])
-		ctx->device = ctx->fs->sb.volume_name;
 	if (is_clean(ctx)) {
 		/* Released orphans (pass 0) still need their counts. */
 		if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&

@@ -165,7 +165,10 @@ struct fsck_ctx {
 	struct fsck_opts *opts;
 	struct extkit_fs *fs;
 	struct extkit_io *io;
-	const char *device;	/* name used in messages */
+	const char *device;	/* name used in messages: the label, once
+				 * a superblock with one is read, else
+				 * the target (fsck_name_by_label) */
+	char label[17];		/* the label device points to */
 	int readonly;
 	int undo;		/* io is an undo log over the target (-z) */
 	int one_thread;		/* EXTKIT_FSCK_NO_THREADS: no reader threads

@@ -233,7 +233,8 @@ void pass2_check_filetype(struct dir_state *ds, uint8_t *buf, uint32_t off,
 		return;
 	fill_pctx(ds, &pctx, buf, off);
 	pctx.num = want;
-	if (fix_problem(ds->ctx, PR_2_BAD_FILETYPE, &pctx)) {
+	if (fix_problem(ds->ctx, buf[off + 7] ? PR_2_BAD_FILETYPE :
+			PR_2_SET_FILETYPE, &pctx)) {
 		buf[off + 7] = want;
 		ds->dirty = 1;
 	}
@@ -568,6 +569,12 @@ const char *pass2_index_problem(struct dir_state *ds, int indexed,
 	}
 	if (rc)
 		return NULL;
+	/* e2fsck clears these as it reads the index block (preen may);
+	 * the rest it finds checking the whole tree, and then asks */
+	if (rep.bad_node)
+		return "an index block has a wrong limit or count, or "
+		       "entries out of hash order";
+	*code = PR_2_HTREE_CLEAR;
 	if (rep.bad_index)
 		return "the index entries are not sorted or out of range";
 	if (rep.bad_hash)
