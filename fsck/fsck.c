@@ -790,6 +790,7 @@ static int run(struct fsck_ctx *ctx)
 		print_clean_line(ctx);
 		return FSCK_OK;
 	}
+	fsck_check_resize_features(ctx);
 	rc = alloc_maps(ctx);
 	if (rc) {
 		cli_error("%s", extkit_strerror(rc));

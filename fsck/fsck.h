@@ -301,9 +301,12 @@ int fsck_extent_feature(struct fsck_ctx *ctx, uint32_t ino,
 			const struct extkit_inode *inode);
 /* After pass 2: large files need the large_file feature. */
 void fsck_check_large_file(struct fsck_ctx *ctx);
-/* Pass 0: the descriptors' lazy-init marks and s_reserved_gdt_blocks
- * (group_flags.c). */
+/* Pass 0: the descriptors' lazy-init marks (group_flags.c). */
 void fsck_check_group_flags(struct fsck_ctx *ctx);
+/* resize_inode against meta_bg and s_reserved_gdt_blocks: checked, as
+ * e2fsck's check_resize_inode, only once the filesystem is not skipped
+ * as clean. */
+void fsck_check_resize_features(struct fsck_ctx *ctx);
 /* Pass 2: whether the entry (pctx filled) naming ino, not seen in use by
  * pass 1, is to be kept for the restart: its inode was hidden by a lazy-init
  * mark (cleared, if the fix is taken) or a restart is due anyway. */

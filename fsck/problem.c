@@ -263,6 +263,10 @@ const struct problem problem_table[] = {
 	{ PR_0_BITMAP_RELOCATE,
 	  "The %s of group %g is out of place (block %b).",
 	  PROMPT_RELOCATE, PR_PREEN_OK },
+	{ PR_0_HURD_CLEAR_FILETYPE,
+	  "The filesystem was made by the Hurd, which does not support "
+	  "the filetype feature.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",

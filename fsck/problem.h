@@ -142,6 +142,7 @@ enum problem_prompt {
  * no block for is placed without asking (e2fsck's PR_1_RELOC_TO). */
 #define PR_0_BITMAP_PREDICTED	0x000C00 /* PR_0_META_PREDICTED, block 0 */
 #define PR_0_BITMAP_RELOCATE	0x000C01 /* PR_0_META_RELOCATE, block 0 */
+#define PR_0_HURD_CLEAR_FILETYPE 0x000C02 /* Hurd: no filetype feature */
 #define PR_2_INOREF_BG_INO_UNINIT 0x020400 /* entry into INODE_UNINIT */
 #define PR_2_INOREF_IN_UNUSED	0x020401 /* entry past itable_unused */
 /* The orphan file (orphan_file.c, orphan.c; issue 13). */

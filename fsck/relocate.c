@@ -287,8 +287,12 @@ static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad)
 	uint64_t guess = predict(fs, g, k, bad);
 	struct problem_context pctx;
 	/* a bitmap the descriptor names no block for: e2fsck places it
-	 * unasked (a new bitmap is built in pass 5; a table is not) */
-	int bitmap_missing = *field == 0 && k != META_IT;
+	 * unasked (a new bitmap is built in pass 5; a table is not), when
+	 * block 0 passes its range check (the group's first block, the
+	 * filesystem's with flex_bg, is 0); else it asks to relocate */
+	int bitmap_missing = *field == 0 && k != META_IT &&
+			     fs->sb.first_data_block == 0 &&
+			     (flex_bg(fs) || g == 0);
 
 	clear_problem_context(&pctx);
 	pctx.group = g;
