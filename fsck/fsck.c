@@ -615,6 +615,8 @@ static int finish_fs(struct fsck_ctx *ctx)
 		sb->state &= (uint16_t)~EXT2_VALID_FS;
 		sb->state |= EXT2_ERROR_FS;
 	} else {
+		if (!(sb->state & EXT2_VALID_FS))
+			ctx->flags |= FSCK_FL_MADE_VALID;
 		sb->state |= EXT2_VALID_FS;
 		sb->state &= (uint16_t)~EXT2_ERROR_FS;
 	}
@@ -684,7 +686,7 @@ static int report_end(struct fsck_ctx *ctx)
 {
 	int exit_code = FSCK_OK;
 
-	if (ctx->flags & FSCK_FL_CHANGED)
+	if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_MADE_VALID))
 		exit_code = FSCK_NONDESTRUCT;
 	if (ctx->opts->mode != FSCK_MODE_PREEN) {
 		if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_RECOVERED))

@@ -57,8 +57,11 @@ struct fsck_opts {
 #define FSCK_FL_SB_DIRTY	0x08	/* write super + descriptors */
 #define FSCK_FL_BACKUP_SB	0x10	/* running on a backup superblock */
 #define FSCK_FL_DUPS		0x20	/* pass 1 found shared blocks */
-#define FSCK_FL_RECOVERED	0x40	/* orphans released: written, but
-					 * not an error (e2fsck exits 0) */
+#define FSCK_FL_RECOVERED	0x40	/* orphans released, the journal
+					 * replayed, its errno moved or its
+					 * stray v2 fields cleared, the
+					 * dirhash hint added: written,
+					 * but not an error (e2fsck exits 0) */
 #define FSCK_FL_RESIZE_REBUILD	0x80	/* inode 7 cleared: build it anew */
 #define FSCK_FL_CANCEL		0x100	/* Ctrl-C or end of input: stop */
 #define FSCK_FL_JOURNAL_CLEARED	0x200	/* the journal inode was dropped */
@@ -67,6 +70,9 @@ struct fsck_opts {
 #define FSCK_FL_FIXED		0x800	/* a fix was made (not a silent one) */
 #define FSCK_FL_NOT_VALID	0x1000	/* a descriptor held what cannot be:
 					 * checked even without -f */
+#define FSCK_FL_MADE_VALID	0x2000	/* a filesystem not marked valid (not
+					 * unmounted cleanly, say) left valid:
+					 * exit 1, as e2fsck */
 
 /* Each read window in front of the image (io.h; three of them: what
  * they hold is copied, so they stay small). Pass 1 reads the inode

@@ -439,7 +439,8 @@ static void check_super_fields(struct fsck_ctx *ctx)
 	    fix_problem(ctx, PR_0_HASH_FLAGS, &pctx)) {
 		sb->flags |= ((char)-1 < 0) ? EXT2_FLAGS_SIGNED_HASH :
 					      EXT2_FLAGS_UNSIGNED_HASH;
-		ctx->flags |= FSCK_FL_SB_DIRTY;
+		/* a hint added, no error fixed: e2fsck exits 0 */
+		ctx->flags |= FSCK_FL_SB_DIRTY | FSCK_FL_RECOVERED;
 	}
 	fsck_journal_backup(ctx);
 }

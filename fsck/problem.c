@@ -47,7 +47,7 @@ const struct problem problem_table[] = {
 	  PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_0_HASH_FLAGS,
 	  "The superblock has dir_index but no hash signedness flag.",
-	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG },
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG | PR_NOT_A_FIX },
 	{ PR_0_FREE_COUNTS_BIG,
 	  "The superblock free %s count %N is larger than the total %O.",
 	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG },
@@ -106,7 +106,7 @@ const struct problem problem_table[] = {
 	{ PR_0_JOURNAL_ERRNO,
 	  "The journal superblock records an error (errno %N); the "
 	  "filesystem is marked as having errors.",
-	  PROMPT_CLEAR, PR_PREEN_OK | PR_PREEN_NOMSG },
+	  PROMPT_CLEAR, PR_PREEN_OK | PR_PREEN_NOMSG | PR_NOT_A_FIX },
 	{ PR_0_JOURNAL_TXN_CORRUPT,
 	  "Journal transaction %N was corrupt; the replay stopped before "
 	  "it.",
@@ -130,7 +130,7 @@ const struct problem problem_table[] = {
 	  "The journal superblock has invalid fields past the version 1 "
 	  "ones (%s): a bad upgrade of a version 1 journal. The fields "
 	  "past version 1 are cleared.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, PR_PREEN_OK | PR_NOT_A_FIX },
 	{ PR_0_JOURNAL_BACKUP,
 	  "Backing up the journal inode's block map in the superblock.",
 	  PROMPT_NONE, PR_MSG_ONLY },
