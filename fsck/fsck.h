@@ -58,8 +58,7 @@ struct fsck_opts {
 #define FSCK_FL_BACKUP_SB	0x10	/* running on a backup superblock */
 #define FSCK_FL_DUPS		0x20	/* pass 1 found shared blocks */
 #define FSCK_FL_RECOVERED	0x40	/* orphans released, the journal
-					 * replayed, its errno moved or its
-					 * stray v2 fields cleared, the
+					 * replayed, its errno moved, the
 					 * dirhash hint added: written,
 					 * but not an error (e2fsck exits 0) */
 #define FSCK_FL_RESIZE_REBUILD	0x80	/* inode 7 cleared: build it anew */

@@ -338,8 +338,6 @@ static int clear_v2_fields(struct fsck_ctx *ctx, struct extkit_journal *j,
 	rc = extkit_journal_clear_v2_fields(j, write, problem, why);
 	if (rc)
 		cli_error_rc("writing the journal superblock", rc);
-	else if (write)		/* written, not an error: e2fsck's notice */
-		ctx->flags |= FSCK_FL_RECOVERED;
 	return rc;
 }
 

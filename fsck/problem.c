@@ -130,7 +130,7 @@ const struct problem problem_table[] = {
 	  "The journal superblock has invalid fields past the version 1 "
 	  "ones (%s): a bad upgrade of a version 1 journal. The fields "
 	  "past version 1 are cleared.",
-	  PROMPT_FIX, PR_PREEN_OK | PR_NOT_A_FIX },
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_0_JOURNAL_BACKUP,
 	  "Backing up the journal inode's block map in the superblock.",
 	  PROMPT_NONE, PR_MSG_ONLY },
