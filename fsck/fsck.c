@@ -615,6 +615,8 @@ static int finish_fs(struct fsck_ctx *ctx)
 		sb->state &= (uint16_t)~EXT2_VALID_FS;
 		sb->state |= EXT2_ERROR_FS;
 	} else {
+		if (!(sb->state & EXT2_VALID_FS))
+			ctx->flags |= FSCK_FL_MADE_VALID;
 		sb->state |= EXT2_VALID_FS;
 		sb->state &= (uint16_t)~EXT2_ERROR_FS;
 	}
@@ -684,7 +686,7 @@ static int report_end(struct fsck_ctx *ctx)
 {
 	int exit_code = FSCK_OK;
 
-	if (ctx->flags & FSCK_FL_CHANGED)
+	if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_MADE_VALID))
 		exit_code = FSCK_NONDESTRUCT;
 	if (ctx->opts->mode != FSCK_MODE_PREEN) {
 		if (ctx->flags & (FSCK_FL_CHANGED | FSCK_FL_RECOVERED))
@@ -777,10 +779,6 @@ static int run(struct fsck_ctx *ctx)
 	ctx->open_writes = extkit_io_writes(ctx->io);
 	if (ctx->opts->journal_only && !ctx->opts->force)
 		return journal_only_end(ctx);
-	/* As e2fsck: messages name the filesystem by its label if it has
-	 * one. */
-	if (ctx->fs->sb.volume_name[0])
-		ctx->device = ctx->fs->sb.volume_name;
 	if (is_clean(ctx)) {
 		/* Released orphans (pass 0) still need their counts. */
 		if ((ctx->flags & FSCK_FL_SB_DIRTY) && !ctx->readonly &&
@@ -794,6 +792,7 @@ static int run(struct fsck_ctx *ctx)
 		print_clean_line(ctx);
 		return FSCK_OK;
 	}
+	fsck_check_resize_features(ctx);
 	rc = alloc_maps(ctx);
 	if (rc) {
 		cli_error("%s", extkit_strerror(rc));

@@ -57,8 +57,10 @@ struct fsck_opts {
 #define FSCK_FL_SB_DIRTY	0x08	/* write super + descriptors */
 #define FSCK_FL_BACKUP_SB	0x10	/* running on a backup superblock */
 #define FSCK_FL_DUPS		0x20	/* pass 1 found shared blocks */
-#define FSCK_FL_RECOVERED	0x40	/* orphans released: written, but
-					 * not an error (e2fsck exits 0) */
+#define FSCK_FL_RECOVERED	0x40	/* orphans released, the journal
+					 * replayed, its errno moved, the
+					 * dirhash hint added: written,
+					 * but not an error (e2fsck exits 0) */
 #define FSCK_FL_RESIZE_REBUILD	0x80	/* inode 7 cleared: build it anew */
 #define FSCK_FL_CANCEL		0x100	/* Ctrl-C or end of input: stop */
 #define FSCK_FL_JOURNAL_CLEARED	0x200	/* the journal inode was dropped */
@@ -67,6 +69,9 @@ struct fsck_opts {
 #define FSCK_FL_FIXED		0x800	/* a fix was made (not a silent one) */
 #define FSCK_FL_NOT_VALID	0x1000	/* a descriptor held what cannot be:
 					 * checked even without -f */
+#define FSCK_FL_MADE_VALID	0x2000	/* a filesystem not marked valid (not
+					 * unmounted cleanly, say) left valid:
+					 * exit 1, as e2fsck */
 
 /* Each read window in front of the image (io.h; three of them: what
  * they hold is copied, so they stay small). Pass 1 reads the inode
@@ -165,7 +170,10 @@ struct fsck_ctx {
 	struct fsck_opts *opts;
 	struct extkit_fs *fs;
 	struct extkit_io *io;
-	const char *device;	/* name used in messages */
+	const char *device;	/* name used in messages: the label, once
+				 * a superblock with one is read, else
+				 * the target (fsck_name_by_label) */
+	char label[17];		/* the label device points to */
 	int readonly;
 	int undo;		/* io is an undo log over the target (-z) */
 	int one_thread;		/* EXTKIT_FSCK_NO_THREADS: no reader threads
@@ -298,9 +306,12 @@ int fsck_extent_feature(struct fsck_ctx *ctx, uint32_t ino,
 			const struct extkit_inode *inode);
 /* After pass 2: large files need the large_file feature. */
 void fsck_check_large_file(struct fsck_ctx *ctx);
-/* Pass 0: the descriptors' lazy-init marks and s_reserved_gdt_blocks
- * (group_flags.c). */
+/* Pass 0: the descriptors' lazy-init marks (group_flags.c). */
 void fsck_check_group_flags(struct fsck_ctx *ctx);
+/* resize_inode against meta_bg and s_reserved_gdt_blocks: checked, as
+ * e2fsck's check_resize_inode, only once the filesystem is not skipped
+ * as clean. */
+void fsck_check_resize_features(struct fsck_ctx *ctx);
 /* Pass 2: whether the entry (pctx filled) naming ino, not seen in use by
  * pass 1, is to be kept for the restart: its inode was hidden by a lazy-init
  * mark (cleared, if the fix is taken) or a restart is due anyway. */

@@ -80,9 +80,16 @@ static void check_group(struct fsck_ctx *ctx, uint32_t g, int csum)
 
 void fsck_check_group_flags(struct fsck_ctx *ctx)
 {
+	int csum = have_csum_feature(&ctx->fs->sb);
+
+	for (uint32_t g = 0; g < ctx->fs->g.group_count; g++)
+		check_group(ctx, g, csum);
+}
+
+void fsck_check_resize_features(struct fsck_ctx *ctx)
+{
 	struct extkit_super *sb = &ctx->fs->sb;
 	struct problem_context pctx;
-	int csum = have_csum_feature(sb);
 
 	clear_problem_context(&pctx);
 	/* meta_bg places descriptors where resize_inode would grow them:
@@ -101,8 +108,6 @@ void fsck_check_group_flags(struct fsck_ctx *ctx)
 		sb->reserved_gdt_blocks = 0;
 		ctx->flags |= FSCK_FL_SB_DIRTY;
 	}
-	for (uint32_t g = 0; g < ctx->fs->g.group_count; g++)
-		check_group(ctx, g, csum);
 }
 
 int fsck_uninit_ref(struct fsck_ctx *ctx, uint32_t ino,

@@ -163,6 +163,8 @@ static int check_errno(struct fsck_ctx *ctx, struct extkit_journal *j)
 		rc = extkit_fs_write_primary_super(ctx->fs);
 	if (rc)
 		cli_error_rc("writing the superblock", rc);
+	else	/* the kernel's error moved, none fixed: e2fsck exits 0 */
+		ctx->flags |= FSCK_FL_RECOVERED;
 	return rc;
 }
 

@@ -240,6 +240,21 @@ static void report_no_super(struct fsck_ctx *ctx, const char *why)
 	ctx->flags |= FSCK_FL_ABORT;
 }
 
+/*
+ * -p never takes a backup superblock (nor rebuilds the primary): as
+ * e2fsck, whose preen does not open one that fails its checks or its
+ * checksum, the run ends with an operational error (exit 8) and a person
+ * runs the check without -p.
+ */
+static int preen_refuse_primary(struct fsck_ctx *ctx, const char *why)
+{
+	cli_error("%s: the primary superblock is unusable (%s); -p does "
+		  "not use a backup superblock: run extkit-fsck without -p "
+		  "or -a", ctx->opts->target, why);
+	ctx->flags |= FSCK_FL_ABORT;
+	return -EFSCORRUPTED;
+}
+
 static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		      int64_t group)
 {
@@ -247,6 +262,9 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 	struct extkit_fs *fs = NULL;
 	uint64_t blk = 0;
 
+	if (code == PR_0_USE_BACKUP_SB &&
+	    ctx->opts->mode == FSCK_MODE_PREEN)
+		return preen_refuse_primary(ctx, why);
 	clear_problem_context(&pctx);
 	pctx.str = why;
 	if (find_backup(ctx, &fs, &blk)) {
@@ -421,7 +439,8 @@ static void check_super_fields(struct fsck_ctx *ctx)
 	    fix_problem(ctx, PR_0_HASH_FLAGS, &pctx)) {
 		sb->flags |= ((char)-1 < 0) ? EXT2_FLAGS_SIGNED_HASH :
 					      EXT2_FLAGS_UNSIGNED_HASH;
-		ctx->flags |= FSCK_FL_SB_DIRTY;
+		/* a hint added, no error fixed: e2fsck exits 0 */
+		ctx->flags |= FSCK_FL_SB_DIRTY | FSCK_FL_RECOVERED;
 	}
 	fsck_journal_backup(ctx);
 }
@@ -539,6 +558,19 @@ static int start_mmp(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/*
+ * As e2fsck: once a superblock is read, messages name the filesystem by
+ * its label if it has one (a copy: the superblock may be read again).
+ */
+static void name_by_label(struct fsck_ctx *ctx)
+{
+	if (!ctx->fs || !ctx->fs->sb.volume_name[0])
+		return;
+	snprintf(ctx->label, sizeof(ctx->label), "%s",
+		 ctx->fs->sb.volume_name);
+	ctx->device = ctx->label;
+}
+
 /* Opens the primary superblock, falling back to a backup. */
 static int open_primary(struct fsck_ctx *ctx)
 {
@@ -547,6 +579,15 @@ static int open_primary(struct fsck_ctx *ctx)
 	int rc;
 
 	rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), 0, 0, &ctx->fs, &why);
+	if (!rc)
+		name_by_label(ctx);
+	if (!rc && ctx->opts->mode == FSCK_MODE_PREEN &&
+	    !extkit_fs_super_csum_ok(ctx->fs)) {
+		extkit_fs_close(ctx->fs);
+		ctx->fs = NULL;
+		return preen_refuse_primary(ctx, "the superblock checksum "
+					    "does not match the superblock");
+	}
 	if (!rc && extkit_has_incompat(&ctx->fs->sb,
 				       EXT4_FEATURE_INCOMPAT_MMP)) {
 		rc = start_mmp(ctx);
@@ -606,9 +647,11 @@ int fsck_open(struct fsck_ctx *ctx)
 	rc = ctx->opts->sb_block ? open_explicit(ctx) : open_primary(ctx);
 	if (rc)
 		return rc;
+	name_by_label(ctx);	/* a backup's */
 	rc = fsck_journal(ctx);
 	if (rc)
 		return rc;
+	name_by_label(ctx);	/* the replayed one's */
 	check_super_fields(ctx);
 	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;
 }

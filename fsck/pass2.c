@@ -220,23 +220,42 @@ static void clear_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	ds->dirty = 1;
 }
 
-void pass2_check_filetype(struct dir_state *ds, uint8_t *buf, uint32_t off,
-			  uint32_t target)
+/* The entry's file type byte against want (a missing one is set, a
+ * wrong one is a question, as e2fsck's check_filetype). */
+static void check_filetype_is(struct dir_state *ds, uint8_t *buf,
+			      uint32_t off, uint8_t want)
 {
 	struct problem_context pctx;
-	uint8_t want;
 
-	if (!ds->fmt.has_filetype)
-		return;
-	want = fsck_ftype(ds->ctx, target);
-	if (buf[off + 7] == want)
+	if (!ds->fmt.has_filetype || buf[off + 7] == want)
 		return;
 	fill_pctx(ds, &pctx, buf, off);
 	pctx.num = want;
-	if (fix_problem(ds->ctx, PR_2_BAD_FILETYPE, &pctx)) {
+	if (fix_problem(ds->ctx, buf[off + 7] ? PR_2_BAD_FILETYPE :
+			PR_2_SET_FILETYPE, &pctx)) {
 		buf[off + 7] = want;
 		ds->dirty = 1;
 	}
+}
+
+void pass2_check_filetype(struct dir_state *ds, uint8_t *buf, uint32_t off,
+			  uint32_t target)
+{
+	check_filetype_is(ds, buf, off, fsck_ftype(ds->ctx, target));
+}
+
+/* The file type of an entry naming an inode pass 1 did not see (a lazy
+ * init mark hid it: the check restarts): from the inode's own mode, as
+ * e2fsck reads it; a zeroed inode has none. */
+static void check_unseen_filetype(struct dir_state *ds, uint8_t *buf,
+				  uint32_t off, uint32_t target)
+{
+	struct extkit_inode inode;
+
+	if (extkit_inode_read(ds->ctx->fs, target, &inode))
+		return;
+	check_filetype_is(ds, buf, off,
+			  extkit_mode_to_ftype((uint16_t)inode.mode));
 }
 
 /* Which inode-number problem the entry has, or 0. */
@@ -465,8 +484,11 @@ static void check_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 		return;
 	}
 	code = entry_inode_problem(ds, p, nl);
-	if (code == PR_2_UNUSED_INODE && uninit_ref(ds, buf, off, target))
-		return;	/* pass 1 did not look there: after the restart */
+	if (code == PR_2_UNUSED_INODE && uninit_ref(ds, buf, off, target)) {
+		/* pass 1 did not look there: after the restart */
+		check_unseen_filetype(ds, buf, off, target);
+		return;
+	}
 	if (code) {
 		if (pass2_problem(ds, code, buf, off))
 			clear_entry(ds, buf, off);
@@ -568,6 +590,12 @@ const char *pass2_index_problem(struct dir_state *ds, int indexed,
 	}
 	if (rc)
 		return NULL;
+	/* e2fsck clears these as it reads the index block (preen may);
+	 * the rest it finds checking the whole tree, and then asks */
+	if (rep.bad_node)
+		return "an index block has a wrong limit or count, or "
+		       "entries out of hash order";
+	*code = PR_2_HTREE_CLEAR;
 	if (rep.bad_index)
 		return "the index entries are not sorted or out of range";
 	if (rep.bad_hash)

@@ -41,13 +41,13 @@ const struct problem problem_table[] = {
 	  PROMPT_NONE, PR_FATAL },
 	{ PR_0_R_BLOCKS,
 	  "Reserved blocks count %N is larger than the block count %O.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_0_ORPHAN_LIST,
 	  "The orphan inode list starting at inode %i was not processed.",
 	  PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_0_HASH_FLAGS,
 	  "The superblock has dir_index but no hash signedness flag.",
-	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG },
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG | PR_NOT_A_FIX },
 	{ PR_0_FREE_COUNTS_BIG,
 	  "The superblock free %s count %N is larger than the total %O.",
 	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK | PR_PREEN_NOMSG },
@@ -75,7 +75,7 @@ const struct problem problem_table[] = {
 	  PROMPT_RELOCATE, 0 },
 	{ PR_0_FLEX_SIZE,
 	  "The superblock's flex group size (log %N) is out of range.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_0_INODE_COUNTS,
 	  "The superblock's inode count (%N) and inodes per group (%O) "
 	  "disagree and no backup is usable; group 0's inode bitmap backs "
@@ -102,11 +102,11 @@ const struct problem problem_table[] = {
 	{ PR_0_JOURNAL_HAS_DATA,
 	  "The superblock's needs_recovery flag is clear, but the journal "
 	  "holds transactions.",
-	  PROMPT_REPLAY, PR_PREEN_OK },
+	  PROMPT_REPLAY, 0 },
 	{ PR_0_JOURNAL_ERRNO,
 	  "The journal superblock records an error (errno %N); the "
 	  "filesystem is marked as having errors.",
-	  PROMPT_CLEAR, PR_PREEN_OK | PR_PREEN_NOMSG },
+	  PROMPT_CLEAR, PR_PREEN_OK | PR_PREEN_NOMSG | PR_NOT_A_FIX },
 	{ PR_0_JOURNAL_TXN_CORRUPT,
 	  "Journal transaction %N was corrupt; the replay stopped before "
 	  "it.",
@@ -195,11 +195,11 @@ const struct problem problem_table[] = {
 	{ PR_0_BAD_MIN_EXTRA_ISIZE,
 	  "The superblock's minimum extra inode size (%N) is invalid; "
 	  "it should be %O.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_0_BAD_WANT_EXTRA_ISIZE,
 	  "The superblock's desired extra inode size (%N) is invalid; "
 	  "it should be %O.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	/* The orphan file (orphan_file.c) */
 	{ PR_0_ORPHAN_FILE_BAD,
 	  "The orphan file (inode %i) cannot be processed: %s.",
@@ -233,7 +233,7 @@ const struct problem problem_table[] = {
 	{ PR_0_NONZERO_RESERVED_GDT,
 	  "The superblock reserves %N GDT blocks for growth, but the "
 	  "filesystem has no resize_inode feature.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_0_RESIZE_INODE_META_BG,
 	  "The resize_inode and meta_bg features are both set; they "
 	  "exclude each other: resize_inode is to be cleared.",
@@ -245,7 +245,7 @@ const struct problem problem_table[] = {
 	{ PR_0_CLUSTERS_PER_GROUP,
 	  "Clusters per group is %N, but without bigalloc it must be the "
 	  "blocks per group (%O).",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_0_BLOCKS_COUNT_IMAGE,
 	  "The superblock's block count (%N) is past the end of the image "
 	  "and names groups the descriptors do not describe, and no backup "
@@ -256,6 +256,17 @@ const struct problem problem_table[] = {
 	  "root directory, while mkfs' place for it (%N) holds one: the "
 	  "descriptor is garbage and no backup is usable.",
 	  PROMPT_NONE, PR_MSG_ONLY | PR_PREEN_OK },
+	{ PR_0_BITMAP_PREDICTED,
+	  "The %s of group %g is out of place (block %b); the layout puts "
+	  "it at block %N.",
+	  PROMPT_USE, PR_PREEN_OK },
+	{ PR_0_BITMAP_RELOCATE,
+	  "The %s of group %g is out of place (block %b).",
+	  PROMPT_RELOCATE, PR_PREEN_OK },
+	{ PR_0_HURD_CLEAR_FILETYPE,
+	  "The filesystem was made by the Hurd, which does not support "
+	  "the filetype feature.",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 1 */
 	{ PR_1_ROOT_NOT_DIR,
 	  "Root inode is not a directory (mode %Im).",
@@ -281,7 +292,7 @@ const struct problem problem_table[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_1_ZERO_LENGTH_DIR,
 	  "Directory inode %i has no blocks.",
-	  PROMPT_CLEAR, 0 },
+	  PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_1_DUP_BLOCK,
 	  "Inode %i has %N block(s) claimed by another inode or by "
 	  "filesystem metadata (first %b).",
@@ -317,13 +328,13 @@ const struct problem problem_table[] = {
 	  PROMPT_FIX, 0 },
 	{ PR_1_LOW_DTIME,
 	  "Inode %i was part of the orphaned inode list (dtime %N).",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_1_FADDR,
 	  "i_faddr for inode %i is %N, should be zero.",
 	  PROMPT_CLEAR, 0 },
 	{ PR_1_BAD_FLAGS,
 	  "Inode %i has flags the filesystem's features do not allow (%s).",
-	  PROMPT_CLEAR, PR_PREEN_OK },
+	  PROMPT_CLEAR, 0 },
 	{ PR_1_EA_NOT_VALID,
 	  "Inode %i has an extended attribute block %b that is not valid "
 	  "(%s).",
@@ -333,7 +344,7 @@ const struct problem problem_table[] = {
 	  PROMPT_CLEAR, 0 },
 	{ PR_1_SPECIAL_INLINE,
 	  "Special file inode %i (%s) has the inline data flag set.",
-	  PROMPT_CLEAR, PR_PREEN_OK },
+	  PROMPT_CLEAR, PR_PREEN_OK | PR_PREEN_NO | PR_NO_OK },
 	{ PR_1_SPECIAL_IMMUTABLE,
 	  "Special file inode %i (%s) has the immutable or append-only "
 	  "flag set.",
@@ -367,7 +378,7 @@ const struct problem problem_table[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_1_BLOCKS_HI,
 	  "i_blocks_hi for inode %i is %N, should be zero.",
-	  PROMPT_CLEAR, PR_PREEN_OK },
+	  PROMPT_CLEAR, 0 },
 	{ PR_1_FILE_ACL_HI,
 	  "i_file_acl_hi for inode %i is %N, should be zero.",
 	  PROMPT_CLEAR, PR_PREEN_OK },
@@ -385,11 +396,11 @@ const struct problem problem_table[] = {
 	  PROMPT_NONE, PR_FATAL },
 	{ PR_1_RESIZE_INVALID,
 	  "The resize inode is not valid (%s); it will be built anew.",
-	  PROMPT_CLEAR, PR_PREEN_OK },
+	  PROMPT_CLEAR, 0 },
 	{ PR_1_RESIZE_NO_FEATURE,
 	  "The filesystem has no resize_inode feature, but inode %i is not "
 	  "empty.",
-	  PROMPT_CLEAR, PR_PREEN_OK },
+	  PROMPT_CLEAR, 0 },
 	{ PR_1_RESIZE_REBUILT,
 	  "Built the resize inode anew (double indirect block %b).",
 	  PROMPT_NONE, PR_MSG_ONLY | PR_PREEN_NOMSG },
@@ -416,7 +427,7 @@ const struct problem problem_table[] = {
 	{ PR_1_EXTENT_INDEX_START,
 	  "The index entry for extent tree block %b of inode %i says logical "
 	  "block %O, but the block starts at %N.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_1_EXTENT_EMPTY_NODE,
 	  "Extent tree block %b of inode %i holds no entries.",
 	  PROMPT_CLEAR, PR_PREEN_OK },
@@ -439,12 +450,12 @@ const struct problem problem_table[] = {
 	{ PR_1_EXTENT_CSUM,
 	  "Extent tree block %b of inode %i passes checks, but its checksum "
 	  "does not match.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	/* Extended attributes in inodes, EA inodes, inline data */
 	{ PR_1_INLINE_NO_FEATURE,
 	  "Inode %i has inline data, but the superblock is missing the "
 	  "inline_data feature.",
-	  PROMPT_FIX, 0 },
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_1_INLINE_SET,
 	  "Inode %i has the inline data flag on a filesystem without "
 	  "inline data support.",
@@ -456,11 +467,11 @@ const struct problem problem_table[] = {
 	{ PR_1_IBODY_EA_BAD,
 	  "Inode %i has extended attributes in the inode that are not "
 	  "valid (%s).",
-	  PROMPT_CLEAR, 0 },
+	  PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_1_EA_INODE_BAD,
 	  "Inode %i has an extended attribute whose value inode %N is not "
 	  "valid (%s).",
-	  PROMPT_CLEAR, 0 },
+	  PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_1_EA_INODE_FLAG,
 	  "Extended attribute value inode %N of inode %i is missing the "
 	  "EA_INODE flag.",
@@ -468,7 +479,7 @@ const struct problem problem_table[] = {
 	{ PR_1_EA_BLOCK_CSUM,
 	  "Extended attribute block %b passes checks, but its checksum does "
 	  "not match.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_1_INLINE_EXTENTS,
 	  "Inode %i has both the inline data and the extents flags.",
 	  PROMPT_FIX, 0 },
@@ -478,7 +489,7 @@ const struct problem problem_table[] = {
 	{ PR_1_EXTENT_FEATURE,
 	  "Inode %i is in extent format, but the filesystem lacks the "
 	  "extents feature.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_1_COLLAPSE_DBLOCK,
 	  "Directory inode %i block %N should be at block %O.",
 	  PROMPT_FIX, 0 },
@@ -487,7 +498,7 @@ const struct problem problem_table[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_1_FAST_SYMLINK_EXTENT_FL,
 	  "Symlink inode %i has the extents flag but no blocks.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_1_EXTENT_OVERRUN,
 	  "Inode %i has an extent (logical block %N, physical block %b, "
 	  "length %O) running over the next one and past the end of the "
@@ -516,7 +527,7 @@ const struct problem problem_table[] = {
 	{ PR_1_MISALIGNED_CLUSTER,
 	  "Inode %i logical block %N (physical block %b) violates cluster "
 	  "allocation rules; its extents will be rebuilt.",
-	  PROMPT_FIX, 0 },
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_1_TOOBIG_DIR,
 	  "Directory inode %i: %B (%b) lies past the 2 GiB a directory "
 	  "can hold without large_dir.",
@@ -527,6 +538,12 @@ const struct problem problem_table[] = {
 	  PROMPT_CLEAR_FLAG, 0 },
 	{ PR_1_ENCRYPT_BAD_XATTR,
 	  "Encrypted inode %i has a corrupt encryption extended attribute.",
+	  PROMPT_CLEAR, 0 },
+	/* PR_1_IBODY_EA_BAD's overlapping values: e2fsck does not clear
+	 * them unasked (its PR_1_INODE_EA_ALLOC_COLLISION) */
+	{ PR_1_IBODY_EA_COLLISION,
+	  "Inode %i has extended attributes in the inode that are not "
+	  "valid (%s).",
 	  PROMPT_CLEAR, 0 },
 	/* Pass 1B */
 	{ PR_1B_CLONE,
@@ -585,7 +602,7 @@ const struct problem problem_table[] = {
 	  PROMPT_CLEAR, 0 },
 	{ PR_2_BAD_FILETYPE,
 	  "Entry '%Dn' in %p (%i) has file type %Dt, should be %N.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_2_DUP_NAME,
 	  "Entry '%Dn' in %p (%i) is a duplicate name for inode %Di.",
 	  PROMPT_CLEAR, 0 },
@@ -622,10 +639,10 @@ const struct problem problem_table[] = {
 	  PROMPT_CLEAR_INDEX, PR_PREEN_OK },
 	{ PR_2_DOT_NULL_TERM,
 	  "The '.' entry in directory inode %i is not NUL-terminated.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_2_DOT_DOT_NULL_TERM,
 	  "The '..' entry in directory inode %i is not NUL-terminated.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_2_FEATURE_LARGE_FILES,
 	  "The filesystem holds large files (%N), but lacks the large_file "
 	  "feature.",
@@ -659,6 +676,16 @@ const struct problem problem_table[] = {
 	  "Encrypted entry '%Dn' in %p (%i) references inode %Di, which has "
 	  "a different encryption policy.",
 	  PROMPT_CLEAR, 0 },
+	/* PR_2_HTREE_BAD found checking the whole tree (e2fsck's
+	 * PR_2_HTREE_CLEAR after its NOTREF, DUPREF, MIN_HASH, ...) */
+	{ PR_2_HTREE_CLEAR,
+	  "Directory inode %i has a corrupt htree index (%s).",
+	  PROMPT_CLEAR_INDEX, 0 },
+	/* PR_2_BAD_FILETYPE of an entry without one (e2fsck's
+	 * PR_2_SET_FILETYPE); a wrong one is a question */
+	{ PR_2_SET_FILETYPE,
+	  "Entry '%Dn' in %p (%i) has file type %Dt, should be %N.",
+	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
 	  "Root inode not allocated.",
@@ -674,13 +701,13 @@ const struct problem problem_table[] = {
 	  PROMPT_UNLINK, 0 },
 	{ PR_3_BAD_DOT_DOT,
 	  "'..' in %p (%i) is %j, should be %d.",
-	  PROMPT_FIX, PR_PREEN_OK },
+	  PROMPT_FIX, 0 },
 	{ PR_3_CONNECT_FAILED,
 	  "Cannot connect inode %i to /lost+found: %s.",
 	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_3_EXPAND_LF,
 	  "No room in /lost+found.",
-	  PROMPT_EXPAND, PR_PREEN_OK },
+	  PROMPT_EXPAND, 0 },
 	{ PR_3_ROOT_CREATE_FAILED,
 	  "Cannot create the root directory: %s.",
 	  PROMPT_NONE, PR_FATAL },
@@ -1118,6 +1145,9 @@ static int answer(struct fsck_ctx *ctx, const struct problem *p,
 	const char *prompt = prompt_text[p->prompt];
 	int def = !(p->flags & PR_NO_DEFAULT);
 	int yes;
+
+	if (ctx->opts->mode == FSCK_MODE_PREEN && (p->flags & PR_PREEN_NO))
+		def = 0;
 
 	switch (ctx->opts->mode) {
 	case FSCK_MODE_PREEN:

@@ -45,6 +45,7 @@ struct fsck_ctx;
 #define PR_PREEN_NOMSG	0x20	/* -p fixes it silently */
 #define PR_NOT_A_FIX	0x40	/* yes changes nothing by itself (what
 				 * it leads to is counted by its writes) */
+#define PR_PREEN_NO	0x80	/* -p answers no (IGNORED), -y yes */
 
 /* Prompts. */
 enum problem_prompt {
@@ -137,6 +138,11 @@ enum problem_prompt {
 /* Repairs that converge (issue 17, rel9; super_rebuild.c, relocate.c). */
 #define PR_0_BLOCKS_COUNT_IMAGE	0x000700 /* garbage count: the image's */
 #define PR_0_GDT_GARBLED	0x000701 /* group 0's table holds no root */
+/* Preen parity with e2fsck (preen14): a bitmap the descriptor names
+ * no block for is placed without asking (e2fsck's PR_1_RELOC_TO). */
+#define PR_0_BITMAP_PREDICTED	0x000C00 /* PR_0_META_PREDICTED, block 0 */
+#define PR_0_BITMAP_RELOCATE	0x000C01 /* PR_0_META_RELOCATE, block 0 */
+#define PR_0_HURD_CLEAR_FILETYPE 0x000C02 /* Hurd: no filetype feature */
 #define PR_2_INOREF_BG_INO_UNINIT 0x020400 /* entry into INODE_UNINIT */
 #define PR_2_INOREF_IN_UNUSED	0x020401 /* entry past itable_unused */
 /* The orphan file (orphan_file.c, orphan.c; issue 13). */
@@ -230,6 +236,8 @@ enum problem_prompt {
 /* Encrypted inodes (encrypt.c; issue 13's images, enc13). */
 #define PR_1_ENCRYPT_NO_XATTR	0x010B00 /* encrypt flag, no context */
 #define PR_1_ENCRYPT_BAD_XATTR	0x010B01 /* corrupt context: cleared */
+/* Preen parity with e2fsck (preen14): one finding, two decisions. */
+#define PR_1_IBODY_EA_COLLISION	0x010C00 /* in-inode values overlap */
 
 /* Pass 1B: blocks claimed twice. */
 #define PR_1B_CLONE		0x011001
@@ -274,6 +282,9 @@ enum problem_prompt {
 #define PR_2_ENCRYPT_SHORT_NAME	0x020B00 /* name under one cipher block */
 #define PR_2_ENCRYPT_PLAIN	0x020B01 /* names an unencrypted inode */
 #define PR_2_ENCRYPT_OTHER	0x020B02 /* names another policy's inode */
+/* Preen parity with e2fsck (preen14). */
+#define PR_2_HTREE_CLEAR	0x020C00 /* index and blocks disagree */
+#define PR_2_SET_FILETYPE	0x020C01 /* file type 0: set */
 
 /* Pass 3: connectivity. */
 #define PR_3_NO_ROOT		0x030001

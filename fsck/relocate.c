@@ -286,6 +286,13 @@ static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad)
 	uint64_t *field = meta_field(&fs->groups[g], k);
 	uint64_t guess = predict(fs, g, k, bad);
 	struct problem_context pctx;
+	/* a bitmap the descriptor names no block for: e2fsck places it
+	 * unasked (a new bitmap is built in pass 5; a table is not), when
+	 * block 0 passes its range check (the group's first block, the
+	 * filesystem's with flex_bg, is 0); else it asks to relocate */
+	int bitmap_missing = *field == 0 && k != META_IT &&
+			     fs->sb.first_data_block == 0 &&
+			     (flex_bg(fs) || g == 0);
 
 	clear_problem_context(&pctx);
 	pctx.group = g;
@@ -295,13 +302,15 @@ static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad)
 	    clear_of_others(fs, g, guess, meta_len(fs, k), bad) &&
 	    (k != META_IT || looks_like_itable(ctx, guess))) {
 		pctx.num = guess;
-		if (fix_problem(ctx, PR_0_META_PREDICTED, &pctx)) {
+		if (fix_problem(ctx, bitmap_missing ? PR_0_BITMAP_PREDICTED :
+				PR_0_META_PREDICTED, &pctx)) {
 			*field = guess;
 			bad[g] &= (uint8_t)~(1u << k);
 			ctx->flags |= FSCK_FL_SB_DIRTY;
 			return;
 		}
-	} else if (fix_problem(ctx, PR_0_META_RELOCATE, &pctx)) {
+	} else if (fix_problem(ctx, bitmap_missing ? PR_0_BITMAP_RELOCATE :
+			       PR_0_META_RELOCATE, &pctx)) {
 		*field = 0;
 		return;
 	}

@@ -116,6 +116,13 @@ static void check_features(struct fsck_ctx *ctx)
 		check_feature(ctx, PR_0_64BIT_NO_EXTENTS,
 			      &sb->feature_incompat,
 			      EXT4_FEATURE_INCOMPAT_EXTENTS, 0);
+	/* the Hurd keeps no file type in directory entries (e2fsck
+	 * clears the feature: the entries' type bytes are 0 there) */
+	if (sb->creator_os == EXT2_OS_HURD &&
+	    extkit_has_incompat(sb, EXT2_FEATURE_INCOMPAT_FILETYPE))
+		check_feature(ctx, PR_0_HURD_CLEAR_FILETYPE,
+			      &sb->feature_incompat, 0,
+			      EXT2_FEATURE_INCOMPAT_FILETYPE);
 	/* the seed means nothing without the checksums it seeds */
 	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CSUM_SEED) &&
 	    !extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))

@@ -288,7 +288,9 @@ static int check_ibody(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
 	p = extkit_xattr_region_check(&fmt, &reg);
 	if (p) {
 		pctx.str = extkit_xattr_problem_str(p);
-		if (!fix_problem(ctx, PR_1_IBODY_EA_BAD, &pctx))
+		if (!fix_problem(ctx, p == EXTKIT_XATTR_OVERLAP ?
+				 PR_1_IBODY_EA_COLLISION : PR_1_IBODY_EA_BAD,
+				 &pctx))
 			return 0;
 	} else {
 		why = ea_region_values(ctx, ino, in.generation, &reg,

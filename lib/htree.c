@@ -462,17 +462,26 @@ static int dx_verify_level(struct dx_verify *v, const uint8_t *b,
 	uint32_t want = base == DX_ROOT_HDR ? extkit_htree_root_limit(v->fs) :
 			extkit_htree_node_limit(v->fs);
 
-	if (count == 0 || count > limit || limit != want ||
-	    base + limit * DX_ENTRY > v->fs->g.block_size) {
+	if (count == 0) {
 		v->rep->bad_index++;
+		return 0;
+	}
+	if (count > limit || limit != want ||
+	    base + limit * DX_ENTRY > v->fs->g.block_size) {
+		v->rep->bad_node++;
 		return 0;
 	}
 	for (i = 0; i < count; i++) {
 		h = i ? get_le32(b + base + i * DX_ENTRY) : lo;
 		next = i + 1 < count ?
 		       get_le32(b + base + (i + 1) * DX_ENTRY) : hi;
-		if (h < prev || (i && (h & ~1u) < (lo & ~1u)) ||
-		    (i + 1 < count && next > hi && hi != UINT32_MAX))
+		/* entry 0 has no hash: an entry below the one before it
+		 * from entry 2 on is out of order in the block, entry 1
+		 * below the range is out of the parent's range */
+		if (i > 1 && h < prev)
+			v->rep->bad_node++;
+		else if (h < prev || (i && (h & ~1u) < (lo & ~1u)) ||
+			 (i + 1 < count && next > hi && hi != UINT32_MAX))
 			v->rep->bad_index++;
 		prev = h;
 		bound = next;

@@ -87,7 +87,12 @@ struct extkit_htree_report {
 	uint64_t leaves;
 	uint64_t entries;	/* live entries in leaves */
 	uint64_t bad_hash;	/* entries outside their leaf's hash range */
-	uint64_t bad_index;	/* unsorted or out-of-range index entries */
+	uint64_t bad_index;	/* index entries out of their range, or
+				 * naming no block or one twice */
+	/* index blocks e2fsck clears on sight (PR_2_HTREE_BAD_LIMIT,
+	 * _BAD_COUNT, _HASH_ORDER): a wrong limit or count, entries out of
+	 * hash order within the block */
+	uint64_t bad_node;
 	/* names with no agreed hash (extkit_casefold_name_unhashable) and
 	 * no hashable name before them in their leaf */
 	uint64_t unhashable;

@@ -49,6 +49,7 @@
 
 /* s_creator_os */
 #define EXT2_OS_LINUX			0
+#define EXT2_OS_HURD			1
 
 /* s_feature_compat */
 #define EXT2_FEATURE_COMPAT_DIR_PREALLOC	0x0001
