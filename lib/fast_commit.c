@@ -276,6 +276,8 @@ struct fc_replay {
 	struct extkit_fc_stats *st;
 	struct run_list meta;		/* fixed metadata of the groups */
 	struct run_list claimed;	/* what the ADD_RANGE tags map */
+	struct run_list released;	/* what edited maps let go */
+	struct run_list old_tree;	/* tree blocks of the map in ext */
 	uint32_t ext_ino;		/* whose extents ext holds (0: none) */
 	struct ext_list ext;
 	int ext_dirty;
@@ -688,6 +690,7 @@ static int ext_push(struct ext_list *l, const struct extkit_extent *ex)
 
 struct load_arg {
 	struct ext_list *l;
+	struct run_list *tree;
 	int bad;
 	int rc;
 };
@@ -702,8 +705,12 @@ static int load_fn(struct extkit_fs *fs, struct extkit_walk_ent *e, void *arg)
 		a->bad = 1;
 		return EXTKIT_WALK_ABORT;
 	}
-	if (e->level || (e->flags & EXTKIT_WALK_LEAVE))
+	if (e->flags & EXTKIT_WALK_LEAVE)
 		return 0;
+	if (e->level) {
+		a->rc = run_push(a->tree, e->pblk, 1);
+		return a->rc ? EXTKIT_WALK_ABORT : 0;
+	}
 	ex = (struct extkit_extent){ e->lblk, e->pblk, e->len,
 				     !!(e->flags & EXTKIT_WALK_UNWRITTEN) };
 	a->rc = ext_push(a->l, &ex);
@@ -716,7 +723,7 @@ static int load_fn(struct extkit_fs *fs, struct extkit_walk_ent *e, void *arg)
 static int load_extents(struct fc_replay *r, uint32_t ino)
 {
 	struct extkit_inode inode;
-	struct load_arg a = { .l = &r->ext };
+	struct load_arg a = { .l = &r->ext, .tree = &r->old_tree };
 	struct extkit_walk wk = { .ino = ino, .flags = EXTKIT_WALK_DRY,
 				  .fn = load_fn, .arg = &a };
 	int rc;
@@ -735,6 +742,7 @@ static int load_extents(struct fc_replay *r, uint32_t ino)
 	    (inode.flags & EXT4_INLINE_DATA_FL))
 		return 1;
 	r->ext.n = 0;
+	r->old_tree.n = 0;
 	rc = extkit_walk(r->fs, &inode, &wk);
 	if (a.rc)
 		return a.rc;
@@ -747,8 +755,10 @@ static int load_extents(struct fc_replay *r, uint32_t ino)
 	return 0;
 }
 
-/* Unmaps [lo, hi) from the list (an extent across it is split). */
-static int ext_punch(struct ext_list *l, uint64_t lo, uint64_t hi)
+/* Unmaps [lo, hi) from the list (an extent across it is split); the
+ * blocks unmapped go to *gone. */
+static int ext_punch(struct ext_list *l, uint64_t lo, uint64_t hi,
+		     struct run_list *gone)
 {
 	size_t n = l->n, i;
 	int rc = ext_reserve(l, 2 * n + 1);
@@ -766,6 +776,12 @@ static int ext_punch(struct ext_list *l, uint64_t lo, uint64_t hi)
 			l->v[l->n++] = e;
 			continue;
 		}
+		uint64_t from = e.lblk > lo ? e.lblk : lo;
+		uint64_t to = end < hi ? end : hi;
+
+		rc = run_push(gone, e.pblk + (from - e.lblk), to - from);
+		if (rc)
+			return rc;
 		if (e.lblk < lo) {
 			part = e;
 			part.len = (uint32_t)(lo - e.lblk);
@@ -799,7 +815,7 @@ static int replay_add_range(struct fc_replay *r, uint32_t i)
 	if (rc)
 		return rc;
 	add_range_extent(v, &ex);
-	rc = ext_punch(&r->ext, ex.lblk, ex.lblk + ex.len);
+	rc = ext_punch(&r->ext, ex.lblk, ex.lblk + ex.len, &r->released);
 	if (!rc)
 		rc = ext_push(&r->ext, &ex);
 	if (!rc)
@@ -818,7 +834,7 @@ static int replay_del_range(struct fc_replay *r, uint32_t i)
 	if (rc)
 		return rc;
 	r->ext_dirty = 1;
-	return ext_punch(&r->ext, lblk, lblk + len);
+	return ext_punch(&r->ext, lblk, lblk + len, &r->released);
 }
 
 /* The list as a tree may hold it: neighbours merged, long runs cut to
@@ -852,6 +868,69 @@ static int ext_normalize(struct ext_list *l)
 	return rc;
 }
 
+/* Sets the blocks of [start, start + len) in use (used) or free where
+ * they are not, as the kernel's replay does for the maps it edited
+ * (pass 5 would otherwise report them); groups whose bitmap is
+ * uninitialised are left to pass 5. */
+static int set_blocks(struct extkit_fs *fs, uint64_t start, uint64_t len,
+		      int used)
+{
+	uint32_t g;
+	int rc;
+
+	if (!len)
+		return 0;
+	g = (uint32_t)((start - fs->sb.first_data_block) /
+		       fs->sb.blocks_per_group);
+	if (g >= fs->g.group_count ||
+	    (fs->groups[g].flags & EXT4_BG_BLOCK_UNINIT) ||
+	    g != (uint32_t)((start + len - 1 - fs->sb.first_data_block) /
+			    fs->sb.blocks_per_group)) {
+		if (len == 1)
+			return 0;
+	} else {
+		rc = used ? extkit_alloc_mark(fs, start, len) :
+			    extkit_free_blocks(fs, start, len);
+		if (rc != -EFSCORRUPTED)
+			return rc;	/* done, or an error */
+		if (len == 1)
+			return 0;	/* in that state already */
+	}
+	/* partly in that state, or across groups: by halves */
+	rc = set_blocks(fs, start, len / 2, used);
+	return rc ? rc : set_blocks(fs, start + len / 2, len - len / 2, used);
+}
+
+/* Frees what the edited maps let go (punched data, old tree blocks)
+ * and no ADD_RANGE of the log maps, as the kernel's replay does. */
+static int free_released(struct fc_replay *r)
+{
+	const struct run_list *c = &r->claimed;
+	size_t k = 0;
+	int rc = 0;
+
+	run_sort_merge(&r->released);
+	for (size_t i = 0; !rc && i < r->released.n; i++) {
+		uint64_t at = r->released.v[i].start;
+		uint64_t end = at + r->released.v[i].len;
+
+		while (!rc && at < end) {
+			while (k < c->n && c->v[k].start + c->v[k].len <= at)
+				k++;
+			if (k < c->n && c->v[k].start <= at) {
+				at = c->v[k].start + c->v[k].len;
+				continue;
+			}
+			uint64_t stop = k < c->n && c->v[k].start < end ?
+					c->v[k].start : end;
+
+			rc = set_blocks(r->fs, at, stop - at, 0);
+			at = stop;
+		}
+	}
+	return rc;
+}
+
 /* Writes the edited extents of r->ext_ino as a new tree (its blocks not
  * from any claimed range); the old tree blocks are left to the check. */
 static int flush_extents(struct fc_replay *r)
@@ -868,6 +947,11 @@ static int flush_extents(struct fc_replay *r)
 	r->ext_ino = 0;
 	if (!r->ext_dirty)
 		return 0;
+	for (size_t k = 0; k < r->old_tree.n; k++) {
+		rc = run_push(&r->released, r->old_tree.v[k].start, 1);
+		if (rc)
+			return rc;
+	}
 	rc = ext_normalize(&r->ext);
 	if (rc)
 		return rc;
@@ -894,8 +978,10 @@ static int flush_extents(struct fc_replay *r)
 		extkit_mapbuild_fill(fs, &mb, &inode);
 		rc = extkit_mapbuild_write(fs, ino, inode.generation, &mb);
 	}
-	for (size_t k = 0; !rc && k < r->ext.n; k++)
+	for (size_t k = 0; !rc && k < r->ext.n; k++) {
 		nblocks += r->ext.v[k].len;
+		rc = set_blocks(fs, r->ext.v[k].pblk, r->ext.v[k].len, 1);
+	}
 	if (!rc) {
 		extkit_inode_set_fs_blocks(fs, &inode, nblocks + mb.nmeta +
 					   (inode.file_acl ? 1 : 0));
@@ -1122,6 +1208,22 @@ static const char *skip_reason(uint16_t tag)
 	return "an inode or directory that is not in use or damaged";
 }
 
+/* The superblock's free counts from the groups' (the kernel does not
+ * log them; e2fsck's replay counts them again too). */
+static void sum_free_counts(struct extkit_fs *fs)
+{
+	uint64_t blocks = 0, inodes = 0;
+
+	for (uint32_t g = 0; g < fs->g.group_count; g++) {
+		blocks += fs->groups[g].free_blocks;
+		inodes += fs->groups[g].free_inodes;
+	}
+	if (blocks <= fs->sb.blocks_count && inodes <= fs->sb.inodes_count) {
+		fs->sb.free_blocks_count = blocks;
+		fs->sb.free_inodes_count = (uint32_t)inodes;
+	}
+}
+
 int extkit_fc_replay(struct extkit_fs *fs, const struct extkit_fc *fc,
 		     struct extkit_fc_stats *st)
 {
@@ -1148,10 +1250,16 @@ int extkit_fc_replay(struct extkit_fs *fs, const struct extkit_fc *fc,
 		rc = flush_extents(&r);
 	drop_dir(&r);
 	if (!rc)
+		rc = free_released(&r);
+	if (!rc) {
+		sum_free_counts(fs);
 		rc = extkit_alloc_commit(fs);
+	}
 	free(r.ext.v);
 	free(r.meta.v);
 	free(r.claimed.v);
+	free(r.released.v);
+	free(r.old_tree.v);
 	free(r.raw);
 	free(bad);
 	return rc;
