@@ -9,7 +9,8 @@ MTIME, and a tail tag with the commit's crc32c (chained from 0 over the
 tags before it; ext4's fast_commit.h and e2fsck's fast-commit scan).
 
 fastcommit.py IMAGE BLOCKSIZE JSB_BLOCK FC_BLOCK TID INO INODE_BLOCK
-              INODE_OFFSET INODE_SIZE MTIME
+              INODE_OFFSET INODE_SIZE MTIME [badcrc]
+(badcrc: the tail's crc is off by one, so no fast commit checks out)
 (blocks are filesystem blocks; debugfs bmap <8> and imap find them)
 """
 import struct
@@ -26,7 +27,8 @@ def tag(kind, value):
 
 def main():
     (img, bs, jsb, fcb, tid, ino, iblk, ioff, isize,
-     mtime) = [sys.argv[1]] + [int(a, 0) for a in sys.argv[2:]]
+     mtime) = [sys.argv[1]] + [int(a, 0) for a in sys.argv[2:11]]
+    badcrc = sys.argv[11:] == ['badcrc']
     with open(img, 'r+b') as f:
         f.seek(jsb * bs)
         sb = bytearray(f.read(1024))
@@ -46,7 +48,7 @@ def main():
         inode = tag(TAG_INODE, struct.pack('<I', ino) + bytes(raw))
         crc = crc32c(0, head + inode)
         tail_tl = struct.pack('<HH', TAG_TAIL, 8) + struct.pack('<I', tid)
-        crc = crc32c(crc, tail_tl)
+        crc = crc32c(crc, tail_tl) ^ badcrc
         block = head + inode + tail_tl + struct.pack('<I', crc)
         f.seek(fcb * bs)
         f.write(block + bytes(bs - len(block)))
