@@ -9,9 +9,11 @@
  * without the journal's transactions.
  *
  * Refused by name (exit 8): a journal on another device that needs
- * recovery, a journal of unknown version or features. Fast-commit
- * blocks to replay (extkit cannot replay them) are cleared only when the
- * user says so, the rest of the log replayed. A journal inode that is
+ * recovery, a journal of unknown version or features. Fast commits after
+ * the log (lib/fast_commit.c) are scanned with it, before any write,
+ * and replayed on the filesystem opened again after the log; when none
+ * checks out they are cleared only when the user says so, the rest of
+ * the log replayed. A journal inode that is
  * not one is used through the superblock's copy of its map
  * (s_jnl_blocks) when that maps a journal (replayed, then the inode
  * rewritten from the copy), else cleared (has_journal off); a corrupt
