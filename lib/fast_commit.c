@@ -17,6 +17,7 @@
 #include "error.h"
 #include "extent.h"
 #include "fast_commit.h"
+#include "inline.h"
 #include "inode.h"
 #include "jbd2_ondisk.h"
 #include "mapbuild.h"
@@ -848,6 +849,9 @@ static int ext_normalize(struct ext_list *l)
 		struct extkit_extent e = l->v[i];
 		uint64_t len = e.len;
 
+		if (out.n && e.lblk < out.v[out.n - 1].lblk +
+				     out.v[out.n - 1].len)
+			continue;	/* overlaps (a damaged map): dropped */
 		while (i + 1 < l->n && l->v[i + 1].lblk == e.lblk + len &&
 		       l->v[i + 1].pblk == e.pblk + len &&
 		       l->v[i + 1].unwritten == e.unwritten)
@@ -995,7 +999,7 @@ static int flush_extents(struct fc_replay *r)
 /* ---- directory entries ---- */
 
 /* The free-entry map of directory dir (cached): 0, 1 when dir is no
- * directory in use, or an error. */
+ * directory in use, 2 for an inline one (no map), or an error. */
 static int dir_space(struct fc_replay *r, uint32_t dir)
 {
 	struct extkit_inode inode;
@@ -1012,6 +1016,8 @@ static int dir_space(struct fc_replay *r, uint32_t dir)
 		return rc;
 	if (!inode_live(&inode) || !S_ISDIR(inode.mode))
 		return 1;
+	if (inode.flags & EXT4_INLINE_DATA_FL)
+		return 2;
 	r->ds = calloc(1, sizeof(*r->ds));
 	if (!r->ds)
 		return -ENOMEM;
@@ -1070,6 +1076,128 @@ static int init_dir(struct fc_replay *r, uint32_t ino, uint32_t parent,
 	return 0;
 }
 
+/* ---- inline directories ---- */
+
+/*
+ * An inline directory's entries lie in two parts (inline.h): part 0 is
+ * i_block past the parent's inode number, part 1 the system.data value;
+ * rec_len counts within a part. One part, copied out.
+ */
+struct inline_part {
+	uint8_t buf[EXTKIT_INLINE_IBLOCK];
+	uint8_t *p;		/* buf, or the value */
+	uint32_t len;
+	uint32_t off;		/* in the part (extkit_inline_write) */
+};
+
+/* Part k (0, 1) of the inline directory in raw: 0, or 1 when absent. */
+static int inline_part(const struct extkit_fs *fs, const uint8_t *raw,
+		       int k, struct inline_part *pt, uint8_t **ea)
+{
+	struct extkit_inline in;
+
+	if (extkit_inline_locate(fs, raw, &in))
+		return 1;
+	if (k == 0) {
+		pt->len = EXTKIT_INLINE_IBLOCK - EXTKIT_INLINE_DOTDOT;
+		memcpy(pt->buf, in.iblock + EXTKIT_INLINE_DOTDOT, pt->len);
+		pt->p = pt->buf;
+		pt->off = EXTKIT_INLINE_DOTDOT;
+		return 0;
+	}
+	if (!in.ea_len)
+		return 1;
+	*ea = malloc(in.ea_len);
+	if (!*ea)
+		return -ENOMEM;
+	memcpy(*ea, in.ea, in.ea_len);
+	pt->p = *ea;
+	pt->len = in.ea_len;
+	pt->off = 0;
+	return 0;
+}
+
+/*
+ * One edit of an inline directory's part: with add, name goes into the
+ * first record with room (a free one, or a live one's slack), as the
+ * kernel's ext4_add_dirent_to_inline; else the live record of name for
+ * ino goes (merged into the previous one, or freed when first). 1 when
+ * done (written), 0 when not possible in this part.
+ */
+static int inline_edit(struct fc_replay *r, uint32_t dir, int k,
+		       struct inline_part *pt, const char *name, uint32_t len,
+		       uint32_t ino, uint8_t ftype, int add)
+{
+	struct extkit_dir_format fmt;
+	uint32_t need = extkit_dirent_min_len(len), at = 0, prev = UINT32_MAX;
+
+	extkit_dir_format_init(r->fs, &fmt);
+	while (at + EXT2_DIR_ENTRY_HEADER_LEN <= pt->len) {
+		uint8_t *e = pt->p + at;
+		uint32_t rec = get_le16(e + 4), live = get_le32(e);
+		uint32_t used = live ? extkit_dirent_min_len(e[6]) : 0;
+
+		if (rec < EXT2_DIR_ENTRY_HEADER_LEN || rec % 4 ||
+		    rec > pt->len - at || used > rec)
+			return 0;	/* damaged: left to pass 2 */
+		if (add && rec - used >= need) {
+			if (used) {
+				put_le16(e + 4, (uint16_t)used);
+				e += used;
+			}
+			put_le32(e, ino);
+			put_le16(e + 4, (uint16_t)(rec - used));
+			e[6] = (uint8_t)len;
+			e[7] = fmt.has_filetype ? ftype : 0;
+			memcpy(e + EXT2_DIR_ENTRY_HEADER_LEN, name, len);
+			break;
+		}
+		if (!add && live == ino && e[6] == len &&
+		    !memcmp(e + EXT2_DIR_ENTRY_HEADER_LEN, name, len)) {
+			if (prev == UINT32_MAX)
+				put_le32(e, 0);
+			else
+				put_le16(pt->p + prev + 4, (uint16_t)
+					 (get_le16(pt->p + prev + 4) + rec));
+			break;
+		}
+		prev = at;
+		at += rec;
+	}
+	if (at + EXT2_DIR_ENTRY_HEADER_LEN > pt->len)
+		return 0;
+	int rc = extkit_inline_write(r->fs, dir, k, pt->off, pt->p, pt->len);
+
+	return rc ? rc : 1;
+}
+
+/* Adds (add) or removes name in inline directory dir: 0 when done, 1
+ * when there is no room (or no such entry), or an error. */
+static int inline_dir_edit(struct fc_replay *r, uint32_t dir,
+			   const char *name, uint32_t len, uint32_t ino,
+			   uint8_t ftype, int add)
+{
+	struct inline_part pt;
+	int rc = 0;
+
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		uint8_t *ea = NULL;
+
+		rc = extkit_inode_read_raw(r->fs, dir, r->raw);
+		if (!rc)
+			rc = inline_part(r->fs, r->raw, k, &pt, &ea);
+		if (rc == 1) {
+			rc = 0;
+			break;
+		}
+		if (!rc)
+			rc = inline_edit(r, dir, k, &pt, name, len, ino, ftype,
+					 add);
+		free(ea);
+	}
+	return rc < 0 ? rc : rc == 1 ? 0 : 1;
+}
+
 /* Unlinks name from the directory the map is of if it names ino (any
  * inode when ino is 0): 1 when removed, 0 when not there. */
 static int remove_name(struct fc_replay *r, const char *name, uint32_t len,
@@ -1100,6 +1228,25 @@ static int adjust_links(struct extkit_fs *fs, uint32_t ino, int adj)
 	if (!inode.links_count && !inode.dtime)
 		inode.dtime = fs->sb.wtime ? fs->sb.wtime : 1;
 	return extkit_inode_write(fs, ino, &inode);
+}
+
+/* name for ino in inline directory parent (an entry of that name for
+ * another inode goes first). 1: no room (the check reconnects ino). */
+static int inline_link(struct fc_replay *r, uint32_t parent,
+		       const char *name, uint32_t len, uint32_t ino,
+		       uint8_t ftype)
+{
+	uint32_t found;
+	int rc;
+
+	if (!extkit_dir_lookup(r->fs, parent, name, len, &found)) {
+		if (found == ino)
+			return 0;
+		rc = inline_dir_edit(r, parent, name, len, found, 0, 0);
+		if (rc < 0)
+			return rc;
+	}
+	return inline_dir_edit(r, parent, name, len, ino, ftype, 1);
 }
 
 /* CREAT, LINK: name in parent for ino (an entry of that name for another
@@ -1141,6 +1288,8 @@ static int replay_link(struct fc_replay *r, uint32_t i)
 		rc = mark_inode_used(r, ino);
 	if (!rc)
 		rc = dir_space(r, parent);
+	if (rc == 2)
+		return inline_link(r, parent, name, len, ino, ftype);
 	if (rc)
 		return rc;
 	if (!extkit_dir_lookup(r->fs, parent, name, len, &found) &&
@@ -1159,13 +1308,19 @@ static int replay_link(struct fc_replay *r, uint32_t i)
 static int replay_unlink(struct fc_replay *r, uint32_t i)
 {
 	const uint8_t *v = tag_val(r, i);
+	const char *name = (const char *)v + DENTRY_SIZE;
 	uint32_t parent = get_le32(v), ino = get_le32(v + 4);
 	uint32_t len = r->fc->tags[i].len - DENTRY_SIZE;
 	int rc = dir_space(r, parent);
 
-	if (rc)
+	if (rc == 2) {
+		rc = inline_dir_edit(r, parent, name, len, ino, 0, 0);
+		rc = rc == 0 ? 1 : rc == 1 ? 0 : rc;	/* 1: removed */
+	} else if (!rc) {
+		rc = remove_name(r, name, len, ino);
+	} else {
 		return rc;
-	rc = remove_name(r, (const char *)v + DENTRY_SIZE, len, ino);
+	}
 	if (rc <= 0) {
 		if (rc)
 			drop_dir(r);
@@ -1240,11 +1395,18 @@ int extkit_fc_replay(struct extkit_fs *fs, const struct extkit_fc *fc,
 		if (bad[i])
 			continue;
 		rc = replay_tag(&r, i);
-		if (rc == 1)
+		if (rc == 1) {
 			skip(&r, i, skip_reason(fc->tags[i].tag));
-		else if (!rc)
+		} else if (rc < 0 && rc != -EIO && rc != -ENOMEM) {
+			/* the library refused (a damaged or unsupported
+			 * directory, no space): that tag alone */
+			skip(&r, i, extkit_strerror(rc));
+			drop_dir(&r);
+		} else if (!rc) {
 			st->applied[fc->tags[i].tag]++;
-		rc = rc == 1 ? 0 : rc;
+		}
+		rc = rc < 0 && rc != -EIO && rc != -ENOMEM ? 0 :
+		     rc == 1 ? 0 : rc;
 	}
 	if (!rc)
 		rc = flush_extents(&r);
