@@ -1198,20 +1198,35 @@ static int inline_dir_edit(struct fc_replay *r, uint32_t dir,
 	return rc < 0 ? rc : rc == 1 ? 0 : 1;
 }
 
-/* Unlinks name from the directory the map is of if it names ino (any
- * inode when ino is 0): 1 when removed, 0 when not there. */
-static int remove_name(struct fc_replay *r, const char *name, uint32_t len,
-		       uint32_t ino)
+/*
+ * Unlinks name from directory dir if it names ino (any inode when ino is
+ * 0): the record's inode is zeroed through the directory iterator (which
+ * keeps an htree's index and block checksums right, as the kernel's
+ * unlink leaves them). 1 when removed, 0 when not there.
+ */
+static int remove_name(struct fc_replay *r, uint32_t dir, const char *name,
+		       uint32_t len, uint32_t ino)
 {
-	uint32_t found;
-	int rc = extkit_dir_lookup(r->fs, r->ds->ino, name, len, &found);
+	struct extkit_dir_iter *it;
+	struct extkit_dirent ent;
+	int rc, done = 0;
 
-	if (rc == -ENOENT || rc == -EFSCORRUPTED || (!rc && ino && found != ino))
-		return 0;
+	drop_dir(r);	/* the iterator edits the blocks under it */
+	rc = extkit_dir_iter_open(r->fs, dir, 0, &it);
 	if (rc)
 		return rc;
-	rc = extkit_dir_remove(r->ds, name, len, NULL);
-	return rc ? rc : 1;
+	while (!done && (rc = extkit_dir_iter_next(it, &ent)) > 0) {
+		if (ent.kind != EXTKIT_DE_LIVE || ent.name_len != len ||
+		    memcmp(ent.name, name, len) || (ino && ent.inode != ino))
+			continue;
+		rc = extkit_dir_iter_set_inode(it, 0);
+		done = !rc;
+		if (rc)
+			break;
+	}
+	if (extkit_dir_iter_close(it) && rc >= 0)
+		rc = -EIO;
+	return rc < 0 ? rc : done;
 }
 
 static int adjust_links(struct extkit_fs *fs, uint32_t ino, int adj)
@@ -1295,9 +1310,11 @@ static int replay_link(struct fc_replay *r, uint32_t i)
 	if (!extkit_dir_lookup(r->fs, parent, name, len, &found) &&
 	    found == ino)
 		return 0;	/* there already */
-	rc = remove_name(r, name, len, 0);
-	if (rc < 0)
-		return rc;
+	rc = remove_name(r, parent, name, len, 0);
+	if (rc >= 0)
+		rc = dir_space(r, parent);	/* the map again */
+	if (rc)
+		return rc < 0 ? rc : 1;
 	rc = extkit_dir_add(r->ds, name, len, ino, ftype, NULL);
 	if (rc)
 		drop_dir(r);
@@ -1317,15 +1334,12 @@ static int replay_unlink(struct fc_replay *r, uint32_t i)
 		rc = inline_dir_edit(r, parent, name, len, ino, 0, 0);
 		rc = rc == 0 ? 1 : rc == 1 ? 0 : rc;	/* 1: removed */
 	} else if (!rc) {
-		rc = remove_name(r, name, len, ino);
+		rc = remove_name(r, parent, name, len, ino);
 	} else {
 		return rc;
 	}
-	if (rc <= 0) {
-		if (rc)
-			drop_dir(r);
+	if (rc <= 0)
 		return rc;
-	}
 	if (r->ext_ino == ino && (rc = flush_extents(r)))
 		return rc;
 	return adjust_links(r->fs, ino, -1);
