@@ -23,9 +23,14 @@
 #include "mapbuild.h"
 #include "walk.h"
 
-#define TL_SIZE		4	/* struct ext4_fc_tl */
-#define DENTRY_SIZE	8	/* struct ext4_fc_dentry_info, no name */
-#define NAME_MAX_LEN	255
+#define TL_SIZE		sizeof(struct ext4_fc_tl)
+#define DENTRY_SIZE	sizeof(struct ext4_fc_dentry_info)
+#define NAME_MAX_LEN	EXT2_NAME_LEN
+
+/* A field of an on-disk struct in a value, or a raw inode, at p. */
+#define FC_LE32(p, type, field)	get_le32((const uint8_t *)(p) + \
+					 offsetof(struct type, field))
+#define I_OFF(field)		offsetof(struct ext2_inode, field)
 
 /* ---- the scan ---- */
 
@@ -47,21 +52,22 @@ static int len_ok(const struct extkit_journal *j, uint16_t tag, uint32_t len)
 
 	switch (tag) {
 	case EXTKIT_FC_ADD_RANGE:
-		return len == 16;
+		return len == sizeof(struct ext4_fc_add_range);
 	case EXTKIT_FC_DEL_RANGE:
-		return len == 12;
+		return len == sizeof(struct ext4_fc_del_range);
 	case EXTKIT_FC_CREAT:
 	case EXTKIT_FC_LINK:
 	case EXTKIT_FC_UNLINK:
 		return len > DENTRY_SIZE && len <= DENTRY_SIZE + NAME_MAX_LEN;
 	case EXTKIT_FC_INODE:
-		return len >= 4 + EXT2_GOOD_OLD_INODE_SIZE && len <= 4 + isize;
+		len -= sizeof(struct ext4_fc_inode);
+		return len >= EXT2_GOOD_OLD_INODE_SIZE && len <= isize;
 	case EXTKIT_FC_PAD:
 		return 1;
 	case EXTKIT_FC_TAIL:
-		return len >= 8;
+		return len >= sizeof(struct ext4_fc_tail);
 	case EXTKIT_FC_HEAD:
-		return len == 8;
+		return len == sizeof(struct ext4_fc_head);
 	}
 	return 0;
 }
@@ -106,11 +112,12 @@ static int keep_tag(struct fc_scan *s, uint16_t tag, const uint8_t *val,
 static int tail(struct fc_scan *s, const uint8_t *p)
 {
 	struct extkit_fc *fc = s->fc;
-	uint32_t crc = extkit_crc32c(s->crc, p, TL_SIZE + 4);
+	const uint8_t *v = p + TL_SIZE;
+	uint32_t crc = extkit_crc32c(s->crc, p, TL_SIZE +
+				     offsetof(struct ext4_fc_tail, fc_crc));
 
-	if (get_le32(p + TL_SIZE) != fc->tid)
-		return 0;
-	if (get_le32(p + TL_SIZE + 4) != crc)
+	if (FC_LE32(v, ext4_fc_tail, fc_tid) != fc->tid ||
+	    FC_LE32(v, ext4_fc_tail, fc_crc) != crc)
 		return 0;
 	fc->commits++;
 	fc->ntags += s->pending;
@@ -154,7 +161,9 @@ static int scan_block(struct fc_scan *s, const uint8_t *b, int first)
 				return 0;
 			}
 		} else if (tag == EXTKIT_FC_HEAD && !(first && off == 0) &&
-			   (get_le32(p + 4) || get_le32(p + 8) != fc->tid)) {
+			   (FC_LE32(p + TL_SIZE, ext4_fc_head, fc_features) ||
+			    FC_LE32(p + TL_SIZE, ext4_fc_head, fc_tid) !=
+			    fc->tid)) {
 			fc->end = "a stray head";
 			return 0;
 		} else {
@@ -188,8 +197,9 @@ static int find_head(struct extkit_journal *j, uint32_t tid, uint8_t *buf,
 		rc = extkit_fs_read_block(j->fs, j->map[b], buf);
 		if (rc)
 			return rc;
-		if (get_le16(buf) == EXTKIT_FC_HEAD && get_le16(buf + 2) == 8 &&
-		    get_le32(buf + 8) == tid) {
+		if (get_le16(buf) == EXTKIT_FC_HEAD &&
+		    get_le16(buf + 2) == sizeof(struct ext4_fc_head) &&
+		    FC_LE32(buf + TL_SIZE, ext4_fc_head, fc_tid) == tid) {
 			*first = b;
 			return 0;
 		}
@@ -221,7 +231,7 @@ int extkit_fc_scan(struct extkit_journal *j, uint32_t tid,
 	}
 	s.fc->tid = tid;
 	s.fc->first = first;
-	if (get_le32(buf + 4))
+	if (FC_LE32(buf + TL_SIZE, ext4_fc_head, fc_features))
 		s.fc->end = "unknown fast-commit features";
 	for (uint32_t b = first; !s.fc->end && b < j->maxlen &&
 	     b < j->nblocks; b++) {
@@ -385,13 +395,16 @@ static int ino_ok(const struct extkit_fs *fs, uint32_t ino)
 	       (ino >= fs->g.first_ino && ino <= fs->sb.inodes_count);
 }
 
-/* The extent of an ADD_RANGE tag (struct ext4_extent after fc_ino). */
+/* The extent of an ADD_RANGE tag (fc_ex: a struct ext4_extent). */
 static void add_range_extent(const uint8_t *v, struct extkit_extent *ex)
 {
-	uint32_t len = get_le16(v + 8);
+	const uint8_t *e = v + offsetof(struct ext4_fc_add_range, fc_ex);
+	uint32_t len = get_le16(e + offsetof(struct ext4_extent, ee_len));
 
-	ex->lblk = get_le32(v + 4);
-	ex->pblk = (uint64_t)get_le16(v + 10) << 32 | get_le32(v + 12);
+	ex->lblk = FC_LE32(e, ext4_extent, ee_block);
+	ex->pblk = (uint64_t)get_le16(e + offsetof(struct ext4_extent,
+						   ee_start_hi)) << 32 |
+		   FC_LE32(e, ext4_extent, ee_start_lo);
 	ex->unwritten = len > EXT4_EXT_INIT_MAX_LEN;
 	ex->len = ex->unwritten ? len - EXT4_EXT_INIT_MAX_LEN : len;
 }
@@ -430,21 +443,25 @@ static const char *check_tag(const struct fc_replay *r, uint32_t i)
 
 	switch (t->tag) {
 	case EXTKIT_FC_ADD_RANGE:
-		if (!ino_ok(fs, get_le32(v)))
+		if (!ino_ok(fs, FC_LE32(v, ext4_fc_add_range, fc_ino)))
 			return "a bad inode number";
 		return check_range(r, v);
 	case EXTKIT_FC_DEL_RANGE:
-		if (!ino_ok(fs, get_le32(v)))
+		if (!ino_ok(fs, FC_LE32(v, ext4_fc_del_range, fc_ino)))
 			return "a bad inode number";
-		if ((uint64_t)get_le32(v + 4) + get_le32(v + 8) > (1ull << 32))
+		if ((uint64_t)FC_LE32(v, ext4_fc_del_range, fc_lblk) +
+		    FC_LE32(v, ext4_fc_del_range, fc_len) > (1ull << 32))
 			return "a range past the largest file";
 		return NULL;
 	case EXTKIT_FC_INODE:
-		return ino_ok(fs, get_le32(v)) ? NULL : "a bad inode number";
+		return ino_ok(fs, FC_LE32(v, ext4_fc_inode, fc_ino)) ? NULL :
+		       "a bad inode number";
 	case EXTKIT_FC_CREAT:
 	case EXTKIT_FC_LINK:
 	case EXTKIT_FC_UNLINK:
-		if (!ino_ok(fs, get_le32(v)) || !ino_ok(fs, get_le32(v + 4)))
+		if (!ino_ok(fs, FC_LE32(v, ext4_fc_dentry_info,
+					fc_parent_ino)) ||
+		    !ino_ok(fs, FC_LE32(v, ext4_fc_dentry_info, fc_ino)))
 			return "a bad inode number";
 		if (!name_ok(v + DENTRY_SIZE, t->len - DENTRY_SIZE))
 			return "a bad name";
@@ -603,8 +620,8 @@ static int mark_inode_used(struct fc_replay *r, uint32_t ino)
  * root if that holds none), taken from the log for inline data. */
 static void fix_iblock(uint8_t *raw, const uint8_t *logged)
 {
-	uint32_t flags = get_le32(raw + 32);
-	uint8_t *root = raw + 40;
+	uint32_t flags = get_le32(raw + I_OFF(i_flags));
+	uint8_t *root = raw + I_OFF(i_block);
 
 	if (flags & EXT4_EXTENTS_FL) {
 		if (get_le16(root) != EXT4_EXT_MAGIC) {
@@ -613,7 +630,7 @@ static void fix_iblock(uint8_t *raw, const uint8_t *logged)
 			put_le16(root + 4, EXTKIT_EXTENT_ROOT_MAX);
 		}
 	} else if (flags & EXT4_INLINE_DATA_FL) {
-		memcpy(root, logged + 40, EXTKIT_EXTENT_ROOT_SIZE);
+		memcpy(root, logged + I_OFF(i_block), EXTKIT_EXTENT_ROOT_SIZE);
 	}
 }
 
@@ -627,7 +644,8 @@ static int replay_inode(struct fc_replay *r, uint32_t i)
 {
 	struct extkit_fs *fs = r->fs;
 	const uint8_t *v = tag_val(r, i), *logged = v + 4;
-	uint32_t ino = get_le32(v), len = r->fc->tags[i].len - 4;
+	uint32_t ino = FC_LE32(v, ext4_fc_inode, fc_ino);
+	uint32_t len = r->fc->tags[i].len - sizeof(struct ext4_fc_inode);
 	uint8_t size_lo[4], size_hi[4];
 	struct extkit_inode inode;
 	int rc;
@@ -642,15 +660,16 @@ static int replay_inode(struct fc_replay *r, uint32_t i)
 	rc = extkit_inode_read_raw(fs, ino, r->raw);
 	if (rc)
 		return rc;
-	memcpy(size_lo, r->raw + 4, 4);
-	memcpy(size_hi, r->raw + 108, 4);
-	memcpy(r->raw, logged, 40);
-	memcpy(r->raw + 100, logged + 100, len - 100);
+	memcpy(size_lo, r->raw + I_OFF(i_size_lo), 4);
+	memcpy(size_hi, r->raw + I_OFF(i_size_high), 4);
+	memcpy(r->raw, logged, I_OFF(i_block));
+	memcpy(r->raw + I_OFF(i_generation), logged + I_OFF(i_generation),
+	       len - I_OFF(i_generation));
 	fix_iblock(r->raw, logged);
 	if (S_ISDIR(get_le16(r->raw)) &&
-	    (get_le32(r->raw + 32) & EXT4_EXTENTS_FL)) {
-		memcpy(r->raw + 4, size_lo, 4);
-		memcpy(r->raw + 108, size_hi, 4);
+	    (get_le32(r->raw + I_OFF(i_flags)) & EXT4_EXTENTS_FL)) {
+		memcpy(r->raw + I_OFF(i_size_lo), size_lo, 4);
+		memcpy(r->raw + I_OFF(i_size_high), size_hi, 4);
 	}
 	extkit_inode_decode(r->raw, fs->g.inode_size, &inode);
 	set_iblocks(fs, ino, &inode);
@@ -811,7 +830,7 @@ static int replay_add_range(struct fc_replay *r, uint32_t i)
 {
 	const uint8_t *v = tag_val(r, i);
 	struct extkit_extent ex;
-	int rc = load_extents(r, get_le32(v));
+	int rc = load_extents(r, FC_LE32(v, ext4_fc_add_range, fc_ino));
 
 	if (rc)
 		return rc;
@@ -829,8 +848,9 @@ static int replay_add_range(struct fc_replay *r, uint32_t i)
 static int replay_del_range(struct fc_replay *r, uint32_t i)
 {
 	const uint8_t *v = tag_val(r, i);
-	uint64_t lblk = get_le32(v + 4), len = get_le32(v + 8);
-	int rc = load_extents(r, get_le32(v));
+	uint64_t lblk = FC_LE32(v, ext4_fc_del_range, fc_lblk);
+	uint64_t len = FC_LE32(v, ext4_fc_del_range, fc_len);
+	int rc = load_extents(r, FC_LE32(v, ext4_fc_del_range, fc_ino));
 
 	if (rc)
 		return rc;
@@ -1270,7 +1290,8 @@ static int inline_link(struct fc_replay *r, uint32_t parent,
 static int replay_link(struct fc_replay *r, uint32_t i)
 {
 	const uint8_t *v = tag_val(r, i);
-	uint32_t parent = get_le32(v), ino = get_le32(v + 4);
+	uint32_t parent = FC_LE32(v, ext4_fc_dentry_info, fc_parent_ino);
+	uint32_t ino = FC_LE32(v, ext4_fc_dentry_info, fc_ino);
 	uint32_t len = r->fc->tags[i].len - DENTRY_SIZE, found;
 	const char *name = (const char *)v + DENTRY_SIZE;
 	int creat = r->fc->tags[i].tag == EXTKIT_FC_CREAT;
@@ -1326,7 +1347,8 @@ static int replay_unlink(struct fc_replay *r, uint32_t i)
 {
 	const uint8_t *v = tag_val(r, i);
 	const char *name = (const char *)v + DENTRY_SIZE;
-	uint32_t parent = get_le32(v), ino = get_le32(v + 4);
+	uint32_t parent = FC_LE32(v, ext4_fc_dentry_info, fc_parent_ino);
+	uint32_t ino = FC_LE32(v, ext4_fc_dentry_info, fc_ino);
 	uint32_t len = r->fc->tags[i].len - DENTRY_SIZE;
 	int rc = dir_space(r, parent);
 

@@ -37,16 +37,17 @@
 
 #include "fs.h"
 #include "journal.h"
+#include "ondisk.h"
 
-#define EXTKIT_FC_ADD_RANGE	1
-#define EXTKIT_FC_DEL_RANGE	2
-#define EXTKIT_FC_CREAT		3
-#define EXTKIT_FC_LINK		4
-#define EXTKIT_FC_UNLINK	5
-#define EXTKIT_FC_INODE		6
-#define EXTKIT_FC_PAD		7
-#define EXTKIT_FC_TAIL		8
-#define EXTKIT_FC_HEAD		9
+#define EXTKIT_FC_ADD_RANGE	EXT4_FC_TAG_ADD_RANGE
+#define EXTKIT_FC_DEL_RANGE	EXT4_FC_TAG_DEL_RANGE
+#define EXTKIT_FC_CREAT		EXT4_FC_TAG_CREAT
+#define EXTKIT_FC_LINK		EXT4_FC_TAG_LINK
+#define EXTKIT_FC_UNLINK	EXT4_FC_TAG_UNLINK
+#define EXTKIT_FC_INODE		EXT4_FC_TAG_INODE
+#define EXTKIT_FC_PAD		EXT4_FC_TAG_PAD
+#define EXTKIT_FC_TAIL		EXT4_FC_TAG_TAIL
+#define EXTKIT_FC_HEAD		EXT4_FC_TAG_HEAD
 #define EXTKIT_FC_NTYPES	10
 
 /* One tag to replay: its value is len bytes at fc->vals + val. */
