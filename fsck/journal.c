@@ -248,9 +248,9 @@ static int replay_fast_commits(struct fsck_ctx *ctx,
 	pctx.num2 = fc->tid;
 	pctx.str = what;
 	fix_problem(ctx, PR_0_JOURNAL_FC_REPLAY, &pctx);
-	if (fc->dropped) {
+	if (fc->end) {
 		pctx.num = fc->dropped;
-		pctx.str = fc->end ? fc->end : "incomplete";
+		pctx.str = fc->end;
 		fix_problem(ctx, PR_0_JOURNAL_FC_DROPPED, &pctx);
 	}
 	rc = extkit_fc_replay(ctx->fs, fc, &st);

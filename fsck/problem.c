@@ -150,15 +150,16 @@ const struct problem problem_table[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_0_JOURNAL_FC_REPLAY,
 	  "Replaying %N fast commits of transaction %O (%s).",
-	  PROMPT_NONE, PR_MSG_ONLY | PR_PREEN_NOMSG },
+	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_0_JOURNAL_FC_SKIPPED,
 	  "%N fast-commit tags could not be applied (the first: %s); the "
 	  "full check follows.",
 	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_0_JOURNAL_FC_DROPPED,
-	  "%N fast-commit tags after the last complete fast commit are not "
-	  "replayed (%s), as the kernel does.",
-	  PROMPT_NONE, PR_MSG_ONLY | PR_PREEN_NOMSG },
+	  "The fast-commit area is damaged after the last complete fast "
+	  "commit (%s): the rest of it is not replayed, as the kernel "
+	  "does.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_0_SB_CSUM,
 	  "The superblock checksum does not match the superblock.",
 	  PROMPT_FIX, PR_PREEN_OK },

@@ -107,7 +107,7 @@ enum problem_prompt {
 #define PR_0_JOURNAL_RESTORE_INODE 0x000024 /* bad inode: from s_jnl_blocks */
 #define PR_0_JOURNAL_FC_REPLAY	0x000025 /* fast commits replayed */
 #define PR_0_JOURNAL_FC_SKIPPED	0x000026 /* fast-commit tags not applied */
-#define PR_0_JOURNAL_FC_DROPPED	0x000027 /* tags past the last good tail */
+#define PR_0_JOURNAL_FC_DROPPED	0x000027 /* damage past the last good tail */
 
 /*
  * Features and checksums (issue 13, branch feat): superblock and group

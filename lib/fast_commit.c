@@ -42,6 +42,7 @@ struct fc_scan {
 	uint32_t pending_vals;	/* their bytes in fc->vals */
 	uint32_t pending_count[EXTKIT_FC_NTYPES];
 	uint32_t ncap, vcap, nvals;
+	int stale;		/* the tags since the last TAIL are older */
 };
 
 /* Whether len is a length tag may have (the kernel's
@@ -144,7 +145,8 @@ static int scan_block(struct fc_scan *s, const uint8_t *b, int first)
 		uint16_t tag = get_le16(p), len = get_le16(p + 2);
 
 		if (tag == 0 || tag >= EXTKIT_FC_NTYPES) {
-			if (s->pending || off)
+			/* zeros where a fast commit could start: the end */
+			if (tag || s->pending)
 				fc->end = "an unknown tag";
 			return 0;
 		}
@@ -154,9 +156,13 @@ static int scan_block(struct fc_scan *s, const uint8_t *b, int first)
 		}
 		if (tag == EXTKIT_FC_TAIL) {
 			if (!tail(s, p)) {
-				if (s->pending)
-					fc->end = "a checksum or "
-						  "transaction that does not "
+				/* another transaction's: what an older
+				 * round of fast commits left, the end */
+				if (FC_LE32(p + TL_SIZE, ext4_fc_tail,
+					    fc_tid) != fc->tid)
+					s->stale = 1;
+				else
+					fc->end = "a checksum that does not "
 						  "match";
 				return 0;
 			}
@@ -245,7 +251,9 @@ int extkit_fc_scan(struct extkit_journal *j, uint32_t tid,
 			break;
 		rc = 0;
 	}
-	s.fc->dropped = s.pending;
+	s.fc->dropped = s.stale ? 0 : s.pending;
+	if (s.stale)
+		s.fc->end = NULL;
 	if (rc < 0) {
 		extkit_fc_free(s.fc);
 		s.fc = NULL;
@@ -1249,20 +1257,76 @@ static int remove_name(struct fc_replay *r, uint32_t dir, const char *name,
 	return rc < 0 ? rc : done;
 }
 
-static int adjust_links(struct extkit_fs *fs, uint32_t ino, int adj)
+/* Clears inode ino's bit in its group's bitmap (counts in memory). */
+static int mark_inode_free(struct fc_replay *r, uint32_t ino)
 {
+	struct extkit_fs *fs = r->fs;
+	uint32_t ipg = fs->sb.inodes_per_group;
+	uint32_t g = (ino - 1) / ipg, idx = (ino - 1) % ipg;
+	struct extkit_group *gd = &fs->groups[g];
+	uint8_t *b;
+	int rc;
+
+	if (gd->flags & EXT4_BG_INODE_UNINIT)
+		return 0;
+	b = malloc(fs->g.block_size);
+	if (!b)
+		return -ENOMEM;
+	rc = extkit_fs_read_block(fs, gd->inode_bitmap, b);
+	if (!rc && (b[idx / 8] & (1u << (idx % 8)))) {
+		b[idx / 8] &= (uint8_t)~(1u << (idx % 8));
+		gd->free_inodes++;
+		extkit_group_inode_bitmap_csum_set(fs, g, b);
+		rc = extkit_fs_write_block(fs, gd->inode_bitmap, b);
+	}
+	free(b);
+	return rc;
+}
+
+/*
+ * UNLINK takes a link from ino; at none the inode goes as the kernel's
+ * evict does it during its replay: dtime set, the bitmap bit cleared,
+ * its blocks (data and map) let go (freed at the end unless a range of
+ * the log maps them), size 0 and an empty map.
+ */
+static int drop_link(struct fc_replay *r, uint32_t ino)
+{
+	struct extkit_fs *fs = r->fs;
 	struct extkit_inode inode;
+	struct ext_list l = { 0 };
+	struct load_arg a = { .l = &l, .tree = &r->released };
+	struct extkit_walk wk = { .ino = ino, .flags = EXTKIT_WALK_DRY,
+				  .fn = load_fn, .arg = &a };
 	int rc = extkit_inode_read(fs, ino, &inode);
 
 	if (rc)
 		return rc;
-	if (adj > 0 && inode.links_count < 65000)
-		inode.links_count++;
-	if (adj < 0 && inode.links_count)
+	if (inode.links_count > 1) {
 		inode.links_count--;
-	if (!inode.links_count && !inode.dtime)
-		inode.dtime = fs->sb.wtime ? fs->sb.wtime : 1;
-	return extkit_inode_write(fs, ino, &inode);
+		return extkit_inode_write(fs, ino, &inode);
+	}
+	inode.links_count = 0;
+	inode.dtime = fs->sb.wtime ? fs->sb.wtime : 1;
+	if (extkit_inode_has_block_map(&inode) &&
+	    !extkit_walk(fs, &inode, &wk) && !a.bad && !a.rc) {
+		for (size_t k = 0; !rc && k < l.n; k++)
+			rc = run_push(&r->released, l.v[k].pblk, l.v[k].len);
+		if (!rc) {
+			struct extkit_mapbuild mb = { .extents = 1 };
+
+			inode.size = 0;
+			if (inode.flags & EXT4_EXTENTS_FL)
+				extkit_mapbuild_fill(fs, &mb, &inode);
+			else
+				memset(inode.block, 0, sizeof(inode.block));
+			extkit_inode_set_fs_blocks(fs, &inode,
+						   inode.file_acl ? 1 : 0);
+		}
+	}
+	free(l.v);
+	if (!rc)
+		rc = extkit_inode_write(fs, ino, &inode);
+	return rc ? rc : mark_inode_free(r, ino);
 }
 
 /* name for ino in inline directory parent (an entry of that name for
@@ -1364,7 +1428,7 @@ static int replay_unlink(struct fc_replay *r, uint32_t i)
 		return rc;
 	if (r->ext_ino == ino && (rc = flush_extents(r)))
 		return rc;
-	return adjust_links(r->fs, ino, -1);
+	return drop_link(r, ino);
 }
 
 /* ---- the whole replay ---- */
