@@ -538,7 +538,7 @@ static int inode_live(const struct extkit_inode *inode)
 	return inode->mode && inode->links_count;
 }
 
-/* Blocks the map of inode takes (data and tree blocks), or -1. */
+/* Blocks a map takes (data and tree blocks); bad: the walk met damage. */
 struct count_arg {
 	uint64_t n;
 	int bad;
@@ -692,11 +692,11 @@ static int replay_inode(struct fc_replay *r, uint32_t i)
 
 static int ext_reserve(struct ext_list *l, size_t n)
 {
-	if (n <= l->cap)
-		return 0;
 	size_t cap = l->cap ? l->cap : 16;
 	struct extkit_extent *v;
 
+	if (n <= l->cap)
+		return 0;
 	while (cap < n)
 		cap *= 2;
 	v = realloc(l->v, cap * sizeof(*v));
@@ -799,14 +799,13 @@ static int ext_punch(struct ext_list *l, uint64_t lo, uint64_t hi,
 	for (i = 0; i < n; i++) {
 		struct extkit_extent e = l->v[n + 1 + i], part;
 		uint64_t end = e.lblk + e.len;
+		uint64_t from = e.lblk > lo ? e.lblk : lo;
+		uint64_t to = end < hi ? end : hi;
 
 		if (end <= lo || e.lblk >= hi) {
 			l->v[l->n++] = e;
 			continue;
 		}
-		uint64_t from = e.lblk > lo ? e.lblk : lo;
-		uint64_t to = end < hi ? end : hi;
-
 		rc = run_push(gone, e.pblk + (from - e.lblk), to - from);
 		if (rc)
 			return rc;
@@ -947,15 +946,16 @@ static int free_released(struct fc_replay *r)
 		uint64_t end = at + r->released.v[i].len;
 
 		while (!rc && at < end) {
+			uint64_t stop = end;
+
 			while (k < c->n && c->v[k].start + c->v[k].len <= at)
 				k++;
 			if (k < c->n && c->v[k].start <= at) {
 				at = c->v[k].start + c->v[k].len;
 				continue;
 			}
-			uint64_t stop = k < c->n && c->v[k].start < end ?
-					c->v[k].start : end;
-
+			if (k < c->n && c->v[k].start < end)
+				stop = c->v[k].start;
 			rc = set_blocks(r->fs, at, stop - at, 0);
 			at = stop;
 		}
@@ -1158,6 +1158,7 @@ static int inline_edit(struct fc_replay *r, uint32_t dir, int k,
 {
 	struct extkit_dir_format fmt;
 	uint32_t need = extkit_dirent_min_len(len), at = 0, prev = UINT32_MAX;
+	int rc;
 
 	extkit_dir_format_init(r->fs, &fmt);
 	while (at + EXT2_DIR_ENTRY_HEADER_LEN <= pt->len) {
@@ -1194,8 +1195,7 @@ static int inline_edit(struct fc_replay *r, uint32_t dir, int k,
 	}
 	if (at + EXT2_DIR_ENTRY_HEADER_LEN > pt->len)
 		return 0;
-	int rc = extkit_inline_write(r->fs, dir, k, pt->off, pt->p, pt->len);
-
+	rc = extkit_inline_write(r->fs, dir, k, pt->off, pt->p, pt->len);
 	return rc ? rc : 1;
 }
 
@@ -1363,6 +1363,8 @@ static int replay_link(struct fc_replay *r, uint32_t i)
 	uint8_t ftype;
 	int rc;
 
+	if (parent == ino)
+		return 1;
 	if (r->ext_ino == ino && (rc = flush_extents(r)))
 		return rc;
 	if (r->ds && r->ds->ino == ino)
@@ -1374,36 +1376,38 @@ static int replay_link(struct fc_replay *r, uint32_t i)
 	if (!inode.mode || ftype == EXT2_FT_UNKNOWN ||
 	    (!creat && !inode.links_count))
 		return 1;
+	rc = dir_space(r, parent);	/* a directory in use, or skipped */
+	if (rc < 0 || rc == 1)
+		return rc;
 	if (creat && S_ISDIR(inode.mode)) {
 		rc = init_dir(r, ino, parent, &inode);
 		if (rc)
 			return rc;
 	}
-	if (creat && !inode.links_count)
-		inode.links_count = 1;
-	else if (!creat && inode.links_count < 65000)
-		inode.links_count++;
-	rc = extkit_inode_write(r->fs, ino, &inode);
-	if (!rc)
-		rc = mark_inode_used(r, ino);
-	if (!rc)
-		rc = dir_space(r, parent);
-	if (rc == 2)
-		return inline_link(r, parent, name, len, ino, ftype);
+	if (!extkit_dir_lookup(r->fs, parent, name, len, &found) &&
+	    found == ino) {
+		rc = 0;		/* there already: no new link */
+	} else if (r->ds) {
+		rc = remove_name(r, parent, name, len, 0);
+		if (rc >= 0)
+			rc = dir_space(r, parent);	/* the map again */
+		if (!rc)
+			rc = extkit_dir_add(r->ds, name, len, ino, ftype, NULL);
+		if (rc)
+			drop_dir(r);
+		if (!rc && !creat && inode.links_count < 65000)
+			inode.links_count++;
+	} else {
+		rc = inline_link(r, parent, name, len, ino, ftype);
+		if (!rc && !creat && inode.links_count < 65000)
+			inode.links_count++;
+	}
 	if (rc)
 		return rc;
-	if (!extkit_dir_lookup(r->fs, parent, name, len, &found) &&
-	    found == ino)
-		return 0;	/* there already */
-	rc = remove_name(r, parent, name, len, 0);
-	if (rc >= 0)
-		rc = dir_space(r, parent);	/* the map again */
-	if (rc)
-		return rc < 0 ? rc : 1;
-	rc = extkit_dir_add(r->ds, name, len, ino, ftype, NULL);
-	if (rc)
-		drop_dir(r);
-	return rc;
+	if (!inode.links_count)
+		inode.links_count = 1;	/* CREAT: the kernel's set_nlink */
+	rc = extkit_inode_write(r->fs, ino, &inode);
+	return rc ? rc : mark_inode_used(r, ino);
 }
 
 /* UNLINK: name goes from parent if it names ino; ino loses a link. */
