@@ -570,10 +570,13 @@ int extkit_journal_recover(struct extkit_journal *j, int mode,
 		goto out;
 	res->end_tid = r.end_tid;
 	/* Fast commits of the transaction after the log's last one: read
-	 * and checked before anything is written. */
-	rc = extkit_fc_scan(j, r.end_tid, &res->fc);
-	if (rc)
-		goto out;
+	 * and checked before anything is written. An empty log (s_start
+	 * 0) has none to replay, as the kernel and e2fsck read it. */
+	if (j->start) {
+		rc = extkit_fc_scan(j, r.end_tid, &res->fc);
+		if (rc)
+			goto out;
+	}
 	res->fast_commit = res->fc != NULL;
 	if (res->fast_commit && !(mode & EXTKIT_RECOVER_DROP_FC) &&
 	    (!(mode & EXTKIT_RECOVER_FC) || !res->fc->commits))
