@@ -1226,6 +1226,99 @@ static int inline_dir_edit(struct fc_replay *r, uint32_t dir,
 	return rc < 0 ? rc : rc == 1 ? 0 : 1;
 }
 
+/* Copies the live records of an inline part after *at in block b (up to
+ * end); *last: the last record's offset. -ENOSPC past end. */
+static int copy_part(const struct extkit_dir_format *fmt, const uint8_t *p,
+		     uint32_t len, uint8_t *b, uint32_t end, uint32_t *at,
+		     uint32_t *last)
+{
+	uint32_t off = 0;
+
+	while (off + EXT2_DIR_ENTRY_HEADER_LEN <= len) {
+		const uint8_t *e = p + off;
+		uint32_t rec = get_le16(e + 4), nlen = e[6];
+
+		if (rec < EXT2_DIR_ENTRY_HEADER_LEN || rec % 4 ||
+		    rec > len - off || EXT2_DIR_ENTRY_HEADER_LEN + nlen > rec)
+			return -EFSCORRUPTED;
+		if (get_le32(e)) {
+			uint32_t need = extkit_dirent_min_len(nlen);
+
+			if (*at + need > end)
+				return -ENOSPC;
+			extkit_dirent_set(fmt, b + *at, get_le32(e), need,
+					  (const char *)e +
+					  EXT2_DIR_ENTRY_HEADER_LEN, nlen, e[7]);
+			*last = *at;
+			*at += need;
+		}
+		off += rec;
+	}
+	return 0;
+}
+
+/*
+ * An inline directory without room for an entry becomes a directory of
+ * one block, as the kernel's ext4_convert_inline_dir makes it: '.', '..'
+ * (the parent number of i_block) and the entries of both parts. The
+ * system.data attribute stays, unused.
+ */
+static int inline_to_block(struct fc_replay *r, uint32_t dir)
+{
+	struct extkit_fs *fs = r->fs;
+	uint32_t bs = fs->g.block_size, end = bs, at = 24, last = 12;
+	struct extkit_extent ex = { .lblk = 0, .len = 1 };
+	struct extkit_mapbuild mb = { .extents = 1, .list = &ex, .nlist = 1,
+				      .nblocks = 1 };
+	struct extkit_dir_format fmt;
+	struct extkit_inode inode;
+	struct extkit_inline in;
+	uint8_t *b;
+	int rc = extkit_inode_read_raw(fs, dir, r->raw);
+
+	if (rc)
+		return rc;
+	if (extkit_inline_locate(fs, r->raw, &in) ||
+	    !extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
+		return 1;
+	b = calloc(1, bs);
+	if (!b)
+		return -ENOMEM;
+	extkit_dir_format_init(fs, &fmt);
+	if (extkit_has_metadata_csum(&fs->sb)) {
+		end = bs - sizeof(struct ext4_dir_entry_tail);
+		extkit_dirblock_init_tail(fs, b);
+	}
+	extkit_dirent_set(&fmt, b, dir, 12, ".", 1, EXT2_FT_DIR);
+	extkit_dirent_set(&fmt, b + 12, get_le32(in.iblock), 12, "..", 2,
+			  EXT2_FT_DIR);
+	rc = copy_part(&fmt, in.iblock + EXTKIT_INLINE_DOTDOT,
+		       EXTKIT_INLINE_IBLOCK - EXTKIT_INLINE_DOTDOT, b, end, &at,
+		       &last);
+	if (!rc && in.ea_len)
+		rc = copy_part(&fmt, in.ea, in.ea_len, b, end, &at, &last);
+	if (!rc)
+		rc = extkit_dirent_set_rec_len(&fmt, b + last, end - last);
+	if (!rc)
+		rc = extkit_inode_read(fs, dir, &inode);
+	if (!rc)
+		rc = take_block(r, fs->groups[(dir - 1) /
+				fs->sb.inodes_per_group].inode_table, &ex.pblk);
+	if (!rc)
+		rc = extkit_dirblock_write(fs, dir, inode.generation, ex.pblk,
+					   b);
+	free(b);
+	if (!rc)
+		rc = extkit_mapbuild_plan(fs, &mb);
+	if (rc)
+		return rc == -EFSCORRUPTED || rc == -ENOSPC ? 1 : rc;
+	inode.flags &= ~(uint32_t)EXT4_INLINE_DATA_FL;
+	extkit_mapbuild_fill(fs, &mb, &inode);
+	inode.size = bs;
+	extkit_inode_set_fs_blocks(fs, &inode, 1 + (inode.file_acl ? 1 : 0));
+	return extkit_inode_write(fs, dir, &inode);
+}
+
 /*
  * Unlinks name from directory dir if it names ino (any inode when ino is
  * 0): the record's inode is zeroed through the directory iterator (which
@@ -1399,6 +1492,14 @@ static int replay_link(struct fc_replay *r, uint32_t i)
 			inode.links_count++;
 	} else {
 		rc = inline_link(r, parent, name, len, ino, ftype);
+		if (rc == 1) {		/* no room: a block directory */
+			rc = inline_to_block(r, parent);
+			if (!rc)
+				rc = dir_space(r, parent);
+			if (!rc)
+				rc = extkit_dir_add(r->ds, name, len, ino,
+						    ftype, NULL);
+		}
 		if (!rc && !creat && inode.links_count < 65000)
 			inode.links_count++;
 	}

@@ -6,7 +6,9 @@ A first set of files is made and synced (a full commit); then each
 change is followed by an fsync of a regular file, which with
 -O fast_commit writes a fast commit instead of a full one: files
 created with data, appended, truncated, a hole punched, overwritten in
-place, a hard link, a rename across directories, unlinks. (An fsync of
+place, a hard link, a rename across directories, unlinks, names added
+to a small directory past what inline_data keeps in the inode (the
+kernel makes it a block directory). (An fsync of
 a directory, or a mkdir, makes the kernel commit in full: avoided.)
 """
 import ctypes
@@ -44,6 +46,9 @@ write(f'{m}/victim', b'v' * 5000)
 write(f'{m}/trunc', pattern(3, 40000))
 for i in range(30):
     write(f'{m}/d/pre{i:03d}', b'p' * i)
+os.mkdir(f'{m}/i')
+write(f'{m}/i/a', b'aaaa')
+write(f'{m}/i/b', b'bb')
 os.sync()
 
 write(f'{m}/new1', b'N' * 7000)
@@ -78,3 +83,8 @@ os.fsync(fd)
 os.close(fd)
 for i in range(25):
     write(f'{m}/d/f{i:03d}', bytes([65 + i % 26]) * (i * 97))
+os.unlink(f'{m}/i/a')
+fsync(f'{m}/base')
+write(f'{m}/i/c', b'tiny')
+write(f'{m}/i/e_longer_name_here', b'y' * 30)
+write(f'{m}/i/f_another_longer_name', b'z' * 300)
