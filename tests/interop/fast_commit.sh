@@ -27,8 +27,10 @@ use_mount_point
 
 # manifest IMG OUT: the tree as a read-only mount shows it.
 manifest() {
-	mount -o loop,ro "$1" "$mnt" 2>/dev/null || { echo "no mount" >"$2"; return 1; }
-	(cd "$mnt" && find . -path ./lost+found -prune -o -printf '%p %y %s %n\n' |
+	mount -o loop,ro "$1" "$mnt" 2>/dev/null ||
+		{ echo "no mount" >"$2"; return 1; }
+	(cd "$mnt" && find . -path ./lost+found -prune -o \
+		-printf '%p %y %s %n\n' |
 		sort | while read -r _p _t _s _n; do
 			if [ "$_t" = f ]; then
 				echo "$_p $_t $_s $_n $(sha256sum <"$_p" | cut -c1-16)"
@@ -42,7 +44,8 @@ manifest() {
 # kernel_view IMG OUT: the kernel replays a copy, then its tree.
 kernel_view() {
 	cp --sparse=always "$1" "$tmpdir/k.img"
-	mount -o loop "$tmpdir/k.img" "$mnt" 2>/dev/null || { echo "no mount" >"$2"; return 1; }
+	mount -o loop "$tmpdir/k.img" "$mnt" 2>/dev/null ||
+		{ echo "no mount" >"$2"; return 1; }
 	umount "$mnt"
 	manifest "$tmpdir/k.img" "$2"
 }
@@ -120,7 +123,7 @@ mangled() {
 	_bs=$("$DUMPE2FS" -h "$1" 2>/dev/null | awk '/^Block size:/ { print $3 }')
 	cp --sparse=always "$1" "$tmpdir/m.img"
 	fc_blocks "$1" "$tmpdir/fc.blocks"
-	python3 "$MANGLE" "$tmpdir/m.img" "$_bs" "$tmpdir/fc.blocks" "$3" $4 ||
+	python3 "$MANGLE" "$tmpdir/m.img" "$_bs" "$tmpdir/fc.blocks" "$3" ${4:+"$4"} ||
 		{ fail "$2: fcmangle.py $3 failed"; return; }
 	case $2 in
 	kernel*)
