@@ -922,6 +922,8 @@ static int set_blocks(struct extkit_fs *fs, uint64_t start, uint64_t len,
 	} else {
 		rc = used ? extkit_alloc_mark(fs, start, len) :
 			    extkit_free_blocks(fs, start, len);
+		if (rc == -EXTKIT_EUNSUPP)
+			return 0;	/* bigalloc: left to pass 5 */
 		if (rc != -EFSCORRUPTED)
 			return rc;	/* done, or an error */
 		if (len == 1)
@@ -1575,9 +1577,10 @@ static void sum_free_counts(struct extkit_fs *fs)
 	uint64_t blocks = 0, inodes = 0;
 
 	for (uint32_t g = 0; g < fs->g.group_count; g++) {
-		blocks += fs->groups[g].free_blocks;
+		blocks += fs->groups[g].free_blocks;	/* clusters */
 		inodes += fs->groups[g].free_inodes;
 	}
+	blocks *= fs->g.cluster_ratio;
 	if (blocks <= fs->sb.blocks_count && inodes <= fs->sb.inodes_count) {
 		fs->sb.free_blocks_count = blocks;
 		fs->sb.free_inodes_count = (uint32_t)inodes;
