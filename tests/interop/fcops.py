@@ -8,7 +8,9 @@ change is followed by an fsync of a regular file, which with
 created with data, appended, truncated, a hole punched, overwritten in
 place, a hard link, a rename across directories, unlinks, names added
 to a small directory past what inline_data keeps in the inode (the
-kernel makes it a block directory). (An fsync of
+kernel makes it a block directory), two files appended in turns (an
+extent tree that needs a block). The fast-commit area (64 blocks here)
+must not fill up: the kernel would then commit in full. (An fsync of
 a directory, or a mkdir, makes the kernel commit in full: avoided.)
 """
 import ctypes
@@ -49,6 +51,8 @@ for i in range(30):
 os.mkdir(f'{m}/i')
 write(f'{m}/i/a', b'aaaa')
 write(f'{m}/i/b', b'bb')
+write(f'{m}/x', b'x' * 4096)
+write(f'{m}/y', b'y' * 4096)
 os.sync()
 
 write(f'{m}/new1', b'N' * 7000)
@@ -81,8 +85,11 @@ fd = os.open(f'{m}/big', os.O_RDWR)
 os.pwrite(fd, pattern(5, 8192), 4096 * 30)
 os.fsync(fd)
 os.close(fd)
-for i in range(25):
+for i in range(12):
     write(f'{m}/d/f{i:03d}', bytes([65 + i % 26]) * (i * 97))
+for i in range(6):     # x and y in turns: more extents than the inode holds
+    write(f'{m}/x', pattern(10 + i, 4096), 'ab')
+    write(f'{m}/y', pattern(20 + i, 4096), 'ab')
 os.unlink(f'{m}/i/a')
 fsync(f'{m}/base')
 write(f'{m}/i/c', b'tiny')
