@@ -9,9 +9,11 @@
  * without the journal's transactions.
  *
  * Refused by name (exit 8): a journal on another device that needs
- * recovery, a journal of unknown version or features. Fast-commit
- * blocks to replay (extkit cannot replay them) are cleared only when the
- * user says so, the rest of the log replayed. A journal inode that is
+ * recovery, a journal of unknown version or features. Fast commits after
+ * the log (lib/fast_commit.c) are scanned with it, before any write,
+ * and replayed on the filesystem opened again after the log; when none
+ * checks out they are cleared only when the user says so, the rest of
+ * the log replayed. A journal inode that is
  * not one is used through the superblock's copy of its map
  * (s_jnl_blocks) when that maps a journal (replayed, then the inode
  * rewritten from the copy), else cleared (has_journal off); a corrupt
@@ -30,6 +32,7 @@
 
 #include "endian.h"
 #include "error.h"
+#include "fast_commit.h"
 #include "inode.h"
 #include "journal.h"
 #include "journal_new.h"
@@ -186,12 +189,32 @@ static void report_replay(struct fsck_ctx *ctx,
 	}
 }
 
+/* What fast commits hold, for the messages. */
+static void fc_summary(const struct extkit_fc *fc, char *buf, size_t len)
+{
+	const uint32_t *n = fc->count;
+
+	snprintf(buf, len, "%" PRIu32 " inode updates, %" PRIu32 " ranges "
+		 "added, %" PRIu32 " removed, %" PRIu32 " entries added, %"
+		 PRIu32 " removed", n[EXTKIT_FC_INODE],
+		 n[EXTKIT_FC_ADD_RANGE], n[EXTKIT_FC_DEL_RANGE],
+		 n[EXTKIT_FC_CREAT] + n[EXTKIT_FC_LINK], n[EXTKIT_FC_UNLINK]);
+}
+
+/* Why pending fast commits cannot be replayed (none checks out). */
+static const char *fc_unusable(const struct extkit_fc *fc)
+{
+	if (fc && fc->end)
+		return fc->end;
+	return "no fast commit is complete";
+}
+
 /*
  * Fast-commit blocks (ext4's fast_commit: inode, extent and directory
- * entry changes logged after the last full transaction) that the kernel
- * and e2fsck would replay and extkit cannot. Asked (never by itself with
- * -p): the log is replayed without them, which loses what they hold, and
- * the filesystem gets a full check; otherwise the run stops.
+ * entry changes logged after the last full transaction) of which none
+ * checks out. Asked (never by itself with -p): the log is replayed
+ * without them, and the filesystem gets a full check; otherwise the run
+ * stops.
  */
 static int drop_fast_commit(struct fsck_ctx *ctx,
 			    const struct extkit_journal_replay *res)
@@ -200,17 +223,58 @@ static int drop_fast_commit(struct fsck_ctx *ctx,
 
 	clear_problem_context(&pctx);
 	pctx.num = res->end_tid;
+	pctx.str = fc_unusable(res->fc);
 	if (fix_problem(ctx, PR_0_JOURNAL_FAST_COMMIT, &pctx))
 		return 1;
-	cli_error("%s: the journal holds fast-commit blocks to replay; "
-		  "extkit cannot replay fast commits (e2fsck can)",
-		  ctx->opts->target);
+	cli_error("%s: the journal holds fast commits that cannot be "
+		  "replayed (%s)", ctx->opts->target, pctx.str);
 	return 0;
 }
 
 /*
- * Replays the log, opens the filesystem again and clears
- * needs_recovery; the primary superblock is written at once.
+ * The fast commits after the log, replayed on the filesystem opened
+ * again (the log is in it). A replay an error stopped midway is said
+ * to be so; the full check that follows repairs what it left.
+ */
+static int replay_fast_commits(struct fsck_ctx *ctx,
+			       const struct extkit_fc *fc)
+{
+	struct extkit_fc_stats st;
+	struct problem_context pctx;
+	char what[160];
+	int rc;
+
+	clear_problem_context(&pctx);
+	fc_summary(fc, what, sizeof(what));
+	pctx.num = fc->commits;
+	pctx.num2 = fc->tid;
+	pctx.str = what;
+	fix_problem(ctx, PR_0_JOURNAL_FC_REPLAY, &pctx);
+	if (fc->end) {
+		pctx.num = fc->dropped;
+		pctx.str = fc->end;
+		fix_problem(ctx, PR_0_JOURNAL_FC_DROPPED, &pctx);
+	}
+	rc = extkit_fc_replay(ctx->fs, fc, &st);
+	if (st.skipped) {
+		pctx.num = st.skipped;
+		pctx.str = st.skip_why;
+		fix_problem(ctx, PR_0_JOURNAL_FC_SKIPPED, &pctx);
+	}
+	if (rc == -EIO || rc == -ENOMEM) {
+		cli_error_rc("replaying the fast commits", rc);
+		return rc;
+	}
+	if (rc) {
+		pctx.str = extkit_strerror(rc);
+		fix_problem(ctx, PR_0_JOURNAL_REPLAY_ERR, &pctx);
+	}
+	return 0;
+}
+
+/*
+ * Replays the log (then its fast commits), opens the filesystem again
+ * and clears needs_recovery; the primary superblock is written at once.
  */
 static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 {
@@ -218,9 +282,12 @@ static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 	unsigned int dirty = ctx->flags & FSCK_FL_SB_DIRTY;
 	int rc;
 
-	rc = extkit_journal_recover(*jp, 0, &res);
-	if (!rc && res.fast_commit) {
-		if (!drop_fast_commit(ctx, &res))
+	rc = extkit_journal_recover(*jp, EXTKIT_RECOVER_FC, &res);
+	if (!rc && res.fast_commit && (!res.fc || !res.fc->commits)) {
+		int drop = drop_fast_commit(ctx, &res);
+
+		extkit_fc_free(res.fc);
+		if (!drop)
 			return -EXTKIT_EUNSUPP;
 		rc = extkit_journal_recover(*jp, EXTKIT_RECOVER_DROP_FC, &res);
 	}
@@ -233,6 +300,9 @@ static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 	}
 	ctx->flags |= FSCK_FL_RECOVERED;
 	rc = fsck_reopen(ctx);
+	if (!rc && res.fc)
+		rc = replay_fast_commits(ctx, res.fc);
+	extkit_fc_free(res.fc);
 	if (rc)
 		return rc;
 	report_replay(ctx, &res);
@@ -267,17 +337,29 @@ static void warn_no_replay(void)
 	       "filesystem without its last transactions.\n");
 }
 
-/* -n: fast commits that a repair run would ask to clear are named (a
- * log that cannot be read is left to that run). */
+/* -n: pending fast commits are named, with what a repair run does with
+ * them (a log that cannot be read is left to that run). */
 static void warn_fast_commit(struct extkit_journal *j)
 {
 	struct extkit_journal_replay res;
+	char what[160];
 
-	if (!extkit_journal_recover(j, EXTKIT_RECOVER_DRY, &res) &&
-	    res.fast_commit)
+	if (extkit_journal_recover(j, EXTKIT_RECOVER_DRY, &res) ||
+	    !res.fast_commit)
+		return;
+	if (res.fc && res.fc->commits) {
+		fc_summary(res.fc, what, sizeof(what));
+		printf("Warning: the journal holds %" PRIu32 " fast commits "
+		       "(transaction %" PRIu32 ": %s) that a repair run "
+		       "replays; the check below does not see them.\n",
+		       res.fc->commits, res.end_tid, what);
+	} else {
 		printf("Warning: the journal holds fast commits (transaction "
-		       "%" PRIu32 ") that extkit cannot replay (e2fsck "
-		       "can).\n", res.end_tid);
+		       "%" PRIu32 ") that cannot be replayed (%s): a repair "
+		       "run asks to clear them.\n", res.end_tid,
+		       fc_unusable(res.fc));
+	}
+	extkit_fc_free(res.fc);
 }
 
 static int check_loaded(struct fsck_ctx *ctx, struct extkit_journal **jp)

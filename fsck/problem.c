@@ -135,10 +135,10 @@ const struct problem problem_table[] = {
 	  "Backing up the journal inode's block map in the superblock.",
 	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_0_JOURNAL_FAST_COMMIT,
-	  "The journal holds fast commits (transaction %N) that extkit "
-	  "cannot replay (e2fsck can): they can be cleared and the rest "
-	  "of the journal replayed without them, losing the changes they "
-	  "hold (a full check follows).",
+	  "The journal holds fast commits (transaction %N) that cannot be "
+	  "replayed (%s): they can be cleared and the rest of the journal "
+	  "replayed without them, losing the changes they hold (a full "
+	  "check follows).",
 	  PROMPT_CLEAR, 0 },
 	{ PR_0_JOURNAL_USE_BACKUP,
 	  "The journal inode %i is unusable (%s); the journal is read "
@@ -148,6 +148,18 @@ const struct problem problem_table[] = {
 	  "The journal inode %i is unusable (%s), but the superblock keeps "
 	  "a copy of its block map: the inode is rewritten from it.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_0_JOURNAL_FC_REPLAY,
+	  "Replaying %N fast commits of transaction %O (%s).",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_JOURNAL_FC_SKIPPED,
+	  "%N fast-commit tags could not be applied (the first: %s); the "
+	  "full check follows.",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_0_JOURNAL_FC_DROPPED,
+	  "The fast-commit area is damaged after the last complete fast "
+	  "commit (%s): the rest of it is not replayed, as the kernel "
+	  "does.",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	{ PR_0_SB_CSUM,
 	  "The superblock checksum does not match the superblock.",
 	  PROMPT_FIX, PR_PREEN_OK },

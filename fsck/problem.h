@@ -106,6 +106,9 @@ enum problem_prompt {
 #define PR_0_JOURNAL_FAST_COMMIT 0x000022 /* fast commits: dropped? */
 #define PR_0_JOURNAL_USE_BACKUP	0x000023 /* bad inode: replay via s_jnl_blocks */
 #define PR_0_JOURNAL_RESTORE_INODE 0x000024 /* bad inode: from s_jnl_blocks */
+#define PR_0_JOURNAL_FC_REPLAY	0x000025 /* fast commits replayed */
+#define PR_0_JOURNAL_FC_SKIPPED	0x000026 /* fast-commit tags not applied */
+#define PR_0_JOURNAL_FC_DROPPED	0x000027 /* damage past the last good tail */
 
 /*
  * Features and checksums (issue 13, branch feat): superblock and group

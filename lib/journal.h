@@ -26,6 +26,8 @@
 #include "fs.h"
 #include "inode.h"
 
+struct extkit_fc;
+
 /* Why a journal cannot be used (extkit_journal_load). */
 enum extkit_journal_problem {
 	EXTKIT_JOURNAL_OK = 0,
@@ -81,6 +83,9 @@ struct extkit_journal_replay {
 				 * the replay went as far as it could */
 	int fast_commit;	/* fast-commit blocks are pending (of
 				 * transaction end_tid) */
+	struct extkit_fc *fc;	/* what they hold (fast_commit.h), when
+				 * pending and not dropped: the caller
+				 * frees it (extkit_fc_free) */
 };
 
 /*
@@ -128,6 +133,8 @@ void extkit_journal_forget_external(struct extkit_fs *fs);
 /* Modes of extkit_journal_recover (or-ed). */
 #define EXTKIT_RECOVER_DRY	1	/* nothing is written (-n) */
 #define EXTKIT_RECOVER_DROP_FC	2	/* pending fast commits dropped */
+#define EXTKIT_RECOVER_FC	4	/* pending fast commits kept for
+					 * the caller to replay (res->fc) */
 
 /*
  * Recovers the log into the filesystem: scan, revoke table, plan, then
@@ -136,11 +143,14 @@ void extkit_journal_forget_external(struct extkit_fs *fs);
  * fails (a bad revoke block, a bad checksum in a transaction the log
  * goes on after) writes no block back, only the journal superblock; *res
  * says so in ->error. With EXTKIT_RECOVER_DRY nothing is written at all
- * (-n). With fast-commit blocks pending (->fast_commit, which extkit
- * cannot replay) nothing is written either, unless the mode has
- * EXTKIT_RECOVER_DROP_FC: then the log is replayed without them and
- * the journal emptied (s_sequence past their transaction: they are
- * never replayed). The filesystem superblock is left to the caller
+ * (-n). With fast-commit blocks pending (->fast_commit; ->fc holds
+ * them, as scanned before any write) nothing is written either, unless
+ * the mode has EXTKIT_RECOVER_DROP_FC (the log is replayed without them
+ * and the journal emptied: s_sequence past their transaction, they are
+ * never replayed) or EXTKIT_RECOVER_FC and at least one fast commit
+ * checks out (the log is replayed and the journal emptied; the caller
+ * then replays ->fc on the filesystem opened again:
+ * extkit_fc_replay). The filesystem superblock is left to the caller
  * (reopen, clear needs_recovery). Returns 0 or a negative I/O or memory
  * error.
  */

@@ -20,6 +20,7 @@
 #include "csum.h"
 #include "endian.h"
 #include "error.h"
+#include "fast_commit.h"
 #include "jbd2_ondisk.h"
 #include "journal.h"
 #include "journal_int.h"
@@ -523,35 +524,6 @@ static int write_plan(struct recovery *r)
 	return extkit_io_flush(fs->io);
 }
 
-/*
- * Fast commits (ext4) live in the area after the log: a block there
- * that opens with a head tag (ext4_fc_tl: le16 tag 9, le16 length 8,
- * then le32 features, le32 tid) for the transaction after the log's last
- * one is a fast commit the kernel would replay on top of the log.
- */
-#define FC_TAG_HEAD	0x0009
-
-static int fast_commit_pending(struct recovery *r)
-{
-	struct extkit_journal *j = r->j;
-	int rc;
-
-	if (!has_incompat(j, JBD2_FEATURE_INCOMPAT_FAST_COMMIT))
-		return 0;
-	/* The kernel starts the area at the log's end (+1 in some
-	 * versions): both places are looked at. */
-	for (uint32_t b = j->last; b < j->maxlen && b <= j->last + 1; b++) {
-		rc = read_log(r, b, r->data);
-		if (rc)
-			return rc;
-		if (get_le16(r->data) == FC_TAG_HEAD &&
-		    get_le16(r->data + 2) == 8 &&
-		    get_le32(r->data + 8) == r->end_tid)
-			return 1;
-	}
-	return 0;
-}
-
 /* Reads and checks the whole log; fills r->plan. */
 static int plan_recovery(struct recovery *r)
 {
@@ -597,13 +569,22 @@ int extkit_journal_recover(struct extkit_journal *j, int mode,
 	if (rc)
 		goto out;
 	res->end_tid = r.end_tid;
-	rc = fast_commit_pending(&r);
-	if (rc < 0)
-		goto out;
-	res->fast_commit = rc;
-	rc = 0;
-	if (res->fast_commit && !(mode & EXTKIT_RECOVER_DROP_FC))
+	/* Fast commits of the transaction after the log's last one: read
+	 * and checked before anything is written. An empty log (s_start
+	 * 0) has none to replay, as the kernel and e2fsck read it. */
+	if (j->start) {
+		rc = extkit_fc_scan(j, r.end_tid, &res->fc);
+		if (rc)
+			goto out;
+	}
+	res->fast_commit = res->fc != NULL;
+	if (res->fast_commit && !(mode & EXTKIT_RECOVER_DROP_FC) &&
+	    (!(mode & EXTKIT_RECOVER_FC) || !res->fc->commits))
 		goto out;	/* refused: nothing is written */
+	if (mode & EXTKIT_RECOVER_DROP_FC) {
+		extkit_fc_free(res->fc);
+		res->fc = NULL;
+	}
 	if (r.fatal) {
 		res->error = r.fatal;
 		res->transactions = 0;
@@ -627,6 +608,10 @@ int extkit_journal_recover(struct extkit_journal *j, int mode,
 	if (!rc)
 		res->writes++;
 out:
+	if (rc) {
+		extkit_fc_free(res->fc);
+		res->fc = NULL;
+	}
 	free(r.buf);
 	free(r.data);
 	free(r.plan);

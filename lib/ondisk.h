@@ -690,4 +690,63 @@ _Static_assert(sizeof(struct v2r0_disk_dqblk) == 48, "v2r0 entry");
 _Static_assert(offsetof(struct v2r0_disk_dqblk, dqb_curspace) == 24,
 	       "v2r0 dqb_curspace");
 
+/*
+ * ext4 fast commits (fs/ext4/fast_commit.h): tag-length-value records in
+ * the journal's fast-commit area, all little-endian.
+ */
+#define EXT4_FC_TAG_ADD_RANGE	0x0001
+#define EXT4_FC_TAG_DEL_RANGE	0x0002
+#define EXT4_FC_TAG_CREAT	0x0003
+#define EXT4_FC_TAG_LINK	0x0004
+#define EXT4_FC_TAG_UNLINK	0x0005
+#define EXT4_FC_TAG_INODE	0x0006
+#define EXT4_FC_TAG_PAD		0x0007
+#define EXT4_FC_TAG_TAIL	0x0008
+#define EXT4_FC_TAG_HEAD	0x0009
+
+struct ext4_fc_tl {
+	__le16	fc_tag;
+	__le16	fc_len;		/* bytes of the value that follows */
+};
+
+struct ext4_fc_head {
+	__le32	fc_features;	/* none known */
+	__le32	fc_tid;
+};
+
+struct ext4_fc_add_range {
+	__le32	fc_ino;
+	__u8	fc_ex[12];	/* a struct ext4_extent */
+};
+
+struct ext4_fc_del_range {
+	__le32	fc_ino;
+	__le32	fc_lblk;
+	__le32	fc_len;
+};
+
+/* CREAT, LINK, UNLINK: the name (not NUL-terminated) follows. */
+struct ext4_fc_dentry_info {
+	__le32	fc_parent_ino;
+	__le32	fc_ino;
+};
+
+/* INODE: the raw inode (128 bytes + i_extra_isize) follows. */
+struct ext4_fc_inode {
+	__le32	fc_ino;
+};
+
+struct ext4_fc_tail {
+	__le32	fc_tid;
+	__le32	fc_crc;		/* crc32c of the tags since the last tail */
+};
+
+_Static_assert(sizeof(struct ext4_fc_tl) == 4, "fc_tl");
+_Static_assert(sizeof(struct ext4_fc_head) == 8, "fc_head");
+_Static_assert(sizeof(struct ext4_fc_add_range) == 16, "fc_add_range");
+_Static_assert(sizeof(struct ext4_fc_del_range) == 12, "fc_del_range");
+_Static_assert(sizeof(struct ext4_fc_dentry_info) == 8, "fc_dentry_info");
+_Static_assert(sizeof(struct ext4_fc_tail) == 8, "fc_tail");
+_Static_assert(offsetof(struct ext4_fc_tail, fc_crc) == 4, "fc_crc");
+
 #endif /* EXTKIT_ONDISK_H */

@@ -3,7 +3,8 @@
 # extkit-fsck on mutated images. Seeds: small ext2 and ext4 images made
 # by mke2fs (ext4: metadata_csum, extents, an htree directory, EA
 # blocks; one with inline_data) whose journal holds committed
-# transactions not yet replayed (needs_recovery, written by debugfs jw).
+# transactions not yet replayed (needs_recovery, written by debugfs jw);
+# one with fast commits after them (inode, range and entry tags).
 # Each run damages a copy (damage.py hit2: bytes or garbage blocks over
 # the superblock, descriptors, bitmaps, inode tables, directories,
 # extent and EA blocks, and the journal's first blocks), then:
@@ -46,21 +47,44 @@ seed_image() {
 		    "jo" "jw -b $((_a + 5)) jd" "jc"
 		rm -f jd
 	fi
+	case " $* " in *fast_commit*) forge_fast_commit ;; esac
 	mv image "$_name"
 	python3 "$DAMAGE" map "$_name" >"$_name.map" || exit 99
+}
+
+# forge_fast_commit: a fast commit after the log of ./image, as the
+# kernel leaves one (regress/fastcommit.py): /top's inode, a range added
+# to d1/file1, one removed from d1/d2/big, a link and an unlink.
+forge_fast_commit() {
+	_h() { $DUMPE2FS -h image 2>/dev/null | sed -n "s/^$1: *//p"; }
+	_max=$(_h "Total journal blocks")
+	_seq=$(_h "Journal sequence")
+	_last=$(($(_h "Block count") - 30))
+	_loc=$($DEBUGFS -R "imap /top" image 2>/dev/null | sed -n \
+	    's/.*located at block \([0-9]*\), offset \(0x[0-9a-f]*\).*/\1 \2/p')
+	FC_EXTRA="A:$(ino d1/file1):1:$_last:3,D:$(ino d1/d2/big):2:1"
+	FC_EXTRA="$FC_EXTRA,L:2:$(ino d1/file2):fc_link"
+	FC_EXTRA="$FC_EXTRA,U:$(ino h):$(ino h/f0001):f0001"
+	# shellcheck disable=SC2086
+	FC_EXTRA=$FC_EXTRA python3 "$REGRESS_DIR/fastcommit.py" image \
+		"$(bsize)" "$($DEBUGFS -R "bmap <8> 0" image 2>/dev/null)" \
+		"$($DEBUGFS -R "bmap <8> $((_max - $(_h "Fast commit length") + 1))" \
+		image 2>/dev/null)" $((_seq + 2)) "$(ino top)" $_loc \
+		"$(_h "Inode size")" 1234567890 || exit 99
 }
 
 seed_image s_ext2 ext2 1024 -O ext_attr
 seed_image s_ext4 ext4 1024
 seed_image s_ext4k ext4 4096
 seed_image s_inline ext4 1024 -I 256 -O inline_data
+seed_image s_fc ext4 1024 -O fast_commit
 
 n=0 crashes=0 hangs=0 wrote=0
 seed=${FUZZ_SEED:-1}
 start=$(date +%s)
 end=$((start + ${FUZZ_SECONDS:-15}))
 while [ "$(date +%s)" -lt "$end" ]; do
-	for s in s_ext2 s_ext4 s_ext4k s_inline; do
+	for s in s_ext2 s_ext4 s_ext4k s_inline s_fc; do
 		python3 "$DAMAGE" hit2 "$s" "$s.map" "$seed" image dmg ||
 			exit 99
 		_sum=$(sha256sum <image)
@@ -97,7 +121,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	done
 	seed=$((seed + 1))
 done
-echo "fsck_fuzz: $n images (seeds ${FUZZ_SEED:-1}..$((seed - 1)) on 4 seed" \
+echo "fsck_fuzz: $n images (seeds ${FUZZ_SEED:-1}..$((seed - 1)) on 5 seed" \
 	"images) in $(($(date +%s) - start)) s: $crashes crashes, $hangs" \
 	"hangs, $wrote -fn writes"
 [ "$n" -gt 0 ] && ok "fsck_fuzz: $n mutated images"
