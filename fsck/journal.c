@@ -273,6 +273,32 @@ static int replay_fast_commits(struct fsck_ctx *ctx,
 }
 
 /*
+ * The log emptied once its fast commits are in: until then a run cut
+ * short finds it as it was and replays both again.
+ */
+static int empty_log(struct fsck_ctx *ctx, struct extkit_journal_replay *res)
+{
+	struct extkit_journal *j;
+	enum extkit_journal_problem problem;
+	const char *why;
+	int rc;
+
+	rc = extkit_journal_load(ctx->fs, &j, &problem, &why);
+	if (!rc && problem != EXTKIT_JOURNAL_OK)
+		rc = -EFSCORRUPTED;
+	if (!rc) {
+		rc = extkit_journal_mark_recovered(j, res);
+		if (!rc)
+			res->writes++;
+	}
+	if (j)
+		extkit_journal_free(j);
+	if (rc)
+		cli_error_rc("emptying the journal after its fast commits", rc);
+	return rc;
+}
+
+/*
  * Replays the log (then its fast commits), opens the filesystem again
  * and clears needs_recovery; the primary superblock is written at once.
  */
@@ -300,8 +326,11 @@ static int replay(struct fsck_ctx *ctx, struct extkit_journal **jp)
 	}
 	ctx->flags |= FSCK_FL_RECOVERED;
 	rc = fsck_reopen(ctx);
-	if (!rc && res.fc)
+	if (!rc && res.fc) {
 		rc = replay_fast_commits(ctx, res.fc);
+		if (!rc)
+			rc = empty_log(ctx, &res);
+	}
 	extkit_fc_free(res.fc);
 	if (rc)
 		return rc;

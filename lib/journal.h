@@ -148,14 +148,21 @@ void extkit_journal_forget_external(struct extkit_fs *fs);
  * the mode has EXTKIT_RECOVER_DROP_FC (the log is replayed without them
  * and the journal emptied: s_sequence past their transaction, they are
  * never replayed) or EXTKIT_RECOVER_FC and at least one fast commit
- * checks out (the log is replayed and the journal emptied; the caller
- * then replays ->fc on the filesystem opened again:
- * extkit_fc_replay). The filesystem superblock is left to the caller
+ * checks out (the log is replayed but the journal superblock is left
+ * as it is: the caller replays ->fc on the filesystem opened again,
+ * extkit_fc_replay, then empties the log with
+ * extkit_journal_mark_recovered; cut short in between, the next run
+ * replays both again). The filesystem superblock is left to the caller
  * (reopen, clear needs_recovery). Returns 0 or a negative I/O or memory
  * error.
  */
 int extkit_journal_recover(struct extkit_journal *j, int mode,
 			   struct extkit_journal_replay *res);
+/* Empties the log after the replay *res describes (s_start 0, the
+ * sequence past it, a failed commit in s_errno): writes the journal
+ * superblock. */
+int extkit_journal_mark_recovered(struct extkit_journal *j,
+				  const struct extkit_journal_replay *res);
 
 /*
  * Zeroes the superblock past its v1 fields (s_feature_compat to the end

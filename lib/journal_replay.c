@@ -554,6 +554,20 @@ static int plan_recovery(struct recovery *r)
 	return rc;
 }
 
+int extkit_journal_mark_recovered(struct extkit_journal *j,
+				  const struct extkit_journal_replay *res)
+{
+	/* The log is empty now; a clean recovery restarts it past the
+	 * last transaction, so no old commit can match again. */
+	if (!res->error)
+		j->sequence = res->end_tid + 1;
+	j->start = 0;
+	/* e2fsck records a bad commit only in an otherwise clean replay */
+	if (res->failed_commit && !res->error)
+		j->errno_ = -EINVAL;
+	return extkit_journal_write_super(j);
+}
+
 int extkit_journal_recover(struct extkit_journal *j, int mode,
 			   struct extkit_journal_replay *res)
 {
@@ -596,15 +610,12 @@ int extkit_journal_recover(struct extkit_journal *j, int mode,
 		if (rc)
 			goto out;
 	}
-	/* The log is empty now; a clean recovery restarts it past the
-	 * last transaction, so no old commit can match again. */
-	if (!res->error)
-		j->sequence = r.end_tid + 1;
-	j->start = 0;
-	/* e2fsck records a bad commit only in an otherwise clean replay */
-	if (res->failed_commit && !res->error)
-		j->errno_ = -EINVAL;
-	rc = extkit_journal_write_super(j);
+	/* Fast commits still to replay: the log stays as it is until
+	 * they are in (extkit_journal_mark_recovered), so that a replay
+	 * cut short is done again, fast commits and all. */
+	if (res->fc)
+		goto out;
+	rc = extkit_journal_mark_recovered(j, res);
 	if (!rc)
 		res->writes++;
 out:

@@ -166,6 +166,48 @@ if make_image "$tmpdir/fcin.img" $FC4K -O inline_data; then
 	against_kernel "$tmpdir/fcin.img" "4 KiB, inline_data"
 fi
 
+# interrupted IMG N: the repair of a copy stopped after its Nth write
+# (a test build's EXTKIT_TEST_STOP_AFTER_WRITES), then run again: the
+# fast commits are still replayed, the files are the kernel's.
+interrupted() {
+	cp --sparse=always "$1" "$tmpdir/i.img"
+	EXTKIT_TEST_STOP_AFTER_WRITES=$2 timeout -k 5 "$TIMEOUT" \
+		"$FSCK" -fy "$tmpdir/i.img" >"$tmpdir/i0.log" 2>&1
+	_r0=$?
+	if [ $_r0 -ne 99 ] || sanitizer_report "$tmpdir/i0.log"; then
+		fail "stopped at write $2: exit $_r0, not 99"
+		return
+	fi
+	repair "$tmpdir/i.img" "stopped at write $2, run again" || return
+	manifest "$tmpdir/i.img" "$tmpdir/i.man"
+	if cmp -s "$tmpdir/k.man" "$tmpdir/i.man"; then
+		ok "stopped at write $2: the files are the kernel's"
+	else
+		fail "stopped at write $2: the files differ from the kernel's"
+		diff "$tmpdir/k.man" "$tmpdir/i.man" | head -10
+	fi
+}
+
+# A repair cut short anywhere, the fast-commit replay included, is
+# done again in full by the next run: INTERRUPT_POINTS points spread
+# over its writes (default 8; EXTKIT_LONG_TESTS=1: every write).
+kernel_view "$img" "$tmpdir/k.man"
+cp --sparse=always "$img" "$tmpdir/c.img"
+EXTKIT_TEST_COUNT_WRITES=1 "$FSCK" -fy "$tmpdir/c.img" >"$tmpdir/c.log" 2>&1
+writes=$(sed -n 's/^extkit-test: \([0-9]*\) writes$/\1/p' "$tmpdir/c.log")
+if [ -n "$writes" ] && [ "$writes" -ge 2 ]; then
+	points=${INTERRUPT_POINTS:-8}
+	[ "${EXTKIT_LONG_TESTS:-0}" = 1 ] && points=$writes
+	[ "$points" -gt "$writes" ] && points=$writes
+	k=0
+	while [ $k -lt "$points" ]; do
+		interrupted "$img" $((1 + k * (writes - 1) / (points - 1)))
+		k=$((k + 1))
+	done
+else
+	echo "extkit-fsck built without test hooks: no interrupted repairs"
+fi
+
 itable=$("$DUMPE2FS" "$img" 2>/dev/null |
 	awk '/Inode table at/ { split($4, a, "-"); print a[1]; exit }')
 mangled "$img" "kernel: a byte flipped in fast commit 6" flip 6
