@@ -184,6 +184,11 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	if ((inode->flags & ENCRYPT_FL) &&
 	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_ENCRYPT))
 		bad |= ENCRYPT_FL;
+	/* fs-verity: the kernel will not open a file with the flag on a
+	 * filesystem without RO_COMPAT_VERITY (e2fsck does not check). */
+	if ((inode->flags & EXT4_VERITY_FL) &&
+	    !extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_VERITY))
+		bad |= EXT4_VERITY_FL;
 	/* The inline data flag of an ordinary inode is fsck_inline_check's;
 	 * the root's or a reserved inode's, never inline, just goes. */
 	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
@@ -197,7 +202,8 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	pctx.str = bad & EXT4_EXTENTS_FL ? "extents" :
 		   bad & CASEFOLD_FL ? "casefold" :
 		   bad & IMAGIC_FL ? "imagic" :
-		   bad & ENCRYPT_FL ? "encrypt" : "inline data";
+		   bad & ENCRYPT_FL ? "encrypt" :
+		   bad & EXT4_VERITY_FL ? "verity" : "inline data";
 	if (fix_problem(ctx, PR_1_BAD_FLAGS, &pctx)) {
 		inode->flags &= ~bad;
 		*dirty = 1;

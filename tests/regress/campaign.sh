@@ -23,6 +23,11 @@
 #   CAMPAIGN_GEOMETRY  geometries (default, for make check: ext4csum inline)
 #   CAMPAIGN_SEEDS     seeds (default, for make check: 2 3 5)
 #   CAMPAIGN_KEEP=DIR  keeps each failing image as DIR/GEOM-SEED.img
+#   CAMPAIGN_MOUNT=1   the kernel too (root, loop mounts): each repaired
+#                      image mounts, every file reads, each directory
+#                      takes a new file and loses it again, with no
+#                      ext4 error in the kernel log; e2fsck -fn is clean
+#                      after the kernel's writes (class "kernel")
 # A long campaign (not in make check), e.g. 200 seeds everywhere:
 #   CAMPAIGN_GEOMETRY="1k 4k 64k htree rev0 ea ext4 ext4csum inline \
 #     bigalloc eainode casefold quota" \
@@ -201,28 +206,81 @@ classify() {
 	elif ! $FILECHECK check image snap damaged >lost 2>&1; then
 		head -3 lost >&2
 		echo lost
+	elif [ -n "$kernel_geom" ] && ! kernel_check >kernel.log 2>&1; then
+		head -8 kernel.log >&2
+		echo kernel
 	else
 		echo ok
 	fi
 }
 
+# kernel_mounts IMAGE: the kernel mounts a copy of IMAGE read-write;
+# then the geometry's seeds are checked by it (kernel_geom). A kernel
+# built without a feature (CONFIG_UNICODE for casefold, CONFIG_QUOTA
+# for quota) refuses the base.
+kernel_mounts() {
+	cp "$1" kprobe.img || exit 99
+	mount -o loop kprobe.img "$mnt" 2>/dev/null || { rm -f kprobe.img; return 1; }
+	umount "$mnt"
+	rm -f kprobe.img
+	kernel_geom=1
+}
+
+# kernel_check: the kernel as a second oracle on the repaired image. A
+# marker in the kernel log starts this seed's part of it; the loop
+# device's name picks its lines out of a log other runs write to too.
+kernel_check() {
+	_mark="extkit-campaign $$ $_t"
+	echo "$_mark" >/dev/kmsg
+	mount -o loop image "$mnt" || { echo "the kernel does not mount it"; return 1; }
+	_dev=$(findmnt -n -o SOURCE "$mnt")
+	_bad=0
+	find "$mnt" -xdev -type f -exec cat {} + >/dev/null || _bad=1
+	find "$mnt" -xdev -type d -exec sh -c 'for d; do
+		: >"$d/.extkit-kernel" && rm "$d/.extkit-kernel" || exit 1
+	done' sh {} + || _bad=1
+	umount "$mnt" || { echo "umount failed"; return 1; }
+	dmesg | sed -n "/$_mark\$/,\$p" |
+		grep -e "EXT4-fs error (device ${_dev#/dev/})" \
+		    -e "EXT4-fs warning (device ${_dev#/dev/})" && _bad=1
+	$E2FSCK -fn image >e2k.log 2>&1 ||
+		{ echo "e2fsck -fn after the kernel's writes:"; \
+		  grep -v -e '^Pass' e2k.log | head -5; _bad=1; }
+	return $_bad
+}
+
+if [ -n "${CAMPAIGN_MOUNT:-}" ]; then
+	[ "$(id -u)" = 0 ] || skip "CAMPAIGN_MOUNT needs root"
+	use_mount_point
+	_probe=$tmpdir/probe.img
+	$MKE2FS -q -F "$_probe" 1M >/dev/null 2>&1 &&
+		mount -o loop,ro "$_probe" "$mnt" 2>/dev/null ||
+		skip "loop mounts are refused here"
+	umount "$mnt"
+	rm -f "$_probe"
+fi
+n_kernel=0
 failing=
-printf '%-9s %6s %6s %7s %6s %8s %8s %8s %6s %8s\n' geometry seeds crash \
-	hang fnwrote unclean nonconv lost ok refused >table
+printf '%-9s %6s %6s %7s %6s %8s %8s %8s %6s %8s %7s\n' geometry seeds crash \
+	hang fnwrote unclean nonconv lost ok refused kernel >table
 for geom in ${CAMPAIGN_GEOMETRY:-ext4csum inline}; do
 	"geom_$geom" || exit 99
 	mv image base
 	python3 "$DAMAGE" map base >map || exit 99
 	$FILECHECK snap base snap || exit 99
 	n_ok=0 n_refused=0 n_crash=0 n_hang=0 n_fnwrote=0 n_unclean=0
-	n_nonconv=0 n_lost=0 seeds=0
+	n_nonconv=0 n_lost=0 n_kernel=0 seeds=0
+	kernel_geom=
+	[ -z "${CAMPAIGN_MOUNT:-}" ] || kernel_mounts base ||
+		echo "$geom: the kernel does not mount the base image ($(dmesg |
+		    tail -1 | sed 's/^\[[^]]*\] //')): not checked by it"
 	for seed in ${CAMPAIGN_SEEDS:-2 3 5}; do
 		run_seed "$geom" "$seed"
 		seeds=$((seeds + 1))
 	done
-	printf '%-9s %6s %6s %7s %6s %8s %8s %8s %6s %8s\n' "$geom" $seeds \
+	printf '%-9s %6s %6s %7s %6s %8s %8s %8s %6s %8s %7s\n' "$geom" $seeds \
 		$n_crash $n_hang $n_fnwrote $n_unclean $n_nonconv $n_lost \
-		$n_ok $n_refused >>table
+		$n_ok $n_refused "$([ -n "$kernel_geom" ] && echo $n_kernel || echo -)" >>table
 done
 cat table
 [ -z "$failing" ] || echo "failing seeds (geometry:seed:class):$failing"
