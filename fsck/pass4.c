@@ -56,6 +56,26 @@ static int report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
 	return fix_problem(ctx, code, &pctx);
 }
 
+/*
+ * An EA inode (EXT4_EA_INODE_FL) that no attribute names any more is
+ * reconnected like any file, but the kernel refuses to look up an EA
+ * inode through a directory (ext4_lookup: "unexpected EA_INODE flag"):
+ * the flag goes first, leaving the value readable as a plain file.
+ * e2fsck 1.47.0 reconnects it with the flag set.
+ */
+static void unflag_ea_inode(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct extkit_inode inode;
+
+	if (extkit_inode_read(ctx->fs, ino, &inode) ||
+	    !(inode.flags & EXT4_EA_INODE_FL))
+		return;
+	if (!report(ctx, PR_4_EA_INODE_UNNAMED, ino, 0))
+		return;
+	inode.flags &= ~EXT4_EA_INODE_FL;
+	fsck_write_inode(ctx, ino, &inode);
+}
+
 /* An inode in use that no directory names. */
 static void unattached(struct fsck_ctx *ctx, uint32_t ino)
 {
@@ -71,8 +91,10 @@ static void unattached(struct fsck_ctx *ctx, uint32_t ino)
 			release_inode(ctx, ino, 1);
 		return;
 	}
-	if (report(ctx, PR_4_UNATTACHED, ino, 0))
+	if (report(ctx, PR_4_UNATTACHED, ino, 0)) {
+		unflag_ea_inode(ctx, ino);
 		fsck_reconnect(ctx, ino);
+	}
 }
 
 /*

@@ -772,6 +772,11 @@ const struct problem problem_table[] = {
 	  "Extended attribute value inode %i has reference count %O, should "
 	  "be %N.",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_EA_INODE_UNNAMED,
+	  "Inode %i, an extended attribute value no attribute names, goes "
+	  "to lost+found as a plain file (the kernel will not open an EA "
+	  "inode a directory names).",
+	  PROMPT_CLEAR_FLAG, PR_PREEN_OK },
 	{ PR_4_DIR_NLINK_FEATURE,
 	  "Directory inode %i has %N links, more than 65,000, but the "
 	  "filesystem lacks the dir_nlink feature.",
