@@ -44,6 +44,7 @@ static const char *const problem_str[] = {
 	[EXTKIT_XATTR_INUM_VALUE] =
 		"an entry naming a value inode has a value offset or size "
 		"out of range",
+	[EXTKIT_XATTR_NAME_NUL] = "a name holds a NUL byte",
 };
 
 const char *extkit_xattr_problem_str(enum extkit_xattr_problem p)
@@ -151,6 +152,11 @@ check_entry(const struct extkit_xattr_format *fmt,
 		       EXTKIT_XATTR_OVERLAP;
 	if (e->e_name_index == 0 && !reg->ibody)
 		return EXTKIT_XATTR_BAD_NAME_INDEX;
+	/* The kernel's check_xattrs refuses the whole region ("bad e_name
+	 * length") when a name is shorter than e_name_len; e2fsck 1.47.0
+	 * does not look. */
+	if (memchr(e->e_name, 0, e->e_name_len))
+		return EXTKIT_XATTR_NAME_NUL;
 	if (!inum)
 		return check_value(reg, e, r);
 	if (!fmt->ea_inode)

@@ -32,6 +32,7 @@ enum extkit_xattr_problem {
 	EXTKIT_XATTR_NAME_PAST_END,	/* in-inode: a name runs past the end */
 	EXTKIT_XATTR_INUM_VALUE,	/* a value inode entry with a value
 					 * offset, or over 64 KiB */
+	EXTKIT_XATTR_NAME_NUL,		/* a NUL inside e_name_len bytes */
 };
 
 const char *extkit_xattr_problem_str(enum extkit_xattr_problem p);
