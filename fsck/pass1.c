@@ -184,13 +184,13 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	if ((inode->flags & ENCRYPT_FL) &&
 	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_ENCRYPT))
 		bad |= ENCRYPT_FL;
-	/* fs-verity: the kernel will not open a file with the flag on a
-	 * filesystem without RO_COMPAT_VERITY (e2fsck does not check). */
 	/* An EA inode without ea_inode: the kernel will not look it up by
 	 * name ("unexpected EA_INODE flag"); e2fsck does not check. */
 	if ((inode->flags & EXT4_EA_INODE_FL) &&
 	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EA_INODE))
 		bad |= EXT4_EA_INODE_FL;
+	/* fs-verity: the kernel will not open a file with the flag on a
+	 * filesystem without RO_COMPAT_VERITY (e2fsck does not check). */
 	if ((inode->flags & EXT4_VERITY_FL) &&
 	    !extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_VERITY))
 		bad |= EXT4_VERITY_FL;

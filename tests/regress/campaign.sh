@@ -273,7 +273,6 @@ if [ -n "${CAMPAIGN_MOUNT:-}" ]; then
 	fi
 	rm -f "$_probe"
 fi
-n_kernel=0
 failing=
 printf '%-9s %6s %6s %7s %6s %8s %8s %8s %6s %8s %7s\n' geometry seeds crash \
 	hang fnwrote unclean nonconv lost ok refused kernel >table
