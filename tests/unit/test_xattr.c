@@ -166,7 +166,11 @@ START_TEST(test_entries)
 	ck_assert_int_eq(check(b), EXTKIT_XATTR_ENTRY_PAST_END);
 	b[BS - 16 + 1] = 0;		/* the last one becomes the end mark */
 	ck_assert_int_eq(check(b), EXTKIT_XATTR_OK);
-	b[BS - 32] = 16;		/* a name running past the block end */
+	b[BS - 32] = 16;		/* a name over the end mark: */
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_NAME_NUL); /* zeros in it */
+	memset(b + BS - 16, 'x', 16);	/* no end mark before the end */
+	put_le32(b + BS - 32 + 12,
+		 extkit_xattr_hash_entry(b + BS - 16, 16, NULL, 0, 0));
 	ck_assert_int_eq(check(b), EXTKIT_XATTR_ENTRY_PAST_END);
 	golden_block(b);
 	memcpy(b + 200, "bar", 3);	/* "bar" moved to offset 200 */
@@ -174,6 +178,11 @@ START_TEST(test_entries)
 	put_le16(b + 52 + 2, 200);
 	ck_assert_int_eq(check(b), EXTKIT_XATTR_OK);
 	b[52] = 255;			/* a long name runs into it */
+	memset(b + 68, 'n', 200 - 68);	/* (no NUL before the value) */
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_NAME_NUL); /* "bar\0" */
+	b[203] = 'r';			/* the value's padding, taken */
+	ck_assert_int_eq(check(b), EXTKIT_XATTR_NAME_NUL); /* past it */
+	memset(b + 204, 'n', 68 + 255 - 204);
 	ck_assert_int_eq(check(b), EXTKIT_XATTR_OVERLAP);
 }
 END_TEST
