@@ -439,6 +439,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	fsck_count_free(&ctx->link_count);
 	fsck_count_free(&ctx->link_counted);
 	fsck_count_free(&ctx->ea_inode_refs);
+	free(ctx->ea_flagged.v);
 	free(ctx->blkbuf);
 	free(ctx->dirs);
 	free(ctx->alloc_blocks.v);
@@ -586,6 +587,7 @@ static int restart_passes(struct fsck_ctx *ctx)
 	fsck_count_free(&ctx->link_count);
 	fsck_count_free(&ctx->link_counted);
 	fsck_count_free(&ctx->ea_inode_refs);
+	ctx->ea_flagged.n = 0;
 	extkit_bitmap_free(&ctx->inode_used);
 	extkit_bitmap_free(&ctx->block_found);
 	extkit_bitmap_free(&ctx->block_dup);

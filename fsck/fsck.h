@@ -213,6 +213,8 @@ struct fsck_ctx {
 	} p1;
 	/* ea_inode: references to each EA inode (entries naming it) */
 	struct fsck_count ea_inode_refs;
+	/* ea_inode: the inodes pass 1 found with EXT4_EA_INODE_FL */
+	struct fsck_alloc_list ea_flagged;
 	/* encrypted inodes and their policies (encrypt.c) */
 	struct fsck_enc enc;
 

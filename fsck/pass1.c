@@ -200,6 +200,10 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	    ino < ctx->fs->g.first_ino &&
 	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA))
 		bad |= EXT4_INLINE_DATA_FL;
+	/* pass 4 looks at these again (fsck_pass4's named_ea_inodes); a
+	 * list that could not grow only misses that check */
+	if ((inode->flags & EXT4_EA_INODE_FL) && !(bad & EXT4_EA_INODE_FL))
+		(void)fsck_alloc_push(&ctx->ea_flagged, ino);
 	if (!bad)
 		return;
 	clear_problem_context(&pctx);

@@ -63,17 +63,36 @@ static int report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
  * the flag goes first, leaving the value readable as a plain file.
  * e2fsck 1.47.0 reconnects it with the flag set.
  */
-static void unflag_ea_inode(struct fsck_ctx *ctx, uint32_t ino)
+static void unflag_ea_inode(struct fsck_ctx *ctx, uint32_t ino,
+			    uint32_t code)
 {
 	struct extkit_inode inode;
 
 	if (extkit_inode_read(ctx->fs, ino, &inode) ||
 	    !(inode.flags & EXT4_EA_INODE_FL))
 		return;
-	if (!report(ctx, PR_4_EA_INODE_UNNAMED, ino, 0))
+	if (!report(ctx, code, ino, 0))
 		return;
 	inode.flags &= ~EXT4_EA_INODE_FL;
 	fsck_write_inode(ctx, ino, &inode);
+}
+
+/*
+ * Inodes with EXT4_EA_INODE_FL that directories name and no attribute
+ * does (a damaged flags word on a file): the kernel will not look them
+ * up, e2fsck 1.47.0 leaves them; the flag goes. Those reconnected above
+ * lost it already.
+ */
+static void named_ea_inodes(struct fsck_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->ea_flagged.n; i++) {
+		uint32_t ino = (uint32_t)ctx->ea_flagged.v[i];
+
+		if (fsck_inode_used(ctx, ino) &&
+		    fsck_count_get(&ctx->link_counted, ino) &&
+		    !fsck_count_get(&ctx->ea_inode_refs, ino))
+			unflag_ea_inode(ctx, ino, PR_4_EA_INODE_NAMED);
+	}
 }
 
 /* An inode in use that no directory names. */
@@ -92,7 +111,7 @@ static void unattached(struct fsck_ctx *ctx, uint32_t ino)
 		return;
 	}
 	if (report(ctx, PR_4_UNATTACHED, ino, 0)) {
-		unflag_ea_inode(ctx, ino);
+		unflag_ea_inode(ctx, ino, PR_4_EA_INODE_UNNAMED);
 		fsck_reconnect(ctx, ino);
 	}
 }
@@ -208,6 +227,8 @@ int fsck_pass4(struct fsck_ctx *ctx)
 		if (ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
+	if (ctx->ea_inode_refs.v && !(ctx->flags & FSCK_FL_ABORT))
+		named_ea_inodes(ctx);
 	fsck_quota_keep_inodes(ctx);
 	return 0;
 }

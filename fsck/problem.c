@@ -777,6 +777,10 @@ const struct problem problem_table[] = {
 	  "to lost+found as a plain file (the kernel will not open an EA "
 	  "inode a directory names).",
 	  PROMPT_CLEAR_FLAG, PR_PREEN_OK },
+	{ PR_4_EA_INODE_NAMED,
+	  "Inode %i has the EA_INODE flag, but directories name it and no "
+	  "extended attribute does (the kernel will not open it).",
+	  PROMPT_CLEAR_FLAG, PR_PREEN_OK },
 	{ PR_4_DIR_NLINK_FEATURE,
 	  "Directory inode %i has %N links, more than 65,000, but the "
 	  "filesystem lacks the dir_nlink feature.",

@@ -319,6 +319,7 @@ enum problem_prompt {
 /* EA inodes (xattr.c). */
 #define PR_4_EA_INODE_REFS	0x040080 /* stored count != references */
 #define PR_4_EA_INODE_UNNAMED	0x040081 /* reconnected: flag cleared */
+#define PR_4_EA_INODE_NAMED	0x040082 /* a directory names it: flag cleared */
 /* Parity with e2fsck (issue 12). */
 #define PR_4_DIR_NLINK_FEATURE	0x040300 /* > 65,000 links, no dir_nlink */
 #define PR_4_DIR_OVERFLOW_REF_COUNT 0x040301 /* count 1, exact one fits */
