@@ -10,6 +10,9 @@
  * is, and the count divided by the groups), the smaller one whose padding
  * bits are all set is taken: a larger wrong value would pass as well, a
  * smaller wrong one only if the group's last inodes were all in use.
+ * When only one of the two is possible at all (a multiple of 8, at most
+ * the bits of a block), it is taken without the bitmap, which may be
+ * damaged as well.
  *
  * This file only decides the counts; super_rebuild.c asks and writes
  * them with the other fields a lone superblock may need.
@@ -61,24 +64,44 @@ static int read_inode_bitmap0(struct fsck_ctx *ctx,
 	return extkit_io_read_bytes(ctx->io, blk * bs, buf, bs);
 }
 
-/* The inodes per group the bitmap backs, or 0. */
+/* Whether c could be s_inodes_per_group of `groups` groups. */
+static int per_group_possible(uint32_t c, uint64_t groups, uint32_t bs)
+{
+	return c && c % 8 == 0 && c <= 8 * bs &&
+	       (uint64_t)c * groups <= UINT32_MAX;
+}
+
+/* The inodes per group the bitmap backs, or 0. When only one candidate
+ * is possible at all, it is the answer whatever the bitmap holds (the
+ * bitmap may be damaged too: campaign ea seed 56; e2fsck then sets the
+ * count from the per-group value as well). */
 static uint32_t pick_per_group(const struct extkit_super *sb, uint64_t groups,
-			       uint32_t bs, const uint8_t *bitmap)
+			       uint32_t bs, const uint8_t *bitmap,
+			       const char **which)
 {
 	uint32_t cand[2] = { sb->inodes_per_group, 0 }, best = 0;
+	int possible[2];
 
 	if (sb->inodes_count % groups == 0)
 		cand[1] = (uint32_t)(sb->inodes_count / groups);
+	for (int i = 0; i < 2; i++)
+		possible[i] = per_group_possible(cand[i], groups, bs);
+	if (possible[0] != possible[1]) {
+		*which = possible[0] ? "only the inodes per group is possible" :
+				       "only the inode count is possible";
+		return possible[0] ? cand[0] : cand[1];
+	}
 	for (int i = 0; i < 2; i++) {
 		uint32_t c = cand[i];
 
-		if (!c || c % 8 || c > 8 * bs ||
-		    (uint64_t)c * groups > UINT32_MAX ||
-		    !padding_set(bitmap, c, 8 * bs))
+		if (!possible[i] || !bitmap || !padding_set(bitmap, c, 8 * bs))
 			continue;
 		if (!best || c < best)
 			best = c;
 	}
+	*which = best == sb->inodes_per_group ?
+		 "group 0's inode bitmap backs the inodes per group" :
+		 "group 0's inode bitmap backs the inode count";
 	return best;
 }
 
@@ -99,13 +122,9 @@ int fsck_pick_inode_counts(struct fsck_ctx *ctx, struct extkit_super *sb,
 	if (groups * sb->inodes_per_group == sb->inodes_count)
 		return 0;	/* not this problem */
 	rc = read_inode_bitmap0(ctx, sb, bs, bitmap);
-	if (rc)
-		return rc;
-	ipg = pick_per_group(sb, groups, bs, bitmap);
+	ipg = pick_per_group(sb, groups, bs, rc ? NULL : bitmap, which);
 	if (!ipg)
 		return -EFSCORRUPTED;
-	*which = ipg == sb->inodes_per_group ? "inodes per group" :
-					       "inode count";
 	sb->inodes_per_group = ipg;
 	sb->inodes_count = (uint32_t)(ipg * groups);
 	if (sb->free_inodes_count > sb->inodes_count)

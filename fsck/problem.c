@@ -78,8 +78,7 @@ const struct problem problem_table[] = {
 	  PROMPT_FIX, 0 },
 	{ PR_0_INODE_COUNTS,
 	  "The superblock's inode count (%N) and inodes per group (%O) "
-	  "disagree and no backup is usable; group 0's inode bitmap backs "
-	  "the %s.",
+	  "disagree and no backup is usable; %s.",
 	  PROMPT_FIX, 0 },
 	{ PR_0_JOURNAL_BAD_INODE,
 	  "The superblock names an unusable journal (inode %i): %s.",

@@ -484,6 +484,38 @@ static void check_garbled_bitmap(struct fsck_ctx *ctx, uint32_t g,
 		bad[g] |= (uint8_t)(1u << META_BB);
 }
 
+/*
+ * A group whose inode table is bad: when mkfs' place for it reads as
+ * inodes, a bitmap the descriptor names inside that place is garbled too
+ * (it fits on its own, but keeping it would push the table elsewhere,
+ * zeroed, and every inode with it: campaign kernel seed 127, an inode
+ * bitmap field pointing into the table of a one-group filesystem).
+ */
+static void check_bitmaps_in_table(struct fsck_ctx *ctx, uint32_t g,
+				   uint8_t *bad)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t guess, len = meta_len(fs, META_IT);
+	uint8_t inside = 0;
+
+	if (!(bad[g] & (1u << META_IT)))
+		return;
+	guess = predict(fs, g, META_IT, bad);
+	if (!guess || !place_fits(fs, g, META_IT, guess,
+				    (1u << META_BB) | (1u << META_IB)) ||
+	    !clear_of_others(fs, g, guess, len, bad))
+		return;
+	for (int k = META_BB; k < META_IT; k++) {
+		uint64_t at = *meta_field(&fs->groups[g], k);
+
+		if (!(bad[g] & (1u << k)) && at &&
+		    overlaps(at, 1, guess, len))
+			inside |= (uint8_t)(1u << k);
+	}
+	if (inside && looks_like_itable(ctx, guess))
+		bad[g] |= inside;
+}
+
 int fsck_check_group_places(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
@@ -495,8 +527,10 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 	for (uint32_t g = 0; g < ng; g++)
 		find_bad_places(fs, g, ctx->relocate);
 	check_first_table(ctx, ctx->relocate);
-	for (uint32_t g = 0; g < ng; g++)
+	for (uint32_t g = 0; g < ng; g++) {
+		check_bitmaps_in_table(ctx, g, ctx->relocate);
 		check_garbled_bitmap(ctx, g, ctx->relocate);
+	}
 	for (uint32_t g = 0; g < ng && !(ctx->flags & FSCK_FL_ABORT); g++)
 		for (int k = 0; k < META_KINDS; k++)
 			if (ctx->relocate[g] & (1u << k))

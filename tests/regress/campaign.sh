@@ -189,7 +189,7 @@ run_seed() {
 		r2=$?
 		timeout -k 5 "$TIMEOUT" "$E2FSCK" -fn image >e2.log 2>&1
 		r3=$?
-		class=$(classify)
+		class=$(classify "$2") && [ -n "$class" ] || exit 99
 	fi
 	eval "n_$class=\$((n_$class + 1))"
 	case $class in
@@ -210,7 +210,7 @@ run_seed() {
 	r1= r2= r3=
 }
 
-# classify: the class of the current seed (after the runs above).
+# classify SEED: the class of the current seed (after the runs above).
 classify() {
 	for _r in $rn $r1 $r2; do
 		case $_r in
@@ -224,7 +224,7 @@ classify() {
 		[ "$r1" -eq 137 ] || [ "$r2" -eq 124 ] || [ "$r2" -eq 137 ]; then
 		echo hang
 	elif [ "$r1" -eq 8 ] && [ "$rn" -eq 8 ]; then
-		python3 "$DAMAGE" hit2 base map "$2" e2img /dev/null
+		python3 "$DAMAGE" hit2 base map "$1" e2img /dev/null || exit 99
 		timeout -k 5 "$TIMEOUT" "$E2FSCK" -fy e2img >/dev/null 2>&1
 		[ $? -eq 8 ] && echo refused || echo unclean
 	elif [ "$r1" -ge 4 ] || [ "$r3" -ne 0 ]; then
@@ -269,8 +269,11 @@ kernel_check() {
 		_bad=1
 	find "$mnt" -xdev -type f -size +65535k -exec head -c 1M {} + \
 		>/dev/null || _bad=1
+	# an immutable or append-only directory (a flag the damage may set,
+	# as valid as any) refuses the new name or its removal: not an error
 	find "$mnt" -xdev -type d -exec sh -c 'for d; do
-		: >"$d/.extkit-kernel" && rm "$d/.extkit-kernel" || exit 1
+		true >"$d/.extkit-kernel" && rm "$d/.extkit-kernel" && continue
+		lsattr -d "$d" | cut -d" " -f1 | grep -q "[ia]" || exit 1
 	done' sh {} + || _bad=1
 	umount "$mnt" || { echo "umount failed"; return 1; }
 	dmesg | sed -n "/$_mark\$/,\$p" |
