@@ -12,7 +12,8 @@
  * smaller wrong one only if the group's last inodes were all in use.
  * When only one of the two is possible at all (a multiple of 8, at most
  * the bits of a block), it is taken without the bitmap, which may be
- * damaged as well.
+ * damaged as well; when the bitmap backs neither, the per-group value
+ * stands (e2fsck always keeps it and sets the count).
  *
  * This file only decides the counts; super_rebuild.c asks and writes
  * them with the other fields a lone superblock may need.
@@ -74,7 +75,8 @@ static int per_group_possible(uint32_t c, uint64_t groups, uint32_t bs)
 /* The inodes per group the bitmap backs, or 0. When only one candidate
  * is possible at all, it is the answer whatever the bitmap holds (the
  * bitmap may be damaged too: campaign ea seed 56; e2fsck then sets the
- * count from the per-group value as well). */
+ * count from the per-group value as well); when the bitmap backs
+ * neither, s_inodes_per_group stands, as in e2fsck. */
 static uint32_t pick_per_group(const struct extkit_super *sb, uint64_t groups,
 			       uint32_t bs, const uint8_t *bitmap,
 			       const char **which)
@@ -98,6 +100,12 @@ static uint32_t pick_per_group(const struct extkit_super *sb, uint64_t groups,
 			continue;
 		if (!best || c < best)
 			best = c;
+	}
+	if (!best && possible[0]) {
+		/* the bitmap backs neither: e2fsck's rule, the per-group
+		 * value stands (campaign 64k seed 56) */
+		*which = "group 0's inode bitmap backs neither; the inodes per group is kept";
+		return cand[0];
 	}
 	*which = best == sb->inodes_per_group ?
 		 "group 0's inode bitmap backs the inodes per group" :

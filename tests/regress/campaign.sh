@@ -226,7 +226,7 @@ classify() {
 	elif [ "$r1" -eq 8 ] && [ "$rn" -eq 8 ]; then
 		python3 "$DAMAGE" hit2 base map "$1" e2img /dev/null || exit 99
 		timeout -k 5 "$TIMEOUT" "$E2FSCK" -fy e2img >/dev/null 2>&1
-		[ $? -eq 8 ] && echo refused || echo unclean
+		[ $(($? & 8)) -ne 0 ] && echo refused || echo unclean
 	elif [ "$r1" -ge 4 ] || [ "$r3" -ne 0 ]; then
 		echo unclean
 	elif [ "$r2" -ne 0 ]; then
