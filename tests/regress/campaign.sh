@@ -21,9 +21,11 @@
 # metadata_csum_seed, large_dir). kernel, kernel1k: trees the kernel made
 # and aged (kernel_tree.py; needs loop mounts).
 # It prints a table per geometry and the failing seeds (FAIL lines).
-#   CAMPAIGN_GEOMETRY  geometries (default, for make check: ext4csum inline)
-#   CAMPAIGN_SEEDS     seeds (default, for make check: 2 3 5 16; ext4csum 16 sets
-#                      the verity flag, which only the kernel minds)
+#   CAMPAIGN_GEOMETRY  geometries (default, for make check: ext4csum inline
+#                      kernel, the last where loop mounts work)
+#   CAMPAIGN_SEEDS     seeds (default, for make check: 2 3 5 16 127; ext4csum
+#                      16 sets the verity flag, which only the kernel minds;
+#                      kernel 127 points the inode bitmap into the table)
 #   CAMPAIGN_KEEP=DIR  keeps each failing image as DIR/GEOM-SEED.img
 #   CAMPAIGN_MOUNT=1   the kernel too (root, loop mounts; "auto", the
 #                      slice's default: where they work): each repaired
@@ -305,7 +307,7 @@ fi
 failing=
 printf '%-9s %6s %6s %7s %6s %8s %8s %8s %6s %8s %7s\n' geometry seeds crash \
 	hang fnwrote unclean nonconv lost ok refused kernel >table
-for geom in ${CAMPAIGN_GEOMETRY:-ext4csum inline}; do
+for geom in ${CAMPAIGN_GEOMETRY:-ext4csum inline kernel}; do
 	"geom_$geom"
 	case $? in
 	0) ;;
@@ -322,7 +324,7 @@ for geom in ${CAMPAIGN_GEOMETRY:-ext4csum inline}; do
 	[ -z "${CAMPAIGN_MOUNT:-}" ] || kernel_mounts base ||
 		echo "$geom: the kernel does not mount the base image ($(dmesg |
 		    tail -1 | sed 's/^\[[^]]*\] //')): not checked by it"
-	for seed in ${CAMPAIGN_SEEDS:-2 3 5 16}; do
+	for seed in ${CAMPAIGN_SEEDS:-2 3 5 16 127}; do
 		run_seed "$geom" "$seed"
 		seeds=$((seeds + 1))
 	done
