@@ -23,9 +23,8 @@
 # It prints a table per geometry and the failing seeds (FAIL lines).
 #   CAMPAIGN_GEOMETRY  geometries (default, for make check: ext4csum inline
 #                      kernel, the last where loop mounts work)
-#   CAMPAIGN_SEEDS     seeds (default, for make check: 2 3 5 16 127; ext4csum
-#                      16 sets the verity flag, which only the kernel minds;
-#                      kernel 127 points the inode bitmap into the table)
+#   CAMPAIGN_SEEDS     seeds (default, for make check: 2 3 5 16; ext4csum 16 sets
+#                      the verity flag, which only the kernel minds)
 #   CAMPAIGN_KEEP=DIR  keeps each failing image as DIR/GEOM-SEED.img
 #   CAMPAIGN_MOUNT=1   the kernel too (root, loop mounts; "auto", the
 #                      slice's default: where they work): each repaired
@@ -147,7 +146,10 @@ geom_quota() {
 # loop mount: scattered directory blocks, htrees grown and thinned, of
 # two levels on 1 KiB blocks, extent trees of depth 1 and 2, EA blocks,
 # every file type); 4 KiB blocks and 1 KiB, both metadata_csum. Not
-# built where loop mounts are refused (exit 2).
+# built where loop mounts are refused (exit 2). The kernel's allocator
+# does not place blocks the same way twice, so a seed damages another
+# base on each run: keep the failing images (CAMPAIGN_KEEP), and pin
+# what they show in f_ cases.
 geom_kernel() {
 	kernel_made 4096 64M
 }
@@ -324,7 +326,7 @@ for geom in ${CAMPAIGN_GEOMETRY:-ext4csum inline kernel}; do
 	[ -z "${CAMPAIGN_MOUNT:-}" ] || kernel_mounts base ||
 		echo "$geom: the kernel does not mount the base image ($(dmesg |
 		    tail -1 | sed 's/^\[[^]]*\] //')): not checked by it"
-	for seed in ${CAMPAIGN_SEEDS:-2 3 5 16 127}; do
+	for seed in ${CAMPAIGN_SEEDS:-2 3 5 16}; do
 		run_seed "$geom" "$seed"
 		seeds=$((seeds + 1))
 	done
