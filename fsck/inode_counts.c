@@ -104,7 +104,8 @@ static uint32_t pick_per_group(const struct extkit_super *sb, uint64_t groups,
 	if (!best && possible[0]) {
 		/* the bitmap backs neither: e2fsck's rule, the per-group
 		 * value stands (campaign 64k seed 56) */
-		*which = "group 0's inode bitmap backs neither; the inodes per group is kept";
+		*which = "group 0's inode bitmap backs neither; the inodes "
+			 "per group is kept";
 		return cand[0];
 	}
 	*which = best == sb->inodes_per_group ?
