@@ -102,7 +102,8 @@ fc_count() {
 # on the kernel: some operations make it commit in full).
 against_kernel() {
 	kernel_view "$1" "$tmpdir/k.man"
-	_want=${3:-$(fc_count "$1")}
+	_fc=$(fc_count "$1")
+	_want=${3:-$_fc}
 	cp --sparse=always "$1" "$tmpdir/x.img"
 	repair "$tmpdir/x.img" "$2" || return
 	_n=$(sed -n 's/^Replaying \([0-9]*\) fast commits.*/\1/p' \
@@ -112,7 +113,7 @@ against_kernel() {
 	elif [ "${_n:-0}" -lt "$_want" ] || [ "${_n:-0}" -lt 1 ]; then
 		fail "$2: ${_n:-no} fast commits replayed, not $_want"
 	else
-		ok "$2: $_n fast commits replayed (logdump: $(fc_count "$1"))"
+		ok "$2: $_n fast commits replayed (logdump: $_fc)"
 	fi
 	manifest "$tmpdir/x.img" "$tmpdir/x.man"
 	if cmp -s "$tmpdir/k.man" "$tmpdir/x.man"; then
