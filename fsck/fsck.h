@@ -474,6 +474,29 @@ typedef uint64_t (*fsck_remap_fn)(struct fsck_ctx *ctx, uint64_t blk,
 int fsck_remap_blocks(struct fsck_ctx *ctx, struct extkit_inode *inode,
 		      fsck_remap_fn fn, void *arg);
 /*
+ * The ownership map of the metadata (owners.c, lib/owners.h): place k of
+ * group g (0 block bitmap, 1 inode bitmap, 2 inode table) against the
+ * blocks its group may use and every other claim.
+ */
+#define FSCK_PLACES	3
+struct extkit_owners;
+struct extkit_claim;
+uint64_t fsck_place_at(const struct extkit_fs *fs, uint32_t g, int k);
+uint64_t fsck_place_len(const struct extkit_fs *fs, int k);
+/* Whether blk..+len of kind k lies inside what group g may use. */
+int fsck_place_in_range(const struct extkit_fs *fs, uint32_t g, int k,
+			uint64_t blk);
+/* The map of fs as its descriptors say (sorted); -ENOMEM. */
+int fsck_owners_build(struct extkit_fs *fs, struct extkit_owners *o);
+/* The claims other than itself that place k of group g overlaps (up to
+ * max copied to out); how many in all. */
+size_t fsck_place_conflicts(const struct extkit_owners *o,
+			    const struct extkit_fs *fs, uint32_t g, int k,
+			    struct extkit_claim *out, size_t max);
+/* The first group with a bad place, why in buf; -1 when every place is
+ * good, -2 without memory for the map. */
+int64_t fsck_descs_bad(struct extkit_fs *fs, char *why, size_t size);
+/*
  * Group places out of place with no backup descriptor (relocate.c): pass 0
  * predicts or marks them (0) for relocation; the end of pass 1 gives the
  * marked ones new zeroed blocks.

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "csum.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
@@ -50,56 +51,18 @@ static int fs_flags(const struct fsck_ctx *ctx)
 	return flags;
 }
 
-static int range_inside(uint64_t start, uint64_t len, uint64_t lo,
-			uint64_t hi)
+/*
+ * First bad descriptor; returns its group or -1 when all are good. Each
+ * place is judged against the ownership map (owners.c): inside what its
+ * group may use, and overlapping no other claim of any group.
+ */
+static int64_t check_descs(struct extkit_fs *fs, const char **why)
 {
-	return start >= lo && start + len <= hi && start + len >= start;
-}
+	static char buf[160];
+	int64_t bad = fsck_descs_bad(fs, buf, sizeof(buf));
 
-static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
-{
-	return a < b + blen && b < a + alen;
-}
-
-/* Why descriptor g is unusable, or NULL when it is fine. */
-static const char *check_desc(const struct extkit_fs *fs, uint32_t g)
-{
-	const struct extkit_group *gd = &fs->groups[g];
-	uint64_t lo = fs->sb.first_data_block, hi = fs->sb.blocks_count;
-	uint64_t first = extkit_group_first_block(&fs->sb, g);
-	uint64_t meta = extkit_group_sb_overhead(&fs->sb, &fs->g, g);
-	uint64_t itb = fs->g.itable_blocks;
-
-	if (!extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_FLEX_BG)) {
-		lo = first;
-		hi = first + extkit_group_block_count(&fs->sb, g);
-	}
-	if (!range_inside(gd->block_bitmap, 1, lo, hi))
-		return "block bitmap outside its group";
-	if (!range_inside(gd->inode_bitmap, 1, lo, hi))
-		return "inode bitmap outside its group";
-	if (!range_inside(gd->inode_table, itb, lo, hi))
-		return "inode table outside its group";
-	if (gd->block_bitmap == gd->inode_bitmap ||
-	    overlaps(gd->block_bitmap, 1, gd->inode_table, itb) ||
-	    overlaps(gd->inode_bitmap, 1, gd->inode_table, itb))
-		return "group metadata blocks overlap";
-	if (overlaps(gd->block_bitmap, 1, first, meta) ||
-	    overlaps(gd->inode_bitmap, 1, first, meta) ||
-	    overlaps(gd->inode_table, itb, first, meta))
-		return "group metadata overlaps the superblock copy";
-	return NULL;
-}
-
-/* First bad descriptor; returns its group or -1 when all are good. */
-static int64_t check_descs(const struct extkit_fs *fs, const char **why)
-{
-	for (uint32_t g = 0; g < fs->g.group_count; g++) {
-		*why = check_desc(fs, g);
-		if (*why)
-			return g;
-	}
-	return -1;
+	*why = buf;
+	return bad;
 }
 
 /* Opens the superblock at sb_block (trying every block size when bs is
@@ -255,32 +218,15 @@ static int preen_refuse_primary(struct fsck_ctx *ctx, const char *why)
 	return -EFSCORRUPTED;
 }
 
-static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
-		      int64_t group)
+/* Checks from the backup fs found at blk from now on (the primary is
+ * replaced at the end of the run); -EFSCORRUPTED when declined. */
+static int adopt_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
+			struct extkit_fs *fs, uint64_t blk)
 {
 	struct problem_context pctx;
-	struct extkit_fs *fs = NULL;
-	uint64_t blk = 0;
 
-	if (code == PR_0_USE_BACKUP_SB &&
-	    ctx->opts->mode == FSCK_MODE_PREEN)
-		return preen_refuse_primary(ctx, why);
 	clear_problem_context(&pctx);
 	pctx.str = why;
-	if (find_backup(ctx, &fs, &blk)) {
-		/* Descriptors without a backup: predict or relocate the
-		 * places they got wrong (relocate.c). */
-		if (group >= 0)
-			return fsck_check_group_places(ctx);
-		/* No backup, but the fields left may do: inode counts
-		 * from the inode bitmap, the block count from the image,
-		 * the rest of a one-group superblock from its layout;
-		 * written once, then opened again. */
-		if (fsck_rebuild_super(ctx, why) == 0)
-			return open_primary(ctx);
-		report_no_super(ctx, why);
-		return -EFSCORRUPTED;
-	}
 	pctx.blk = blk;
 	if (!fix_problem(ctx, code, &pctx) && !ctx->readonly) {
 		extkit_fs_close(fs);
@@ -298,6 +244,84 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		fs->groups[g].flags &= (uint16_t)~(EXT4_BG_BLOCK_UNINIT |
 						   EXT4_BG_INODE_UNINIT);
 		fs->groups[g].itable_unused = 0;
+	}
+	return 0;
+}
+
+static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
+		      int64_t group)
+{
+	struct extkit_fs *fs = NULL;
+	uint64_t blk = 0;
+
+	if (code == PR_0_USE_BACKUP_SB &&
+	    ctx->opts->mode == FSCK_MODE_PREEN)
+		return preen_refuse_primary(ctx, why);
+	if (find_backup(ctx, &fs, &blk)) {
+		/* Descriptors without a backup: predict or relocate the
+		 * places they got wrong (relocate.c). */
+		if (group >= 0)
+			return fsck_check_group_places(ctx);
+		/* No backup, but the fields left may do: inode counts
+		 * from the inode bitmap, the block count from the image,
+		 * the rest of a one-group superblock from its layout;
+		 * written once, then opened again. */
+		if (fsck_rebuild_super(ctx, why) == 0)
+			return open_primary(ctx);
+		report_no_super(ctx, why);
+		return -EFSCORRUPTED;
+	}
+	return adopt_backup(ctx, code, why, fs, blk);
+}
+
+/*
+ * A primary that opens but fails its checksum is not believed when a
+ * backup is usable (as e2fsck, whose ext2fs_open refuses it and which
+ * then tries the backups): 1 when a backup was taken, 0 to go on with
+ * the primary (no backup: its checksum is fixed later), or an error.
+ */
+static int backup_for_bad_csum(struct fsck_ctx *ctx)
+{
+	const char *why = "the superblock checksum does not match the "
+			  "superblock";
+	struct extkit_fs *fs = NULL;
+	uint64_t blk = 0;
+	int rc;
+
+	if (extkit_fs_super_csum_ok(ctx->fs))
+		return 0;
+	if (ctx->opts->mode == FSCK_MODE_PREEN) {
+		extkit_fs_close(ctx->fs);
+		ctx->fs = NULL;
+		return preen_refuse_primary(ctx, why);
+	}
+	if (find_backup(ctx, &fs, &blk))
+		return 0;
+	rc = adopt_backup(ctx, PR_0_USE_BACKUP_SB, why, fs, blk);
+	return rc ? rc : 1;
+}
+
+/*
+ * A primary refused as unsupported (-EXTKIT_EUNSUPP) that is corrupt
+ * rather than newer: its checksum does not match (metadata_csum), or its
+ * revision level is one no ext2/ext3/ext4 has. Such a superblock is
+ * unusable like any other, and the backups are tried; *why says why.
+ */
+static int primary_corrupt(struct fsck_ctx *ctx, const char **why)
+{
+	struct ext2_super_block raw;
+	struct extkit_super sb;
+
+	if (fsck_read_raw_primary(ctx, &raw, &sb))
+		return 0;
+	if ((sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
+	    sb.checksum != extkit_super_csum(&raw)) {
+		*why = "the superblock checksum does not match the superblock";
+		return 1;
+	}
+	if (sb.rev_level > EXT2_DYNAMIC_REV) {
+		*why = "its revision level is not 0 or 1";
+		return 1;
 	}
 	return 0;
 }
@@ -581,13 +605,13 @@ static int open_primary(struct fsck_ctx *ctx)
 	rc = extkit_fs_open_io(ctx->io, fs_flags(ctx), 0, 0, &ctx->fs, &why);
 	if (!rc)
 		name_by_label(ctx);
-	if (!rc && ctx->opts->mode == FSCK_MODE_PREEN &&
-	    !extkit_fs_super_csum_ok(ctx->fs)) {
-		extkit_fs_close(ctx->fs);
-		ctx->fs = NULL;
-		return preen_refuse_primary(ctx, "the superblock checksum "
-					    "does not match the superblock");
+	if (!rc) {
+		rc = backup_for_bad_csum(ctx);
+		if (rc)
+			return rc < 0 ? rc : 0;
 	}
+	if (rc == -EXTKIT_EUNSUPP && primary_corrupt(ctx, &why))
+		rc = -EFSCORRUPTED;
 	if (!rc && extkit_has_incompat(&ctx->fs->sb,
 				       EXT4_FEATURE_INCOMPAT_MMP)) {
 		rc = start_mmp(ctx);
@@ -605,6 +629,10 @@ static int open_primary(struct fsck_ctx *ctx)
 				  why ? why : extkit_strerror(rc), -1);
 	}
 	bad = check_descs(ctx->fs, &why);
+	if (bad == -2) {
+		cli_error("%s: %s", ctx->opts->target, why);
+		return -ENOMEM;
+	}
 	if (bad < 0 && fsck_first_table_garbled(ctx)) {
 		why = "group 0's inode table holds no root directory, "
 		      "mkfs' place for it does";

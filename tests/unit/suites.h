@@ -30,5 +30,6 @@ Suite *istate_suite(void);
 Suite *nameset_suite(void);
 Suite *keysort_suite(void);
 Suite *encmap_suite(void);
+Suite *owners_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
