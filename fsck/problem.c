@@ -568,6 +568,14 @@ const struct problem problem_table[] = {
 	  "Inode %i names %N shared block(s); the free blocks cannot hold "
 	  "a copy of every shared block.",
 	  PROMPT_DELETE, 0 },
+	/* Pass 1: reserved inodes in full */
+	{ PR_1_RESIZE_ILLEGAL_BLOCK,
+	  "Illegal block %N in inode %i, the resize inode (%s).",
+	  PROMPT_CLEAR, 0 },
+	{ PR_1_RESIZE_ENTRY_WRONG,
+	  "Inode %i, the resize inode, maps block %N where its layout has "
+	  "%O (%s).",
+	  PROMPT_FIX, 0 },
 	/* Pass 2 */
 	{ PR_2_DIR_CORRUPT,
 	  "Directory inode %i, %B, offset %N: directory corrupted (%s).",

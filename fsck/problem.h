@@ -247,6 +247,10 @@ enum problem_prompt {
 #define PR_1B_NO_SPACE		0x011002
 #define PR_1B_NO_ROOM_DELETE	0x011003 /* copies cannot fit: delete */
 
+/* Pass 1: reserved inodes in full (resize.c, badblocks.c, journal inode). */
+#define PR_1_RESIZE_ILLEGAL_BLOCK 0x015000 /* stray entry in inode 7's map */
+#define PR_1_RESIZE_ENTRY_WRONG	0x015001 /* a list entry not the layout's */
+
 /* Pass 2: directory structure. */
 #define PR_2_DIR_CORRUPT	0x020001
 #define PR_2_MISSING_DOT	0x020002

@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,54 +32,107 @@ static void make_list(const struct extkit_fs *fs, uint64_t pblk,
 	uint32_t ind_off = 0;
 
 	memset(ind, 0, fs->g.block_size);
-	for (uint32_t g = 1; g < fs->g.group_count; g++)
+	for (uint32_t g = 1; g < fs->g.group_count &&
+	     ind_off < fs->g.addr_per_block; g++)
 		if (extkit_super_group_has_backup(&fs->sb, g))
 			put_le32(ind + 4 * ind_off++, (uint32_t)(pblk +
 				 (uint64_t)g * fs->sb.blocks_per_group));
 }
 
-/* Fills the expected double indirect block (want) and returns 0 when the
- * on-disk map matches, 1 when only the reserved GDT blocks' lists of
- * backups differ, 2 when the double indirect block does, or a negative
- * error. */
-static int check_layout(struct fsck_ctx *ctx, uint64_t dind_blk,
-			uint8_t *want, uint8_t *have, uint8_t *ind)
+/* The first entry of the resize inode's map that differs from the layout
+ * mke2fs gives it, and how many do. */
+struct layout_diff {
+	uint64_t blk;		/* the block holding it */
+	uint32_t slot;		/* its entry in that block */
+	uint32_t have, want;
+	uint32_t count;		/* entries that differ, in all blocks */
+	int dind_used;		/* a used slot of the double indirect block */
+	int dind, lists;	/* where the differences are */
+};
+
+static void note_diff(struct layout_diff *d, uint64_t blk,
+		      const uint8_t *have, const uint8_t *want, uint32_t apb)
 {
-	uint8_t *list = ind + ctx->fs->g.block_size;
+	for (uint32_t s = 0; s < apb; s++) {
+		uint32_t h = get_le32(have + 4 * s), w = get_le32(want + 4 * s);
+
+		if (h == w)
+			continue;
+		if (!d->count++) {
+			d->blk = blk;
+			d->slot = s;
+			d->have = h;
+			d->want = w;
+		}
+	}
+}
+
+/* The double indirect block mke2fs writes: entry gdt_blocks + i (modulo
+ * the entries of a block, as e2fsck's check_resize_inode) names the i-th
+ * primary reserved GDT block; all other entries are zero. */
+static void make_dind(const struct extkit_fs *fs, uint64_t pblk,
+		      uint8_t *want)
+{
+	uint32_t apb = fs->g.addr_per_block;
+
+	memset(want, 0, fs->g.block_size);
+	for (uint32_t r = 0; r < fs->sb.reserved_gdt_blocks; r++)
+		put_le32(want + 4 * ((fs->g.gdt_blocks + r) % apb),
+			 (uint32_t)(pblk + r));
+}
+
+/* The primary reserved GDT blocks follow the primary descriptors. */
+static uint64_t first_reserved_gdt(const struct extkit_fs *fs)
+{
+	return fs->sb.first_data_block + 1 + fs->g.gdt_blocks +
+	       extkit_group_boot_block(&fs->sb, &fs->g, 0);
+}
+
+/*
+ * Compares the whole map with the layout: the double indirect block
+ * (every entry, the unused ones must be zero) and each primary reserved
+ * GDT block (its list of copies, then zeroes). The copies themselves are
+ * the map's data: their contents are not the map's. Returns 0 or a
+ * negative error; d says what differs.
+ */
+static int check_layout(struct fsck_ctx *ctx, uint64_t dind_blk,
+			uint8_t *buf, struct layout_diff *d)
+{
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t bs = fs->g.block_size, apb = fs->g.addr_per_block;
-	uint64_t pblk = fs->sb.first_data_block + 1 + fs->g.gdt_blocks +
-			extkit_group_boot_block(&fs->sb, &fs->g, 0);
-	uint32_t gdt_off = fs->g.gdt_blocks;
-	int differs = 0;
+	uint8_t *want = buf, *have = buf + bs;
+	uint64_t pblk = first_reserved_gdt(fs);
+	uint32_t before;
 	int rc;
 
-	memset(want, 0, bs);
+	memset(d, 0, sizeof(*d));
+	make_dind(fs, pblk, want);
 	rc = extkit_fs_read_block(fs, dind_blk, have);
 	if (rc)
 		return rc;
-	for (uint32_t i = 0; i < fs->sb.reserved_gdt_blocks;
-	     i++, gdt_off++, pblk++) {
-		gdt_off %= apb;
-		put_le32(want + 4 * gdt_off, (uint32_t)pblk);
-		rc = extkit_fs_read_block(fs, pblk, ind);
+	note_diff(d, dind_blk, have, want, apb);
+	d->dind = d->count != 0;
+	for (uint32_t s = 0; s < apb; s++)
+		if (get_le32(want + 4 * s) &&
+		    get_le32(want + 4 * s) != get_le32(have + 4 * s))
+			d->dind_used = 1;
+	before = d->count;
+	for (uint32_t r = 0; r < fs->sb.reserved_gdt_blocks; r++) {
+		rc = extkit_fs_read_block(fs, pblk + r, have);
 		if (rc)
 			return rc;
-		make_list(fs, pblk, list);
-		if (memcmp(ind, list, bs))
-			differs = 1;
+		make_list(fs, pblk + r, want);
+		note_diff(d, pblk + r, have, want, apb);
 	}
-	if (memcmp(want, have, bs))
-		differs = 2;
-	return differs;
+	d->lists = d->count != before;
+	return 0;
 }
 
 /* Writes the reserved GDT blocks' lists of their backups. */
 static int write_lists(struct fsck_ctx *ctx, uint8_t *ind)
 {
 	struct extkit_fs *fs = ctx->fs;
-	uint64_t pblk = fs->sb.first_data_block + 1 + fs->g.gdt_blocks +
-			extkit_group_boot_block(&fs->sb, &fs->g, 0);
+	uint64_t pblk = first_reserved_gdt(fs);
 	int rc;
 
 	for (uint32_t i = 0; i < fs->sb.reserved_gdt_blocks; i++, pblk++) {
@@ -138,8 +193,74 @@ int fsck_resize_inode_countable(const struct fsck_ctx *ctx,
 	return extkit_has_compat(&fs->sb, EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
 	       !(ctx->flags & FSCK_FL_RESIZE_REBUILD) && inode->mode &&
 	       inode->block[EXT2_DIND_BLOCK] && fs->sb.reserved_gdt_blocks &&
-	       fs->g.gdt_blocks + fs->sb.reserved_gdt_blocks <=
-	       fs->g.addr_per_block && !resize_inode_problem(fs, inode);
+	       fs->sb.reserved_gdt_blocks <= fs->g.addr_per_block &&
+	       !resize_inode_problem(fs, inode);
+}
+
+/* Reports the first entry of the map that is not the layout's. */
+static int report_entry(struct fsck_ctx *ctx, const struct layout_diff *d,
+			uint64_t dind)
+{
+	struct problem_context pctx;
+	char where[160];
+
+	clear_problem_context(&pctx);
+	pctx.ino = EXT2_RESIZE_INO;
+	pctx.blk = d->blk;
+	pctx.num = d->have;
+	pctx.num2 = d->want;
+	snprintf(where, sizeof(where), "entry %" PRIu32 " of %s %" PRIu64
+		 "; %" PRIu32 " entr%s of the map differ%s from the layout",
+		 d->slot, d->blk == dind ? "its double indirect block" :
+		 "reserved GDT block", d->blk, d->count,
+		 d->count == 1 ? "y" : "ies", d->count == 1 ? "s" : "");
+	pctx.str = where;
+	/* a number where the layout has none is an illegal block of inode
+	 * 7 (e2fsck's pass 1 finds it so); a wrong or missing one breaks
+	 * the layout */
+	return fix_problem(ctx, d->want ? PR_1_RESIZE_ENTRY_WRONG :
+			   PR_1_RESIZE_ILLEGAL_BLOCK, &pctx);
+}
+
+/*
+ * What the comparison found, mended. A used entry of the double indirect
+ * block that is wrong or missing means the block may be no resize map
+ * at all (a garbage number naming a later file's data): the inode is
+ * made anew in a block of its own, as e2fsck does. Otherwise the blocks
+ * are the map's own (the double indirect block lists every reserved GDT
+ * block where it should): stray entries are cleared and the lists of
+ * copies written again, in place.
+ */
+static int mend_layout(struct fsck_ctx *ctx, struct extkit_inode *inode,
+		       uint64_t dind, const struct layout_diff *d,
+		       uint8_t *buf)
+{
+	struct extkit_fs *fs = ctx->fs;
+	struct problem_context pctx;
+	int rc = 0;
+
+	if (!d->count)
+		return 0;
+	if (d->dind_used) {
+		clear_problem_context(&pctx);
+		pctx.ino = EXT2_RESIZE_INO;
+		pctx.str = "its double indirect block does not list the "
+			   "reserved GDT blocks";
+		if (fix_problem(ctx, PR_1_RESIZE_INVALID, &pctx)) {
+			clear_resize_inode(ctx, inode);
+			ctx->flags |= FSCK_FL_RESIZE_REBUILD;
+		}
+		return 0;
+	}
+	if (!report_entry(ctx, d, dind))
+		return 0;
+	if (d->dind) {
+		make_dind(fs, first_reserved_gdt(fs), buf);
+		rc = extkit_fs_write_block(fs, dind, buf);
+	}
+	if (!rc && d->lists)
+		rc = write_lists(ctx, buf);
+	return rc;
 }
 
 int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
@@ -147,6 +268,7 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 	struct extkit_fs *fs = ctx->fs;
 	uint64_t dind = inode->block[EXT2_DIND_BLOCK];
 	struct problem_context pctx;
+	struct layout_diff d;
 	uint8_t *buf;
 	int rc;
 
@@ -175,32 +297,17 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 		}
 		return 0;
 	}
-	if (fs->g.gdt_blocks + fs->sb.reserved_gdt_blocks >
-	    fs->g.addr_per_block || !fs->sb.reserved_gdt_blocks)
+	/* e2fsck refuses more reserved GDT blocks than a block has
+	 * entries (check_super_block): then there is no layout to check */
+	if (fs->sb.reserved_gdt_blocks > fs->g.addr_per_block ||
+	    !fs->sb.reserved_gdt_blocks)
 		return 0;
-	buf = malloc(4 * (size_t)fs->g.block_size);
+	buf = malloc(2 * (size_t)fs->g.block_size);
 	if (!buf)
 		return -ENOMEM;
-	rc = check_layout(ctx, dind, buf, buf + fs->g.block_size,
-			  buf + 2 * fs->g.block_size);
-	if (rc == 2) {
-		/* As e2fsck: the inode is made anew, in a block of its own.
-		 * The one it names may be a later file's data (a garbage
-		 * number), which a rewrite in place would destroy. */
-		rc = 0;
-		pctx.str = "its double indirect block does not list the "
-			   "reserved GDT blocks";
-		if (fix_problem(ctx, PR_1_RESIZE_INVALID, &pctx)) {
-			clear_resize_inode(ctx, inode);
-			ctx->flags |= FSCK_FL_RESIZE_REBUILD;
-		}
-	} else if (rc == 1) {
-		/* the lists live in the reserved GDT blocks themselves */
-		pctx.blk = dind;
-		rc = 0;
-		if (fix_problem(ctx, PR_1_RESIZE_INODE, &pctx))
-			rc = write_lists(ctx, buf + 2 * fs->g.block_size);
-	}
+	rc = check_layout(ctx, dind, buf, &d);
+	if (!rc)
+		rc = mend_layout(ctx, inode, dind, &d, buf);
 	free(buf);
 	return rc < 0 && rc != -ENOMEM ? 0 : rc;
 }
@@ -225,8 +332,7 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t bs = fs->g.block_size, apb = fs->g.addr_per_block;
-	uint64_t pblk = fs->sb.first_data_block + 1 + fs->g.gdt_blocks +
-			extkit_group_boot_block(&fs->sb, &fs->g, 0);
+	uint64_t pblk = first_reserved_gdt(fs);
 	struct extkit_inode inode;
 	struct problem_context pctx;
 	uint64_t dind;
@@ -240,12 +346,10 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx)
 	rc = fsck_new_run(ctx, pblk + fs->sb.reserved_gdt_blocks, 1, &dind);
 	if (rc)
 		return rc;
-	buf = calloc(1, bs);
+	buf = malloc(bs);
 	if (!buf)
 		return -ENOMEM;
-	for (uint32_t r = 0; r < fs->sb.reserved_gdt_blocks; r++)
-		put_le32(buf + 4 * ((fs->g.gdt_blocks + r) % apb),
-			 (uint32_t)(pblk + r));
+	make_dind(fs, pblk, buf);
 	rc = extkit_fs_write_block(fs, dind, buf);
 	if (!rc)
 		rc = write_lists(ctx, buf);

@@ -266,3 +266,27 @@ longnames() {
 	write_named "$1" "$2" x '%s/%0200d'
 }
 
+
+# put_word BLOCK SLOT VALUE: writes the 32-bit little-endian VALUE into
+# entry SLOT (4 bytes each) of block BLOCK of image.
+put_word() {
+	python3 -c 'import sys
+bs, blk, slot, val = (int(a, 0) for a in sys.argv[1:5])
+with open("image", "r+b") as f:
+	f.seek(blk * bs + 4 * slot)
+	f.write(val.to_bytes(4, "little"))' "$(bsize)" "$1" "$2" "$3"
+}
+
+# resize_dind: the double indirect block of the resize inode (7).
+resize_dind() {
+	$DEBUGFS -R "stat <7>" image 2>/dev/null |
+		sed -n 's/.*(DIND):\([0-9]*\).*/\1/p'
+}
+
+# reserved_gdt N: the first reserved GDT block of the N-th group holding
+# them (0: the primary ones).
+reserved_gdt() {
+	$DUMPE2FS image 2>/dev/null |
+		sed -n 's/^ *Reserved GDT blocks at \([0-9]*\)-.*/\1/p' |
+		sed -n "$(($1 + 1))p"
+}
