@@ -181,6 +181,8 @@ struct fsck_ctx {
 	int force_threads;	/* EXTKIT_FSCK_THREADS: them on any size */
 	unsigned int flags;
 	uint64_t open_writes;	/* io writes when fsck_open returned */
+	int open_exit;		/* fsck_open refused: the exit code (0:
+				 * FSCK_ERROR) */
 	uint32_t now;		/* fsck's clock (EXTKIT_FAKE_TIME aware) */
 	FILE *tty;		/* interactive answers */
 	int yes_to_all;
@@ -274,6 +276,14 @@ int fsck_pass5(struct fsck_ctx *ctx);
 
 /* Opens the filesystem, falling back to a backup superblock (pass0.c). */
 int fsck_open(struct fsck_ctx *ctx);
+/*
+ * Feature bits no checker knows (features.c): said as e2fsck says it, the
+ * exit code set in ctx->open_exit; -EXTKIT_EUNSUPP then, else 0. The raw
+ * form looks at the primary superblock before it is opened.
+ */
+int fsck_refuse_unknown_features(struct fsck_ctx *ctx,
+				 const struct extkit_super *sb);
+int fsck_refuse_unknown_raw(struct fsck_ctx *ctx);
 /* Closes ctx->fs and opens it again (after a journal replay; pass0.c). */
 int fsck_reopen(struct fsck_ctx *ctx);
 /* Checks the journal and replays it when it needs recovery (journal.c). */
