@@ -603,6 +603,10 @@ int fsck_disk_bit_free(struct fsck_ctx *ctx, uint64_t bm, uint32_t nr);
 
 /* lost+found and directory entry insertion (lost_found.c). */
 int fsck_get_lost_found(struct fsck_ctx *ctx, int create);
+/* Only looks: ctx->lost_found set when /lost+found is a usable directory;
+ * nothing reported (pass 3 under -n, as e2fsck: a missing one is asked
+ * about only when a file must go there). */
+void fsck_find_lost_found(struct fsck_ctx *ctx);
 int fsck_reconnect(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 		   uint32_t name_len, uint32_t ino, uint8_t ftype);
