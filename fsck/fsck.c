@@ -775,6 +775,8 @@ static int run(struct fsck_ctx *ctx)
 	if (rc)
 		return rc;
 	rc = fsck_open(ctx);
+	if (rc && ctx->open_exit)	/* refused before any write */
+		return ctx->open_exit;
 	if (rc)	/* released orphans may have been written first */
 		return extkit_io_writes(ctx->io) ? report_abort(ctx) :
 						   FSCK_ERROR;

@@ -181,6 +181,8 @@ struct fsck_ctx {
 	int force_threads;	/* EXTKIT_FSCK_THREADS: them on any size */
 	unsigned int flags;
 	uint64_t open_writes;	/* io writes when fsck_open returned */
+	int open_exit;		/* fsck_open refused: the exit code (0:
+				 * FSCK_ERROR) */
 	uint32_t now;		/* fsck's clock (EXTKIT_FAKE_TIME aware) */
 	FILE *tty;		/* interactive answers */
 	int yes_to_all;
@@ -274,6 +276,14 @@ int fsck_pass5(struct fsck_ctx *ctx);
 
 /* Opens the filesystem, falling back to a backup superblock (pass0.c). */
 int fsck_open(struct fsck_ctx *ctx);
+/*
+ * Feature bits no checker knows (features.c): said as e2fsck says it, the
+ * exit code set in ctx->open_exit; -EXTKIT_EUNSUPP then, else 0. The raw
+ * form looks at the primary superblock before it is opened.
+ */
+int fsck_refuse_unknown_features(struct fsck_ctx *ctx,
+				 const struct extkit_super *sb);
+int fsck_refuse_unknown_raw(struct fsck_ctx *ctx);
 /* Closes ctx->fs and opens it again (after a journal replay; pass0.c). */
 int fsck_reopen(struct fsck_ctx *ctx);
 /* Checks the journal and replays it when it needs recovery (journal.c). */
@@ -616,6 +626,10 @@ int fsck_disk_bit_free(struct fsck_ctx *ctx, uint64_t bm, uint32_t nr);
 
 /* lost+found and directory entry insertion (lost_found.c). */
 int fsck_get_lost_found(struct fsck_ctx *ctx, int create);
+/* Only looks: ctx->lost_found set when /lost+found is a usable directory;
+ * nothing reported (pass 3 under -n, as e2fsck: a missing one is asked
+ * about only when a file must go there). */
+void fsck_find_lost_found(struct fsck_ctx *ctx);
 int fsck_reconnect(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 		   uint32_t name_len, uint32_t ino, uint8_t ftype);

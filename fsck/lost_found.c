@@ -837,6 +837,20 @@ static int use_root(struct fsck_ctx *ctx)
 	return 1;
 }
 
+void fsck_find_lost_found(struct fsck_ctx *ctx)
+{
+	uint32_t ino;
+
+	if (ctx->lost_found || ctx->lost_found_err ||
+	    extkit_dir_lookup(ctx->fs, EXT2_ROOT_INO, LF_NAME,
+			      strlen(LF_NAME), &ino))
+		return;
+	if (ino <= ctx->fs->sb.inodes_count &&
+	    fsck_ftype(ctx, ino) == EXT2_FT_DIR && fsck_inode_used(ctx, ino) &&
+	    !is_encrypted(ctx, ino))
+		ctx->lost_found = ino;
+}
+
 int fsck_get_lost_found(struct fsck_ctx *ctx, int create)
 {
 	struct problem_context pctx;

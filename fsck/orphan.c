@@ -25,8 +25,9 @@
  * blocks are checked (in range, marked in use) before any of them is
  * freed; a bad one stops the processing there and the rest of the list is
  * left to the passes (e2fsck does the same). Either way the superblock is
- * marked not clean so that the full check runs. With -n nothing is read
- * beyond the superblock: the list is reported as not processed. With the
+ * marked not clean so that the full check runs. With -n the list is not
+ * looked at (as e2fsck): the passes report what its members need, and a
+ * head naming a file still linked and in use is no error. With the
  * error state set the list is not trusted either (e2fsck's rule).
  *
  * Bitmaps are edited on disk (a block at a time, cached), counts in
@@ -592,13 +593,12 @@ void fsck_release_orphans(struct fsck_ctx *ctx)
 	struct orphans o;
 	int rc;
 
-	if (!sb->last_orphan)
+	if (!sb->last_orphan || ctx->readonly)
 		return;
 	/* bigalloc: freeing here works on blocks, the bitmaps hold
 	 * clusters; the list is dropped and passes 1-5 settle its members
 	 * (a zero-link inode goes in pass 4, its clusters in pass 5). */
-	if (ctx->readonly || (sb->state & EXT2_ERROR_FS) ||
-	    ctx->fs->g.cluster_bits) {
+	if ((sb->state & EXT2_ERROR_FS) || ctx->fs->g.cluster_bits) {
 		clear_list(ctx);
 		return;
 	}

@@ -612,6 +612,8 @@ static int open_primary(struct fsck_ctx *ctx)
 	}
 	if (rc == -EXTKIT_EUNSUPP && primary_corrupt(ctx, &why))
 		rc = -EFSCORRUPTED;
+	if (!rc && fsck_refuse_unknown_features(ctx, &ctx->fs->sb))
+		return -EXTKIT_EUNSUPP;	/* before the MMP block is written */
 	if (!rc && extkit_has_incompat(&ctx->fs->sb,
 				       EXT4_FEATURE_INCOMPAT_MMP)) {
 		rc = start_mmp(ctx);
@@ -672,9 +674,14 @@ int fsck_open(struct fsck_ctx *ctx)
 	/* Inode tables and directories come in large reads; without the
 	 * window (no memory) the reads are only smaller. */
 	extkit_io_set_readahead(ctx->io, FSCK_READAHEAD_BYTES);
+	if (!ctx->opts->sb_block && fsck_refuse_unknown_raw(ctx))
+		return -EXTKIT_EUNSUPP;
 	rc = ctx->opts->sb_block ? open_explicit(ctx) : open_primary(ctx);
 	if (rc)
 		return rc;
+	/* a backup's, or the one -b names */
+	if (fsck_refuse_unknown_features(ctx, &ctx->fs->sb))
+		return -EXTKIT_EUNSUPP;
 	name_by_label(ctx);	/* a backup's */
 	rc = fsck_journal(ctx);
 	if (rc)

@@ -202,7 +202,11 @@ int fsck_pass3(struct fsck_ctx *ctx)
 	rc = check_root(ctx);
 	if (rc || (ctx->flags & FSCK_FL_ABORT))
 		return rc;
-	rc = fsck_get_lost_found(ctx, 1);
+	/* -n: /lost+found is not asked for unless a file must go there
+	 * (e2fsck makes it only when it may write) */
+	if (ctx->readonly)
+		fsck_find_lost_found(ctx);
+	rc = ctx->readonly ? 0 : fsck_get_lost_found(ctx, 1);
 	if (rc && rc != -ENOENT && rc != -ENOTDIR && rc != -EROFS &&
 	    rc != ctx->lost_found_err) {
 		struct problem_context pctx;

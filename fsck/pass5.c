@@ -50,7 +50,19 @@ struct bm_kind {
 	uint32_t pad_code;
 	uint32_t csum_code;
 	uint16_t uninit_flag;
+	/*
+	 * Per group, when the bitmap on disk is kept although it differs
+	 * (the fix was declined): its free count, and for inodes the
+	 * directories among the inodes it marks in use, which the counts
+	 * are checked against (as e2fsck: a "no" leaves the bitmap and the
+	 * counts that follow from it); KEPT_NONE when the computed bitmap
+	 * stands.
+	 */
+	uint32_t *kept_free;
+	uint32_t *kept_dirs;
 };
+
+#define KEPT_NONE	UINT32_MAX
 
 /* The "+(a--b) -c" list of differences. */
 struct diff_text {
@@ -118,6 +130,11 @@ static uint64_t bitmap_block(struct fsck_ctx *ctx, const struct bm_kind *k,
 	       ctx->fs->groups[g].inode_bitmap;
 }
 
+static int is_block_kind(const struct bm_kind *k)
+{
+	return k->uninit_flag == EXT4_BG_BLOCK_UNINIT;
+}
+
 /* Applies fsck's own allocations in group g to the disk bitmap copy. */
 static int apply_allocs(const struct bm_kind *k, uint32_t g, uint32_t nbits,
 			uint8_t *disk)
@@ -157,6 +174,44 @@ static void list_diffs(const struct bm_kind *k, uint32_t g,
 	}
 }
 
+/* Bits set among the first nbits of buf. */
+static uint32_t count_set(const uint8_t *buf, uint32_t nbits)
+{
+	uint32_t n = 0;
+
+	for (uint32_t byte = 0; byte < nbits / 8; byte++)
+		n += (uint32_t)__builtin_popcount(buf[byte]);
+	if (nbits % 8)
+		n += (uint32_t)__builtin_popcount(buf[nbits / 8] &
+						  ((1u << (nbits % 8)) - 1));
+	return n;
+}
+
+/*
+ * What the counts of group g are checked against should its bitmap on
+ * disk be kept: free bits, and (inodes) the directories pass 1 found
+ * whose bit it leaves clear taken off those found in the group.
+ */
+static void note_kept(struct fsck_ctx *ctx, const struct bm_kind *k,
+		      uint32_t g, const uint8_t *disk, const uint8_t *comp,
+		      uint32_t nbits)
+{
+	uint32_t dirs = 0;
+
+	k->kept_free[g] = nbits - count_set(disk, nbits);
+	if (is_block_kind(k))
+		return;
+	for (uint32_t bit = 0; bit < nbits; bit++) {
+		uint32_t ino = g * k->per_group + bit + 1;
+
+		if ((comp[bit / 8] & ~disk[bit / 8]) & (1u << (bit % 8)) &&
+		    fsck_istate_code(&ctx->istate, ino) ==
+		    (IST_TYPED | EXT2_FT_DIR))
+			dirs++;
+	}
+	k->kept_dirs[g] = dirs;	/* subtracted from the group's */
+}
+
 static int bytes_differ(const uint8_t *a, const uint8_t *b, uint32_t nbits)
 {
 	uint32_t full = nbits / 8;
@@ -194,11 +249,6 @@ static uint32_t group_bits(struct fsck_ctx *ctx, const struct bm_kind *k,
 		return (extkit_group_block_count(&ctx->fs->sb, g) + ratio - 1) /
 		       ratio;
 	return k->per_group;
-}
-
-static int is_block_kind(const struct bm_kind *k)
-{
-	return k->uninit_flag == EXT4_BG_BLOCK_UNINIT;
 }
 
 /* Whether the descriptor's bitmap checksum matches the bitmap read. */
@@ -290,6 +340,7 @@ static int compare_group(struct fsck_ctx *ctx, const struct bm_kind *k,
 	extkit_bitmap_to_disk(k->map, (uint64_t)g * k->per_group, nbits, comp);
 	if (bytes_differ(disk, comp, nbits)) {
 		list_diffs(k, g, disk, comp, nbits, d);
+		note_kept(ctx, k, g, disk, comp, nbits);
 		*state |= GRP_DIFFERS;
 	}
 	if (!padding_ok(disk, nbits, ctx->fs->g.block_size))
@@ -339,13 +390,76 @@ static int check_csums(struct fsck_ctx *ctx, const struct bm_kind *k,
 	return 0;
 }
 
+/*
+ * A group whose differences were declined keeps its bitmap, but gets
+ * the blocks or inodes fsck itself took there (pass 3's lost+found, say),
+ * as e2fsck's allocations go in the bitmap it keeps. *written: whether
+ * the bitmap was written.
+ */
+static int write_kept(struct fsck_ctx *ctx, const struct bm_kind *k,
+		      uint32_t g, uint8_t *buf, int pad, int *written)
+{
+	uint64_t blk = bitmap_block(ctx, k, g);
+	uint32_t nbits = group_bits(ctx, k, g), bs = ctx->fs->g.block_size;
+	int rc;
+
+	*written = 0;
+	if (!blk || extkit_fs_read_block(ctx->fs, blk, buf))
+		return 0;	/* unreadable or nowhere: left alone */
+	if (!apply_allocs(k, g, nbits, buf) &&
+	    (!pad || padding_ok(buf, nbits, bs)))
+		return 0;
+	if (pad) {
+		if (nbits % 8)
+			buf[nbits / 8] |= (uint8_t)(0xff << (nbits % 8));
+		memset(buf + (nbits + 7) / 8, 0xff, bs - (nbits + 7) / 8);
+	}
+	set_csum(ctx, k, g, buf);
+	rc = extkit_fs_write_block(ctx->fs, blk, buf);
+	*written = !rc;
+	return rc;
+}
+
+/*
+ * Writes what the answers asked for: the computed bitmap of each group
+ * that differs when fix (the differences were taken), the padding when
+ * pad, and the bits of fsck's own allocations in any case.
+ */
+static int write_groups(struct fsck_ctx *ctx, const struct bm_kind *k,
+			uint8_t *state, int fix, int pad, uint8_t *buf)
+{
+	int rc = 0, kept_written;
+
+	for (uint32_t g = 0; g < ctx->fs->g.group_count && !ctx->readonly;
+	     g++) {
+		if (!(state[g] & (GRP_DIFFERS | GRP_ALLOCATED)) && !pad)
+			continue;
+		if (group_uninit(ctx, g, k->uninit_flag))
+			continue;
+		if ((state[g] & GRP_DIFFERS) && !fix) {
+			rc = write_kept(ctx, k, g, buf, pad, &kept_written);
+			if (rc)
+				break;
+			/* its checksum was set with it */
+			if (kept_written)
+				state[g] &= (uint8_t)~GRP_CSUM_BAD;
+			continue;
+		}
+		rc = write_group(ctx, k, g, buf);
+		if (rc)
+			break;
+		state[g] |= GRP_WRITTEN;
+	}
+	return rc;
+}
+
 static int check_bitmaps(struct fsck_ctx *ctx, const struct bm_kind *k)
 {
 	uint32_t ng = ctx->fs->g.group_count, bs = ctx->fs->g.block_size;
 	struct diff_text d = { 0 };
 	struct problem_context pctx;
 	uint8_t *disk, *comp, *state;
-	int pad_bad = 0, fix = 0, rc = -ENOMEM;
+	int pad_bad = 0, fix = 0, pad = 0, rc = -ENOMEM;
 
 	disk = malloc(bs);
 	comp = malloc(bs);
@@ -363,20 +477,13 @@ static int check_bitmaps(struct fsck_ctx *ctx, const struct bm_kind *k)
 		fix = fix_problem(ctx, k->diff_code, &pctx);
 	}
 	if (pad_bad && fix_problem(ctx, k->pad_code, &pctx))
-		fix = 2;
-	rc = 0;
-	for (uint32_t g = 0; g < ng && !ctx->readonly; g++) {
-		if (!(state[g] & (GRP_DIFFERS | GRP_ALLOCATED)) && fix != 2)
-			continue;
-		if ((state[g] & GRP_DIFFERS) && !fix)
-			continue;
-		if (group_uninit(ctx, g, k->uninit_flag))
-			continue;
-		rc = write_group(ctx, k, g, disk);
-		if (rc)
-			break;
-		state[g] |= GRP_WRITTEN;
-	}
+		pad = 1;
+	rc = write_groups(ctx, k, state, fix, pad, disk);
+	for (uint32_t g = 0; g < ng; g++)
+		if ((state[g] & (GRP_DIFFERS | GRP_WRITTEN)) != GRP_DIFFERS) {
+			k->kept_free[g] = KEPT_NONE;
+			k->kept_dirs[g] = 0;
+		}
 	if (!rc)
 		rc = check_csums(ctx, k, state, disk);
 out:
@@ -413,9 +520,11 @@ static uint32_t dirs_in_group(struct fsck_ctx *ctx, uint32_t g)
 }
 
 /* Free blocks (clusters with bigalloc) per group, as the descriptor
- * counts them; the superblock counts blocks. */
+ * counts them, from the bitmaps as they are left (computed, or kept on
+ * disk when their fix was declined); the superblock counts blocks. */
 static void check_group_counts(struct fsck_ctx *ctx,
 			       const struct bm_kind *blocks,
+			       const struct bm_kind *inodes,
 			       uint64_t *free_blocks, uint64_t *free_inodes)
 {
 	struct extkit_fs *fs = ctx->fs;
@@ -431,13 +540,17 @@ static void check_group_counts(struct fsck_ctx *ctx,
 		uint32_t fi = ipg - (uint32_t)extkit_bitmap_count_range(
 			&ctx->inode_used, (uint64_t)g * ipg, ipg);
 
+		if (blocks->kept_free[g] != KEPT_NONE)
+			fb = blocks->kept_free[g];
+		if (inodes->kept_free[g] != KEPT_NONE)
+			fi = inodes->kept_free[g];
 		fsck_progress(ctx, g, fs->g.group_count);
 		check_count(ctx, PR_5_FREE_BLOCKS_GROUP, g, &gd->free_blocks,
 			    fb);
 		check_count(ctx, PR_5_FREE_INODES_GROUP, g, &gd->free_inodes,
 			    fi);
 		check_count(ctx, PR_5_DIRS_GROUP, g, &gd->used_dirs,
-			    dirs_in_group(ctx, g));
+			    dirs_in_group(ctx, g) - inodes->kept_dirs[g]);
 		*free_blocks += (uint64_t)fb << blocks->shift;
 		*free_inodes += fi;
 	}
@@ -513,12 +626,22 @@ int fsck_pass5(struct fsck_ctx *ctx)
 	};
 	struct extkit_bitmap cmap = { 0 };
 	uint64_t free_blocks, free_inodes;
-	int rc;
+	uint32_t ng = fs->g.group_count;
+	int rc = -ENOMEM;
 
+	blocks.kept_free = malloc(ng * sizeof(uint32_t));
+	blocks.kept_dirs = calloc(ng, sizeof(uint32_t));
+	inodes.kept_free = malloc(ng * sizeof(uint32_t));
+	inodes.kept_dirs = calloc(ng, sizeof(uint32_t));
+	if (!blocks.kept_free || !blocks.kept_dirs || !inodes.kept_free ||
+	    !inodes.kept_dirs)
+		goto out;
+	for (uint32_t g = 0; g < ng; g++)
+		blocks.kept_free[g] = inodes.kept_free[g] = KEPT_NONE;
 	if (fs->g.cluster_bits) {
 		rc = cluster_map(ctx, &cmap);
 		if (rc)
-			return rc;
+			goto out;
 		blocks.map = &cmap;
 		blocks.shift = fs->g.cluster_bits;
 		blocks.per_group = fs->sb.blocks_per_group >> blocks.shift;
@@ -527,10 +650,16 @@ int fsck_pass5(struct fsck_ctx *ctx)
 	if (!rc)
 		rc = check_bitmaps(ctx, &inodes);
 	if (!rc) {
-		check_group_counts(ctx, &blocks, &free_blocks, &free_inodes);
+		check_group_counts(ctx, &blocks, &inodes, &free_blocks,
+				   &free_inodes);
 		check_super_counts(ctx, free_blocks, free_inodes);
 	}
 	if (fs->g.cluster_bits)
 		extkit_bitmap_free(&cmap);
+out:
+	free(blocks.kept_free);
+	free(blocks.kept_dirs);
+	free(inodes.kept_free);
+	free(inodes.kept_dirs);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <strings.h>
 
 #include "feature.h"
@@ -37,7 +38,6 @@ static const struct feature features[] = {
 	{ EXTKIT_RO_COMPAT, EXT4_FEATURE_RO_COMPAT_DIR_NLINK, "dir_nlink" },
 	{ EXTKIT_RO_COMPAT, EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE,
 	  "extra_isize" },
-	{ EXTKIT_RO_COMPAT, EXT4_FEATURE_RO_COMPAT_HAS_SNAPSHOT, "snapshot" },
 	{ EXTKIT_RO_COMPAT, EXT4_FEATURE_RO_COMPAT_QUOTA, "quota" },
 	{ EXTKIT_RO_COMPAT, EXT4_FEATURE_RO_COMPAT_BIGALLOC, "bigalloc" },
 	{ EXTKIT_RO_COMPAT, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM,
@@ -78,6 +78,22 @@ const char *extkit_feature_name(enum extkit_feature_kind kind, uint32_t bit)
 		if (features[i].kind == kind && features[i].bit == bit)
 			return features[i].name;
 	return NULL;
+}
+
+const char *extkit_feature_spell(enum extkit_feature_kind kind, uint32_t bit,
+				 char *buf)
+{
+	static const char kind_char[3] = { 'C', 'I', 'R' };
+	const char *name = extkit_feature_name(kind, bit);
+	int n = 0;
+
+	if (name)
+		return name;
+	while (n < 31 && !(bit & (1u << n)))
+		n++;
+	snprintf(buf, EXTKIT_FEATURE_SPELL_MAX, "FEATURE_%c%d",
+		 kind_char[(unsigned int)kind % 3], n);
+	return buf;
 }
 
 int extkit_feature_lookup(const char *name, enum extkit_feature_kind *kind,

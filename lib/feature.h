@@ -23,8 +23,45 @@ enum extkit_feature_kind {
 	 EXT4_FEATURE_INCOMPAT_ENCRYPT | EXT4_FEATURE_INCOMPAT_CASEFOLD | \
 	 EXT4_FEATURE_INCOMPAT_INLINE_DATA)
 
+/*
+ * The features a checker of the format knows how to check: e2fsprogs'
+ * supported sets (lib/ext2fs/ext2fs.h, 1.47.4). A filesystem with any
+ * other bit set, in any of the three words, is one no checker may write
+ * to (e2fsck refuses it with "unsupported feature(s)").
+ */
+#define EXTKIT_COMPAT_CHECK_SUPP					\
+	(EXT2_FEATURE_COMPAT_DIR_PREALLOC |				\
+	 EXT2_FEATURE_COMPAT_IMAGIC_INODES |				\
+	 EXT3_FEATURE_COMPAT_HAS_JOURNAL | EXT2_FEATURE_COMPAT_EXT_ATTR | \
+	 EXT2_FEATURE_COMPAT_RESIZE_INODE | EXT2_FEATURE_COMPAT_DIR_INDEX | \
+	 EXT4_FEATURE_COMPAT_SPARSE_SUPER2 |				\
+	 EXT4_FEATURE_COMPAT_FAST_COMMIT |				\
+	 EXT4_FEATURE_COMPAT_STABLE_INODES | EXT4_FEATURE_COMPAT_ORPHAN_FILE)
+#define EXTKIT_INCOMPAT_CHECK_SUPP					\
+	(EXTKIT_INCOMPAT_READ_SUPP | EXT3_FEATURE_INCOMPAT_JOURNAL_DEV)
+#define EXTKIT_RO_COMPAT_CHECK_SUPP					\
+	(EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |				\
+	 EXT2_FEATURE_RO_COMPAT_LARGE_FILE |				\
+	 EXT4_FEATURE_RO_COMPAT_HUGE_FILE | EXT4_FEATURE_RO_COMPAT_GDT_CSUM | \
+	 EXT4_FEATURE_RO_COMPAT_DIR_NLINK |				\
+	 EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE |				\
+	 EXT4_FEATURE_RO_COMPAT_QUOTA | EXT4_FEATURE_RO_COMPAT_BIGALLOC | \
+	 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM |				\
+	 EXT4_FEATURE_RO_COMPAT_READONLY | EXT4_FEATURE_RO_COMPAT_PROJECT | \
+	 EXT4_FEATURE_RO_COMPAT_SHARED_BLOCKS |				\
+	 EXT4_FEATURE_RO_COMPAT_VERITY |				\
+	 EXT4_FEATURE_RO_COMPAT_ORPHAN_PRESENT)
+
 /* Name of one feature bit; NULL for a bit without a name. */
 const char *extkit_feature_name(enum extkit_feature_kind kind, uint32_t bit);
+/*
+ * Name of one feature bit as e2fsprogs prints it: its name, or
+ * FEATURE_<C|I|R><bit number> for a bit without one (written into buf,
+ * at least EXTKIT_FEATURE_SPELL_MAX bytes).
+ */
+#define EXTKIT_FEATURE_SPELL_MAX 24
+const char *extkit_feature_spell(enum extkit_feature_kind kind, uint32_t bit,
+				 char *buf);
 /* Looks a name up (case-insensitive, aliases accepted); 0 or -ENOENT. */
 int extkit_feature_lookup(const char *name, enum extkit_feature_kind *kind,
 			  uint32_t *bit);
