@@ -60,6 +60,7 @@ struct mkfs_opts {
 	int root_owner_given;		/* -E root_owner[=uid:gid] */
 	uint32_t root_uid, root_gid;
 	uint16_t errors_behavior;	/* -e; 0: continue (1) */
+	char *orphan_size;		/* -E orphan_file_size= as given */
 	int reserved_given;		/* -m */
 	int revision;			/* -r: 0 (original) or 1 (dynamic) */
 	const char *size_type;		/* floppy small default big huge */
@@ -104,6 +105,9 @@ struct mkfs_layout {
 	uint32_t journal_blocks;	/* 0: no journal */
 	uint32_t backup_bgs[2];		/* sparse_super2's backup groups */
 	uint32_t stride;		/* -E stride= (table placement) */
+	uint32_t last_ino;		/* last inode mkfs takes (11 ..) */
+	uint32_t orphan_ino;		/* the orphan file; 0: none */
+	uint32_t orphan_blocks;
 	int packed;			/* packed_meta_blocks with flex_bg:
 					 * the tables at the start */
 	int journal_at_start;		/* packed_meta_blocks, flex_bg or not */

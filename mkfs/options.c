@@ -214,10 +214,17 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		return ext_flag(tok, val, &o->packed_meta_blocks);
 	if (!strcmp(tok, "root_owner"))
 		return ext_root_owner(tok, val, o);
+	if (!strcmp(tok, "orphan_file_size") && val) {
+		/* blocks, or K, M, G, T, s: converted with the block size */
+		free(o->orphan_size);
+		o->orphan_size = strdup(val);
+		return o->orphan_size ? 0 : -ENOMEM;
+	}
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
 		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
-		  "root_owner, discard, nodiscard)", tok, val ? "=" : "",
+		  "root_owner, orphan_file_size=, discard, nodiscard)", tok,
+		  val ? "=" : "",
 		  val ? val : "");
 	return -EINVAL;
 }
@@ -496,7 +503,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], discard, nodiscard",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },
@@ -561,6 +568,8 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->features_arg);
 	free(o->source);
 	free(o->undo_file);
+	free(o->orphan_size);
+	o->orphan_size = NULL;
 	o->source = o->undo_file = NULL;
 	o->target = NULL;
 	o->size_arg = NULL;
