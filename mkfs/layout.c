@@ -159,6 +159,19 @@ static int pick_inodes(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	uint64_t bytes = l->blocks * l->block_size;
 
 	*inodes = o->inode_count ? o->inode_count : bytes / l->inode_ratio;
+	/* mke2fs: a ratio asking for more than 2^32 - 1 gets that many with
+	 * 64bit; one giving none (-T largefile4 on a few MiB) gets
+	 * libext2fs's default, one inode per 4 KiB (initialize.c) */
+	if (!o->inode_count && *inodes > UINT32_MAX &&
+	    (o->incompat & EXT4_FEATURE_INCOMPAT_64BIT))
+		*inodes = UINT32_MAX;
+	if (!*inodes) {
+		uint64_t per = l->block_size >= 4096 ? 1 : 4096 / l->block_size;
+
+		*inodes = l->blocks / per;
+		if (*inodes > UINT32_MAX)
+			*inodes = UINT32_MAX;
+	}
 	if (*inodes > UINT32_MAX) {
 		cli_error("too many inodes (%llu); raise the bytes per inode (-i)",
 			  (unsigned long long)*inodes);
@@ -426,7 +439,7 @@ static int orphan_size_blocks(const char *arg, uint32_t bs, uint64_t *out)
 
 /*
  * The inodes mkfs takes past lost+found (11), in mke2fs's order: the
- * orphan file gets the first free one. Its size: -E orphan_file_size=,
+ * project quota file, then the orphan file. Its size: -E orphan_file_size=,
  * else mke2fs's default, at most 512 blocks. With no journal (too small
  * a filesystem), mke2fs drops orphan_file too.
  */
@@ -435,6 +448,9 @@ static int pick_special_inodes(struct mkfs_opts *o, struct mkfs_layout *l)
 	uint64_t n;
 
 	l->last_ino = EXT2_GOOD_OLD_FIRST_INO;
+	if ((o->ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA) &&
+	    (o->quota_types & 4))
+		l->prj_ino = ++l->last_ino;
 	if (!(o->compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
 		o->compat &= ~EXT4_FEATURE_COMPAT_ORPHAN_FILE;
 	if (!(o->compat & EXT4_FEATURE_COMPAT_ORPHAN_FILE))

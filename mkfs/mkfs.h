@@ -61,6 +61,9 @@ struct mkfs_opts {
 	uint32_t root_uid, root_gid;
 	uint16_t errors_behavior;	/* -e; 0: continue (1) */
 	char *orphan_size;		/* -E orphan_file_size= as given */
+	unsigned int quota_types;	/* -E quotatype=: bits 0 user, 1
+					 * group, 2 project; user and group
+					 * by default */
 	int reserved_given;		/* -m */
 	int revision;			/* -r: 0 (original) or 1 (dynamic) */
 	const char *size_type;		/* floppy small default big huge */
@@ -107,6 +110,7 @@ struct mkfs_layout {
 	uint32_t stride;		/* -E stride= (table placement) */
 	uint32_t last_ino;		/* last inode mkfs takes (11 ..) */
 	uint32_t orphan_ino;		/* the orphan file; 0: none */
+	uint32_t prj_ino;		/* project quota; 0: none */
 	uint32_t orphan_blocks;
 	int packed;			/* packed_meta_blocks with flex_bg:
 					 * the tables at the start */
@@ -190,6 +194,10 @@ void mkfs_report(const struct mkfs_opts *o, const struct mkfs_target *t,
 /* write.c */
 int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 	       const struct mkfs_layout *l, struct extkit_fs *fs);
+
+/* quota.c: the quota inodes, from the inodes in use now. */
+int mkfs_quota_write(const struct mkfs_opts *o, const struct mkfs_layout *l,
+		     struct extkit_fs *fs);
 
 /* resize.c: the resize inode's blocks (dind and primary reserved GDT). */
 int mkfs_resize_write(const struct mkfs_layout *l, struct extkit_fs *fs);

@@ -49,7 +49,9 @@
 				 EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE |	\
 				 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM |	\
 				 EXT4_FEATURE_RO_COMPAT_GDT_CSUM |	\
-				 EXT4_FEATURE_RO_COMPAT_VERITY)
+				 EXT4_FEATURE_RO_COMPAT_VERITY |	\
+				 EXT4_FEATURE_RO_COMPAT_QUOTA |	\
+				 EXT4_FEATURE_RO_COMPAT_PROJECT)
 
 /* The size classes of mke2fs (misc/mke2fs.c parse_fs_type). */
 static const char *size_type_of(uint64_t bytes)
@@ -251,6 +253,17 @@ static int check_features_ext4(struct mkfs_opts *o)
 		cli_error("verity needs the extent feature (-O extent)");
 		return -EINVAL;
 	}
+	/* project quota: prjquota in -E quotatype sets the feature, the
+	 * feature adds the type; inodes need room for the project id */
+	if (o->quota_types & 4)
+		o->ro_compat |= EXT4_FEATURE_RO_COMPAT_PROJECT;
+	if (o->ro_compat & EXT4_FEATURE_RO_COMPAT_PROJECT) {
+		o->quota_types |= 4;
+		if (o->inode_size == EXT2_GOOD_OLD_INODE_SIZE) {
+			cli_error("128-byte inodes are too small for project quota");
+			return -EINVAL;
+		}
+	}
 	/* metadata_csum supersedes uninit_bg: mke2fs drops uninit_bg */
 	if (o->ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
 		o->ro_compat &= ~EXT4_FEATURE_RO_COMPAT_GDT_CSUM;
@@ -303,6 +316,10 @@ static void resolve_numbers(struct mkfs_opts *o, const struct mkfs_conf *c,
 							 "inode_ratio", 8192);
 	o->def_inode_size = (uint32_t)mkfs_conf_get_int(c, types,
 							"inode_size", 128);
+	/* project quota: at least 256 bytes unless -I said otherwise */
+	if ((o->ro_compat & EXT4_FEATURE_RO_COMPAT_PROJECT) &&
+	    o->def_inode_size < 2 * EXT2_GOOD_OLD_INODE_SIZE)
+		o->def_inode_size = 2 * EXT2_GOOD_OLD_INODE_SIZE;
 	if (o->revision == 0)	/* fixed at 128 bytes before revision 1 */
 		o->inode_size = o->def_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
 	if (!o->flex_bg_size)

@@ -391,6 +391,24 @@ static int write_journal(const struct mkfs_opts *o,
 	return rc;
 }
 
+static int has_quota(const struct extkit_fs *fs)
+{
+	return (fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA) != 0;
+}
+
+/* The quota inodes (quota.c), noting the groups they took blocks from. */
+static int write_quota(const struct mkfs_opts *o, const struct mkfs_layout *l,
+		       struct extkit_fs *fs, uint8_t *touched)
+{
+	uint32_t *before = free_counts(fs);
+	int rc = before ? mkfs_quota_write(o, l, fs) : -ENOMEM;
+
+	if (!rc)
+		note_touched(fs, before, touched);
+	free(before);
+	return rc;
+}
+
 /* The orphan file, after the journal as mke2fs makes it. */
 static int write_orphan_file(const struct mkfs_opts *o,
 			     const struct mkfs_layout *l, struct extkit_fs *fs,
@@ -455,12 +473,18 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = zero_slack(l, fs);
 	if (!rc && l->journal_blocks)
 		rc = write_journal(o, t, l, fs, touched);
+	/* quota before the orphan file, as mke2fs; after -d's files when
+	 * there are some (the usage must count them) */
+	if (!rc && has_quota(fs) && !o->source)
+		rc = write_quota(o, l, fs, touched);
 	if (!rc && l->orphan_ino)
 		rc = write_orphan_file(o, l, fs, touched);
 	if (!rc)
 		rc = set_block_uninit(t, l, fs, touched);
 	if (!rc && o->source)	/* after the journal, on the final flags */
 		rc = mkfs_populate(o, l, fs);
+	if (!rc && has_quota(fs) && o->source)
+		rc = mkfs_quota_write(o, l, fs);
 	if (!rc)
 		rc = extkit_fs_write_super(fs);
 	if (!rc)
