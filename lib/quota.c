@@ -571,6 +571,27 @@ static int collect_freed(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 }
 
 /* Finds n data blocks and the map blocks they need, near goal. */
+/*
+ * e2fsprogs' quota writer allocates a block of 1 KiB when it first
+ * writes it: the header (quota block 0), then the first id's tree path
+ * and data block (2 .. 5), as it extends the file, then the root (1) as
+ * the insertion unwinds; later blocks in order. With 1 KiB filesystem
+ * blocks, the root thus lies after block 5 (larger blocks hold quota
+ * blocks 0 and 1 together, in the order the file has them).
+ */
+static void order_as_e2fsprogs(const struct extkit_fs *fs, uint64_t nblocks,
+			       uint64_t *all)
+{
+	uint64_t root;
+
+	if (fs->g.block_size != EXTKIT_QUOTA_BLOCK ||
+	    nblocks < 2 + EXT4_QUOTA_TREE_DEPTH)
+		return;
+	root = all[1 + EXT4_QUOTA_TREE_DEPTH];
+	memmove(all + 2, all + 1, EXT4_QUOTA_TREE_DEPTH * sizeof(*all));
+	all[1] = root;
+}
+
 static int plan_blocks(struct extkit_fs *fs, uint64_t goal,
 		       struct extkit_mapbuild *mb, uint64_t *all)
 {
@@ -582,6 +603,7 @@ static int plan_blocks(struct extkit_fs *fs, uint64_t goal,
 		rc = extkit_alloc_find(fs, goal, want, all);
 		if (rc)
 			return rc;
+		order_as_e2fsprogs(fs, mb->nblocks, all);
 		mb->pblks = all;
 		rc = extkit_mapbuild_plan(fs, mb);
 		if (rc)
@@ -611,6 +633,15 @@ static void make_quota_inode(struct extkit_fs *fs, struct extkit_inode *in,
 
 int extkit_quota_write_inode(struct extkit_fs *fs, uint32_t ino,
 			     const uint8_t *buf, size_t len, uint32_t now)
+{
+	int rc = extkit_quota_write_inode_nocommit(fs, ino, buf, len, now);
+
+	return rc ? rc : extkit_alloc_commit(fs);
+}
+
+int extkit_quota_write_inode_nocommit(struct extkit_fs *fs, uint32_t ino,
+				      const uint8_t *buf, size_t len,
+				      uint32_t now)
 {
 	uint32_t bs = fs->g.block_size;
 	struct extkit_mapbuild mb = { 0 };
@@ -670,8 +701,6 @@ int extkit_quota_write_inode(struct extkit_fs *fs, uint32_t ino,
 	rc = extkit_mapbuild_write(fs, ino, in.generation, &mb);
 	if (!rc)
 		rc = extkit_inode_write(fs, ino, &in);
-	if (!rc)
-		rc = extkit_alloc_commit(fs);
 out:
 	extkit_blk_list_free(&old);
 	free(mb.bufs);

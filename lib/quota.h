@@ -110,5 +110,10 @@ int extkit_quota_build(int type, uint32_t bgrace, uint32_t igrace,
  */
 int extkit_quota_write_inode(struct extkit_fs *fs, uint32_t ino,
 			     const uint8_t *buf, size_t len, uint32_t now);
+/* The same without writing the superblock and descriptors (a writer
+ * that writes them last, as mkfs). */
+int extkit_quota_write_inode_nocommit(struct extkit_fs *fs, uint32_t ino,
+				      const uint8_t *buf, size_t len,
+				      uint32_t now);
 
 #endif /* EXTKIT_QUOTA_H */

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "cli/parse.h"
 #include "csum.h"
 #include "journal_new.h"
+#include "orphan_new.h"
 
 #include "mkfs.h"
 
@@ -157,6 +159,19 @@ static int pick_inodes(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	uint64_t bytes = l->blocks * l->block_size;
 
 	*inodes = o->inode_count ? o->inode_count : bytes / l->inode_ratio;
+	/* mke2fs: a ratio asking for more than 2^32 - 1 gets that many with
+	 * 64bit; one giving none (-T largefile4 on a few MiB) gets
+	 * libext2fs's default, one inode per 4 KiB (initialize.c) */
+	if (!o->inode_count && *inodes > UINT32_MAX &&
+	    (o->incompat & EXT4_FEATURE_INCOMPAT_64BIT))
+		*inodes = UINT32_MAX;
+	if (!*inodes) {
+		uint64_t per = l->block_size >= 4096 ? 1 : 4096 / l->block_size;
+
+		*inodes = l->blocks / per;
+		if (*inodes > UINT32_MAX)
+			*inodes = UINT32_MAX;
+	}
 	if (*inodes > UINT32_MAX) {
 		cli_error("too many inodes (%llu); raise the bytes per inode (-i)",
 			  (unsigned long long)*inodes);
@@ -383,6 +398,74 @@ static int pick_journal(struct mkfs_opts *o, struct mkfs_layout *l)
 	return 0;
 }
 
+/*
+ * -E orphan_file_size= as mke2fs reads it (parse_num_blocks2): a number
+ * of blocks, or of KiB, MiB, GiB, TiB (K, M, G, T) or 512-byte sectors
+ * (s) cut down to whole blocks; 0 blocks is refused.
+ */
+static int orphan_size_blocks(const char *arg, uint32_t bs, uint64_t *out)
+{
+	unsigned int shift = 0;
+	uint64_t n, kib_per_block = bs / 1024;
+	char *end;
+
+	errno = 0;
+	n = strtoull(arg, &end, 0);
+	if (errno || end == arg || (end[0] && end[1]))
+		n = 0;
+	switch (end[0]) {
+	case 'T': case 't': shift += 10;	/* fallthrough */
+	case 'G': case 'g': shift += 10;	/* fallthrough */
+	case 'M': case 'm': shift += 10;	/* fallthrough */
+	case 'K': case 'k':
+		n = shift < 64 && n <= (UINT64_MAX >> shift) ?
+		    (n << shift) / kib_per_block : 0;
+		break;
+	case 's':
+		n = n / (2 * kib_per_block);
+		break;
+	case '\0':
+		break;
+	default:
+		n = 0;
+	}
+	if (!n) {
+		cli_error("invalid size of orphan file '%s'", arg);
+		return -EINVAL;
+	}
+	*out = n;
+	return 0;
+}
+
+/*
+ * The inodes mkfs takes past lost+found (11), in mke2fs's order: the
+ * project quota file, then the orphan file. Its size: -E orphan_file_size=,
+ * else mke2fs's default, at most 512 blocks. With no journal (too small
+ * a filesystem), mke2fs drops orphan_file too.
+ */
+static int pick_special_inodes(struct mkfs_opts *o, struct mkfs_layout *l)
+{
+	uint64_t n;
+
+	l->last_ino = EXT2_GOOD_OLD_FIRST_INO;
+	if ((o->ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA) &&
+	    (o->quota_types & 4))
+		l->prj_ino = ++l->last_ino;
+	if (!(o->compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
+		o->compat &= ~EXT4_FEATURE_COMPAT_ORPHAN_FILE;
+	if (!(o->compat & EXT4_FEATURE_COMPAT_ORPHAN_FILE))
+		return 0;
+	n = extkit_orphan_default_blocks(l->blocks);
+	if (o->orphan_size && orphan_size_blocks(o->orphan_size,
+						 l->block_size, &n))
+		return -EINVAL;
+	if (n > EXTKIT_ORPHAN_MAX_BLOCKS)
+		n = EXTKIT_ORPHAN_MAX_BLOCKS;
+	l->orphan_ino = ++l->last_ino;
+	l->orphan_blocks = (uint32_t)n;
+	return 0;
+}
+
 int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 			struct mkfs_layout *l)
 {
@@ -401,6 +484,8 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = fit_geometry(o, l, inodes);
 	if (!rc)
 		rc = pick_journal(o, l);
+	if (!rc)
+		rc = pick_special_inodes(o, l);
 	if (!rc)
 		l->lpf_blocks = lpf_blocks(l->block_size);
 	l->stride = o->stride;
@@ -424,6 +509,9 @@ static uint32_t log2u(uint32_t v)
 static void fill_ids(const struct mkfs_opts *o, struct extkit_super *sb)
 {
 	memcpy(sb->uuid, o->uuid, sizeof(sb->uuid));
+	if (o->incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED)
+		sb->checksum_seed = extkit_crc32c(~0u, sb->uuid,
+						  sizeof(sb->uuid));
 	memcpy(sb->volume_name, o->label, sizeof(o->label));
 	for (int i = 0; i < 4; i++)
 		sb->hash_seed[i] = get_le32(o->hash_seed + 4 * i);
@@ -498,7 +586,7 @@ static void fill_groups(const struct mkfs_opts *o,
 
 		gd->free_inodes = l->inodes_per_group;
 		if (g == 0) {
-			gd->free_inodes -= EXT2_GOOD_OLD_FIRST_INO;
+			gd->free_inodes -= l->last_ino;
 			gd->used_dirs = 2;
 		}
 		if (csum) {
@@ -572,6 +660,12 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 	extkit_super_encode(&fs->sb, &fs->raw_sb);
 	fs->raw_sb.s_raid_stride = cpu_to_le16((uint16_t)o->stride);
 	fs->raw_sb.s_raid_stripe_width = cpu_to_le32(o->stripe_width);
+	/* the kernel's defaults for encryption: AES-256-XTS for contents,
+	 * AES-256-CTS for names (as mke2fs sets them) */
+	if (o->incompat & EXT4_FEATURE_INCOMPAT_ENCRYPT) {
+		fs->raw_sb.s_encrypt_algos[0] = 1;
+		fs->raw_sb.s_encrypt_algos[1] = 4;
+	}
 	set_overhead(l, fs);
 	return 0;
 }

@@ -60,6 +60,10 @@ struct mkfs_opts {
 	int root_owner_given;		/* -E root_owner[=uid:gid] */
 	uint32_t root_uid, root_gid;
 	uint16_t errors_behavior;	/* -e; 0: continue (1) */
+	char *orphan_size;		/* -E orphan_file_size= as given */
+	unsigned int quota_types;	/* -E quotatype=: bits 0 user, 1
+					 * group, 2 project; user and group
+					 * by default */
 	int reserved_given;		/* -m */
 	int revision;			/* -r: 0 (original) or 1 (dynamic) */
 	const char *size_type;		/* floppy small default big huge */
@@ -104,6 +108,10 @@ struct mkfs_layout {
 	uint32_t journal_blocks;	/* 0: no journal */
 	uint32_t backup_bgs[2];		/* sparse_super2's backup groups */
 	uint32_t stride;		/* -E stride= (table placement) */
+	uint32_t last_ino;		/* last inode mkfs takes (11 ..) */
+	uint32_t orphan_ino;		/* the orphan file; 0: none */
+	uint32_t prj_ino;		/* project quota; 0: none */
+	uint32_t orphan_blocks;
 	int packed;			/* packed_meta_blocks with flex_bg:
 					 * the tables at the start */
 	int journal_at_start;		/* packed_meta_blocks, flex_bg or not */
@@ -186,6 +194,10 @@ void mkfs_report(const struct mkfs_opts *o, const struct mkfs_target *t,
 /* write.c */
 int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 	       const struct mkfs_layout *l, struct extkit_fs *fs);
+
+/* quota.c: the quota inodes, from the inodes in use now. */
+int mkfs_quota_write(const struct mkfs_opts *o, const struct mkfs_layout *l,
+		     struct extkit_fs *fs);
 
 /* resize.c: the resize inode's blocks (dind and primary reserved GDT). */
 int mkfs_resize_write(const struct mkfs_layout *l, struct extkit_fs *fs);

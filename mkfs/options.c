@@ -165,6 +165,42 @@ static int ext_flag(const char *tok, const char *val, int *out)
 	return 0;
 }
 
+/* quotatype=usrquota:grpquota:prjquota (or usr, grp, prj; ':' or ','
+ * between them), as mke2fs: the types given, no others. */
+static int ext_quotatype(const char *val, struct mkfs_opts *o)
+{
+	static const char *const names[3][2] = {
+		{ "usr", "usrquota" }, { "grp", "grpquota" },
+		{ "prj", "prjquota" },
+	};
+	const char *p = val;
+
+	o->quota_types = 0;
+	while (*p) {
+		size_t n = strcspn(p, ":");
+		int t;
+
+		for (t = 0; t < 3; t++)
+			if ((strlen(names[t][0]) == n &&
+			     !strncmp(p, names[t][0], n)) ||
+			    (strlen(names[t][1]) == n &&
+			     !strncmp(p, names[t][1], n)))
+				break;
+		if (t == 3) {
+			cli_error("-E quotatype: unknown quota type at '%s' "
+				  "(usrquota, grpquota, prjquota)", p);
+			return -EINVAL;
+		}
+		o->quota_types |= 1u << t;
+		p += n + (p[n] == ':');
+	}
+	if (!o->quota_types) {
+		cli_error("-E quotatype: no quota type given");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int ext_one(char *tok, struct mkfs_opts *o)
 {
 	char *val = strchr(tok, '=');
@@ -214,10 +250,19 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		return ext_flag(tok, val, &o->packed_meta_blocks);
 	if (!strcmp(tok, "root_owner"))
 		return ext_root_owner(tok, val, o);
+	if (!strcmp(tok, "orphan_file_size") && val) {
+		/* blocks, or K, M, G, T, s: converted with the block size */
+		free(o->orphan_size);
+		o->orphan_size = strdup(val);
+		return o->orphan_size ? 0 : -ENOMEM;
+	}
+	if (!strcmp(tok, "quotatype") && val)
+		return ext_quotatype(val, o);
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
 		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
-		  "root_owner, discard, nodiscard)", tok, val ? "=" : "",
+		  "root_owner, orphan_file_size=, quotatype=, discard, nodiscard)", tok,
+		  val ? "=" : "",
 		  val ? val : "");
 	return -EINVAL;
 }
@@ -383,6 +428,7 @@ static void defaults(struct mkfs_opts *o)
 	o->num_backup_sb = -1;
 	o->packed_meta_blocks = -1;
 	o->revision = 1;
+	o->quota_types = 3;	/* user and group */
 }
 
 /* Appends one -O or -E argument (popt's copy, freed here) to the joined
@@ -496,7 +542,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], discard, nodiscard",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },
@@ -561,6 +607,8 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->features_arg);
 	free(o->source);
 	free(o->undo_file);
+	free(o->orphan_size);
+	o->orphan_size = NULL;
 	o->source = o->undo_file = NULL;
 	o->target = NULL;
 	o->size_arg = NULL;

@@ -31,18 +31,27 @@
 				 EXT2_FEATURE_COMPAT_RESIZE_INODE |	\
 				 EXT2_FEATURE_COMPAT_DIR_INDEX |	\
 				 EXT3_FEATURE_COMPAT_HAS_JOURNAL |	\
-				 EXT4_FEATURE_COMPAT_SPARSE_SUPER2)
+				 EXT4_FEATURE_COMPAT_SPARSE_SUPER2 |	\
+				 EXT4_FEATURE_COMPAT_ORPHAN_FILE |	\
+				 EXT4_FEATURE_COMPAT_STABLE_INODES)
 #define MKFS_INCOMPAT_SUPP	(EXT2_FEATURE_INCOMPAT_FILETYPE |	\
 				 EXT4_FEATURE_INCOMPAT_EXTENTS |	\
 				 EXT4_FEATURE_INCOMPAT_64BIT |		\
 				 EXT4_FEATURE_INCOMPAT_FLEX_BG |	\
-				 EXT2_FEATURE_INCOMPAT_META_BG)
+				 EXT2_FEATURE_INCOMPAT_META_BG |	\
+				 EXT4_FEATURE_INCOMPAT_CSUM_SEED |	\
+				 EXT4_FEATURE_INCOMPAT_LARGEDIR |	\
+				 EXT4_FEATURE_INCOMPAT_ENCRYPT)
 #define MKFS_RO_COMPAT_SUPP	(EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |	\
 				 EXT2_FEATURE_RO_COMPAT_LARGE_FILE |	\
 				 EXT4_FEATURE_RO_COMPAT_HUGE_FILE |	\
 				 EXT4_FEATURE_RO_COMPAT_DIR_NLINK |	\
 				 EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE |	\
-				 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+				 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM |	\
+				 EXT4_FEATURE_RO_COMPAT_GDT_CSUM |	\
+				 EXT4_FEATURE_RO_COMPAT_VERITY |	\
+				 EXT4_FEATURE_RO_COMPAT_QUOTA |	\
+				 EXT4_FEATURE_RO_COMPAT_PROJECT)
 
 /* The size classes of mke2fs (misc/mke2fs.c parse_fs_type). */
 static const char *size_type_of(uint64_t bytes)
@@ -167,6 +176,7 @@ static int resolve_features(struct mkfs_opts *o, const struct mkfs_conf *c,
 			    const char *const *types)
 {
 	const char *base = mkfs_conf_get(c, types, "base_features");
+	uint32_t profile_orphan, profile_seed;
 	const char *v;
 	int rc;
 
@@ -184,8 +194,18 @@ static int resolve_features(struct mkfs_opts *o, const struct mkfs_conf *c,
 		rc = edit_features(v, o);
 	if (!rc && o->journal)
 		o->compat |= EXT3_FEATURE_COMPAT_HAS_JOURNAL;
+	profile_orphan = o->compat & EXT4_FEATURE_COMPAT_ORPHAN_FILE;
+	profile_seed = o->incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED;
 	if (!rc && o->features_arg)
 		rc = edit_features(o->features_arg, o);
+	/* mke2fs drops the profile's orphan_file without a journal and its
+	 * metadata_csum_seed without metadata_csum, silently (-O ^has_journal
+	 * or ^metadata_csum on ext4); asked by -O, they are errors */
+	if (profile_orphan && !(o->compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
+		o->compat &= ~EXT4_FEATURE_COMPAT_ORPHAN_FILE;
+	if (profile_seed &&
+	    !(o->ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
+		o->incompat &= ~EXT4_FEATURE_INCOMPAT_CSUM_SEED;
 	return rc;
 }
 
@@ -212,6 +232,41 @@ static int drop_features_rev0(struct mkfs_opts *o)
 		return -EINVAL;
 	}
 	o->compat = o->incompat = o->ro_compat = 0;
+	return 0;
+}
+
+/* The rules of the features ext4 added, as mke2fs has them. */
+static int check_features_ext4(struct mkfs_opts *o)
+{
+	if ((o->incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED) &&
+	    !(o->ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)) {
+		cli_error("metadata_csum_seed needs metadata_csum");
+		return -EINVAL;
+	}
+	if ((o->compat & EXT4_FEATURE_COMPAT_ORPHAN_FILE) &&
+	    !(o->compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)) {
+		cli_error("orphan_file needs a journal (has_journal)");
+		return -EINVAL;
+	}
+	if ((o->ro_compat & EXT4_FEATURE_RO_COMPAT_VERITY) &&
+	    !(o->incompat & EXT4_FEATURE_INCOMPAT_EXTENTS)) {
+		cli_error("verity needs the extent feature (-O extent)");
+		return -EINVAL;
+	}
+	/* project quota: prjquota in -E quotatype sets the feature, the
+	 * feature adds the type; inodes need room for the project id */
+	if (o->quota_types & 4)
+		o->ro_compat |= EXT4_FEATURE_RO_COMPAT_PROJECT;
+	if (o->ro_compat & EXT4_FEATURE_RO_COMPAT_PROJECT) {
+		o->quota_types |= 4;
+		if (o->inode_size == EXT2_GOOD_OLD_INODE_SIZE) {
+			cli_error("128-byte inodes are too small for project quota");
+			return -EINVAL;
+		}
+	}
+	/* metadata_csum supersedes uninit_bg: mke2fs drops uninit_bg */
+	if (o->ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		o->ro_compat &= ~EXT4_FEATURE_RO_COMPAT_GDT_CSUM;
 	return 0;
 }
 
@@ -244,7 +299,7 @@ static int check_features(struct mkfs_opts *o)
 	}
 	if (o->journal_mb && !(o->compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
 		o->compat |= EXT3_FEATURE_COMPAT_HAS_JOURNAL;
-	return 0;
+	return check_features_ext4(o);
 }
 
 /* Sizes and switches from the profile, unless an option gave them. */
@@ -261,6 +316,10 @@ static void resolve_numbers(struct mkfs_opts *o, const struct mkfs_conf *c,
 							 "inode_ratio", 8192);
 	o->def_inode_size = (uint32_t)mkfs_conf_get_int(c, types,
 							"inode_size", 128);
+	/* project quota: at least 256 bytes unless -I said otherwise */
+	if ((o->ro_compat & EXT4_FEATURE_RO_COMPAT_PROJECT) &&
+	    o->def_inode_size < 2 * EXT2_GOOD_OLD_INODE_SIZE)
+		o->def_inode_size = 2 * EXT2_GOOD_OLD_INODE_SIZE;
 	if (o->revision == 0)	/* fixed at 128 bytes before revision 1 */
 		o->inode_size = o->def_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
 	if (!o->flex_bg_size)

@@ -19,6 +19,7 @@
 #include "dirblock.h"
 #include "journal_new.h"
 #include "mapbuild.h"
+#include "orphan_new.h"
 #include "dir.h"
 #include "endian.h"
 #include "error.h"
@@ -28,10 +29,11 @@
 #include "mkfs.h"
 #include "populate.h"
 
-/* Blocks at the start of group 0's inode table holding inodes 1 .. 11. */
+/* Blocks at the start of group 0's inode table holding inodes 1 ..
+ * l->last_ino (11, and the orphan file's and quota's past it). */
 static uint32_t reserved_itable_blocks(const struct mkfs_layout *l)
 {
-	return (EXT2_GOOD_OLD_FIRST_INO * l->inode_size + l->block_size - 1) /
+	return (l->last_ino * l->inode_size + l->block_size - 1) /
 	       l->block_size;
 }
 
@@ -89,14 +91,14 @@ static int write_block_bitmap(const struct mkfs_target *t,
 				      buf);
 }
 
-/* An inode bitmap: inodes 1 .. 11 used in group 0, the padding past the
- * group's inodes. */
+/* An inode bitmap: inodes 1 .. l->last_ino used in group 0, the padding
+ * past the group's inodes. */
 static void build_inode_bitmap(const struct mkfs_layout *l, int group0,
 			       struct extkit_bitmap *bm, uint8_t *buf)
 {
 	extkit_bitmap_clear_all(bm);
 	if (group0)
-		extkit_bitmap_set_range(bm, 0, EXT2_GOOD_OLD_FIRST_INO);
+		extkit_bitmap_set_range(bm, 0, l->last_ino);
 	extkit_bitmap_set_range(bm, l->inodes_per_group,
 				bm->nbits - l->inodes_per_group);
 	extkit_bitmap_to_disk(bm, 0, bm->nbits, buf);
@@ -339,6 +341,25 @@ static int zero_slack(const struct mkfs_layout *l, struct extkit_fs *fs)
 	return rc;
 }
 
+/* Each group's free block count, to see which groups a writer took
+ * blocks from (note_touched). */
+static uint32_t *free_counts(const struct extkit_fs *fs)
+{
+	uint32_t *n = malloc(fs->g.group_count * sizeof(*n));
+
+	for (uint32_t g = 0; n && g < fs->g.group_count; g++)
+		n[g] = fs->groups[g].free_blocks;
+	return n;
+}
+
+static void note_touched(const struct extkit_fs *fs, const uint32_t *before,
+			 uint8_t *touched)
+{
+	for (uint32_t g = 0; g < fs->g.group_count; g++)
+		if (fs->groups[g].free_blocks != before[g])
+			touched[g] = 1;
+}
+
 /*
  * The journal, through the library, which reads the bitmaps written
  * above; group free counts show which groups it took blocks from. Its
@@ -361,17 +382,45 @@ static int write_journal(const struct mkfs_opts *o,
 		.now = o->now,
 		.defer_super = 1,
 	};
-	uint32_t *before = malloc(l->groups * sizeof(*before));
-	int rc;
+	uint32_t *before = free_counts(fs);
+	int rc = before ? extkit_journal_create(fs, &p) : -ENOMEM;
 
-	if (!before)
-		return -ENOMEM;
-	for (uint32_t g = 0; g < l->groups; g++)
-		before[g] = fs->groups[g].free_blocks;
-	rc = extkit_journal_create(fs, &p);
-	for (uint32_t g = 0; !rc && g < l->groups; g++)
-		if (fs->groups[g].free_blocks != before[g])
-			touched[g] = 1;
+	if (!rc)
+		note_touched(fs, before, touched);
+	free(before);
+	return rc;
+}
+
+static int has_quota(const struct extkit_fs *fs)
+{
+	return (fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA) != 0;
+}
+
+/* The quota inodes (quota.c), noting the groups they took blocks from. */
+static int write_quota(const struct mkfs_opts *o, const struct mkfs_layout *l,
+		       struct extkit_fs *fs, uint8_t *touched)
+{
+	uint32_t *before = free_counts(fs);
+	int rc = before ? mkfs_quota_write(o, l, fs) : -ENOMEM;
+
+	if (!rc)
+		note_touched(fs, before, touched);
+	free(before);
+	return rc;
+}
+
+/* The orphan file, after the journal as mke2fs makes it. */
+static int write_orphan_file(const struct mkfs_opts *o,
+			     const struct mkfs_layout *l, struct extkit_fs *fs,
+			     uint8_t *touched)
+{
+	uint32_t *before = free_counts(fs);
+	int rc = before ? extkit_orphan_file_create(fs, l->orphan_ino,
+						    l->orphan_blocks, o->now) :
+		 -ENOMEM;
+
+	if (!rc)
+		note_touched(fs, before, touched);
 	free(before);
 	return rc;
 }
@@ -424,10 +473,18 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = zero_slack(l, fs);
 	if (!rc && l->journal_blocks)
 		rc = write_journal(o, t, l, fs, touched);
+	/* quota before the orphan file, as mke2fs; after -d's files when
+	 * there are some (the usage must count them) */
+	if (!rc && has_quota(fs) && !o->source)
+		rc = write_quota(o, l, fs, touched);
+	if (!rc && l->orphan_ino)
+		rc = write_orphan_file(o, l, fs, touched);
 	if (!rc)
 		rc = set_block_uninit(t, l, fs, touched);
 	if (!rc && o->source)	/* after the journal, on the final flags */
 		rc = mkfs_populate(o, l, fs);
+	if (!rc && has_quota(fs) && o->source)
+		rc = mkfs_quota_write(o, l, fs);
 	if (!rc)
 		rc = extkit_fs_write_super(fs);
 	if (!rc)
