@@ -25,6 +25,7 @@
 #include "cli/msg.h"
 
 #include "dump.h"
+#include "extract.h"
 #include "frag.h"
 #include "json.h"
 
@@ -171,6 +172,10 @@ static const struct dump_cmd commands[] = {
 	{ "dirblock", dump_dirblock, 2, 2, 0, "PATH N" },
 	{ "frag", cmd_frag, 0, 1, 0, "[PATH]" },
 	{ "quota", dump_quota, 0, 0, 0, "" },
+	{ "extract", dump_extract, 0, 2, DUMP_OPT_TAR,
+	  "[PATH] DEST | --tar FILE [PATH]" },
+	{ "cat", dump_cat, 1, 1, 0, "PATH" },
+	{ "dump", dump_dump, 2, 2, DUMP_OPT_PRESERVE, "PATH FILE" },
 };
 
 static const struct dump_cmd *find_command(const char *name)
@@ -209,7 +214,8 @@ static int popt_loop(poptContext pc, struct dump_opts *o)
 
 static int is_cmd_option(int val)
 {
-	return val == DUMP_OPT_LONG || val == DUMP_OPT_META;
+	return val == DUMP_OPT_LONG || val == DUMP_OPT_META ||
+	       val == DUMP_OPT_TAR || val == DUMP_OPT_PRESERVE;
 }
 
 /*
@@ -226,6 +232,12 @@ static int parse_command(struct dump_opts *o, const struct dump_cmd *cmd,
 		  "ls: also print mode, links, owner, size and type", NULL },
 		{ "meta", 'm', POPT_ARG_NONE, &o->meta, DUMP_OPT_META,
 		  "blocks: include indirect and extent tree blocks", NULL },
+		{ "tar", '\0', POPT_ARG_STRING, &o->tar, DUMP_OPT_TAR,
+		  "extract: write a pax archive to FILE (- for stdout)",
+		  "FILE" },
+		{ "preserve", 'p', POPT_ARG_NONE, &o->preserve,
+		  DUMP_OPT_PRESERVE, "dump: also set owner, mode and times",
+		  NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -241,9 +253,12 @@ static int parse_command(struct dump_opts *o, const struct dump_cmd *cmd,
 	poptSetOtherOptionHelp(pc, cmd->args_help);
 	rc = popt_loop(pc, o);
 	if (!rc && ((o->long_list && !(cmd->opts & DUMP_OPT_LONG)) ||
-		    (o->meta && !(cmd->opts & DUMP_OPT_META)))) {
+		    (o->meta && !(cmd->opts & DUMP_OPT_META)) ||
+		    (o->tar && !(cmd->opts & DUMP_OPT_TAR)) ||
+		    (o->preserve && !(cmd->opts & DUMP_OPT_PRESERVE)))) {
 		cli_error("%s: option %s not accepted", cmd->name,
-			  o->long_list ? "-l" : "-m");
+			  o->long_list ? "-l" : o->meta ? "-m" :
+			  o->tar ? "--tar" : "-p");
 		rc = 1;
 	}
 	/* popt owns what it hands out: keep copies past poptFreeContext(). */
@@ -355,7 +370,7 @@ static int parse_args(struct dump_opts *o, int argc, const char **argv,
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
-	char help[512], *target = NULL;
+	char help[1024], *target = NULL;
 	poptContext pc;
 	int rc;
 
@@ -452,7 +467,8 @@ static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 		cli_error("stdout: write error");
 		rc = -1;
 	}
-	return rc < 0 ? DUMP_EXIT_FAIL : DUMP_EXIT_OK;
+	/* extract says partial with a positive status */
+	return rc < 0 ? DUMP_EXIT_FAIL : rc;
 }
 
 int main(int argc, char **argv)
@@ -466,9 +482,12 @@ int main(int argc, char **argv)
 		cli_version();
 	else if (!rc)
 		rc = run(&o, cmd);
+	else
+		rc = DUMP_EXIT_FAIL;
 	while (o.nargs > 0)
 		free((char *)o.args[--o.nargs]);
 	free(o.args);
 	free((char *)o.target);
-	return rc ? DUMP_EXIT_FAIL : DUMP_EXIT_OK;
+	free((char *)o.tar);
+	return rc;
 }

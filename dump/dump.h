@@ -21,6 +21,8 @@
 /* Command options (which commands accept them: see the command table). */
 #define DUMP_OPT_LONG	0x1	/* ls -l */
 #define DUMP_OPT_META	0x2	/* blocks -m */
+#define DUMP_OPT_TAR	0x4	/* extract --tar FILE */
+#define DUMP_OPT_PRESERVE	0x8	/* dump -p */
 
 struct dump_opts {
 	int json;		/* --json */
@@ -28,6 +30,8 @@ struct dump_opts {
 	int version;		/* -V */
 	int long_list;		/* ls -l */
 	int meta;		/* blocks -m: indirect/extent tree blocks too */
+	const char *tar;	/* extract --tar FILE ("-": stdout) */
+	int preserve;		/* dump -p: owner, mode and times too */
 	const char *target;
 	const char *command;
 	const char **args;	/* the command's positional arguments */

@@ -86,6 +86,26 @@ void extkit_inode_set_fs_blocks(const struct extkit_fs *fs,
  * or inline data). */
 int extkit_inode_has_block_map(const struct extkit_inode *inode);
 
+/*
+ * The device number of a character or block device inode: the old
+ * 16-bit form in i_block[0] when it is not 0, else the new form in
+ * i_block[1] (12-bit major, 20-bit minor, as the kernel encodes it).
+ */
+static inline void extkit_inode_rdev(const struct extkit_inode *inode,
+				     uint32_t *major, uint32_t *minor)
+{
+	uint32_t d = inode->block[0];
+
+	if (d) {
+		*major = (d >> 8) & 0xff;
+		*minor = d & 0xff;
+		return;
+	}
+	d = inode->block[1];
+	*major = (d & 0xfff00) >> 8;
+	*minor = (d & 0xff) | ((d >> 12) & 0xfff00);
+}
+
 /* EXT2_FT_* for a mode, EXT2_FT_UNKNOWN for an invalid one. */
 uint8_t extkit_mode_to_ftype(uint16_t mode);
 /* One letter name for a file type, as ls -l shows it. */
