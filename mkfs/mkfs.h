@@ -61,6 +61,7 @@ struct mkfs_opts {
 	uint32_t root_uid, root_gid;
 	uint16_t errors_behavior;	/* -e; 0: continue (1) */
 	char *orphan_size;		/* -E orphan_file_size= as given */
+	uint32_t mmp_interval;		/* -E mmp_update_interval=; 0: 5 s */
 	unsigned int quota_types;	/* -E quotatype=: bits 0 user, 1
 					 * group, 2 project; user and group
 					 * by default */

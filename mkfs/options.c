@@ -258,10 +258,17 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 	}
 	if (!strcmp(tok, "quotatype") && val)
 		return ext_quotatype(val, o);
+	if (!strcmp(tok, "mmp_update_interval") && val) {
+		/* seconds; mke2fs refuses more than 300 */
+		if (ext_number(tok, val, 0, 300, &v))
+			return -EINVAL;
+		o->mmp_interval = (uint32_t)v;
+		return 0;
+	}
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
 		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
-		  "root_owner, orphan_file_size=, quotatype=, discard, nodiscard)", tok,
+		  "root_owner, orphan_file_size=, quotatype=, mmp_update_interval=, discard, nodiscard)", tok,
 		  val ? "=" : "",
 		  val ? val : "");
 	return -EINVAL;
@@ -542,7 +549,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, discard, nodiscard",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },

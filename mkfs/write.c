@@ -19,6 +19,8 @@
 #include "dirblock.h"
 #include "journal_new.h"
 #include "mapbuild.h"
+#include "alloc.h"
+#include "mmp.h"
 #include "orphan_new.h"
 #include "dir.h"
 #include "endian.h"
@@ -391,6 +393,38 @@ static int write_journal(const struct mkfs_opts *o,
 	return rc;
 }
 
+/*
+ * The MMP block, as mke2fs makes it after the journal: the first free
+ * block, a clean sequence, the time of the run, this host's name and
+ * the target's path, the update interval (-E mmp_update_interval=,
+ * else 5 s).
+ */
+static int write_mmp(const struct mkfs_opts *o, const struct mkfs_target *t,
+		     struct extkit_fs *fs, uint8_t *touched)
+{
+	uint32_t *before = free_counts(fs);
+	uint16_t interval = (uint16_t)(o->mmp_interval ? o->mmp_interval :
+				       EXT4_MMP_MIN_CHECK_INTERVAL);
+	uint64_t blk;
+	int rc = before ? extkit_alloc_find(fs, fs->sb.first_data_block, 1,
+					    &blk) : -ENOMEM;
+
+	if (!rc)
+		rc = extkit_alloc_mark(fs, blk, 1);
+	if (!rc) {
+		/* the encoder keeps these raw fields: set both */
+		fs->sb.mmp_block = blk;
+		fs->sb.mmp_interval = interval;
+		fs->raw_sb.s_mmp_block = cpu_to_le64(blk);
+		fs->raw_sb.s_mmp_interval = cpu_to_le16(interval);
+		rc = extkit_mmp_reset_at(fs, t->path, o->now);
+	}
+	if (!rc)
+		note_touched(fs, before, touched);
+	free(before);
+	return rc;
+}
+
 static int has_quota(const struct extkit_fs *fs)
 {
 	return (fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA) != 0;
@@ -473,6 +507,8 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = zero_slack(l, fs);
 	if (!rc && l->journal_blocks)
 		rc = write_journal(o, t, l, fs, touched);
+	if (!rc && (fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_MMP))
+		rc = write_mmp(o, t, fs, touched);
 	/* quota before the orphan file, as mke2fs; after -d's files when
 	 * there are some (the usage must count them) */
 	if (!rc && has_quota(fs) && !o->source)
