@@ -660,6 +660,13 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 	extkit_super_encode(&fs->sb, &fs->raw_sb);
 	fs->raw_sb.s_raid_stride = cpu_to_le16((uint16_t)o->stride);
 	fs->raw_sb.s_raid_stripe_width = cpu_to_le32(o->stripe_width);
+	if (o->incompat & EXT4_FEATURE_INCOMPAT_CASEFOLD) {
+		/* the encoder keeps these raw fields: set both */
+		fs->sb.encoding = o->s_encoding;
+		fs->sb.encoding_flags = o->s_encoding_flags;
+		fs->raw_sb.s_encoding = cpu_to_le16(o->s_encoding);
+		fs->raw_sb.s_encoding_flags = cpu_to_le16(o->s_encoding_flags);
+	}
 	/* the kernel's defaults for encryption: AES-256-XTS for contents,
 	 * AES-256-CTS for names (as mke2fs sets them) */
 	if (o->incompat & EXT4_FEATURE_INCOMPAT_ENCRYPT) {

@@ -62,6 +62,10 @@ struct mkfs_opts {
 	uint16_t errors_behavior;	/* -e; 0: continue (1) */
 	char *orphan_size;		/* -E orphan_file_size= as given */
 	uint32_t mmp_interval;		/* -E mmp_update_interval=; 0: 5 s */
+	char *encoding;			/* -E encoding= (sets casefold) */
+	char *encoding_flags;		/* -E encoding_flags= */
+	uint16_t s_encoding;		/* resolved with casefold */
+	uint16_t s_encoding_flags;
 	unsigned int quota_types;	/* -E quotatype=: bits 0 user, 1
 					 * group, 2 project; user and group
 					 * by default */

@@ -258,6 +258,14 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 	}
 	if (!strcmp(tok, "quotatype") && val)
 		return ext_quotatype(val, o);
+	if ((!strcmp(tok, "encoding") || !strcmp(tok, "encoding_flags")) &&
+	    val) {
+		char **dst = tok[8] ? &o->encoding_flags : &o->encoding;
+
+		free(*dst);
+		*dst = strdup(val);
+		return *dst ? 0 : -ENOMEM;
+	}
 	if (!strcmp(tok, "mmp_update_interval") && val) {
 		/* seconds; mke2fs refuses more than 300 */
 		if (ext_number(tok, val, 0, 300, &v))
@@ -268,7 +276,7 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
 		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
-		  "root_owner, orphan_file_size=, quotatype=, mmp_update_interval=, discard, nodiscard)", tok,
+		  "root_owner, orphan_file_size=, quotatype=, mmp_update_interval=, encoding=, encoding_flags=, discard, nodiscard)", tok,
 		  val ? "=" : "",
 		  val ? val : "");
 	return -EINVAL;
@@ -549,7 +557,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, discard, nodiscard",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },
@@ -615,7 +623,9 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->source);
 	free(o->undo_file);
 	free(o->orphan_size);
-	o->orphan_size = NULL;
+	free(o->encoding);
+	free(o->encoding_flags);
+	o->orphan_size = o->encoding = o->encoding_flags = NULL;
 	o->source = o->undo_file = NULL;
 	o->target = NULL;
 	o->size_arg = NULL;
