@@ -369,32 +369,37 @@ static uint32_t lpf_blocks(uint32_t bs)
 /*
  * The journal's size: -J size= (MiB), else mke2fs's default for the
  * size; none when the filesystem is too small for one (as mke2fs, which
- * then goes on without).
+ * then goes on without). With fast_commit, an area after the log of -J
+ * fast_commit_size= (KiB), else 1/64 of the default journal, whatever
+ * -J size= says (e2fsprogs' ext2fs_get_journal_params).
  */
 static int pick_journal(struct mkfs_opts *o, struct mkfs_layout *l)
 {
-	uint64_t j;
+	uint64_t j, def, fc = 0;
 
 	if (!(o->compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
 		return 0;
-	if (!o->journal_mb) {
-		l->journal_blocks = extkit_journal_default_blocks(l->blocks,
-								  l->block_size);
-		if (!l->journal_blocks) {
-			o->compat &= ~EXT3_FEATURE_COMPAT_HAS_JOURNAL;
-			if (!o->quiet)
-				fprintf(stderr, "%s: the filesystem is too small for a journal\n",
-					cli_prog);
-		}
+	def = extkit_journal_default_blocks(l->blocks, l->block_size);
+	if (!def) {
+		o->compat &= ~EXT3_FEATURE_COMPAT_HAS_JOURNAL;
+		if (!o->quiet)
+			fprintf(stderr, "%s: the filesystem is too small for a journal\n",
+				cli_prog);
 		return 0;
 	}
-	j = (uint64_t)o->journal_mb * MIB / l->block_size;
-	if (j < 1024 || j > 10240000 || j > l->blocks / 2) {
-		cli_error("journal size %u MiB is %llu blocks: 1024 to 10240000 and at most half the filesystem",
-			  o->journal_mb, (unsigned long long)j);
+	if (o->compat & EXT4_FEATURE_COMPAT_FAST_COMMIT)
+		fc = o->fc_kib ? (uint64_t)o->fc_kib * 1024 / l->block_size :
+		     def / 64;
+	j = o->journal_mb ? (uint64_t)o->journal_mb * MIB / l->block_size :
+	    def;
+	if ((o->journal_mb || (fc && o->fc_kib)) &&
+	    (j + fc < 1024 || j + fc > 10240000 || j + fc > l->blocks / 2)) {
+		cli_error("journal of %llu blocks and %llu fast-commit blocks: 1024 to 10240000 in all and at most half the filesystem",
+			  (unsigned long long)j, (unsigned long long)fc);
 		return -EINVAL;
 	}
 	l->journal_blocks = (uint32_t)j;
+	l->fc_blocks = (uint32_t)fc;
 	return 0;
 }
 

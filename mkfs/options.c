@@ -294,20 +294,35 @@ static int parse_extended(char *list, struct mkfs_opts *o)
 	return 0;
 }
 
-/* -J size=MiB: the journal's size (1024 .. 10,240,000 blocks is checked
- * with the block size known). */
+/* -J size=MIB,fast_commit_size=KIB: the journal's size and its
+ * fast-commit area (1024 .. 10,240,000 blocks in all is checked with the
+ * block size known). size= adds a journal. */
 static int parse_journal(const char *s, struct mkfs_opts *o)
 {
+	char *copy = strdup(s), *save = NULL;
+	int rc = copy ? 0 : -ENOMEM;
 	uint64_t v;
 
-	if (strncmp(s, "size=", 5) || cli_parse_size(s + 5, 1, &v) || !v ||
-	    v > 10240000) {
-		cli_error("invalid journal options '%s': size=MIB", s);
-		return -EINVAL;
+	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; !rc && tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int fc = !strncmp(tok, "fast_commit_size=", 17);
+		const char *val = tok + (fc ? 17 : 5);
+
+		if ((!fc && strncmp(tok, "size=", 5)) ||
+		    cli_parse_size(val, 1, &v) || !v ||
+		    v > (fc ? UINT32_MAX / 1024 : 10240000)) {
+			cli_error("invalid journal options '%s': size=MIB, "
+				  "fast_commit_size=KIB", s);
+			rc = -EINVAL;
+		} else if (fc) {
+			o->fc_kib = (uint32_t)v;
+		} else {
+			o->journal_mb = (uint32_t)v;
+			o->journal = 1;
+		}
 	}
-	o->journal_mb = (uint32_t)v;
-	o->journal = 1;
-	return 0;
+	free(copy);
+	return rc;
 }
 
 /* -e continue|remount-ro|panic (s_errors 1, 2, 3). */
@@ -573,7 +588,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "journal", 'j', POPT_ARG_NONE, &o->journal, 0,
 		  "add a journal (ext3)", NULL },
 		{ "journal-options", 'J', POPT_ARG_STRING, &a.journal_opts, 0,
-		  "journal options: size=MIB", "OPTS" },
+		  "journal options: size=MIB, fast_commit_size=KIB", "OPTS" },
 		{ "errors", 'e', POPT_ARG_STRING, &a.errors, 0,
 		  "on errors: continue, remount-ro or panic", "BEHAVIOR" },
 		{ "revision", 'r', POPT_ARG_STRING, &a.revision, 0,

@@ -375,7 +375,8 @@ static int write_journal(const struct mkfs_opts *o,
 			 uint8_t *touched)
 {
 	struct extkit_journal_params p = {
-		.blocks = l->journal_blocks,
+		.blocks = l->journal_blocks + l->fc_blocks,
+		.fc_blocks = l->fc_blocks,
 		.zero_log = !o->lazy_journal_init &&
 			    (!t->known_zero || o->lazy_journal_init_given),
 		.write_zeroes = t->known_zero,
