@@ -38,7 +38,8 @@ static int charge(struct qscan *qs, uint32_t ino, const uint8_t *raw)
 	uint64_t space;
 
 	extkit_inode_decode(raw, qs->fs->g.inode_size, &in);
-	if (!extkit_quota_charged(qs->fs, ino, &in))
+	/* an inode mkfs has taken but not made yet (the orphan file) */
+	if (!in.mode || !extkit_quota_charged(qs->fs, ino, &in))
 		return 0;
 	space = extkit_inode_blocks_bytes(qs->fs, &in);
 	for (int t = 0; t < EXTKIT_QUOTA_TYPES; t++) {
