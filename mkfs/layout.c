@@ -394,8 +394,9 @@ static int pick_journal(struct mkfs_opts *o, struct mkfs_layout *l)
 	    def;
 	if ((o->journal_mb || (fc && o->fc_kib)) &&
 	    (j + fc < 1024 || j + fc > 10240000 || j + fc > l->blocks / 2)) {
-		cli_error("journal of %llu blocks and %llu fast-commit blocks: 1024 to 10240000 in all and at most half the filesystem",
-			  (unsigned long long)j, (unsigned long long)fc);
+		cli_error("journal size %llu blocks (%llu of them fast-commit): 1024 to 10240000 and at most half the filesystem",
+			  (unsigned long long)(j + fc),
+			  (unsigned long long)fc);
 		return -EINVAL;
 	}
 	l->journal_blocks = (uint32_t)j;
