@@ -117,6 +117,11 @@ static int pick_sizes(struct mkfs_opts *o, const struct mkfs_target *t,
 			  l->inode_size, l->block_size);
 		return -EINVAL;
 	}
+	if ((o->incompat & EXT4_FEATURE_INCOMPAT_INLINE_DATA) &&
+	    l->inode_size == EXT2_GOOD_OLD_INODE_SIZE) {
+		cli_error("128-byte inodes are too small for inline data; give a larger inode size (-I)");
+		return -EINVAL;
+	}
 	l->inode_ratio = o->inode_ratio;
 	if (!l->inode_ratio)
 		l->inode_ratio = o->def_inode_ratio < l->block_size ?
@@ -492,8 +497,11 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = pick_journal(o, l);
 	if (!rc)
 		rc = pick_special_inodes(o, l);
+	/* with inline_data, mke2fs's lost+found starts inline and its
+	 * first expansion only moves it to a block: one block less */
 	if (!rc)
-		l->lpf_blocks = lpf_blocks(l->block_size);
+		l->lpf_blocks = lpf_blocks(l->block_size) -
+			!!(o->incompat & EXT4_FEATURE_INCOMPAT_INLINE_DATA);
 	l->stride = o->stride;
 	/* mke2fs packs the tables only with flex_bg, and starts the
 	 * journal from the first data block in any case */

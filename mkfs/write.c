@@ -179,12 +179,26 @@ static void dir_inode(const struct mkfs_opts *o, const struct extkit_fs *fs,
 	extkit_inode_set_fs_blocks(fs, ino, nblocks);
 }
 
+static int has_inline_data(const struct extkit_fs *fs)
+{
+	return extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA);
+}
+
+/*
+ * An inode into the table. With inline_data, lost+found keeps the
+ * in-inode attribute header (its magic, no entry) that mke2fs leaves
+ * when the directory moves out of the inode into a block.
+ */
 static void put_inode(const struct extkit_fs *fs, uint8_t *table,
 		      uint32_t ino, const struct extkit_inode *in)
 {
 	uint8_t *raw = table + (size_t)(ino - 1) * fs->g.inode_size;
+	size_t at = EXT2_GOOD_OLD_INODE_SIZE + in->extra_isize;
 
 	extkit_inode_encode(in, fs->g.inode_size, raw);
+	if (ino == EXT2_GOOD_OLD_FIRST_INO && has_inline_data(fs) &&
+	    in->extra_isize && at + 4 <= fs->g.inode_size)
+		put_le32(raw + at, EXT2_EXT_ATTR_MAGIC);
 	extkit_inode_csum_set(fs, ino, raw);
 }
 
@@ -296,7 +310,14 @@ static int write_dirs(const struct mkfs_layout *l, struct extkit_fs *fs)
 		   "lost+found");
 	seal_dir_block(fs, EXT2_ROOT_INO, buf);
 	put_dirent(&fmt, lpf, EXT2_GOOD_OLD_FIRST_INO, 12, ".");
-	put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, end - 12, "..");
+	/* with inline_data, mke2fs's block made from the inline directory:
+	 * ".." of 12 bytes, then an empty record */
+	if (has_inline_data(fs)) {
+		put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, 12, "..");
+		put_dirent(&fmt, lpf + 24, 0, end - 24, "");
+	} else {
+		put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, end - 12, "..");
+	}
 	seal_dir_block(fs, EXT2_GOOD_OLD_FIRST_INO, lpf);
 	for (uint32_t i = 1; i < l->lpf_blocks; i++) {
 		put_dirent(&fmt, lpf + (size_t)i * bs, 0, end, "");

@@ -6,9 +6,11 @@
 #  - each feature alone (on ext2, or ext3 / ext2 + metadata_csum where it
 #    needs a journal or checksums) and with ext4's defaults, at 1 KiB and
 #    4 KiB blocks: e2fsck -fn exits 0; dumpe2fs (header, group lines, the
-#    journal's and MMP block's fields) and debugfs's stat of inodes 3, 4,
-#    8, 12 and 13 (quota, journal, project quota, orphan file) are
-#    mke2fs's;
+#    journal's and MMP block's fields) and debugfs's stat of inodes 2, 3,
+#    4, 8, 11, 12 and 13 (root, quota, journal, lost+found, project
+#    quota, orphan file) are mke2fs's, and lost+found's inode and blocks
+#    byte for byte (inline_data leaves it one block shorter, with an
+#    empty in-inode attribute header);
 #  - the options of these features: -E orphan_file_size=, quotatype=,
 #    mmp_update_interval=, encoding=, encoding_flags=, -J
 #    fast_commit_size=, and their refusals;
@@ -58,15 +60,17 @@ layout() {
 		grep -v '^Lifetime writes:\|^Checksum:\|^Journal features:\|^Journal checksum\|mmp_device_name:\|mmp_update_date:\|mmp_update_time:'
 }
 
-# specials IMAGE: the special inodes as debugfs shows them, less the
-# inode checksum (it covers the generation-free times, equal, but also
-# nothing else that differs: kept out only to name a real difference).
+# specials IMAGE: the special inodes as debugfs shows them (less the
+# inode checksum line: a difference shows in the fields), lost+found's
+# raw inode and blocks.
 specials() {
-	for i in 3 4 8 12 13; do
+	for i in 2 3 4 8 11 12 13; do
 		echo "inode $i:"
 		"$DEBUGFS" -R "stat <$i>" "$1" 2>/dev/null |
 			grep -v 'checksum'
 	done
+	"$DEBUGFS" -R "id <11>" "$1" 2>/dev/null
+	"$DEBUGFS" -R "cat <11>" "$1" 2>/dev/null | od -A x -t x1
 }
 
 # kernel_rw DESC: mounts $img, writes and deletes files, unmounts;
@@ -165,14 +169,17 @@ for b in 1024 4096; do
 	case_one 64M -t ext2 -b $b -O mmp
 	case_one 64M -t ext3 -b $b -O fast_commit
 	case_one 64M -t ext2 -b $b -O casefold
+	case_one 64M -t ext2 -b $b -O ea_inode
+	case_one 64M -t ext2 -b $b -O inline_data
 	case_one 64M -t ext4 -b $b
 	case_one 64M -t ext4 -b $b -O ^metadata_csum,uninit_bg
 	for f in stable_inodes verity encrypt large_dir quota project \
-		 mmp fast_commit casefold; do
+		 mmp fast_commit casefold ea_inode inline_data; do
 		case_one 64M -t ext4 -b $b -O $f
 	done
-	case_one 64M -t ext4 -b $b -O quota,project,mmp,fast_commit,casefold,encrypt,verity,large_dir,stable_inodes
+	case_one 64M -t ext4 -b $b -O quota,project,mmp,fast_commit,casefold,encrypt,verity,large_dir,stable_inodes,ea_inode,inline_data
 done
+case_one 1G -t ext4 -b 65536 -O inline_data
 
 # The options of these features.
 case_one 1G E:orphan_file_size=1M -t ext4
@@ -198,6 +205,7 @@ refused "project quota in 128-byte inodes" -t ext4 -I 128 -O quota,project
 refused "orphan_file_size=0" -t ext4 -E orphan_file_size=0
 refused "encoding_flags without an encoding" -t ext4 -E encoding_flags=strict
 refused "an unknown encoding" -t ext4 -E encoding=latin1
+refused "inline_data in 128-byte inodes" -t ext4 -I 128 -O inline_data
 refused "an unknown quota type" -t ext4 -O quota -E quotatype=fooquota
 refused "mmp_update_interval over 300" -t ext4 -O mmp -E mmp_update_interval=301
 # mke2fs 1.47.1 and later refuse it; 1.47.0 (CI's) takes it
