@@ -240,6 +240,22 @@ if run_mkfs "$tmpdir/out" "$tmpdir/err" -q -t ext3 -O orphan_file -b 1024 \
 		fail "orphan_file_size=600: $n bytes, not 512 blocks"
 fi
 
+# Without a file, the built-in defaults are 1.47.4's file.
+rm -f "$ref" "$img"
+if "$MKE2FS" -q -F -U "$TEST_UUID" -E hash_seed=$TEST_SEED -t ext4 "$ref" 1G \
+		>/dev/null 2>&1 &&
+   MKE2FS_CONFIG=$tmpdir/none run_mkfs "$tmpdir/out" "$tmpdir/err" -q \
+		-U "$TEST_UUID" -E hash_seed=$TEST_SEED -t ext4 "$img" 1G &&
+   fsck_clean "built-in profile" "$img"; then
+	layout "$ref" >"$tmpdir/ref.txt"
+	layout "$img" >"$tmpdir/img.txt"
+	cmp -s "$tmpdir/ref.txt" "$tmpdir/img.txt" &&
+		ok "no mke2fs.conf: the built-in ext4 is 1.47.4's (orphan_file, metadata_csum_seed)" ||
+		fail "no mke2fs.conf: the built-in ext4 differs from 1.47.4's file"
+else
+	fail "built-in profile: $(head -1 "$tmpdir/err")"
+fi
+
 # Every type of the file, and each size class.
 for t in ext2 ext3 ext4; do
 	for u in small floppy big huge news largefile largefile4 hurd; do
