@@ -8,6 +8,8 @@
 # included), sizes 1G 16G 1T 16T (issue 14's target: extkit no slower, no
 # more bytes). A size the filesystem of BENCH_DIR cannot hold as a sparse
 # file (16T on ext4) is skipped with a note: use tmpfs or xfs.
+# BENCH_FS=ext4q: both with -t ext4 -O quota,orphan_file (issue 33: the
+# quota files and the orphan file), sizes 1T 16T.
 #
 # Each row: the median of RUNS runs of each tool (the two alternate, so a
 # change of load hits both) of the wall time and of the CPU time (user +
@@ -33,7 +35,8 @@ FS=${BENCH_FS:-ext2}
 case $FS in
 ext2) [ $# -gt 0 ] || set -- 1G 16G 256G 1T ;;
 ext4) [ $# -gt 0 ] || set -- 1G 16G 1T 16T ;;
-*) echo "BENCH_FS: ext2 or ext4" >&2; exit 1 ;;
+ext4q) [ $# -gt 0 ] || set -- 1T 16T ;;
+*) echo "BENCH_FS: ext2, ext4 or ext4q" >&2; exit 1 ;;
 esac
 dir=${BENCH_DIR:-$(mktemp -d /var/tmp/mkfs-bench.XXXXXX)} || exit 1
 trap 'rm -f "$dir/bench.img" "$dir/times.extkit" "$dir/times.mke2fs"
@@ -74,6 +77,8 @@ once() {
 	mke2fs-ext2) set -- "$@" "$MKE2FS" -q -F -t ext2 ;;
 	extkit-ext4) set -- "$@" "$MKFS" -q -t ext4 ;;
 	mke2fs-ext4) set -- "$@" "$MKE2FS" -q -F -t ext4 ;;
+	extkit-ext4q) set -- "$@" "$MKFS" -q -t ext4 -O quota,orphan_file ;;
+	mke2fs-ext4q) set -- "$@" "$MKE2FS" -q -F -t ext4 -O quota,orphan_file ;;
 	esac
 	tool=$1 size=$2
 	shift 2

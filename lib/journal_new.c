@@ -389,6 +389,7 @@ static void build_jsb(const struct extkit_fs *fs,
 	put_be32(&j->s_first, 1);
 	put_be32(&j->s_sequence, 1);
 	put_be32(&j->s_nr_users, 1);
+	put_be32(&j->s_num_fc_blks, p->fc_blocks);
 	memcpy(j->s_uuid, fs->sb.uuid, sizeof(j->s_uuid));
 	if (!p->csum)
 		return;

@@ -22,6 +22,8 @@ uint32_t extkit_journal_default_blocks(uint64_t fs_blocks,
 
 struct extkit_journal_params {
 	uint32_t blocks;	/* journal length, at least 1024 */
+	uint32_t fc_blocks;	/* of which the fast-commit area at its end
+				 * (s_num_fc_blks; 0: none) */
 	uint64_t goal;		/* 0: where mke2fs puts it */
 	int from_start;		/* 1: from the first data block on (mke2fs
 				 * -E packed_meta_blocks); goal unused */

@@ -87,6 +87,12 @@ static uint32_t update_interval(const struct extkit_fs *fs)
 
 int extkit_mmp_reset(struct extkit_fs *fs, const char *devname)
 {
+	return extkit_mmp_reset_at(fs, devname, 0);
+}
+
+int extkit_mmp_reset_at(struct extkit_fs *fs, const char *devname,
+			uint64_t time)
+{
 	struct mmp_struct *raw = calloc(1, fs->g.block_size);
 	size_t n = strlen(devname);
 	int rc;
@@ -95,6 +101,7 @@ int extkit_mmp_reset(struct extkit_fs *fs, const char *devname)
 		return -ENOMEM;
 	raw->mmp_magic = cpu_to_le32(EXT4_MMP_MAGIC);
 	raw->mmp_seq = cpu_to_le32(EXT4_MMP_SEQ_CLEAN);
+	raw->mmp_time = cpu_to_le64(time);
 	gethostname((char *)raw->mmp_nodename, sizeof(raw->mmp_nodename) - 1);
 	memcpy(raw->mmp_bdevname, devname,
 	       n < sizeof(raw->mmp_bdevname) ? n : sizeof(raw->mmp_bdevname));

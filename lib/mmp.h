@@ -40,6 +40,9 @@ int extkit_mmp_damaged(struct extkit_fs *fs, const char **why);
  * rest of the block zero.
  */
 int extkit_mmp_reset(struct extkit_fs *fs, const char *devname);
+/* The same with mmp_time set to time (mke2fs sets the time it wrote). */
+int extkit_mmp_reset_at(struct extkit_fs *fs, const char *devname,
+			uint64_t time);
 
 /*
  * Whether the filesystem is free to use: -EBUSY (*why names the cause)

@@ -628,6 +628,8 @@ static void make_quota_inode(struct extkit_fs *fs, struct extkit_inode *in,
 	in->atime = in->ctime = in->mtime = now;
 	if (fs->g.inode_size > EXT2_GOOD_OLD_INODE_SIZE && !in->extra_isize)
 		in->extra_isize = 32;
+	if (in->extra_isize >= 8)	/* e2fsprogs makes the inode anew */
+		in->crtime = now;
 	in->size = size;	/* the quota blocks, as e2fsprogs sets it */
 }
 

@@ -23,7 +23,8 @@
 
 #define CONF_DEFAULT_PATH	"/etc/mke2fs.conf"
 
-/* e2fsprogs 1.47's built-in profile (misc/mke2fs.conf.in). */
+/* e2fsprogs 1.47.4's built-in profile (misc/mke2fs.conf.in): since
+ * 1.47.1, ext4 has metadata_csum_seed and orphan_file. */
 static const char builtin_profile[] =
 	"[defaults]\n"
 	"base_features = sparse_super,large_file,filetype,resize_inode,dir_index,ext_attr\n"
@@ -34,7 +35,7 @@ static const char builtin_profile[] =
 	"inode_ratio = 16384\n"
 	"[fs_types]\n"
 	"ext3 = {\n features = has_journal\n}\n"
-	"ext4 = {\n features = has_journal,extent,huge_file,flex_bg,metadata_csum,64bit,dir_nlink,extra_isize\n}\n"
+	"ext4 = {\n features = has_journal,extent,huge_file,flex_bg,metadata_csum,metadata_csum_seed,64bit,dir_nlink,extra_isize,orphan_file\n}\n"
 	"small = {\n blocksize = 1024\n inode_ratio = 4096\n}\n"
 	"floppy = {\n blocksize = 1024\n inode_ratio = 8192\n}\n"
 	"big = {\n inode_ratio = 32768\n}\n"

@@ -117,6 +117,11 @@ static int pick_sizes(struct mkfs_opts *o, const struct mkfs_target *t,
 			  l->inode_size, l->block_size);
 		return -EINVAL;
 	}
+	if ((o->incompat & EXT4_FEATURE_INCOMPAT_INLINE_DATA) &&
+	    l->inode_size == EXT2_GOOD_OLD_INODE_SIZE) {
+		cli_error("128-byte inodes are too small for inline data; give a larger inode size (-I)");
+		return -EINVAL;
+	}
 	l->inode_ratio = o->inode_ratio;
 	if (!l->inode_ratio)
 		l->inode_ratio = o->def_inode_ratio < l->block_size ?
@@ -369,32 +374,38 @@ static uint32_t lpf_blocks(uint32_t bs)
 /*
  * The journal's size: -J size= (MiB), else mke2fs's default for the
  * size; none when the filesystem is too small for one (as mke2fs, which
- * then goes on without).
+ * then goes on without). With fast_commit, an area after the log of -J
+ * fast_commit_size= (KiB), else 1/64 of the default journal, whatever
+ * -J size= says (e2fsprogs' ext2fs_get_journal_params).
  */
 static int pick_journal(struct mkfs_opts *o, struct mkfs_layout *l)
 {
-	uint64_t j;
+	uint64_t j, def, fc = 0;
 
 	if (!(o->compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL))
 		return 0;
-	if (!o->journal_mb) {
-		l->journal_blocks = extkit_journal_default_blocks(l->blocks,
-								  l->block_size);
-		if (!l->journal_blocks) {
-			o->compat &= ~EXT3_FEATURE_COMPAT_HAS_JOURNAL;
-			if (!o->quiet)
-				fprintf(stderr, "%s: the filesystem is too small for a journal\n",
-					cli_prog);
-		}
+	def = extkit_journal_default_blocks(l->blocks, l->block_size);
+	if (!def) {
+		o->compat &= ~EXT3_FEATURE_COMPAT_HAS_JOURNAL;
+		if (!o->quiet)
+			fprintf(stderr, "%s: the filesystem is too small for a journal\n",
+				cli_prog);
 		return 0;
 	}
-	j = (uint64_t)o->journal_mb * MIB / l->block_size;
-	if (j < 1024 || j > 10240000 || j > l->blocks / 2) {
-		cli_error("journal size %u MiB is %llu blocks: 1024 to 10240000 and at most half the filesystem",
-			  o->journal_mb, (unsigned long long)j);
+	if (o->compat & EXT4_FEATURE_COMPAT_FAST_COMMIT)
+		fc = o->fc_kib ? (uint64_t)o->fc_kib * 1024 / l->block_size :
+		     def / 64;
+	j = o->journal_mb ? (uint64_t)o->journal_mb * MIB / l->block_size :
+	    def;
+	if ((o->journal_mb || (fc && o->fc_kib)) &&
+	    (j + fc < 1024 || j + fc > 10240000 || j + fc > l->blocks / 2)) {
+		cli_error("journal size %llu blocks (%llu of them fast-commit): 1024 to 10240000 and at most half the filesystem",
+			  (unsigned long long)(j + fc),
+			  (unsigned long long)fc);
 		return -EINVAL;
 	}
 	l->journal_blocks = (uint32_t)j;
+	l->fc_blocks = (uint32_t)fc;
 	return 0;
 }
 
@@ -486,8 +497,11 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = pick_journal(o, l);
 	if (!rc)
 		rc = pick_special_inodes(o, l);
+	/* with inline_data, mke2fs's lost+found starts inline and its
+	 * first expansion only moves it to a block: one block less */
 	if (!rc)
-		l->lpf_blocks = lpf_blocks(l->block_size);
+		l->lpf_blocks = lpf_blocks(l->block_size) -
+			!!(o->incompat & EXT4_FEATURE_INCOMPAT_INLINE_DATA);
 	l->stride = o->stride;
 	/* mke2fs packs the tables only with flex_bg, and starts the
 	 * journal from the first data block in any case */
@@ -660,6 +674,13 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 	extkit_super_encode(&fs->sb, &fs->raw_sb);
 	fs->raw_sb.s_raid_stride = cpu_to_le16((uint16_t)o->stride);
 	fs->raw_sb.s_raid_stripe_width = cpu_to_le32(o->stripe_width);
+	if (o->incompat & EXT4_FEATURE_INCOMPAT_CASEFOLD) {
+		/* the encoder keeps these raw fields: set both */
+		fs->sb.encoding = o->s_encoding;
+		fs->sb.encoding_flags = o->s_encoding_flags;
+		fs->raw_sb.s_encoding = cpu_to_le16(o->s_encoding);
+		fs->raw_sb.s_encoding_flags = cpu_to_le16(o->s_encoding_flags);
+	}
 	/* the kernel's defaults for encryption: AES-256-XTS for contents,
 	 * AES-256-CTS for names (as mke2fs sets them) */
 	if (o->incompat & EXT4_FEATURE_INCOMPAT_ENCRYPT) {

@@ -48,6 +48,7 @@ struct mkfs_opts {
 	char *features_arg;		/* every -O, joined with commas */
 	int journal;			/* -j */
 	uint32_t journal_mb;		/* -J size=; 0: the default */
+	uint32_t fc_kib;		/* -J fast_commit_size=; 0: default */
 	uint32_t flex_bg_size;		/* -G; profile flex_bg_size */
 	uint32_t blocks_per_group;	/* -g; 0: 8 x block size */
 	int lazy_itable_init;		/* -E; -1: from the profile */
@@ -61,6 +62,11 @@ struct mkfs_opts {
 	uint32_t root_uid, root_gid;
 	uint16_t errors_behavior;	/* -e; 0: continue (1) */
 	char *orphan_size;		/* -E orphan_file_size= as given */
+	uint32_t mmp_interval;		/* -E mmp_update_interval=; 0: 5 s */
+	char *encoding;			/* -E encoding= (sets casefold) */
+	char *encoding_flags;		/* -E encoding_flags= */
+	uint16_t s_encoding;		/* resolved with casefold */
+	uint16_t s_encoding_flags;
 	unsigned int quota_types;	/* -E quotatype=: bits 0 user, 1
 					 * group, 2 project; user and group
 					 * by default */
@@ -105,7 +111,8 @@ struct mkfs_layout {
 	uint64_t lpf_block;		/* first of lpf_blocks */
 	uint64_t dind_block;		/* resize inode; 0 without */
 	uint32_t desc_size;		/* 32, or 64 with 64bit */
-	uint32_t journal_blocks;	/* 0: no journal */
+	uint32_t journal_blocks;	/* 0: no journal; fast commits apart */
+	uint32_t fc_blocks;		/* fast-commit area after the log */
 	uint32_t backup_bgs[2];		/* sparse_super2's backup groups */
 	uint32_t stride;		/* -E stride= (table placement) */
 	uint32_t last_ino;		/* last inode mkfs takes (11 ..) */

@@ -258,10 +258,25 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 	}
 	if (!strcmp(tok, "quotatype") && val)
 		return ext_quotatype(val, o);
+	if ((!strcmp(tok, "encoding") || !strcmp(tok, "encoding_flags")) &&
+	    val) {
+		char **dst = tok[8] ? &o->encoding_flags : &o->encoding;
+
+		free(*dst);
+		*dst = strdup(val);
+		return *dst ? 0 : -ENOMEM;
+	}
+	if (!strcmp(tok, "mmp_update_interval") && val) {
+		/* seconds; mke2fs refuses more than 300 */
+		if (ext_number(tok, val, 0, 300, &v))
+			return -EINVAL;
+		o->mmp_interval = (uint32_t)v;
+		return 0;
+	}
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
 		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
-		  "root_owner, orphan_file_size=, quotatype=, discard, nodiscard)", tok,
+		  "root_owner, orphan_file_size=, quotatype=, mmp_update_interval=, encoding=, encoding_flags=, discard, nodiscard)", tok,
 		  val ? "=" : "",
 		  val ? val : "");
 	return -EINVAL;
@@ -279,20 +294,35 @@ static int parse_extended(char *list, struct mkfs_opts *o)
 	return 0;
 }
 
-/* -J size=MiB: the journal's size (1024 .. 10,240,000 blocks is checked
- * with the block size known). */
+/* -J size=MIB,fast_commit_size=KIB: the journal's size and its
+ * fast-commit area (1024 .. 10,240,000 blocks in all is checked with the
+ * block size known). size= adds a journal. */
 static int parse_journal(const char *s, struct mkfs_opts *o)
 {
+	char *copy = strdup(s), *save = NULL;
+	int rc = copy ? 0 : -ENOMEM;
 	uint64_t v;
 
-	if (strncmp(s, "size=", 5) || cli_parse_size(s + 5, 1, &v) || !v ||
-	    v > 10240000) {
-		cli_error("invalid journal options '%s': size=MIB", s);
-		return -EINVAL;
+	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; !rc && tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int fc = !strncmp(tok, "fast_commit_size=", 17);
+		const char *val = tok + (fc ? 17 : 5);
+
+		if ((!fc && strncmp(tok, "size=", 5)) ||
+		    cli_parse_size(val, 1, &v) || !v ||
+		    v > (fc ? UINT32_MAX / 1024 : 10240000)) {
+			cli_error("invalid journal options '%s': size=MIB, "
+				  "fast_commit_size=KIB", s);
+			rc = -EINVAL;
+		} else if (fc) {
+			o->fc_kib = (uint32_t)v;
+		} else {
+			o->journal_mb = (uint32_t)v;
+			o->journal = 1;
+		}
 	}
-	o->journal_mb = (uint32_t)v;
-	o->journal = 1;
-	return 0;
+	free(copy);
+	return rc;
 }
 
 /* -e continue|remount-ro|panic (s_errors 1, 2, 3). */
@@ -542,7 +572,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, discard, nodiscard",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },
@@ -558,7 +588,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "journal", 'j', POPT_ARG_NONE, &o->journal, 0,
 		  "add a journal (ext3)", NULL },
 		{ "journal-options", 'J', POPT_ARG_STRING, &a.journal_opts, 0,
-		  "journal options: size=MIB", "OPTS" },
+		  "journal options: size=MIB, fast_commit_size=KIB", "OPTS" },
 		{ "errors", 'e', POPT_ARG_STRING, &a.errors, 0,
 		  "on errors: continue, remount-ro or panic", "BEHAVIOR" },
 		{ "revision", 'r', POPT_ARG_STRING, &a.revision, 0,
@@ -608,7 +638,9 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->source);
 	free(o->undo_file);
 	free(o->orphan_size);
-	o->orphan_size = NULL;
+	free(o->encoding);
+	free(o->encoding_flags);
+	o->orphan_size = o->encoding = o->encoding_flags = NULL;
 	o->source = o->undo_file = NULL;
 	o->target = NULL;
 	o->size_arg = NULL;

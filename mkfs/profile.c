@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "casefold.h"
 #include "feature.h"
 #include "journal_new.h"
 #include "ondisk.h"
@@ -33,7 +34,8 @@
 				 EXT3_FEATURE_COMPAT_HAS_JOURNAL |	\
 				 EXT4_FEATURE_COMPAT_SPARSE_SUPER2 |	\
 				 EXT4_FEATURE_COMPAT_ORPHAN_FILE |	\
-				 EXT4_FEATURE_COMPAT_STABLE_INODES)
+				 EXT4_FEATURE_COMPAT_STABLE_INODES |	\
+				 EXT4_FEATURE_COMPAT_FAST_COMMIT)
 #define MKFS_INCOMPAT_SUPP	(EXT2_FEATURE_INCOMPAT_FILETYPE |	\
 				 EXT4_FEATURE_INCOMPAT_EXTENTS |	\
 				 EXT4_FEATURE_INCOMPAT_64BIT |		\
@@ -41,7 +43,11 @@
 				 EXT2_FEATURE_INCOMPAT_META_BG |	\
 				 EXT4_FEATURE_INCOMPAT_CSUM_SEED |	\
 				 EXT4_FEATURE_INCOMPAT_LARGEDIR |	\
-				 EXT4_FEATURE_INCOMPAT_ENCRYPT)
+				 EXT4_FEATURE_INCOMPAT_ENCRYPT |	\
+				 EXT4_FEATURE_INCOMPAT_MMP |		\
+				 EXT4_FEATURE_INCOMPAT_CASEFOLD |	\
+				 EXT4_FEATURE_INCOMPAT_EA_INODE |	\
+				 EXT4_FEATURE_INCOMPAT_INLINE_DATA)
 #define MKFS_RO_COMPAT_SUPP	(EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER |	\
 				 EXT2_FEATURE_RO_COMPAT_LARGE_FILE |	\
 				 EXT4_FEATURE_RO_COMPAT_HUGE_FILE |	\
@@ -198,6 +204,8 @@ static int resolve_features(struct mkfs_opts *o, const struct mkfs_conf *c,
 	profile_seed = o->incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED;
 	if (!rc && o->features_arg)
 		rc = edit_features(o->features_arg, o);
+	if (!rc && o->encoding)	/* -E encoding= sets casefold, as mke2fs */
+		o->incompat |= EXT4_FEATURE_INCOMPAT_CASEFOLD;
 	/* mke2fs drops the profile's orphan_file without a journal and its
 	 * metadata_csum_seed without metadata_csum, silently (-O ^has_journal
 	 * or ^metadata_csum on ext4); asked by -O, they are errors */
@@ -350,6 +358,65 @@ static void resolve_numbers(struct mkfs_opts *o, const struct mkfs_conf *c,
 	}
 }
 
+/* utf8 (or its full name utf8-12.1), the only encoding there is. */
+static int encoding_of(const char *name, uint16_t *enc)
+{
+	if (strcmp(name, "utf8") && strcmp(name, "utf8-12.1")) {
+		cli_error("unknown filename encoding '%s' (utf8)", name);
+		return -EINVAL;
+	}
+	*enc = EXTKIT_ENC_UTF8_12_1;
+	return 0;
+}
+
+/* Encoding flags: names joined by '-', each maybe "no"-prefixed
+ * (strict, nostrict), over utf8's default of none. */
+static int encoding_flags_of(const char *list, uint16_t *flags)
+{
+	char *copy = strdup(list), *save = NULL;
+	int rc = copy ? 0 : -ENOMEM;
+
+	for (char *f = copy ? strtok_r(copy, "-", &save) : NULL; !rc && f;
+	     f = strtok_r(NULL, "-", &save)) {
+		int neg = !strncmp(f, "no", 2);
+
+		if (strcmp(f + 2 * neg, "strict")) {
+			cli_error("unknown encoding flag '%s' (strict, nostrict)",
+				  f);
+			rc = -EINVAL;
+		} else if (neg) {
+			*flags &= (uint16_t)~EXTKIT_ENC_STRICT_MODE_FL;
+		} else {
+			*flags |= EXTKIT_ENC_STRICT_MODE_FL;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+/* casefold's encoding and flags: -E, else the profile's "encoding" and
+ * "encoding_flags", else utf8 with no flags (mke2fs). */
+static int resolve_encoding(struct mkfs_opts *o, const struct mkfs_conf *c,
+			    const char *const *types)
+{
+	const char *en = o->encoding, *ef = o->encoding_flags;
+
+	if (!(o->incompat & EXT4_FEATURE_INCOMPAT_CASEFOLD)) {
+		if (!ef)
+			return 0;
+		cli_error("encoding_flags needs an encoding (-E encoding=utf8)");
+		return -EINVAL;
+	}
+	if (!en)
+		en = mkfs_conf_get(c, types, "encoding");
+	if (!ef && !o->encoding)
+		ef = mkfs_conf_get(c, types, "encoding_flags");
+	o->s_encoding_flags = 0;
+	if (encoding_of(en ? en : "utf8", &o->s_encoding))
+		return -EINVAL;
+	return ef ? encoding_flags_of(ef, &o->s_encoding_flags) : 0;
+}
+
 int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes)
 {
 	const char *types[MAX_TYPES + 1];
@@ -366,6 +433,8 @@ int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes)
 		rc = drop_features_rev0(o);
 	if (!rc)
 		rc = check_features(o);
+	if (!rc)
+		rc = resolve_encoding(o, &c, types);
 	if (!rc)
 		resolve_numbers(o, &c, types);
 	if (rc == -ENOMEM)

@@ -38,7 +38,8 @@ static int charge(struct qscan *qs, uint32_t ino, const uint8_t *raw)
 	uint64_t space;
 
 	extkit_inode_decode(raw, qs->fs->g.inode_size, &in);
-	if (!extkit_quota_charged(qs->fs, ino, &in))
+	/* an inode mkfs has taken but not made yet (the orphan file) */
+	if (!in.mode || !extkit_quota_charged(qs->fs, ino, &in))
 		return 0;
 	space = extkit_inode_blocks_bytes(qs->fs, &in);
 	for (int t = 0; t < EXTKIT_QUOTA_TYPES; t++) {
@@ -55,8 +56,8 @@ static int charge(struct qscan *qs, uint32_t ino, const uint8_t *raw)
 	return 0;
 }
 
-/* The inodes in use of group g: its bitmap, then its table where the
- * bitmap has inodes, CHUNK_BLOCKS blocks at a time. */
+/* The inodes in use of group g: its bitmap, then its table up to the
+ * last inode the bitmap has, CHUNK_BLOCKS blocks at a time. */
 static int scan_group(struct qscan *qs, uint32_t g)
 {
 	struct extkit_fs *fs = qs->fs;
@@ -70,6 +71,12 @@ static int scan_group(struct qscan *qs, uint32_t g)
 	if (extkit_has_group_csum(&fs->sb))
 		used = ipg - gd->itable_unused;
 	rc = extkit_io_read_blocks(fs->io, gd->inode_bitmap, 1, qs->ibm);
+	/* the table only up to the last inode in use (a new filesystem
+	 * without -d: a few blocks of group 0, nothing elsewhere) */
+	while (!rc && used && !(qs->ibm[(used - 1) / 8] &
+				(1u << ((used - 1) % 8))))
+		used = qs->ibm[(used - 1) / 8] ? used - 1 :
+		       (used - 1) / 8 * 8;	/* a byte of zeroes at once */
 	for (uint32_t b = 0; !rc && b * ipb < used; b += CHUNK_BLOCKS) {
 		uint32_t n = (used - b * ipb + ipb - 1) / ipb;
 

@@ -87,7 +87,7 @@ static void print_summary(const struct mkfs_opts *o,
 	print_features(&fs->sb);
 	if (l->journal_blocks)
 		printf("journal:            %u blocks (inode 8)\n",
-		       l->journal_blocks);
+		       l->journal_blocks + l->fc_blocks);
 	print_ids(o, fs);
 	print_backups(fs);
 	printf("free:               %" PRIu64 " blocks, %u inodes%s\n",

@@ -19,6 +19,8 @@
 #include "dirblock.h"
 #include "journal_new.h"
 #include "mapbuild.h"
+#include "alloc.h"
+#include "mmp.h"
 #include "orphan_new.h"
 #include "dir.h"
 #include "endian.h"
@@ -177,12 +179,26 @@ static void dir_inode(const struct mkfs_opts *o, const struct extkit_fs *fs,
 	extkit_inode_set_fs_blocks(fs, ino, nblocks);
 }
 
+static int has_inline_data(const struct extkit_fs *fs)
+{
+	return extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA);
+}
+
+/*
+ * An inode into the table. With inline_data, lost+found keeps the
+ * in-inode attribute header (its magic, no entry) that mke2fs leaves
+ * when the directory moves out of the inode into a block.
+ */
 static void put_inode(const struct extkit_fs *fs, uint8_t *table,
 		      uint32_t ino, const struct extkit_inode *in)
 {
 	uint8_t *raw = table + (size_t)(ino - 1) * fs->g.inode_size;
+	size_t at = EXT2_GOOD_OLD_INODE_SIZE + in->extra_isize;
 
 	extkit_inode_encode(in, fs->g.inode_size, raw);
+	if (ino == EXT2_GOOD_OLD_FIRST_INO && has_inline_data(fs) &&
+	    in->extra_isize && at + 4 <= fs->g.inode_size)
+		put_le32(raw + at, EXT2_EXT_ATTR_MAGIC);
 	extkit_inode_csum_set(fs, ino, raw);
 }
 
@@ -294,7 +310,14 @@ static int write_dirs(const struct mkfs_layout *l, struct extkit_fs *fs)
 		   "lost+found");
 	seal_dir_block(fs, EXT2_ROOT_INO, buf);
 	put_dirent(&fmt, lpf, EXT2_GOOD_OLD_FIRST_INO, 12, ".");
-	put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, end - 12, "..");
+	/* with inline_data, mke2fs's block made from the inline directory:
+	 * ".." of 12 bytes, then an empty record */
+	if (has_inline_data(fs)) {
+		put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, 12, "..");
+		put_dirent(&fmt, lpf + 24, 0, end - 24, "");
+	} else {
+		put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, end - 12, "..");
+	}
 	seal_dir_block(fs, EXT2_GOOD_OLD_FIRST_INO, lpf);
 	for (uint32_t i = 1; i < l->lpf_blocks; i++) {
 		put_dirent(&fmt, lpf + (size_t)i * bs, 0, end, "");
@@ -373,7 +396,8 @@ static int write_journal(const struct mkfs_opts *o,
 			 uint8_t *touched)
 {
 	struct extkit_journal_params p = {
-		.blocks = l->journal_blocks,
+		.blocks = l->journal_blocks + l->fc_blocks,
+		.fc_blocks = l->fc_blocks,
 		.zero_log = !o->lazy_journal_init &&
 			    (!t->known_zero || o->lazy_journal_init_given),
 		.write_zeroes = t->known_zero,
@@ -385,6 +409,38 @@ static int write_journal(const struct mkfs_opts *o,
 	uint32_t *before = free_counts(fs);
 	int rc = before ? extkit_journal_create(fs, &p) : -ENOMEM;
 
+	if (!rc)
+		note_touched(fs, before, touched);
+	free(before);
+	return rc;
+}
+
+/*
+ * The MMP block, as mke2fs makes it after the journal: the first free
+ * block, a clean sequence, the time of the run, this host's name and
+ * the target's path, the update interval (-E mmp_update_interval=,
+ * else 5 s).
+ */
+static int write_mmp(const struct mkfs_opts *o, const struct mkfs_target *t,
+		     struct extkit_fs *fs, uint8_t *touched)
+{
+	uint32_t *before = free_counts(fs);
+	uint16_t interval = (uint16_t)(o->mmp_interval ? o->mmp_interval :
+				       EXT4_MMP_MIN_CHECK_INTERVAL);
+	uint64_t blk;
+	int rc = before ? extkit_alloc_find(fs, fs->sb.first_data_block, 1,
+					    &blk) : -ENOMEM;
+
+	if (!rc)
+		rc = extkit_alloc_mark(fs, blk, 1);
+	if (!rc) {
+		/* the encoder keeps these raw fields: set both */
+		fs->sb.mmp_block = blk;
+		fs->sb.mmp_interval = interval;
+		fs->raw_sb.s_mmp_block = cpu_to_le64(blk);
+		fs->raw_sb.s_mmp_interval = cpu_to_le16(interval);
+		rc = extkit_mmp_reset_at(fs, t->path, o->now);
+	}
 	if (!rc)
 		note_touched(fs, before, touched);
 	free(before);
@@ -473,6 +529,8 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = zero_slack(l, fs);
 	if (!rc && l->journal_blocks)
 		rc = write_journal(o, t, l, fs, touched);
+	if (!rc && (fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_MMP))
+		rc = write_mmp(o, t, fs, touched);
 	/* quota before the orphan file, as mke2fs; after -d's files when
 	 * there are some (the usage must count them) */
 	if (!rc && has_quota(fs) && !o->source)

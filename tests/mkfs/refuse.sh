@@ -62,8 +62,8 @@ refuse "too many inodes" "$new" "do not fit" -N 60000 "$new" 8M
 refuse "reserved 60%" "$new" "reserved blocks percent" -m 60 "$new" 8M
 refuse "unknown feature" "$new" "unknown feature 'frob'" \
 	-O frob "$new" 8M
-refuse "unsupported feature" "$new" "'inline_data' is not supported" \
-	-O inline_data "$new" 8M
+refuse "unsupported feature" "$new" "'compression' is not supported" \
+	-O compression "$new" 8M
 refuse "bigalloc" "$new" "'bigalloc' is not supported" \
 	-t ext4 -O bigalloc "$new" 8M
 refuse "resize_inode without sparse_super" "$new" "needs sparse_super" \
