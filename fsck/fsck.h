@@ -506,6 +506,9 @@ int fsck_relocate_group_places(struct fsck_ctx *ctx);
 /* Whether group 0's inode table holds no root directory while mkfs'
  * place for it holds one: its descriptor is garbage though it fits. */
 int fsck_first_table_garbled(struct fsck_ctx *ctx);
+/* Whether the inode table at blk reads as inodes: at least half of its
+ * blocks hold only plausible ones (relocate.c). */
+int fsck_looks_like_itable(struct fsck_ctx *ctx, uint64_t blk);
 /* Whether blk is group metadata: a superblock copy, descriptors, a bitmap
  * or an inode table (blocks.c). */
 int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk);

@@ -261,7 +261,7 @@ static int inode_plausible(const uint8_t *raw)
  * block overwritten, say) does not condemn the table: pass 1 clears what
  * is bad and keeps the rest, where relocating would zero it all.
  */
-static int looks_like_itable(struct fsck_ctx *ctx, uint64_t blk)
+int fsck_looks_like_itable(struct fsck_ctx *ctx, uint64_t blk)
 {
 	const struct extkit_fs *fs = ctx->fs;
 	uint32_t isz = fs->g.inode_size, nblk = fs->g.itable_blocks;
@@ -300,13 +300,20 @@ static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad)
 	pctx.str = meta_name[k];
 	if (guess && place_fits(fs, g, k, guess, bad[g]) &&
 	    clear_of_others(fs, g, guess, meta_len(fs, k), bad) &&
-	    (k != META_IT || looks_like_itable(ctx, guess))) {
+	    (k != META_IT || fsck_looks_like_itable(ctx, guess))) {
 		pctx.num = guess;
 		if (fix_problem(ctx, bitmap_missing ? PR_0_BITMAP_PREDICTED :
 				PR_0_META_PREDICTED, &pctx)) {
 			*field = guess;
 			bad[g] &= (uint8_t)~(1u << k);
 			ctx->flags |= FSCK_FL_SB_DIRTY;
+			return;
+		}
+		/* -n: the check reads the place the layout predicts (as it
+		 * reads a backup's descriptors), writing nothing */
+		if (ctx->readonly) {
+			*field = guess;
+			bad[g] &= (uint8_t)~(1u << k);
 			return;
 		}
 	} else if (fix_problem(ctx, bitmap_missing ? PR_0_BITMAP_RELOCATE :
@@ -512,7 +519,7 @@ static void check_bitmaps_in_table(struct fsck_ctx *ctx, uint32_t g,
 		    overlaps(at, 1, guess, len))
 			inside |= (uint8_t)(1u << k);
 	}
-	if (inside && looks_like_itable(ctx, guess))
+	if (inside && fsck_looks_like_itable(ctx, guess))
 		bad[g] |= inside;
 }
 
