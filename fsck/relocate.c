@@ -33,6 +33,7 @@
 #include "group.h"
 #include "io.h"
 #include "ondisk.h"
+#include "owners.h"
 
 #include "fsck.h"
 #include "problem.h"
@@ -279,8 +280,23 @@ int fsck_looks_like_itable(struct fsck_ctx *ctx, uint64_t blk)
 	return nblk && good * 2 >= nblk;
 }
 
+/* Whether blk..+len is clear of the metadata reserved inodes and the
+ * superblock name (journal, resize inode, MMP, orphan and quota files). */
+static int clear_of_inode_claims(const struct extkit_owners *o, uint64_t blk,
+				 uint64_t len)
+{
+	struct extkit_claim with[8];
+	size_t n = extkit_owners_find(o, blk, len, NULL, with, 8);
+
+	for (size_t i = 0; i < n && i < 8; i++)
+		if (with[i].kind >= EXTKIT_OWN_RESIZE)
+			return 0;
+	return n <= 8;
+}
+
 /* Decides place k of group g, which does not fit. */
-static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad)
+static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad,
+		      const struct extkit_owners *o)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint64_t *field = meta_field(&fs->groups[g], k);
@@ -300,6 +316,7 @@ static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad)
 	pctx.str = meta_name[k];
 	if (guess && place_fits(fs, g, k, guess, bad[g]) &&
 	    clear_of_others(fs, g, guess, meta_len(fs, k), bad) &&
+	    clear_of_inode_claims(o, guess, meta_len(fs, k)) &&
 	    (k != META_IT || fsck_looks_like_itable(ctx, guess))) {
 		pctx.num = guess;
 		if (fix_problem(ctx, bitmap_missing ? PR_0_BITMAP_PREDICTED :
@@ -358,6 +375,52 @@ static void find_bad_places(const struct extkit_fs *fs, uint32_t g,
 			else
 				bad[g] |= (uint8_t)kk;
 		}
+}
+
+/*
+ * Whether place k of group g is to blame for overlapping claim w of the
+ * ownership map: a superblock copy, descriptor or reserved GDT block
+ * always wins; of two groups' places, the one away from where mkfs put
+ * it is blamed (the later group when neither or both are); the metadata
+ * of a reserved inode (the journal, say) wins over a place away from
+ * mkfs' place, and loses to one there (pass 1 judges the inode then).
+ */
+static int blamed(const struct extkit_fs *fs, uint32_t g, int k,
+		  const struct extkit_claim *w, const uint8_t *bad)
+{
+	int mine = fsck_place_at(fs, g, k) == predict(fs, g, k, bad);
+	int wk = w->kind - EXTKIT_OWN_BLOCK_BITMAP;
+
+	if (w->kind < EXTKIT_OWN_BLOCK_BITMAP)
+		return 1;
+	if (w->kind >= EXTKIT_OWN_RESIZE)
+		return !mine;
+	if (w->group == g || (bad[w->group] & (1u << wk)))
+		return 0;	/* judged in the group, or moving anyway */
+	if (mine != (w->start == predict(fs, w->group, wk, bad)))
+		return !mine;
+	return g > w->group;
+}
+
+/* Marks group g's places that overlap another group's or what the
+ * superblock and reserved inodes name (find_bad_places judged the rest). */
+static void find_shared_places(const struct extkit_fs *fs, uint32_t g,
+			       uint8_t *bad, const struct extkit_owners *o)
+{
+	struct extkit_claim with[8];
+
+	for (int k = 0; k < META_KINDS; k++) {
+		size_t n;
+
+		if (bad[g] & (1u << k))
+			continue;
+		n = fsck_place_conflicts(o, fs, g, k, with, 8);
+		for (size_t i = 0; i < n && i < 8; i++)
+			if (blamed(fs, g, k, &with[i], bad)) {
+				bad[g] |= (uint8_t)(1u << k);
+				break;
+			}
+	}
 }
 
 /* Whether the inode table at blk holds a root directory (inode 2). */
@@ -528,11 +591,15 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t ng = fs->g.group_count;
 
+	struct extkit_owners o;
+
 	ctx->relocate = calloc(ng, 1);
-	if (!ctx->relocate)
+	if (!ctx->relocate || fsck_owners_build(fs, &o))
 		return -ENOMEM;
 	for (uint32_t g = 0; g < ng; g++)
 		find_bad_places(fs, g, ctx->relocate);
+	for (uint32_t g = 0; g < ng; g++)
+		find_shared_places(fs, g, ctx->relocate, &o);
 	check_first_table(ctx, ctx->relocate);
 	for (uint32_t g = 0; g < ng; g++) {
 		check_bitmaps_in_table(ctx, g, ctx->relocate);
@@ -541,7 +608,8 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 	for (uint32_t g = 0; g < ng && !(ctx->flags & FSCK_FL_ABORT); g++)
 		for (int k = 0; k < META_KINDS; k++)
 			if (ctx->relocate[g] & (1u << k))
-				fix_place(ctx, g, k, ctx->relocate);
+				fix_place(ctx, g, k, ctx->relocate, &o);
+	extkit_owners_free(&o);
 	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;
 }
 
