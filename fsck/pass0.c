@@ -601,7 +601,8 @@ static void name_by_label(struct fsck_ctx *ctx)
  * "inode" it reads there and write them over the file. When the backup
  * descriptors name another place for a group's table, and that place
  * reads as inodes while the primary's does not, the primary is garbled
- * (only tables that differ from the backup's are read). *why says which.
+ * (only tables that differ from the backup's are read). With no backup,
+ * mkfs' places stand in for the backup's (relocate.c). *why says which.
  */
 static int tables_garbled(struct fsck_ctx *ctx, const char **why)
 {
@@ -611,7 +612,7 @@ static int tables_garbled(struct fsck_ctx *ctx, const char **why)
 	int yes = 0;
 
 	if (fs->g.group_count < 2 || find_backup(ctx, &bfs, &blk))
-		return 0;
+		return fsck_tables_garbled(ctx, why);
 	for (uint32_t g = 0; g < fs->g.group_count && !yes; g++) {
 		uint64_t at = fs->groups[g].inode_table;
 		uint64_t bat = g < bfs->g.group_count ?

@@ -23,6 +23,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -385,10 +387,32 @@ static void find_bad_places(const struct extkit_fs *fs, uint32_t g,
  * of a reserved inode (the journal, say) wins over a place away from
  * mkfs' place, and loses to one there (pass 1 judges the inode then).
  */
+/*
+ * Whether place k of group g is where mkfs put it: predict()'s place, or
+ * with flex_bg the place next to either neighbour's or mke2fs' own for a
+ * new filesystem (a neighbour that is itself wrong misleads predict()).
+ */
+static int at_mkfs_place(const struct extkit_fs *fs, uint32_t g, int k,
+			 const uint8_t *bad)
+{
+	uint64_t at = fsck_place_at(fs, g, k), len = meta_len(fs, k);
+
+	if (at == predict(fs, g, k, bad))
+		return 1;
+	if (!flex_bg(fs))
+		return 0;
+	if (g > 0 && at == *meta_field(&fs->groups[g - 1], k) + len)
+		return 1;
+	if (g + 1 < fs->g.group_count &&
+	    at + len == *meta_field(&fs->groups[g + 1], k))
+		return 1;
+	return at == skip_sb_copies(fs, flex_fresh_place(fs, g, k), len);
+}
+
 static int blamed(const struct extkit_fs *fs, uint32_t g, int k,
 		  const struct extkit_claim *w, const uint8_t *bad)
 {
-	int mine = fsck_place_at(fs, g, k) == predict(fs, g, k, bad);
+	int mine = at_mkfs_place(fs, g, k, bad);
 	int wk = w->kind - EXTKIT_OWN_BLOCK_BITMAP;
 
 	if (w->kind < EXTKIT_OWN_BLOCK_BITMAP)
@@ -397,7 +421,7 @@ static int blamed(const struct extkit_fs *fs, uint32_t g, int k,
 		return !mine;
 	if (w->group == g || (bad[w->group] & (1u << wk)))
 		return 0;	/* judged in the group, or moving anyway */
-	if (mine != (w->start == predict(fs, w->group, wk, bad)))
+	if (mine != at_mkfs_place(fs, w->group, wk, bad))
 		return !mine;
 	return g > w->group;
 }
@@ -421,6 +445,57 @@ static void find_shared_places(const struct extkit_fs *fs, uint32_t g,
 				break;
 			}
 	}
+}
+
+/*
+ * Group g's inode table fits but is garbage: it is away from mkfs'
+ * place, does not read as inodes, and mkfs' place, clear of every other
+ * claim, does (a table field pointed at file data: pass 1 would clear
+ * every "inode" there, over the file). Only such tables are read.
+ */
+static int table_garbled(struct fsck_ctx *ctx, uint32_t g, const uint8_t *bad,
+			 const struct extkit_owners *o)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t at = fs->groups[g].inode_table, len = meta_len(fs, META_IT);
+	uint64_t guess;
+
+	if ((bad[g] & (1u << META_IT)) || at_mkfs_place(fs, g, META_IT, bad))
+		return 0;
+	guess = predict(fs, g, META_IT, bad);
+	if (!guess || guess == at ||
+	    !place_fits(fs, g, META_IT, guess, bad[g]) ||
+	    !clear_of_others(fs, g, guess, len, bad) ||
+	    !clear_of_inode_claims(o, guess, len))
+		return 0;
+	return !fsck_looks_like_itable(ctx, at) &&
+	       fsck_looks_like_itable(ctx, guess);
+}
+
+int fsck_tables_garbled(struct fsck_ctx *ctx, const char **why)
+{
+	static char buf[160];
+	struct extkit_fs *fs = ctx->fs;
+	uint8_t *bad = calloc(fs->g.group_count, 1);
+	struct extkit_owners o;
+	int yes = 0;
+
+	if (!bad || fsck_owners_build(fs, &o)) {
+		free(bad);
+		return 0;
+	}
+	for (uint32_t g = 0; g < fs->g.group_count && !yes; g++) {
+		if (!table_garbled(ctx, g, bad, &o))
+			continue;
+		snprintf(buf, sizeof(buf), "group %" PRIu32 "'s inode table "
+			 "(block %" PRIu64 ") holds no inodes; mkfs' place for "
+			 "it does", g, fs->groups[g].inode_table);
+		*why = buf;
+		yes = 1;
+	}
+	extkit_owners_free(&o);
+	free(bad);
+	return yes;
 }
 
 /* Whether the inode table at blk holds a root directory (inode 2). */
@@ -600,6 +675,9 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 		find_bad_places(fs, g, ctx->relocate);
 	for (uint32_t g = 0; g < ng; g++)
 		find_shared_places(fs, g, ctx->relocate, &o);
+	for (uint32_t g = 0; g < ng; g++)
+		if (table_garbled(ctx, g, ctx->relocate, &o))
+			ctx->relocate[g] |= (uint8_t)(1u << META_IT);
 	check_first_table(ctx, ctx->relocate);
 	for (uint32_t g = 0; g < ng; g++) {
 		check_bitmaps_in_table(ctx, g, ctx->relocate);
