@@ -22,7 +22,7 @@
 set -u
 FSCK=${EXTKIT_FSCK:-$PWD/extkit-fsck}
 W=${SWEEP_DIR:-/tmp/metadesc_sweep.$$}
-ALL="ext2-1k ext2-4k ext4-1k ext4-4k meta_bg ext4-32bit one-group-4k one-group-ext2"
+ALL="ext2-1k ext2-4k ext4-1k ext4-4k meta_bg ext4-32bit no-backup one-group-4k one-group-ext2"
 mkdir -p "$W" || exit 99
 cd "$W" || exit 99
 
@@ -36,6 +36,8 @@ mkfs_geom() {
 		-d tree base.img 64M ;;
 	ext4-32bit) mke2fs -q -F -t ext4 -b 1024 -O ^64bit -d tree \
 		base.img 64M ;;
+	no-backup) mke2fs -q -F -t ext4 -b 1024 -O sparse_super2 \
+		-E num_backup_sb=0 -d tree base.img 64M ;;
 	one-group-4k) mke2fs -q -F -t ext4 -b 4096 -d tree base.img 16M ;;
 	one-group-ext2) mke2fs -q -F -t ext2 -b 4096 -d tree base.img 16M ;;
 	*) echo "unknown geometry $1" >&2; return 1 ;;
