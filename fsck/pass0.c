@@ -140,9 +140,25 @@ static int find_backup_by_primary(struct fsck_ctx *ctx,
 	return -EXTKIT_ENOTEXT;
 }
 
-/* Looks for a usable backup superblock; 0 and *out, or an error. */
+static int find_backup_sizes(struct fsck_ctx *ctx, struct extkit_fs **out,
+			     uint64_t *where);
+
+/* Looks for a usable backup superblock; 0 and *out, or an error. The
+ * io's block size, which each candidate opened sets, is kept when none
+ * is usable (the primary's handle reads through it). */
 static int find_backup(struct fsck_ctx *ctx, struct extkit_fs **out,
 		       uint64_t *where)
+{
+	uint32_t bs = ctx->io->block_size;
+	int rc = find_backup_sizes(ctx, out, where);
+
+	if (rc)
+		ctx->io->block_size = bs;
+	return rc;
+}
+
+static int find_backup_sizes(struct fsck_ctx *ctx, struct extkit_fs **out,
+			     uint64_t *where)
 {
 	uint32_t sizes[] = { 1024, 2048, 4096, 8192, 16384, 32768, 65536 };
 	const char *why;
@@ -613,7 +629,11 @@ static int tables_garbled(struct fsck_ctx *ctx, const char **why)
 
 	if (fs->g.group_count < 2 || find_backup(ctx, &bfs, &blk))
 		return fsck_tables_garbled(ctx, why);
-	for (uint32_t g = 0; g < fs->g.group_count && !yes; g++) {
+	/* the backup's block size is the primary's (the geometry the
+	 * primary gives is tried first), but the io keeps the primary's */
+	ctx->io->block_size = fs->g.block_size;
+	for (uint32_t g = 0; g < fs->g.group_count && !yes &&
+			     bfs->g.block_size == fs->g.block_size; g++) {
 		uint64_t at = fs->groups[g].inode_table;
 		uint64_t bat = g < bfs->g.group_count ?
 			       bfs->groups[g].inode_table : at;

@@ -78,7 +78,7 @@ sbfield() {
 # kept IMG: "path md5" lines of the files of IMG as debugfs reads them
 kept_list() {
 	rm -rf rd && mkdir rd
-	debugfs -R "rdump / rd" "$1" >/dev/null 2>&1
+	timeout 60 debugfs -R "rdump / rd" "$1" >/dev/null 2>&1
 	(cd rd && find . -type f ! -path './lost+found/*' -exec md5sum {} + \
 		2>/dev/null) | sort
 }
@@ -160,9 +160,9 @@ run_geom() {
 one_case() {
 	local geom=$1 g=$2 field=$3 tname=$4 val=$5 why="" sum rn r1 r2 rx re ren kxx kee
 	cp --sparse=always base.img x.img
-	debugfs -w -R "set_bg $g $field $val" x.img >/dev/null 2>&1
+	timeout 60 debugfs -w -R "set_bg $g $field $val" x.img >/dev/null 2>&1
 	cp --sparse=always x.img e.img
-	e2fsck -fn e.img >e.e2n 2>&1
+	timeout 60 e2fsck -fn e.img >e.e2n 2>&1
 	ren=$?
 	sum=$(md5sum <x.img)
 	timeout 60 "$FSCK" -fn x.img >out.n 2>&1
@@ -173,10 +173,10 @@ one_case() {
 	r1=$?
 	timeout 60 "$FSCK" -fy x.img >out.2 2>&1
 	r2=$?
-	e2fsck -fn x.img >x.e2 2>&1
+	timeout 60 e2fsck -fn x.img >x.e2 2>&1
 	rx=$?
-	e2fsck -fy e.img >e.e2y 2>&1
-	e2fsck -fn e.img >e.e2 2>&1
+	timeout 60 e2fsck -fy e.img >e.e2y 2>&1
+	timeout 60 e2fsck -fn e.img >e.e2 2>&1
 	re=$?
 	[ "$re" -ne 0 ] && ef=$((ef + 1))
 	[ "$r2" -ne 0 ] && why="$why second-fy-exit-$r2"
