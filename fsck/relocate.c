@@ -380,14 +380,6 @@ static void find_bad_places(const struct extkit_fs *fs, uint32_t g,
 }
 
 /*
- * Whether place k of group g is to blame for overlapping claim w of the
- * ownership map: a superblock copy, descriptor or reserved GDT block
- * always wins; of two groups' places, the one away from where mkfs put
- * it is blamed (the later group when neither or both are); the metadata
- * of a reserved inode (the journal, say) wins over a place away from
- * mkfs' place, and loses to one there (pass 1 judges the inode then).
- */
-/*
  * Whether place k of group g is where mkfs put it: predict()'s place, or
  * with flex_bg the place next to either neighbour's or mke2fs' own for a
  * new filesystem (a neighbour that is itself wrong misleads predict()).
@@ -409,6 +401,14 @@ static int at_mkfs_place(const struct extkit_fs *fs, uint32_t g, int k,
 	return at == skip_sb_copies(fs, flex_fresh_place(fs, g, k), len);
 }
 
+/*
+ * Whether place k of group g is to blame for overlapping claim w of the
+ * ownership map: a superblock copy, descriptor or reserved GDT block
+ * always wins; of two groups' places, the one away from where mkfs put
+ * it is blamed (the later group when neither or both are); the metadata
+ * of a reserved inode (the journal, say) wins over a place away from
+ * mkfs' place, and loses to one there (pass 1 judges the inode then).
+ */
 static int blamed(const struct extkit_fs *fs, uint32_t g, int k,
 		  const struct extkit_claim *w, const uint8_t *bad)
 {
