@@ -516,6 +516,12 @@ int fsck_relocate_group_places(struct fsck_ctx *ctx);
 /* Whether group 0's inode table holds no root directory while mkfs'
  * place for it holds one: its descriptor is garbage though it fits. */
 int fsck_first_table_garbled(struct fsck_ctx *ctx);
+/* Whether the inode table at blk reads as inodes: at least half of its
+ * blocks hold only plausible ones (relocate.c). */
+int fsck_looks_like_itable(struct fsck_ctx *ctx, uint64_t blk);
+/* With no backup descriptors: whether a group's inode table, away from
+ * mkfs' place, holds no inodes while mkfs' place does (why says which). */
+int fsck_tables_garbled(struct fsck_ctx *ctx, const char **why);
 /* Whether blk is group metadata: a superblock copy, descriptors, a bitmap
  * or an inode table (blocks.c). */
 int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk);

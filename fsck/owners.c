@@ -107,8 +107,6 @@ size_t fsck_place_conflicts(const struct extkit_owners *o,
 		.group = g, .kind = (uint8_t)(EXTKIT_OWN_BLOCK_BITMAP + k),
 	};
 
-	if (!self.start)
-		return 0;
 	return extkit_owners_find(o, self.start, self.len, &self, out, max);
 }
 

@@ -140,9 +140,25 @@ static int find_backup_by_primary(struct fsck_ctx *ctx,
 	return -EXTKIT_ENOTEXT;
 }
 
-/* Looks for a usable backup superblock; 0 and *out, or an error. */
+static int find_backup_sizes(struct fsck_ctx *ctx, struct extkit_fs **out,
+			     uint64_t *where);
+
+/* Looks for a usable backup superblock; 0 and *out, or an error. The
+ * io's block size, which each candidate opened sets, is kept when none
+ * is usable (the primary's handle reads through it). */
 static int find_backup(struct fsck_ctx *ctx, struct extkit_fs **out,
 		       uint64_t *where)
+{
+	uint32_t bs = ctx->io->block_size;
+	int rc = find_backup_sizes(ctx, out, where);
+
+	if (rc)
+		ctx->io->block_size = bs;
+	return rc;
+}
+
+static int find_backup_sizes(struct fsck_ctx *ctx, struct extkit_fs **out,
+			     uint64_t *where)
 {
 	uint32_t sizes[] = { 1024, 2048, 4096, 8192, 16384, 32768, 65536 };
 	const char *why;
@@ -595,6 +611,47 @@ static void name_by_label(struct fsck_ctx *ctx)
 	ctx->device = ctx->label;
 }
 
+/*
+ * Descriptors whose places all fit can still be garbage: a group's inode
+ * table field pointed at file data, say, where pass 1 would clear every
+ * "inode" it reads there and write them over the file. When the backup
+ * descriptors name another place for a group's table, and that place
+ * reads as inodes while the primary's does not, the primary is garbled
+ * (only tables that differ from the backup's are read). With no backup,
+ * mkfs' places stand in for the backup's (relocate.c). *why says which.
+ */
+static int tables_garbled(struct fsck_ctx *ctx, const char **why)
+{
+	static char buf[160];
+	struct extkit_fs *fs = ctx->fs, *bfs = NULL;
+	uint64_t blk = 0;
+	int yes = 0;
+
+	if (fs->g.group_count < 2 || find_backup(ctx, &bfs, &blk))
+		return fsck_tables_garbled(ctx, why);
+	/* the backup's block size is the primary's (the geometry the
+	 * primary gives is tried first), but the io keeps the primary's */
+	ctx->io->block_size = fs->g.block_size;
+	for (uint32_t g = 0; g < fs->g.group_count && !yes &&
+			     bfs->g.block_size == fs->g.block_size; g++) {
+		uint64_t at = fs->groups[g].inode_table;
+		uint64_t bat = g < bfs->g.group_count ?
+			       bfs->groups[g].inode_table : at;
+
+		if (at == bat || fsck_looks_like_itable(ctx, at) ||
+		    !fsck_looks_like_itable(ctx, bat))
+			continue;
+		snprintf(buf, sizeof(buf), "group %" PRIu32 "'s inode table "
+			 "(block %" PRIu64 ") holds no inodes; the backup "
+			 "descriptors' place for it (block %" PRIu64 ") does",
+			 g, at, bat);
+		*why = buf;
+		yes = 1;
+	}
+	extkit_fs_close(bfs);
+	return yes;
+}
+
 /* Opens the primary superblock, falling back to a backup. */
 static int open_primary(struct fsck_ctx *ctx)
 {
@@ -640,6 +697,8 @@ static int open_primary(struct fsck_ctx *ctx)
 		      "mkfs' place for it does";
 		bad = 0;
 	}
+	if (bad < 0 && tables_garbled(ctx, &why))
+		bad = 0;
 	return bad >= 0 ? use_backup(ctx, PR_0_USE_BACKUP_GDT, why, bad) : 0;
 }
 

@@ -23,6 +23,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +35,7 @@
 #include "group.h"
 #include "io.h"
 #include "ondisk.h"
+#include "owners.h"
 
 #include "fsck.h"
 #include "problem.h"
@@ -261,7 +264,7 @@ static int inode_plausible(const uint8_t *raw)
  * block overwritten, say) does not condemn the table: pass 1 clears what
  * is bad and keeps the rest, where relocating would zero it all.
  */
-static int looks_like_itable(struct fsck_ctx *ctx, uint64_t blk)
+int fsck_looks_like_itable(struct fsck_ctx *ctx, uint64_t blk)
 {
 	const struct extkit_fs *fs = ctx->fs;
 	uint32_t isz = fs->g.inode_size, nblk = fs->g.itable_blocks;
@@ -279,8 +282,23 @@ static int looks_like_itable(struct fsck_ctx *ctx, uint64_t blk)
 	return nblk && good * 2 >= nblk;
 }
 
+/* Whether blk..+len is clear of the metadata reserved inodes and the
+ * superblock name (journal, resize inode, MMP, orphan and quota files). */
+static int clear_of_inode_claims(const struct extkit_owners *o, uint64_t blk,
+				 uint64_t len)
+{
+	struct extkit_claim with[8];
+	size_t n = extkit_owners_find(o, blk, len, NULL, with, 8);
+
+	for (size_t i = 0; i < n && i < 8; i++)
+		if (with[i].kind >= EXTKIT_OWN_RESIZE)
+			return 0;
+	return n <= 8;
+}
+
 /* Decides place k of group g, which does not fit. */
-static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad)
+static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad,
+		      const struct extkit_owners *o)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint64_t *field = meta_field(&fs->groups[g], k);
@@ -300,13 +318,21 @@ static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad)
 	pctx.str = meta_name[k];
 	if (guess && place_fits(fs, g, k, guess, bad[g]) &&
 	    clear_of_others(fs, g, guess, meta_len(fs, k), bad) &&
-	    (k != META_IT || looks_like_itable(ctx, guess))) {
+	    clear_of_inode_claims(o, guess, meta_len(fs, k)) &&
+	    (k != META_IT || fsck_looks_like_itable(ctx, guess))) {
 		pctx.num = guess;
 		if (fix_problem(ctx, bitmap_missing ? PR_0_BITMAP_PREDICTED :
 				PR_0_META_PREDICTED, &pctx)) {
 			*field = guess;
 			bad[g] &= (uint8_t)~(1u << k);
 			ctx->flags |= FSCK_FL_SB_DIRTY;
+			return;
+		}
+		/* -n: the check reads the place the layout predicts (as it
+		 * reads a backup's descriptors), writing nothing */
+		if (ctx->readonly) {
+			*field = guess;
+			bad[g] &= (uint8_t)~(1u << k);
 			return;
 		}
 	} else if (fix_problem(ctx, bitmap_missing ? PR_0_BITMAP_RELOCATE :
@@ -351,6 +377,125 @@ static void find_bad_places(const struct extkit_fs *fs, uint32_t g,
 			else
 				bad[g] |= (uint8_t)kk;
 		}
+}
+
+/*
+ * Whether place k of group g is where mkfs put it: predict()'s place, or
+ * with flex_bg the place next to either neighbour's or mke2fs' own for a
+ * new filesystem (a neighbour that is itself wrong misleads predict()).
+ */
+static int at_mkfs_place(const struct extkit_fs *fs, uint32_t g, int k,
+			 const uint8_t *bad)
+{
+	uint64_t at = fsck_place_at(fs, g, k), len = meta_len(fs, k);
+
+	if (at == predict(fs, g, k, bad))
+		return 1;
+	if (!flex_bg(fs))
+		return 0;
+	if (g > 0 && at == *meta_field(&fs->groups[g - 1], k) + len)
+		return 1;
+	if (g + 1 < fs->g.group_count &&
+	    at + len == *meta_field(&fs->groups[g + 1], k))
+		return 1;
+	return at == skip_sb_copies(fs, flex_fresh_place(fs, g, k), len);
+}
+
+/*
+ * Whether place k of group g is to blame for overlapping claim w of the
+ * ownership map: a superblock copy, descriptor or reserved GDT block
+ * always wins; of two groups' places, the one away from where mkfs put
+ * it is blamed (the later group when neither or both are); the metadata
+ * of a reserved inode (the journal, say) wins over a place away from
+ * mkfs' place, and loses to one there (pass 1 judges the inode then).
+ */
+static int blamed(const struct extkit_fs *fs, uint32_t g, int k,
+		  const struct extkit_claim *w, const uint8_t *bad)
+{
+	int mine = at_mkfs_place(fs, g, k, bad);
+	int wk = w->kind - EXTKIT_OWN_BLOCK_BITMAP;
+
+	if (w->kind < EXTKIT_OWN_BLOCK_BITMAP)
+		return 1;
+	if (w->kind >= EXTKIT_OWN_RESIZE)
+		return !mine;
+	if (w->group == g || (bad[w->group] & (1u << wk)))
+		return 0;	/* judged in the group, or moving anyway */
+	if (mine != at_mkfs_place(fs, w->group, wk, bad))
+		return !mine;
+	return g > w->group;
+}
+
+/* Marks group g's places that overlap another group's or what the
+ * superblock and reserved inodes name (find_bad_places judged the rest). */
+static void find_shared_places(const struct extkit_fs *fs, uint32_t g,
+			       uint8_t *bad, const struct extkit_owners *o)
+{
+	struct extkit_claim with[8];
+
+	for (int k = 0; k < META_KINDS; k++) {
+		size_t n;
+
+		if (bad[g] & (1u << k))
+			continue;
+		n = fsck_place_conflicts(o, fs, g, k, with, 8);
+		for (size_t i = 0; i < n && i < 8; i++)
+			if (blamed(fs, g, k, &with[i], bad)) {
+				bad[g] |= (uint8_t)(1u << k);
+				break;
+			}
+	}
+}
+
+/*
+ * Group g's inode table fits but is garbage: it is away from mkfs'
+ * place, does not read as inodes, and mkfs' place, clear of every other
+ * claim, does (a table field pointed at file data: pass 1 would clear
+ * every "inode" there, over the file). Only such tables are read.
+ */
+static int table_garbled(struct fsck_ctx *ctx, uint32_t g, const uint8_t *bad,
+			 const struct extkit_owners *o)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t at = fs->groups[g].inode_table, len = meta_len(fs, META_IT);
+	uint64_t guess;
+
+	if ((bad[g] & (1u << META_IT)) || at_mkfs_place(fs, g, META_IT, bad))
+		return 0;
+	guess = predict(fs, g, META_IT, bad);
+	if (!guess || guess == at ||
+	    !place_fits(fs, g, META_IT, guess, bad[g]) ||
+	    !clear_of_others(fs, g, guess, len, bad) ||
+	    !clear_of_inode_claims(o, guess, len))
+		return 0;
+	return !fsck_looks_like_itable(ctx, at) &&
+	       fsck_looks_like_itable(ctx, guess);
+}
+
+int fsck_tables_garbled(struct fsck_ctx *ctx, const char **why)
+{
+	static char buf[160];
+	struct extkit_fs *fs = ctx->fs;
+	uint8_t *bad = calloc(fs->g.group_count, 1);
+	struct extkit_owners o;
+	int yes = 0;
+
+	if (!bad || fsck_owners_build(fs, &o)) {
+		free(bad);
+		return 0;
+	}
+	for (uint32_t g = 0; g < fs->g.group_count && !yes; g++) {
+		if (!table_garbled(ctx, g, bad, &o))
+			continue;
+		snprintf(buf, sizeof(buf), "group %" PRIu32 "'s inode table "
+			 "(block %" PRIu64 ") holds no inodes; mkfs' place for "
+			 "it does", g, fs->groups[g].inode_table);
+		*why = buf;
+		yes = 1;
+	}
+	extkit_owners_free(&o);
+	free(bad);
+	return yes;
 }
 
 /* Whether the inode table at blk holds a root directory (inode 2). */
@@ -512,7 +657,7 @@ static void check_bitmaps_in_table(struct fsck_ctx *ctx, uint32_t g,
 		    overlaps(at, 1, guess, len))
 			inside |= (uint8_t)(1u << k);
 	}
-	if (inside && looks_like_itable(ctx, guess))
+	if (inside && fsck_looks_like_itable(ctx, guess))
 		bad[g] |= inside;
 }
 
@@ -521,11 +666,18 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t ng = fs->g.group_count;
 
+	struct extkit_owners o;
+
 	ctx->relocate = calloc(ng, 1);
-	if (!ctx->relocate)
+	if (!ctx->relocate || fsck_owners_build(fs, &o))
 		return -ENOMEM;
 	for (uint32_t g = 0; g < ng; g++)
 		find_bad_places(fs, g, ctx->relocate);
+	for (uint32_t g = 0; g < ng; g++)
+		find_shared_places(fs, g, ctx->relocate, &o);
+	for (uint32_t g = 0; g < ng; g++)
+		if (table_garbled(ctx, g, ctx->relocate, &o))
+			ctx->relocate[g] |= (uint8_t)(1u << META_IT);
 	check_first_table(ctx, ctx->relocate);
 	for (uint32_t g = 0; g < ng; g++) {
 		check_bitmaps_in_table(ctx, g, ctx->relocate);
@@ -534,7 +686,8 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 	for (uint32_t g = 0; g < ng && !(ctx->flags & FSCK_FL_ABORT); g++)
 		for (int k = 0; k < META_KINDS; k++)
 			if (ctx->relocate[g] & (1u << k))
-				fix_place(ctx, g, k, ctx->relocate);
+				fix_place(ctx, g, k, ctx->relocate, &o);
+	extkit_owners_free(&o);
 	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;
 }
 

@@ -129,13 +129,12 @@ int extkit_owners_add_groups(struct extkit_owners *o,
 	for (uint32_t g = 0; g < fs->g.group_count && !rc; g++) {
 		const struct extkit_group *gd = &fs->groups[g];
 
-		if (gd->block_bitmap)
-			rc = extkit_owners_claim(o, EXTKIT_OWN_BLOCK_BITMAP, g,
-						 gd->block_bitmap, 1);
-		if (!rc && gd->inode_bitmap)
+		rc = extkit_owners_claim(o, EXTKIT_OWN_BLOCK_BITMAP, g,
+					 gd->block_bitmap, 1);
+		if (!rc)
 			rc = extkit_owners_claim(o, EXTKIT_OWN_INODE_BITMAP, g,
 						 gd->inode_bitmap, 1);
-		if (!rc && gd->inode_table)
+		if (!rc)
 			rc = extkit_owners_claim(o, EXTKIT_OWN_INODE_TABLE, g,
 						 gd->inode_table,
 						 fs->g.itable_blocks);

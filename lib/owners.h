@@ -65,7 +65,8 @@ int extkit_owners_claim(struct extkit_owners *o, int kind, uint32_t group,
 int extkit_owners_add_fixed(struct extkit_owners *o,
 			    const struct extkit_fs *fs);
 /* Each group's block bitmap, inode bitmap and inode table as its
- * descriptor names them (a place 0 is not claimed). */
+ * descriptor names them (block 0 too: with 4 KiB blocks it holds the
+ * superblock). */
 int extkit_owners_add_groups(struct extkit_owners *o,
 			     const struct extkit_fs *fs);
 /*
