@@ -564,14 +564,6 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return rc;
 	}
-	/* An unused journal or quota inode: e2fsck looks at nothing but
-	 * whether it holds links or blocks (then it is cleared whole). */
-	if (reserved_unused(&ctx->fs->sb, ino)) {
-		check_reserved_clear(ctx, ino, inode);
-		fsck_istate_mark_used(&ctx->istate, ino);
-		extkit_bitmap_set(&ctx->inode_used, ino - 1);
-		return 0;
-	}
 	/* the resize, journal and quota inodes have checks of their own,
 	 * which rebuild what they clear */
 	if (ino != EXT2_RESIZE_INO && ino != EXT2_JOURNAL_INO &&
@@ -584,6 +576,17 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		return 0;
 	}
 	check_flags(ctx, ino, inode, &dirty);
+	/* An unused journal or quota inode: past the flags e2fsck checks
+	 * on every inode, it looks at nothing but whether it holds links
+	 * or blocks (then it is cleared whole). */
+	if (reserved_unused(&ctx->fs->sb, ino)) {
+		if (dirty)
+			fsck_write_inode(ctx, ino, inode);
+		check_reserved_clear(ctx, ino, inode);
+		fsck_istate_mark_used(&ctx->istate, ino);
+		extkit_bitmap_set(&ctx->inode_used, ino - 1);
+		return 0;
+	}
 	if (ino == EXT2_BOOT_LOADER_INO)
 		bad = S_ISDIR(inode->mode);
 	else if (ino == EXT2_RESIZE_INO || ino == EXT2_JOURNAL_INO ||
