@@ -13,13 +13,18 @@
  *   - out of range: reported, removed from the map;
  *   - an indirect block already claimed (metadata, or met twice): removed,
  *     so that the map is never written over metadata;
- *   - a data block in the primary superblock, group descriptors or
- *     reserved GDT blocks, a bitmap or an inode table: reported, removed.
- *     e2fsck moves a bitmap off a bad block and takes the inodes in a bad
- *     inode table block as lost; this fsck moves no metadata and loses
- *     no inode, so the block leaves the list instead;
- *   - a data block in a backup superblock or descriptor copy: kept, as
- *     e2fsck keeps it (it warns); the block is metadata and bad at once;
+ *   - a data block in the primary superblock or group descriptors, or
+ *     a bitmap: reported, removed. e2fsck moves
+ *     a bitmap off a bad block; this fsck moves no metadata, so the
+ *     block leaves the list instead;
+ *   - a data block in an inode table: e2fsck keeps it silently, and
+ *     its inode scan then skips the block, taking its inodes as used or
+ *     lost. So it is kept only past the inodes the group ever used
+ *     (bg_itable_unused), where that scan never reads; else it is
+ *     reported and removed, and no inode is lost;
+ *   - a data block in a backup superblock or descriptor copy, or in a
+ *     reserved GDT block: kept, as e2fsck keeps it (it warns); the
+ *     block is metadata and bad at once;
  *   - a data block listed twice: the second entry is removed;
  *   - any other block: claimed. A file that maps it later shares it with
  *     inode 1, and pass 1B gives that file its own copy: inode 1 never
@@ -60,9 +65,16 @@ static int bb_report(struct fsck_ctx *ctx, uint32_t code, uint64_t blk,
 	return fix_problem(ctx, code, &pctx);
 }
 
-/* Why inode 1 is not a bad blocks list, or NULL. */
-static const char *invalid_why(const struct extkit_inode *inode)
+/* Why inode 1 is not a bad blocks list, or NULL (e2fsck's rules: a
+ * checksum that does not match is enough). */
+static const char *invalid_why(const struct extkit_fs *fs,
+			       const struct extkit_inode *inode, int csum_bad)
 {
+	if (csum_bad)
+		return "its checksum does not match";
+	if ((inode->flags & EXT4_EXTENTS_FL) &&
+	    !extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_EXTENTS))
+		return "the extents flag, without the extents feature";
 	if (inode->mode)
 		return "it has a mode";
 	if (inode->uid || inode->gid)
@@ -88,6 +100,29 @@ static void zero_inode(struct extkit_inode *inode)
 }
 
 /*
+ * Whether inode table block blk of group g lies past the inodes the
+ * group has ever used (bg_itable_unused, with group descriptor
+ * checksums): e2fsck's inode scan never reads there, so a bad block
+ * there costs nothing. Elsewhere the scan skips the block and takes its
+ * inodes as used or lost.
+ */
+static int itable_block_unused(const struct extkit_fs *fs, uint32_t g,
+			       uint64_t blk)
+{
+	const struct extkit_group *gd = &fs->groups[g];
+	uint32_t ipg = fs->sb.inodes_per_group;
+	uint64_t first = (blk - gd->inode_table) * fs->g.inodes_per_block;
+
+	if (!extkit_has_ro_compat(&fs->sb,
+				  EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
+				  EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
+		return 0;
+	if (gd->flags & EXT4_BG_INODE_UNINIT)
+		return 1;
+	return gd->itable_unused <= ipg && first >= ipg - gd->itable_unused;
+}
+
+/*
  * What metadata blk (already claimed) is, in why; returns 1 when a bad
  * block there is to be removed from the list, 0 when it is kept (a
  * backup copy), -1 when blk is no metadata.
@@ -102,7 +137,9 @@ static int meta_block(struct fsck_ctx *ctx, uint64_t blk, char *why)
 		uint32_t meta = extkit_group_sb_overhead(&fs->sb, &fs->g, g);
 
 		if (blk >= first && blk < first + meta) {
-			if (g)
+			/* a copy, or a reserved GDT block: kept (e2fsck
+			 * keeps both; the reserved ones wait for a resize) */
+			if (g || blk > first + fs->g.gdt_blocks)
 				return 0;
 			snprintf(why, WHY_MAX, "%s", blk == first ?
 				 "the primary superblock" :
@@ -116,6 +153,8 @@ static int meta_block(struct fsck_ctx *ctx, uint64_t blk, char *why)
 		}
 		if (blk >= gd->inode_table &&
 		    blk < gd->inode_table + fs->g.itable_blocks) {
+			if (itable_block_unused(fs, g, blk))
+				return 0;
 			snprintf(why, WHY_MAX, "in the inode table of group "
 				 "%" PRIu32, g);
 			return 1;
@@ -187,12 +226,91 @@ static int bb_fn(struct extkit_fs *fs, struct extkit_walk_ent *e, void *arg)
 	return 0;
 }
 
+/* What the probe found under each indirect slot of i_block. */
+struct probe {
+	struct fsck_ctx *ctx;
+	const char *why[EXT2_N_BLOCKS];
+};
+
+/* The i_block slot whose tree maps logical block lblk. */
+static int slot_of(const struct extkit_fs *fs, uint64_t lblk)
+{
+	uint64_t apb = fs->g.addr_per_block;
+
+	if (lblk < EXT2_NDIR_BLOCKS)
+		return -1;
+	lblk -= EXT2_NDIR_BLOCKS;
+	if (lblk < apb)
+		return EXT2_IND_BLOCK;
+	lblk -= apb;
+	return lblk < apb * apb ? EXT2_DIND_BLOCK : EXT2_TIND_BLOCK;
+}
+
+static int probe_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
+		    void *arg)
+{
+	struct probe *p = arg;
+	int slot = slot_of(fs, e->lblk);
+	const char *why = NULL;
+
+	if ((e->flags & EXTKIT_WALK_LEAVE) || !e->node || slot < 0)
+		return e->level && e->pblk && fsck_block_test(p->ctx, e->pblk) ?
+		       EXTKIT_WALK_SKIP : 0;
+	if (e->bad == EXTKIT_WALK_BAD_PBLK)
+		why = "it holds block numbers outside the filesystem";
+	else if (e->bad == EXTKIT_WALK_BAD_READ)
+		why = "a block it names cannot be read";
+	else if (e->level && fsck_block_test(p->ctx, e->pblk))
+		why = "it names filesystem metadata as an indirect block";
+	if (why && !p->why[slot])
+		p->why[slot] = why;
+	return why && e->level ? EXTKIT_WALK_SKIP : 0;
+}
+
+/*
+ * An indirect tree holding what no bad blocks list holds (a number
+ * outside the filesystem, metadata as a map block) is garbage: its
+ * block is no list block but some other block (a file's data, the
+ * journal's), which dropping the bad entries one by one would write
+ * over. The tree is dropped whole from i_block instead, and nothing
+ * under it is claimed or written.
+ */
+static void drop_garbage_trees(struct fsck_ctx *ctx,
+			       struct extkit_inode *inode)
+{
+	struct extkit_inode copy = *inode;
+	struct probe p = { .ctx = ctx };
+	struct extkit_walk wk = { .ino = EXT2_BAD_INO, .fn = probe_fn,
+				  .arg = &p, .flags = EXTKIT_WALK_DRY };
+	struct problem_context pctx;
+	int changed = 0;
+
+	if (extkit_walk(ctx->fs, &copy, &wk) < 0)
+		return;
+	for (int slot = EXT2_IND_BLOCK; slot <= EXT2_TIND_BLOCK; slot++) {
+		if (!p.why[slot])
+			continue;
+		clear_problem_context(&pctx);
+		pctx.ino = EXT2_BAD_INO;
+		pctx.blk = inode->block[slot];
+		pctx.blkcount = -(slot - EXT2_IND_BLOCK + 1);
+		pctx.str = p.why[slot];
+		if (!fix_problem(ctx, PR_1_BB_GARBAGE_TREE, &pctx))
+			continue;
+		inode->block[slot] = 0;
+		changed = 1;
+	}
+	if (changed)
+		fsck_write_inode(ctx, EXT2_BAD_INO, inode);
+}
+
 static int walk_map(struct fsck_ctx *ctx, struct extkit_inode *inode)
 {
 	struct extkit_walk wk = { .ino = EXT2_BAD_INO, .fn = bb_fn,
 				  .arg = ctx };
 	int rc;
 
+	drop_garbage_trees(ctx, inode);
 	if (!fsck_fixing(ctx))
 		wk.flags |= EXTKIT_WALK_DRY;
 	rc = extkit_walk(ctx->fs, inode, &wk);
@@ -201,9 +319,10 @@ static int walk_map(struct fsck_ctx *ctx, struct extkit_inode *inode)
 	return rc < 0 ? rc : 0;
 }
 
-int pass1_check_bad_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
+int pass1_check_bad_inode(struct fsck_ctx *ctx, struct extkit_inode *inode,
+			  int csum_bad)
 {
-	const char *why = invalid_why(inode);
+	const char *why = invalid_why(ctx->fs, inode, csum_bad);
 
 	if (why && bb_report(ctx, PR_1_BB_INVALID, 0, 0, why)) {
 		zero_inode(inode);

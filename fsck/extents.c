@@ -391,8 +391,11 @@ static int check_root(struct ext_scan *s, uint8_t *root, int *dirty)
 	entries = le16(eh.eh_entries);
 	max = le16(eh.eh_max);
 	depth = le16(eh.eh_depth);
-	if (magic == EXT4_EXT_MAGIC && max == EXTKIT_EXTENT_ROOT_MAX &&
-	    entries <= max && depth <= EXT4_EXT_MAX_DEPTH)
+	/* e2fsck's ext2fs_extent_header_verify takes a capacity up to two
+	 * below the room there is (the kernel any not above it) */
+	if (magic == EXT4_EXT_MAGIC && max <= EXTKIT_EXTENT_ROOT_MAX &&
+	    max + 2 >= EXTKIT_EXTENT_ROOT_MAX && entries <= max &&
+	    depth <= EXT4_EXT_MAX_DEPTH)
 		return 0;
 	if (entries <= EXTKIT_EXTENT_ROOT_MAX && depth <= EXT4_EXT_MAX_DEPTH) {
 		if (magic != EXT4_EXT_MAGIC && max == EXTKIT_EXTENT_ROOT_MAX)

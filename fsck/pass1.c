@@ -163,6 +163,41 @@ static void check_index_flag(struct fsck_ctx *ctx, uint32_t ino,
 #define IMAGIC_FL	0x00002000u	/* AFS directory (imagic_inodes) */
 #define ENCRYPT_FL	0x00000800u	/* fscrypt (encrypt) */
 
+/*
+ * A reserved inode's flags (not the root's): only those that change how
+ * its map is read count, as e2fsck's pass 1 sees them (its other flag
+ * checks are for inodes past s_first_ino). The extents flag without the
+ * feature, when the inode is in use or is the journal's (e2fsck's
+ * rule); the inline data flag without the feature, when the inode's map
+ * is read (a file, directory or symlink mode): a mode-0 reserved inode
+ * claims nothing, whatever its flags say.
+ */
+static uint32_t reserved_bad_flags(struct fsck_ctx *ctx, uint32_t ino,
+				   const struct extkit_inode *inode)
+{
+	const struct extkit_super *sb = &ctx->fs->sb;
+	uint32_t bad = 0;
+
+	if ((inode->flags & EXT4_EXTENTS_FL) &&
+	    (inode->links_count || ino == EXT2_JOURNAL_INO) &&
+	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS) &&
+	    !fsck_extent_feature(ctx, ino, inode))
+		bad |= EXT4_EXTENTS_FL;
+	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
+	    (S_ISREG(inode->mode) || S_ISDIR(inode->mode) ||
+	     S_ISLNK(inode->mode)) &&
+	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA))
+		bad |= EXT4_INLINE_DATA_FL;
+	/* e2fsck's checks of every inode in use or reserved */
+	if ((inode->flags & CASEFOLD_FL) &&
+	    (!S_ISDIR(inode->mode) ||
+	     !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_CASEFOLD)))
+		bad |= CASEFOLD_FL;
+	if ((inode->flags & EXT4_EA_INODE_FL) && !S_ISREG(inode->mode))
+		bad |= EXT4_EA_INODE_FL;
+	return bad;
+}
+
 static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode, int *dirty)
 {
@@ -170,6 +205,10 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	struct problem_context pctx;
 	uint32_t bad = 0;
 
+	if (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO) {
+		bad = reserved_bad_flags(ctx, ino, inode);
+		goto report;
+	}
 	if ((inode->flags & EXT4_EXTENTS_FL) &&
 	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EXTENTS) &&
 	    !fsck_extent_feature(ctx, ino, inode))
@@ -195,15 +234,15 @@ static void check_flags(struct fsck_ctx *ctx, uint32_t ino,
 	    !extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_VERITY))
 		bad |= EXT4_VERITY_FL;
 	/* The inline data flag of an ordinary inode is fsck_inline_check's;
-	 * the root's or a reserved inode's, never inline, just goes. */
-	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
-	    ino < ctx->fs->g.first_ino &&
+	 * the root's, never inline, just goes. */
+	if ((inode->flags & EXT4_INLINE_DATA_FL) && ino == EXT2_ROOT_INO &&
 	    !extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_INLINE_DATA))
 		bad |= EXT4_INLINE_DATA_FL;
 	/* pass 4 looks at these again (fsck_pass4's named_ea_inodes); a
 	 * list that could not grow only misses that check */
 	if ((inode->flags & EXT4_EA_INODE_FL) && !(bad & EXT4_EA_INODE_FL))
 		(void)fsck_alloc_push(&ctx->ea_flagged, ino);
+report:
 	if (!bad)
 		return;
 	clear_problem_context(&pctx);
@@ -513,14 +552,14 @@ static void check_reserved_clear(struct fsck_ctx *ctx, uint32_t ino,
  * (i_file_acl), i_size and i_blocks.
  */
 static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
-			  struct extkit_inode *inode)
+			  struct extkit_inode *inode, int csum_bad)
 {
 	struct fsck_blk_result res;
 	uint64_t ea_blocks = 0, ea_dup = 0;
 	int bad = 0, dirty = 0, rc;
 
 	if (ino == EXT2_BAD_INO) {
-		rc = pass1_check_bad_inode(ctx, inode);
+		rc = pass1_check_bad_inode(ctx, inode, csum_bad);
 		fsck_istate_mark_used(&ctx->istate, ino);
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return rc;
@@ -537,6 +576,17 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		return 0;
 	}
 	check_flags(ctx, ino, inode, &dirty);
+	/* An unused journal or quota inode: past the flags e2fsck checks
+	 * on every inode, it looks at nothing but whether it holds links
+	 * or blocks (then it is cleared whole). */
+	if (reserved_unused(&ctx->fs->sb, ino)) {
+		if (dirty)
+			fsck_write_inode(ctx, ino, inode);
+		check_reserved_clear(ctx, ino, inode);
+		fsck_istate_mark_used(&ctx->istate, ino);
+		extkit_bitmap_set(&ctx->inode_used, ino - 1);
+		return 0;
+	}
 	if (ino == EXT2_BOOT_LOADER_INO)
 		bad = S_ISDIR(inode->mode);
 	else if (ino == EXT2_RESIZE_INO || ino == EXT2_JOURNAL_INO ||
@@ -556,8 +606,17 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 		if (rc)
 			return rc;
 	}
-	check_reserved_clear(ctx, ino, inode);
-	rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks, &ea_dup);
+	/* An EA block number outside the filesystem (or without ext_attr)
+	 * on a reserved inode: e2fsck only marks the inode bad, which
+	 * pass 2 acts on for inodes a directory names, never these. Nobody
+	 * reads it; it is left alone, as there. */
+	if (!inode->file_acl ||
+	    (extkit_fs_valid_block(ctx->fs, inode->file_acl) &&
+	     extkit_has_compat(&ctx->fs->sb, EXT2_FEATURE_COMPAT_EXT_ATTR)))
+		rc = fsck_ea_check_inode(ctx, ino, inode, &dirty, &ea_blocks,
+					 &ea_dup);
+	else
+		rc = 0;
 	if (!rc)
 		rc = fsck_scan_blocks(ctx, ino, inode, &res);
 	if (rc)
@@ -688,11 +747,14 @@ static int check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	struct extkit_inode inode;
+	/* the bad blocks inode is not trusted with a wrong checksum */
+	int csum_bad = ino == EXT2_BAD_INO &&
+		       !extkit_inode_csum_verify(ctx->fs, ino, raw);
 
 	check_raw(ctx, ino, raw);
 	if (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO) {
 		extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
-		return check_reserved(ctx, ino, &inode);
+		return check_reserved(ctx, ino, &inode, csum_bad);
 	}
 	/* Fast path: a never used inode (no mode, no links). */
 	if (get_le16(raw) == 0 && get_le16(raw + 26) == 0)

@@ -39,6 +39,7 @@ void pass1_check_really_dir(struct fsck_ctx *ctx, uint32_t ino,
  * blocks it lists, before any other inode claims its own; illegal
  * entries are reported and, when fixed, removed from its map.
  */
-int pass1_check_bad_inode(struct fsck_ctx *ctx, struct extkit_inode *inode);
+int pass1_check_bad_inode(struct fsck_ctx *ctx, struct extkit_inode *inode,
+			  int csum_bad);
 
 #endif /* EXTKIT_FSCK_PASS1_H */

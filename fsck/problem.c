@@ -576,6 +576,9 @@ const struct problem problem_table[] = {
 	  "Inode %i, the resize inode, maps block %N where its layout has "
 	  "%O (%s).",
 	  PROMPT_FIX, 0 },
+	{ PR_1_BB_GARBAGE_TREE,
+	  "The bad blocks inode's %B (%b) is no list of blocks (%s).",
+	  PROMPT_CLEAR, 0 },
 	/* Pass 2 */
 	{ PR_2_DIR_CORRUPT,
 	  "Directory inode %i, %B, offset %N: directory corrupted (%s).",

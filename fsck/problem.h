@@ -250,6 +250,7 @@ enum problem_prompt {
 /* Pass 1: reserved inodes in full (resize.c, badblocks.c, journal inode). */
 #define PR_1_RESIZE_ILLEGAL_BLOCK 0x015000 /* stray entry in inode 7's map */
 #define PR_1_RESIZE_ENTRY_WRONG	0x015001 /* a list entry not the layout's */
+#define PR_1_BB_GARBAGE_TREE	0x015002 /* inode 1: a garbage indirect tree */
 
 /* Pass 2: directory structure. */
 #define PR_2_DIR_CORRUPT	0x020001

@@ -99,7 +99,9 @@ static int map_journal_inode(struct extkit_journal *j,
 	if (rc)
 		return rc;
 	for (uint64_t i = 0; i < n; i++) {
-		if (!extkit_fs_valid_block(fs, j->map[i])) {
+		/* block 0 is in the filesystem with 4 KiB blocks: a hole
+		 * all the same */
+		if (!j->map[i] || !extkit_fs_valid_block(fs, j->map[i])) {
 			*why = "the journal inode has holes";
 			return 0;
 		}
