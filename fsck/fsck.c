@@ -38,20 +38,26 @@
 
 const char cli_prog[] = "extkit-fsck";
 
+/*
+ * The passes in order. num: the pass a step belongs to for -C, whose
+ * readers (fsck(8), systemd-fsck) know e2fsck's passes 1 to 5 only: the
+ * steps after pass 1 (1B, the indirect-block fixes, 1E) are part of it.
+ */
 struct pass_def {
 	fsck_pass_fn fn;
-	const char *header;	/* NULL: no header */
+	int num;
+	const char *header;	/* NULL: no header (a step of pass num) */
 };
 
 static const struct pass_def passes[] = {
-	{ fsck_pass1, "Pass 1: Checking inodes, blocks, and sizes" },
-	{ fsck_pass1b, NULL },
-	{ fsck_pass1_ind_fixes, NULL },
-	{ fsck_pass1e, NULL },
-	{ fsck_pass2, "Pass 2: Checking directory structure" },
-	{ fsck_pass3, "Pass 3: Checking directory connectivity" },
-	{ fsck_pass4, "Pass 4: Checking reference counts" },
-	{ fsck_pass5, "Pass 5: Checking group summary information" },
+	{ fsck_pass1, 1, "Pass 1: Checking inodes, blocks, and sizes" },
+	{ fsck_pass1b, 1, NULL },
+	{ fsck_pass1_ind_fixes, 1, NULL },
+	{ fsck_pass1e, 1, NULL },
+	{ fsck_pass2, 2, "Pass 2: Checking directory structure" },
+	{ fsck_pass3, 3, "Pass 3: Checking directory connectivity" },
+	{ fsck_pass4, 4, "Pass 4: Checking reference counts" },
+	{ fsck_pass5, 5, "Pass 5: Checking group summary information" },
 };
 
 /* ---- options ---- */
@@ -309,8 +315,8 @@ void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max)
 			progress_bar(ctx, cur, max);
 		return;
 	}
-	if (ctx->opts->progress_fd < 0)
-		return;
+	if (ctx->opts->progress_fd < 0 || ctx->pass < 1 || ctx->pass > 5)
+		return;	/* e2fsck's passes 1 to 5 only */
 	n = snprintf(line, sizeof(line), "%d %" PRIu64 " %" PRIu64 " %s\n",
 		     ctx->pass, cur, max, ctx->device);
 	if (n > 0 && write(ctx->opts->progress_fd, line, (size_t)n) < 0)
@@ -553,12 +559,13 @@ static void run_passes(struct fsck_ctx *ctx)
 
 		if (fsck_poll_cancel(ctx))
 			return;
-		ctx->pass = (int)i + (i == 0);
+		ctx->pass = passes[i].num;
 		if (passes[i].header && ctx->opts->mode != FSCK_MODE_PREEN)
 			printf("%s\n", passes[i].header);
 		rc = passes[i].fn(ctx);
-		if (!(ctx->flags & FSCK_FL_ABORT))
-			fsck_progress(ctx, 1, 1);	/* the pass is done */
+		/* the pass is done (its steps say nothing: pass 1 did) */
+		if (!(ctx->flags & FSCK_FL_ABORT) && passes[i].header)
+			fsck_progress(ctx, 1, 1);
 		fsck_progress_clear(ctx);
 		if (rc < 0) {
 			cli_error("%s", extkit_strerror(rc));
@@ -644,12 +651,16 @@ static void note_writes(struct fsck_ctx *ctx)
 /*
  * Ctrl-C or the end of input stopped the run at a safe point: every fix
  * made so far is complete. When any was written, the filesystem is marked
- * not clean (a later check must finish the work) and exit code 1 is
- * added to 32, as e2fsck does.
+ * not clean (a later check must finish the work). The exit code is
+ * e2fsck's: 32, whatever was written, with 4 added (and its "still has
+ * errors" line) when a problem was left uncorrected before the cancel or
+ * the filesystem is marked as having errors.
  */
 static int report_cancel(struct fsck_ctx *ctx)
 {
 	int changed = !!(ctx->flags & FSCK_FL_CHANGED);
+	int errors = (ctx->flags & FSCK_FL_UNCORRECTED) ||
+		     (ctx->fs && (ctx->fs->sb.state & EXT2_ERROR_FS));
 
 	if (!ctx->readonly && ctx->fs && changed) {
 		ctx->fs->sb.state &= (uint16_t)~EXT2_VALID_FS;
@@ -659,11 +670,14 @@ static int report_cancel(struct fsck_ctx *ctx)
 	}
 	if (!ctx->readonly && ctx->fs)
 		extkit_io_flush(ctx->io);
+	printf("%s: check canceled.\n", ctx->device);
 	if (changed || (ctx->flags & FSCK_FL_RECOVERED))
 		printf("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n",
 		       ctx->device);
-	printf("%s: check canceled.\n", ctx->device);
-	return FSCK_CANCELED | (changed ? FSCK_NONDESTRUCT : 0);
+	if (errors)
+		printf("\n%s: ********** WARNING: Filesystem still has errors "
+		       "**********\n\n", ctx->device);
+	return FSCK_CANCELED | (errors ? FSCK_UNCORRECTED : 0);
 }
 
 /* An operational error stopped the run: says whether the filesystem was
@@ -818,9 +832,13 @@ static int run(struct fsck_ctx *ctx)
 	fsck_drop_add_space(ctx, 0);	/* -D rewrites directories */
 	if (fsck_poll_cancel(ctx))
 		return report_abort(ctx);
+	note_writes(ctx);	/* the fixes' writes */
 	if (ctx->opts->compress_dirs ? fsck_rehash(ctx) :
 	    fsck_rehash_listed(ctx))
 		return report_abort(ctx);
+	/* -D's own writes are no fix (fsck_rehash says what it wrote) */
+	if (ctx->opts->compress_dirs)
+		ctx->open_writes = extkit_io_writes(ctx->io);
 	fsck_journal_recreate(ctx);
 	fsck_journal_backup(ctx);
 	fsck_orphan_file_check(ctx);

@@ -1225,7 +1225,9 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code,
 	free(msg);
 	if (yes && ctx->readonly)
 		yes = 0;
-	if (!yes && !(p->flags & PR_NO_OK))
+	/* the question a cancel answered is not an error left (the run
+	 * stops; its exit code says so) */
+	if (!yes && !(p->flags & PR_NO_OK) && !(ctx->flags & FSCK_FL_CANCEL))
 		ctx->flags |= FSCK_FL_UNCORRECTED;
 	if (yes && !(p->flags & PR_NOT_A_FIX))
 		ctx->flags |= FSCK_FL_CHANGED;
