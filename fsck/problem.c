@@ -1209,6 +1209,8 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code,
 	msg = malloc(MSG_MAX);
 	if (!msg)
 		return 0;
+	if (ctx->opts && ctx->opts->debug)	/* -d */
+		fprintf(stderr, "extkit-fsck: problem 0x%06x\n", code);
 	problem_expand(ctx, p->message, pctx, msg, MSG_MAX);
 	fsck_progress_clear(ctx);
 	if (p->flags & (PR_MSG_ONLY | PR_FATAL)) {
