@@ -31,6 +31,35 @@ else
 	sed 's/^/    /' progress | head -10
 fi
 
+# Blocks claimed twice, reported as e2fsck's passes 1B-1D report them:
+# /dir/a shares a block with /c and a run with /b, /e a block of the
+# inode table; -fn and -fy against e2fsck's output on the same image.
+mkimg4 1024 8M
+awk 'BEGIN { for (i = 0; i < 30000; i++) printf "line %05d\n", i }' >big
+printf 'x\n' >one
+dbg "mkdir dir" "write big dir/a" "write big b" "write one c" "write one e"
+a=$(blk dir/a)
+it=$($DUMPE2FS image 2>/dev/null | sed -n 's/^  Inode table at \([0-9]*\)-.*/\1/p' | head -1)
+dbg "sif c block[5] $((a + 6))" "sif b block[5] $((a + 181))" \
+    "sif e block[5] $((it + 1))"
+for m in -fn -fy; do
+	cp image dup.img
+	"$FSCK" $m dup.img 2>&1 | sed -n '/^Running additional/,/^Pass 2/p' >x.out
+	cp image e2dup.img
+	$E2FSCK $m e2dup.img 2>&1 |
+		sed -n '/^Running additional/,/^Pass 2/p' | sed 's/e2dup/dup/' >e2.out
+	if [ -s x.out ] && grep -q '<filesystem metadata>' x.out &&
+	   diff -u e2.out x.out >diff.out; then
+		ok "$m: passes 1B-1D reported as e2fsck's, word for word"
+	else
+		fail "$m: passes 1B-1D differ from e2fsck's"
+		sed 's/^/    /' diff.out | head -30
+	fi
+done
+$E2FSCK -fn dup.img >/dev/null 2>&1 &&
+	ok "-fy: e2fsck -fn finds the clones clean" ||
+	fail "-fy: e2fsck -fn finds errors after the clones"
+
 # -D that only optimizes: exit 0, the MODIFIED line, as e2fsck.
 mkimg4 1024 16M
 many d 300
