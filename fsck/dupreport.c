@@ -8,7 +8,10 @@
  * kept. Pass 1C reads the directories pass 1 found until every file
  * naming shared blocks has a name. Pass 1D's sharing comes from the runs
  * sorted by start: two inodes share when runs of theirs overlap (a sweep
- * over the runs, the overlapping ones kept in a list). A file shares with
+ * over a sorted copy of the runs, the overlapping ones kept in a list).
+ * A file lists the inodes it shares with in e2fsck's order (its lists are
+ * built by prepending): from the file's last shared block back to its
+ * first, and at one block the later inode first. A file shares with
  * filesystem metadata when one of its runs overlaps a group's superblock
  * copy, descriptors, bitmaps or inode table.
  *
@@ -59,6 +62,15 @@ int dupreport_add(struct dup_report *r, uint32_t ino, uint64_t blk)
 	struct dup_run *last = r->nruns > r->first_run ?
 			       &r->runs[r->nruns - 1] : NULL;
 
+	/* e2fsck counts a file's shared clusters, one each time its map
+	 * enters another cluster (a block at the start of one, a jump, or
+	 * another physical cluster); without bigalloc each block */
+	if (!last)
+		r->next_blk = 0;
+	if (!(blk & ((1ull << r->shift) - 1)) || blk != r->next_blk ||
+	    !r->clusters)
+		r->clusters++;
+	r->next_blk = blk + 1;
 	if (last && last->ino == ino && last->start + last->len == blk) {
 		last->len++;
 		return 0;
@@ -157,6 +169,8 @@ int dupreport_inode(struct fsck_ctx *ctx, struct dup_report *r,
 	if (rc)
 		return rc;
 	f = &r->files[r->nfiles - 1];
+	f->run0 = r->first_run;
+	f->run1 = r->nruns;
 	r->text[0] = '\0';
 	r->text_len = 0;
 	for (size_t i = r->first_run; i < r->nruns; i++) {
@@ -168,9 +182,10 @@ int dupreport_inode(struct fsck_ctx *ctx, struct dup_report *r,
 			snprintf(one, sizeof(one), " %" PRIu64 "--%" PRIu64,
 				 u->start, u->start + u->len - 1);
 		text_add(r, one);
-		f->nblocks += u->len;
 		f->meta |= run_is_meta(ctx->fs, u->start, u->len);
 	}
+	f->nblocks = r->clusters;
+	r->clusters = 0;
 	r->first_run = r->nruns;
 	if (ino == EXT2_BAD_INO)	/* e2fsck lists the bad ones alone */
 		return 0;
@@ -246,8 +261,10 @@ static int cmp_pair(const void *a, const void *b)
 	return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-/* Who shares with whom: pairs (a, b) both ways, from overlapping runs. */
-static int find_pairs(struct dup_report *r, uint32_t **pairs, size_t *np)
+/* Who shares with whom: pairs (a, b) both ways, from overlapping runs
+ * (sorted: a copy of the runs, sorted by start). */
+static int find_pairs(struct dup_report *r, const struct dup_run *sorted,
+		      uint32_t **pairs, size_t *np)
 {
 	size_t *active = malloc((r->nruns + 1) * sizeof(*active));
 	size_t nact = 0, cap = 0, n = 0;
@@ -255,14 +272,12 @@ static int find_pairs(struct dup_report *r, uint32_t **pairs, size_t *np)
 
 	if (!active)
 		return -ENOMEM;
-	if (r->nruns)
-		qsort(r->runs, r->nruns, sizeof(*r->runs), cmp_run);
 	for (size_t i = 0; i < r->nruns; i++) {
-		const struct dup_run *u = &r->runs[i];
+		const struct dup_run *u = &sorted[i];
 		size_t k = 0;
 
 		for (size_t j = 0; j < nact; j++) {
-			const struct dup_run *a = &r->runs[active[j]];
+			const struct dup_run *a = &sorted[active[j]];
 
 			if (a->start + a->len <= u->start)
 				continue;
@@ -298,12 +313,111 @@ static int find_pairs(struct dup_report *r, uint32_t **pairs, size_t *np)
 	return 0;
 }
 
+/* Where e2fsck lists inode c among those f shares with: f's runs from
+ * its last back (pos), the highest block of that run c names (blk). */
+struct share_key {
+	uint32_t ino;
+	size_t pos;
+	uint64_t blk;
+};
+
+static void share_key(const struct dup_report *r, const struct dup_file *f,
+		      const struct dup_file *c, struct share_key *k)
+{
+	k->ino = c->ino;
+	k->pos = SIZE_MAX;
+	k->blk = 0;
+	for (size_t i = f->run1; i-- > f->run0 && k->pos == SIZE_MAX;) {
+		const struct dup_run *u = &r->runs[i];
+
+		for (size_t j = c->run0; j < c->run1; j++) {
+			const struct dup_run *v = &r->runs[j];
+			uint64_t hi, m = (1ull << r->shift) - 1;
+
+			/* bigalloc: by cluster (runs widened to theirs) */
+			if (!overlaps(u->start & ~m,
+				      ((u->start + u->len + m) & ~m) -
+				      (u->start & ~m),
+				      v->start & ~m,
+				      ((v->start + v->len + m) & ~m) -
+				      (v->start & ~m)))
+				continue;
+			hi = u->start + u->len < v->start + v->len ?
+			     u->start + u->len : v->start + v->len;
+			k->pos = f->run1 - i;
+			if (hi - 1 > k->blk)
+				k->blk = hi - 1;
+		}
+	}
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct share_key *x = a, *y = b;
+
+	if (x->pos != y->pos)
+		return (x->pos > y->pos) - (x->pos < y->pos);
+	if (x->blk != y->blk)
+		return (x->blk < y->blk) - (x->blk > y->blk);
+	return (x->ino < y->ino) - (x->ino > y->ino);
+}
+
+/* f's list in e2fsck's order; left by inode number when the work would
+ * be too much (many runs on both sides). */
+static void order_shares(const struct dup_report *r, struct dup_file *f)
+{
+	struct share_key *k;
+	uint64_t work = 0;
+
+	for (size_t i = 0; i < f->nshares; i++) {
+		const struct dup_file *c = find_file(r, f->shares[i]);
+
+		work += (uint64_t)(f->run1 - f->run0) *
+			(c ? c->run1 - c->run0 : 0);
+	}
+	if (f->nshares < 2 || work > (1u << 22))
+		return;
+	k = malloc(f->nshares * sizeof(*k));
+	if (!k)
+		return;
+	for (size_t i = 0; i < f->nshares; i++) {
+		const struct dup_file *c = find_file(r, f->shares[i]);
+
+		if (c)
+			share_key(r, f, c, &k[i]);
+		else
+			k[i] = (struct share_key){ f->shares[i], SIZE_MAX, 0 };
+	}
+	qsort(k, f->nshares, sizeof(*k), cmp_key);
+	for (size_t i = 0; i < f->nshares; i++)
+		f->shares[i] = k[i].ino;
+	free(k);
+}
+
 /* Each file's list of the inodes it shares with, from the pairs. */
 static int share_lists(struct dup_report *r)
 {
+	struct dup_run *sorted = malloc((r->nruns + 1) * sizeof(*sorted));
 	uint32_t *p = NULL;
 	size_t n = 0, i = 0;
-	int rc = find_pairs(r, &p, &n);
+	int rc;
+
+	if (!sorted)
+		return -ENOMEM;
+	/* bigalloc: two files share a cluster, whichever blocks of it */
+	for (size_t x = 0; x < r->nruns; x++) {
+		uint64_t c0 = r->runs[x].start >> r->shift;
+		uint64_t c1 = (r->runs[x].start + r->runs[x].len - 1) >>
+			      r->shift;
+
+		sorted[x] = r->runs[x];
+		sorted[x].start = c0;
+		sorted[x].len = c1 - c0 + 1;
+	}
+	if (r->nruns)
+		qsort(sorted, r->nruns, sizeof(*sorted), cmp_run);
+	rc = find_pairs(r, sorted, &p, &n);
+	free(sorted);
 
 	while (!rc && i < n) {
 		struct dup_file *f = find_file(r, p[2 * i]);
@@ -319,6 +433,8 @@ static int share_lists(struct dup_report *r)
 				if (!k || f->shares[k - 1] != p[2 * x + 1])
 					f->shares[k++] = p[2 * x + 1];
 			f->nshares = k;
+			if (!rc)
+				order_shares(r, f);
 		}
 		i = j;
 	}

@@ -24,8 +24,10 @@ struct dup_file {
 	uint32_t mtime;
 	uint64_t nblocks;	/* its references to shared blocks */
 	int meta;		/* one of them is group metadata */
-	uint32_t *shares;	/* the other inodes naming one of them */
+	uint32_t *shares;	/* the other inodes naming one of them, in
+				 * e2fsck's order (dupreport.c) */
 	size_t nshares;
+	size_t run0, run1;	/* its runs: runs[run0 .. run1 - 1] */
 };
 
 /* A run of shared blocks one inode names. */
@@ -41,6 +43,9 @@ struct dup_report {
 	struct dup_run *runs;		/* every inode's runs */
 	size_t nruns, runs_cap;
 	size_t first_run;		/* the current inode's first */
+	uint32_t shift;			/* bigalloc: sharing is by cluster */
+	uint64_t clusters;		/* the current inode's count */
+	uint64_t next_blk;		/* the block after its last one */
 	char *text;			/* the 1B line being built */
 	size_t text_len;
 };

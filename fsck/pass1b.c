@@ -120,6 +120,21 @@ struct owner_arg {
 	int err;
 };
 
+/* bigalloc: whether a block of blk's cluster is claimed twice (e2fsck
+ * lists every block of such a cluster). */
+static int dup_cluster(struct fsck_ctx *ctx, uint64_t blk)
+{
+	uint32_t ratio = ctx->fs->g.cluster_ratio;
+	uint64_t fdb = ctx->fs->sb.first_data_block, c0, n;
+
+	if (ratio == 1)
+		return is_dup(ctx, blk);
+	c0 = blk - ((blk - fdb) & (ratio - 1));
+	n = ctx->fs->sb.blocks_count - c0 < ratio ?
+	    ctx->fs->sb.blocks_count - c0 : ratio;
+	return extkit_bitmap_count_range(&ctx->block_dup, c0 - fdb, n) > 0;
+}
+
 static int owner_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 		    uint32_t count, int flags, void *arg)
 {
@@ -131,13 +146,15 @@ static int owner_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t *r;
 
+		if (!oa->err && pblk + i < oa->ctx->fs->sb.blocks_count &&
+		    pblk + i >= oa->ctx->fs->sb.first_data_block &&
+		    dup_cluster(oa->ctx, pblk + i))
+			oa->err = dupreport_add(oa->rep, oa->ino, pblk + i);
 		if (!is_dup(oa->ctx, pblk + i))
 			continue;
 		r = dup_slot(oa->dups, pblk + i);
 		*r = oa->reserved ? *r | DUP_KEEP : *r + 1;
 		oa->count++;
-		if (!oa->err)
-			oa->err = dupreport_add(oa->rep, oa->ino, pblk + i);
 	}
 	return 0;
 }
@@ -287,6 +304,8 @@ static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d,
 			struct dup_report *rep)
 {
 	struct owner_arg oa = { ctx, d, 0, 0, rep, 0, 0 };
+
+	rep->shift = ctx->fs->g.cluster_bits;
 	struct extkit_inode inode;
 	uint64_t n = extkit_bitmap_count_range(&ctx->block_dup, 0,
 			ctx->fs->sb.blocks_count - ctx->fs->sb.first_data_block);
