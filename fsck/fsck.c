@@ -11,11 +11,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include <popt.h>
 
@@ -38,26 +42,33 @@
 
 const char cli_prog[] = "extkit-fsck";
 
+/*
+ * The passes in order. num: the pass a step belongs to for -C, whose
+ * readers (fsck(8), systemd-fsck) know e2fsck's passes 1 to 5 only: the
+ * steps after pass 1 (1B, the indirect-block fixes, 1E) are part of it.
+ */
 struct pass_def {
 	fsck_pass_fn fn;
-	const char *header;	/* NULL: no header */
+	int num;
+	const char *header;	/* NULL: no header (a step of pass num) */
 };
 
 static const struct pass_def passes[] = {
-	{ fsck_pass1, "Pass 1: Checking inodes, blocks, and sizes" },
-	{ fsck_pass1b, NULL },
-	{ fsck_pass1_ind_fixes, NULL },
-	{ fsck_pass1e, NULL },
-	{ fsck_pass2, "Pass 2: Checking directory structure" },
-	{ fsck_pass3, "Pass 3: Checking directory connectivity" },
-	{ fsck_pass4, "Pass 4: Checking reference counts" },
-	{ fsck_pass5, "Pass 5: Checking group summary information" },
+	{ fsck_pass1, 1, "Pass 1: Checking inodes, blocks, and sizes" },
+	{ fsck_pass1b, 1, NULL },
+	{ fsck_pass1_ind_fixes, 1, NULL },
+	{ fsck_pass1e, 1, NULL },
+	{ fsck_pass2, 2, "Pass 2: Checking directory structure" },
+	{ fsck_pass3, 3, "Pass 3: Checking directory connectivity" },
+	{ fsck_pass4, 4, "Pass 4: Checking reference counts" },
+	{ fsck_pass5, 5, "Pass 5: Checking group summary information" },
 };
 
 /* ---- options ---- */
 
 enum {
-	OPT_NO = 1, OPT_YES, OPT_PREEN, OPT_VERSION,
+	OPT_NO = 1, OPT_YES, OPT_PREEN, OPT_VERSION, OPT_TIME, OPT_CHECK,
+	OPT_BB_ADD, OPT_BB_REPLACE,
 };
 
 static int parse_blocksize(const char *s, uint32_t *out)
@@ -80,8 +91,9 @@ static void set_mode(struct fsck_opts *o, enum fsck_mode m)
 }
 
 /*
- * -E journal_only (replay the journal, then stop, as e2fsck) is taken out
- * of the extended options; the rest is left to -D's parser.
+ * -E journal_only (replay the journal, then stop, as e2fsck) and
+ * discard/nodiscard are taken out of the extended options; the rest is
+ * left to -D's parser.
  */
 static void take_journal_only(struct fsck_opts *o)
 {
@@ -97,6 +109,11 @@ static void take_journal_only(struct fsck_opts *o)
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (strcmp(tok, "journal_only") == 0) {
 			o->journal_only = 1;
+			continue;
+		}
+		if (strcmp(tok, "discard") == 0 ||
+		    strcmp(tok, "nodiscard") == 0) {
+			o->discard = tok[0] == 'd';
 			continue;
 		}
 		n += (size_t)sprintf(out + n, "%s%s", n ? "," : "", tok);
@@ -117,6 +134,9 @@ static int validate_opts(struct fsck_opts *o, const char *sb, const char *bs,
 
 	if (o->mode_count > 1)
 		why = "only one of the options -p/-a, -n or -y may be given";
+	else if (o->check_blocks && o->bb_file)
+		why = "the -c and the -l/-L options may not be both used at "
+		      "the same time";
 	else if (sb && (cli_parse_u64(sb, &o->sb_block) || o->sb_block == 0))
 		why = "invalid superblock number for -b";
 	else if (bs && parse_blocksize(bs, &o->block_size))
@@ -127,8 +147,8 @@ static int validate_opts(struct fsck_opts *o, const char *sb, const char *bs,
 		 fsck_rehash_parse_extended(o->extended, NULL)) {
 		/* Name the option and its value, and what is known. */
 		cli_error("-E: invalid extended option '%s' (known: "
-			  "journal_only, compact_threshold=N with N in 0..100)",
-			  o->extended);
+			  "journal_only, compact_threshold=N with N in 0..100, "
+			  "discard, nodiscard)", o->extended);
 		return -1;
 	}
 	if (why) {
@@ -169,10 +189,30 @@ static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 		  "compact and re-index directories", NULL },
 		{ NULL, 'E', POPT_ARG_STRING, &o->extended, 0,
 		  "extended options: journal_only (replay the journal, then "
-		  "stop), compact_threshold=N (-D: directories at least N% "
-		  "reclaimable)", "OPTIONS" },
+		  "stop), discard / nodiscard (discard the free blocks after "
+		  "a check that left no error), compact_threshold=N (-D: "
+		  "directories at least N% reclaimable)", "OPTIONS" },
 		{ NULL, 'z', POPT_ARG_STRING, &o->undo_file, 0,
 		  "save the overwritten blocks to an undo file", "UNDOFILE" },
+		{ NULL, 't', POPT_ARG_NONE, NULL, OPT_TIME,
+		  "print time and memory used (-tt: per pass too)", NULL },
+		{ NULL, 'F', POPT_ARG_NONE, &o->flush, 0,
+		  "flush the device's buffers before the check", NULL },
+		{ NULL, 'c', POPT_ARG_NONE, NULL, OPT_CHECK,
+		  "look for bad blocks with badblocks(8) (-cc: read-write "
+		  "test) and add them to the bad blocks list", NULL },
+		{ NULL, 'k', POPT_ARG_NONE, &o->keep_bad_blocks, 0,
+		  "with -c, keep the bad blocks already listed", NULL },
+		{ NULL, 'l', POPT_ARG_STRING, NULL, OPT_BB_ADD,
+		  "add the blocks listed in FILE to the bad blocks list",
+		  "FILE" },
+		{ NULL, 'L', POPT_ARG_STRING, NULL, OPT_BB_REPLACE,
+		  "make the blocks listed in FILE the bad blocks list",
+		  "FILE" },
+		{ NULL, 'j', POPT_ARG_STRING, &o->journal_dev, 0,
+		  "the external journal's device", "JOURNAL" },
+		{ NULL, 'd', POPT_ARG_NONE, &o->debug, 0,
+		  "debug: each problem's code on stderr", NULL },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
 		  "print the version and exit", NULL },
 		POPT_AUTOHELP
@@ -190,6 +230,15 @@ static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 			set_mode(o, FSCK_MODE_YES);
 		else if (rc == OPT_PREEN)
 			set_mode(o, FSCK_MODE_PREEN);
+		else if (rc == OPT_TIME)
+			o->timing++;
+		else if (rc == OPT_CHECK)
+			o->check_blocks++;
+		else if (rc == OPT_BB_ADD || rc == OPT_BB_REPLACE) {
+			free((char *)o->bb_file);
+			o->bb_file = poptGetOptArg(pc);
+			o->bb_replace = rc == OPT_BB_REPLACE;
+		}
 		else if (rc == OPT_VERSION) {
 			cli_version();
 			exit(FSCK_OK);
@@ -309,8 +358,8 @@ void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max)
 			progress_bar(ctx, cur, max);
 		return;
 	}
-	if (ctx->opts->progress_fd < 0)
-		return;
+	if (ctx->opts->progress_fd < 0 || ctx->pass < 1 || ctx->pass > 5)
+		return;	/* e2fsck's passes 1 to 5 only */
 	n = snprintf(line, sizeof(line), "%d %" PRIu64 " %" PRIu64 " %s\n",
 		     ctx->pass, cur, max, ctx->device);
 	if (n > 0 && write(ctx->opts->progress_fd, line, (size_t)n) < 0)
@@ -533,7 +582,9 @@ static int is_clean(struct fsck_ctx *ctx)
 	const char *why;
 	uint32_t arg = 0;
 
-	if (ctx->opts->force ||
+	/* a new bad blocks list is checked in full (e2fsck's rule) */
+	if (ctx->opts->force || ctx->opts->bb_file ||
+	    ctx->opts->check_blocks ||
 	    (ctx->flags & (FSCK_FL_BACKUP_SB | FSCK_FL_FIXED)))
 		return 0;
 	why = check_due(ctx, &arg);
@@ -548,18 +599,32 @@ static int is_clean(struct fsck_ctx *ctx)
 
 static void run_passes(struct fsck_ctx *ctx)
 {
+	struct fsck_rtrack track;
+
 	for (unsigned int i = 0; i < sizeof(passes) / sizeof(passes[0]); i++) {
 		int rc;
 
 		if (fsck_poll_cancel(ctx))
 			return;
-		ctx->pass = (int)i + (i == 0);
+		if (passes[i].header)
+			fsck_rtrack_start(&track);
+		ctx->pass = passes[i].num;
 		if (passes[i].header && ctx->opts->mode != FSCK_MODE_PREEN)
 			printf("%s\n", passes[i].header);
 		rc = passes[i].fn(ctx);
-		if (!(ctx->flags & FSCK_FL_ABORT))
-			fsck_progress(ctx, 1, 1);	/* the pass is done */
+		/* the pass is done (its steps say nothing: pass 1 did) */
+		if (!(ctx->flags & FSCK_FL_ABORT) && passes[i].header)
+			fsck_progress(ctx, 1, 1);
 		fsck_progress_clear(ctx);
+		/* -tt: each pass, its steps included (e2fsck's "Pass N") */
+		if (ctx->opts->timing > 1 &&
+		    (i + 1 == sizeof(passes) / sizeof(passes[0]) ||
+		     passes[i + 1].header)) {
+			char desc[16];
+
+			snprintf(desc, sizeof(desc), "Pass %d", passes[i].num);
+			fsck_rtrack_print(desc, &track);
+		}
 		if (rc < 0) {
 			cli_error("%s", extkit_strerror(rc));
 			ctx->flags |= FSCK_FL_ABORT;
@@ -644,12 +709,16 @@ static void note_writes(struct fsck_ctx *ctx)
 /*
  * Ctrl-C or the end of input stopped the run at a safe point: every fix
  * made so far is complete. When any was written, the filesystem is marked
- * not clean (a later check must finish the work) and exit code 1 is
- * added to 32, as e2fsck does.
+ * not clean (a later check must finish the work). The exit code is
+ * e2fsck's: 32, whatever was written, with 4 added (and its "still has
+ * errors" line) when a problem was left uncorrected before the cancel or
+ * the filesystem is marked as having errors.
  */
 static int report_cancel(struct fsck_ctx *ctx)
 {
 	int changed = !!(ctx->flags & FSCK_FL_CHANGED);
+	int errors = (ctx->flags & FSCK_FL_UNCORRECTED) ||
+		     (ctx->fs && (ctx->fs->sb.state & EXT2_ERROR_FS));
 
 	if (!ctx->readonly && ctx->fs && changed) {
 		ctx->fs->sb.state &= (uint16_t)~EXT2_VALID_FS;
@@ -659,11 +728,14 @@ static int report_cancel(struct fsck_ctx *ctx)
 	}
 	if (!ctx->readonly && ctx->fs)
 		extkit_io_flush(ctx->io);
+	printf("%s: check canceled.\n", ctx->device);
 	if (changed || (ctx->flags & FSCK_FL_RECOVERED))
 		printf("\n%s: ***** FILE SYSTEM WAS MODIFIED *****\n",
 		       ctx->device);
-	printf("%s: check canceled.\n", ctx->device);
-	return FSCK_CANCELED | (changed ? FSCK_NONDESTRUCT : 0);
+	if (errors)
+		printf("\n%s: ********** WARNING: Filesystem still has errors "
+		       "**********\n\n", ctx->device);
+	return FSCK_CANCELED | (errors ? FSCK_UNCORRECTED : 0);
 }
 
 /* An operational error stopped the run: says whether the filesystem was
@@ -797,6 +869,8 @@ static int run(struct fsck_ctx *ctx)
 		return FSCK_OK;
 	}
 	fsck_check_resize_features(ctx);
+	if (fsck_update_bad_blocks(ctx))
+		return report_abort(ctx);
 	rc = alloc_maps(ctx);
 	if (rc) {
 		cli_error("%s", extkit_strerror(rc));
@@ -818,9 +892,13 @@ static int run(struct fsck_ctx *ctx)
 	fsck_drop_add_space(ctx, 0);	/* -D rewrites directories */
 	if (fsck_poll_cancel(ctx))
 		return report_abort(ctx);
+	note_writes(ctx);	/* the fixes' writes */
 	if (ctx->opts->compress_dirs ? fsck_rehash(ctx) :
 	    fsck_rehash_listed(ctx))
 		return report_abort(ctx);
+	/* -D's own writes are no fix (fsck_rehash says what it wrote) */
+	if (ctx->opts->compress_dirs)
+		ctx->open_writes = extkit_io_writes(ctx->io);
 	fsck_journal_recreate(ctx);
 	fsck_journal_backup(ctx);
 	fsck_orphan_file_check(ctx);
@@ -829,6 +907,7 @@ static int run(struct fsck_ctx *ctx)
 	if (finish_fs(ctx))
 		return FSCK_ERROR |
 		       (ctx->flags & FSCK_FL_CHANGED ? FSCK_NONDESTRUCT : 0);
+	fsck_discard_free(ctx);	/* -E discard */
 	return report_end(ctx);
 }
 
@@ -856,6 +935,81 @@ static int finish_undo(struct fsck_ctx *ctx, int rc)
 	return rc;
 }
 
+/*
+ * What e2fsck refuses as an operational error (exit 8), not a usage one:
+ * -n with an option that writes (-D, -c, -l/-L). NULL when none.
+ */
+static const char *incompatible_with_n(const struct fsck_opts *o)
+{
+	if (o->mode != FSCK_MODE_NO)
+		return NULL;
+	if (o->compress_dirs)
+		return "The -n and -D options are incompatible.";
+	if (o->check_blocks)
+		return "The -n and -c options are incompatible.";
+	if (o->bb_file)
+		return "The -n and -l/-L options are incompatible.";
+	return NULL;
+}
+
+/*
+ * -F: the device's buffers flushed before the check, as e2fsck does
+ * (fsync, and on a block device BLKFLSBUF). 0, or -1 after saying why.
+ */
+static int flush_target(const char *target)
+{
+	int fd = open(target, O_RDONLY), rc = 0;
+	struct stat st;
+
+	if (fd < 0 || fsync(fd) < 0 ||
+	    (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) &&
+	     ioctl(fd, BLKFLSBUF, 0) < 0)) {
+		cli_error("%s: while trying to flush: %s", target,
+			  strerror(errno));
+		rc = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* The run, from the options parsed to the exit code. */
+static int check(struct fsck_ctx *ctx)
+{
+	struct fsck_opts *opts = ctx->opts;
+	struct fsck_rtrack track;
+	int rc;
+
+	if (incompatible_with_n(opts)) {
+		cli_error("%s", incompatible_with_n(opts));
+		return FSCK_ERROR;
+	}
+	if (opts->mode == FSCK_MODE_NO)
+		opts->discard = 0;	/* e2fsck: no discard read-only */
+	if (opts->flush && flush_target(opts->target))
+		return FSCK_ERROR;
+	if (opts->journal_dev && access(opts->journal_dev, R_OK)) {
+		cli_error("-j: unable to resolve '%s': %s", opts->journal_dev,
+			  strerror(errno));
+		return FSCK_ERROR;
+	}
+	fsck_rtrack_start(&track);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	fsck_interrupt_setup();
+	ctx->device = opts->target;
+	ctx->readonly = opts->mode == FSCK_MODE_NO;
+	ctx->now = fsck_clock();
+	ctx->one_thread = getenv("EXTKIT_FSCK_NO_THREADS") != NULL;
+	ctx->force_threads = getenv("EXTKIT_FSCK_THREADS") != NULL;
+	rc = run(ctx);
+	rc = finish_undo(ctx, rc);
+	if (opts->timing)
+		fsck_rtrack_print(NULL, &track);
+	fflush(stdout);
+	free_ctx(ctx);
+	return rc;
+}
+
 int main(int argc, const char **argv)
 {
 	struct fsck_opts opts = { .progress_fd = -1 };
@@ -863,19 +1017,11 @@ int main(int argc, const char **argv)
 	int rc;
 
 	parse_args(argc, argv, &opts);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	fsck_interrupt_setup();
-	ctx.device = opts.target;
-	ctx.readonly = opts.mode == FSCK_MODE_NO;
-	ctx.now = fsck_clock();
-	ctx.one_thread = getenv("EXTKIT_FSCK_NO_THREADS") != NULL;
-	ctx.force_threads = getenv("EXTKIT_FSCK_THREADS") != NULL;
-	rc = run(&ctx);
-	rc = finish_undo(&ctx, rc);
-	fflush(stdout);
-	free_ctx(&ctx);
+	rc = check(&ctx);
 	free((char *)opts.target);
 	free((char *)opts.extended);
 	free((char *)opts.undo_file);
+	free((char *)opts.bb_file);
+	free((char *)opts.journal_dev);
 	return rc;
 }

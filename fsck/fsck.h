@@ -48,6 +48,16 @@ struct fsck_opts {
 	int journal_only;	/* -E journal_only: replay, then stop */
 	const char *undo_file;	/* -z */
 	const char *target;
+	/* e2fsck's other options (issue 31) */
+	int timing;		/* -t: resource use at the end; -tt: per pass */
+	int flush;		/* -F: flush the device's buffers first */
+	int debug;		/* -d: problem codes on stderr */
+	int check_blocks;	/* -c: badblocks read test; -cc: read-write */
+	int keep_bad_blocks;	/* -k: with -c, keep the listed ones */
+	const char *bb_file;	/* -l / -L: bad blocks from this file */
+	int bb_replace;		/* -L: replace the list, not add to it */
+	const char *journal_dev;	/* -j: the external journal */
+	int discard;		/* -E discard: free blocks discarded */
 };
 
 /* ctx->flags */
@@ -253,6 +263,21 @@ struct fsck_ctx {
 	/* scratch block buffer */
 	uint8_t *blkbuf;
 };
+
+/* -t: where a span of the check started (rtrack.c). */
+struct fsck_rtrack {
+	double real, user, sys;
+};
+
+void fsck_rtrack_start(struct fsck_rtrack *t);
+/* "[DESC: ]Memory used: Nk, time: real/user/sys" on stdout. */
+void fsck_rtrack_print(const char *desc, const struct fsck_rtrack *t);
+/* -E discard: after a run that left no error, the free blocks (as the
+ * bitmaps on disk say) are discarded (discard.c). */
+void fsck_discard_free(struct fsck_ctx *ctx);
+/* -l/-L/-c: the bad blocks list (inode 1) updated from a file or from
+ * badblocks(8) before pass 1 (bblist.c); 0, or -errno said. */
+int fsck_update_bad_blocks(struct fsck_ctx *ctx);
 
 typedef int (*fsck_pass_fn)(struct fsck_ctx *ctx);
 

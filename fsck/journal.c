@@ -545,8 +545,12 @@ int fsck_journal(struct fsck_ctx *ctx)
 			return 0;
 		}
 		cli_error("%s: the journal is on another device (external "
-			  "journal); extkit cannot replay it (e2fsck can)",
-			  ctx->opts->target);
+			  "journal%s%s); extkit cannot replay an external "
+			  "journal: replay it with e2fsck -j JOURNAL, then "
+			  "check again", ctx->opts->target,
+			  ctx->opts->journal_dev ? " " : "",
+			  ctx->opts->journal_dev ? ctx->opts->journal_dev :
+						   "");
 		return -EXTKIT_EUNSUPP;
 	}
 	if (!has_journal(sb) && !needs_recovery(sb) && !sb->journal_inum)

@@ -386,20 +386,15 @@ static void note_ea_dup(struct fsck_blk_result *res, uint64_t ea_dup)
 	res->dups++;
 }
 
+/* An inode that met claimed blocks: pass 1B reports them all, in
+ * e2fsck's words (PR_1_DUP_BLOCK is no longer said here). */
 static void note_dups(struct fsck_ctx *ctx, uint32_t ino,
 		      const struct fsck_blk_result *res)
 {
-	struct problem_context pctx;
-
 	if (!res->dups)
 		return;
 	fsck_istate_set_dup(&ctx->istate, ino, 1);
 	ctx->flags |= FSCK_FL_DUPS;
-	clear_problem_context(&pctx);
-	pctx.ino = ino;
-	pctx.num = res->dups;
-	pctx.blk = res->first_dup;
-	fix_problem(ctx, PR_1_DUP_BLOCK, &pctx);
 }
 
 /* Records a live inode in the maps. */

@@ -40,13 +40,17 @@
 #include "ondisk.h"
 #include "walk.h"
 
+#include "dupreport.h"
 #include "fsck.h"
 #include "pass1.h"
 #include "problem.h"
 
+struct fsck_dups;
+
 struct clone_arg {
-	uint64_t shared;	/* counting walk: shared references */
+	uint64_t shared;	/* counting walk: blocks to copy */
 	int failed;
+	struct fsck_dups *d;
 };
 
 /* References to one shared block from inodes other than reserved ones;
@@ -102,7 +106,7 @@ static int count_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	struct clone_arg *ca = ((void **)arg)[1];
 
 	for (uint32_t i = 0; i < count; i++)
-		ca->shared += is_dup(ctx, pblk + i);
+		ca->shared += fsck_dup_must_copy(ctx, ca->d, pblk + i);
 	return 0;
 }
 
@@ -111,7 +115,25 @@ struct owner_arg {
 	struct fsck_dups *dups;
 	int reserved;		/* the inode walked is a reserved one */
 	uint64_t count;		/* its references to shared blocks */
+	struct dup_report *rep;	/* pass 1B's list of them */
+	uint32_t ino;
+	int err;
 };
+
+/* bigalloc: whether a block of blk's cluster is claimed twice (e2fsck
+ * lists every block of such a cluster). */
+static int dup_cluster(struct fsck_ctx *ctx, uint64_t blk)
+{
+	uint32_t ratio = ctx->fs->g.cluster_ratio;
+	uint64_t fdb = ctx->fs->sb.first_data_block, c0, n;
+
+	if (ratio == 1)
+		return is_dup(ctx, blk);
+	c0 = blk - ((blk - fdb) & (ratio - 1));
+	n = ctx->fs->sb.blocks_count - c0 < ratio ?
+	    ctx->fs->sb.blocks_count - c0 : ratio;
+	return extkit_bitmap_count_range(&ctx->block_dup, c0 - fdb, n) > 0;
+}
 
 static int owner_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 		    uint32_t count, int flags, void *arg)
@@ -124,6 +146,10 @@ static int owner_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t *r;
 
+		if (!oa->err && pblk + i < oa->ctx->fs->sb.blocks_count &&
+		    pblk + i >= oa->ctx->fs->sb.first_data_block &&
+		    dup_cluster(oa->ctx, pblk + i))
+			oa->err = dupreport_add(oa->rep, oa->ino, pblk + i);
 		if (!is_dup(oa->ctx, pblk + i))
 			continue;
 		r = dup_slot(oa->dups, pblk + i);
@@ -214,7 +240,7 @@ static uint64_t count_remap_fn(struct fsck_ctx *ctx, uint64_t blk,
 	struct clone_arg *ca = arg;
 
 	(void)level;
-	ca->shared += is_dup(ctx, blk);
+	ca->shared += fsck_dup_must_copy(ctx, ca->d, blk);
 	return blk;
 }
 
@@ -269,10 +295,17 @@ static int add_sharer(struct fsck_dups *d, uint32_t ino, uint64_t refs)
 	return 0;
 }
 
-/* Counts every inode's references to shared blocks. */
-static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d)
+/*
+ * Counts every inode's references to shared blocks, and lists them
+ * (pass 1B's report): an extended attribute block claimed twice counts
+ * for each inode naming it there, after its map's blocks.
+ */
+static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d,
+			struct dup_report *rep)
 {
-	struct owner_arg oa = { ctx, d, 0, 0 };
+	struct owner_arg oa = { ctx, d, 0, 0, rep, 0, 0 };
+
+	rep->shift = ctx->fs->g.cluster_bits;
 	struct extkit_inode inode;
 	uint64_t n = extkit_bitmap_count_range(&ctx->block_dup, 0,
 			ctx->fs->sb.blocks_count - ctx->fs->sb.first_data_block);
@@ -287,15 +320,28 @@ static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d)
 		return -ENOMEM;
 	for (uint32_t ino = 1; ino <= ctx->fs->sb.inodes_count; ino++) {
 		if (!fsck_inode_used(ctx, ino) ||
-		    extkit_inode_read(ctx->fs, ino, &inode) ||
-		    !extkit_inode_has_block_map(&inode))
+		    extkit_inode_read(ctx->fs, ino, &inode))
 			continue;
 		oa.reserved = ino < ctx->fs->g.first_ino &&
 			      ino != EXT2_ROOT_INO;
 		oa.count = 0;
-		if (fsck_remap_blocks(ctx, &inode, owner_remap_fn, &oa) ==
+		oa.ino = ino;
+		if (extkit_inode_has_block_map(&inode) &&
+		    fsck_remap_blocks(ctx, &inode, owner_remap_fn, &oa) ==
 		    -EXTKIT_EUNSUPP)
 			ext_refs(ctx, &inode, owner_fn, &oa);
+		if (inode.file_acl &&
+		    extkit_fs_valid_block(ctx->fs, inode.file_acl) &&
+		    is_dup(ctx, inode.file_acl)) {
+			oa.count++;
+			if (!oa.err)
+				oa.err = dupreport_add(rep, ino,
+						       inode.file_acl);
+		}
+		if (!oa.err)
+			oa.err = dupreport_inode(ctx, rep, ino, &inode);
+		if (oa.err)
+			return oa.err;
 		if (oa.count && !oa.reserved &&
 		    add_sharer(d, ino, oa.count))
 			return -ENOMEM;
@@ -420,12 +466,22 @@ static void ea_follow_moves(struct fsck_ctx *ctx)
 	}
 }
 
-/* Pass 1B for one inode; 1 when it copied its EA block. */
-static int clone_inode(struct fsck_ctx *ctx, uint32_t ino,
-		       struct fsck_dups *dups)
+static int delete_sharer(struct fsck_ctx *ctx, struct fsck_dups *d,
+			 uint32_t ino, uint64_t refs, int ask);
+
+/*
+ * Pass 1D for one file (e2fsck's order: every file naming shared blocks,
+ * in inode order): its report, then, unless every block it shares is
+ * kept by it now (the others got their copies), the clone question; a
+ * no or a failed clone asks whether to delete it. 1 when it copied its
+ * EA block.
+ */
+static int clone_inode(struct fsck_ctx *ctx, const struct dup_report *rep,
+		       const struct dup_file *f, struct fsck_dups *dups)
 {
+	uint32_t ino = f->ino;
 	struct problem_context pctx;
-	struct clone_arg ca = { 0 };
+	struct clone_arg ca = { .d = dups };
 	void *walk_arg[2] = { ctx, &ca };
 	struct extkit_inode inode;
 	struct clone_owner co = { dups, ino, &inode };
@@ -434,21 +490,35 @@ static int clone_inode(struct fsck_ctx *ctx, uint32_t ino,
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
 	rc = extkit_inode_read(ctx->fs, ino, &inode);
-	if (!rc)
+	if (rc)
+		return 0;
+	dupreport_file(ctx, rep, f);
+	if (extkit_inode_has_block_map(&inode)) {
 		rc = fsck_remap_blocks(ctx, &inode, count_remap_fn, &ca);
-	if (rc == -EXTKIT_EUNSUPP)
-		rc = ext_refs(ctx, &inode, count_fn, walk_arg);
+		if (rc == -EXTKIT_EUNSUPP)
+			rc = ext_refs(ctx, &inode, count_fn, walk_arg);
+	}
 	if (rc >= 0)
 		ea = clone_ea_block(ctx, dups, &inode, 0);
 	if (ea == 1)
 		fsck_write_inode(ctx, ino, &inode);
 	ca.shared += ea == 2;
-	if (rc < 0 || !ca.shared)
+	if (rc < 0)
+		return 0;	/* its map cannot be walked: left as it is */
+	if (!ca.shared) {
+		/* it keeps its blocks: the walk copies nothing, but the
+		 * fixes pass 1 held back for them land now (the last owner
+		 * keeps the block) */
+		fix_problem(ctx, PR_1D_DUP_BLOCKS_DEALT, &pctx);
+		if (ctx->readonly)
+			return 0;
+	} else if (!fix_problem(ctx, PR_1D_CLONE_QUESTION, &pctx)) {
+		delete_sharer(ctx, dups, ino, f->nblocks, 1);
 		return 0;
-	pctx.num = ca.shared;
-	if (!fix_problem(ctx, PR_1B_CLONE, &pctx))
-		return 0;
-	if (inode.flags & EXT4_EXTENTS_FL)
+	}
+	if (!extkit_inode_has_block_map(&inode))
+		rc = 0;		/* its EA block alone */
+	else if (inode.flags & EXT4_EXTENTS_FL)
 		rc = fsck_clone_extents(ctx, dups, ino, &inode);
 	else
 		rc = fsck_remap_blocks(ctx, &inode, clone_fn, &co);
@@ -557,20 +627,26 @@ static int drop_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 
 /* Deletes inode ino, which names shared blocks, as e2fsck deletes a file
  * it cannot clone; its directory entries go in pass 2. Directories are
- * kept (pass 2 walks them). -1 when the user says no. */
+ * kept (pass 2 walks them). -1 when the user says no. ask: pass 1D's
+ * question after a clone declined or failed (a no leaves the blocks
+ * shared: an error left), else the one of make_room. */
 static int delete_sharer(struct fsck_ctx *ctx, struct fsck_dups *d,
-			 uint32_t ino, uint64_t refs)
+			 uint32_t ino, uint64_t refs, int ask)
 {
 	struct extkit_inode inode;
 	struct problem_context pctx;
 	void *arg[2] = { ctx, d };
 
-	if (extkit_inode_read(ctx->fs, ino, &inode) || S_ISDIR(inode.mode))
+	if (extkit_inode_read(ctx->fs, ino, &inode) || S_ISDIR(inode.mode)) {
+		if (ask)
+			ctx->flags |= FSCK_FL_UNCORRECTED;
 		return 0;
+	}
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
 	pctx.num = refs;
-	if (!fix_problem(ctx, PR_1B_NO_ROOM_DELETE, &pctx))
+	if (!fix_problem(ctx, ask ? PR_1D_DELETE_QUESTION :
+			 PR_1B_NO_ROOM_DELETE, &pctx))
 		return -1;
 	if (inode.file_acl && extkit_fs_valid_block(ctx->fs, inode.file_acl)) {
 		if (is_dup(ctx, inode.file_acl))
@@ -605,7 +681,7 @@ static void make_room(struct fsck_ctx *ctx, struct fsck_dups *d)
 			return;
 		refs = d->sharer_refs[best];
 		d->sharer_refs[best] = 0;
-		if (delete_sharer(ctx, d, d->sharer[best], refs) < 0)
+		if (delete_sharer(ctx, d, d->sharer[best], refs, 0) < 0)
 			return;
 	}
 }
@@ -636,28 +712,40 @@ static void release_unowned(struct fsck_ctx *ctx, struct fsck_dups *d,
 
 int fsck_pass1b(struct fsck_ctx *ctx)
 {
-	uint32_t n = ctx->fs->sb.inodes_count;
 	struct fsck_dups dups = { 0 };
 	struct fsck_alloc_list given_up = { 0 };
+	struct dup_report rep = { 0 };
 	int rc, ea_copied = 0;
 
 	if (!(ctx->flags & FSCK_FL_DUPS))
 		return 0;
+	dupreport_start(ctx);
 	rc = fsck_quota_drop_shared(ctx, &given_up);
 	if (!rc)
-		rc = count_owners(ctx, &dups);
+		rc = count_owners(ctx, &dups, &rep);
 	if (!rc)
 		release_unowned(ctx, &dups, &given_up);
 	free(given_up.v);
 	if (!rc)
+		rc = dupreport_resolve(ctx, &rep);
+	if (!rc)
 		make_room(ctx, &dups);
-	for (uint32_t ino = 1; ino <= n && !rc; ino++) {
-		if (!fsck_istate_dup(&ctx->istate, ino))
+	for (size_t i = 0; i < rep.nfiles && !rc; i++) {
+		const struct dup_file *f = &rep.files[i];
+
+		/* deleted to make room; the bad blocks and resize inodes
+		 * (e2fsck's rule); a reserved inode that claimed first
+		 * keeps its blocks (the later claims copy) */
+		if (!fsck_inode_used(ctx, f->ino) ||
+		    f->ino == EXT2_BAD_INO || f->ino == EXT2_RESIZE_INO ||
+		    (!dupreport_is_file(ctx, f->ino) &&
+		     !fsck_istate_dup(&ctx->istate, f->ino)))
 			continue;
-		ea_copied |= clone_inode(ctx, ino, &dups);
+		ea_copied |= clone_inode(ctx, &rep, f, &dups);
 		if (ctx->flags & FSCK_FL_ABORT)
 			break;
 	}
+	dupreport_free(&rep);
 	if (ea_copied)
 		ea_follow_moves(ctx);
 	free(dups.blk);

@@ -41,16 +41,24 @@ static int name_in(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 	return found ? 0 : -ENOENT;
 }
 
+/* The parent pass 2 found, or what '..' says: pass 2's record, or
+ * before pass 2 reached the directory (pass 1B's report) its own
+ * '..' entry. */
 static uint32_t parent_of(struct fsck_ctx *ctx, uint32_t ino)
 {
 	struct fsck_dir *d;
+	uint32_t dotdot = 0;
 
 	if (!ctx->dirs)
 		return 0;
 	d = fsck_dir_find(ctx, ino);
 	if (!d)
 		return 0;
-	return d->parent ? d->parent : d->dotdot;
+	if (d->parent || d->dotdot)
+		return d->parent ? d->parent : d->dotdot;
+	if (extkit_dir_lookup(ctx->fs, ino, "..", 2, &dotdot))
+		return 0;
+	return dotdot;
 }
 
 /* Prepends "/part" to the path being built right to left in buf. */

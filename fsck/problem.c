@@ -579,6 +579,48 @@ const struct problem problem_table[] = {
 	{ PR_1_BB_GARBAGE_TREE,
 	  "The bad blocks inode's %B (%b) is no list of blocks (%s).",
 	  PROMPT_CLEAR, 0 },
+	{ PR_1B_PASS_HEADER,
+	  "\nRunning additional passes to resolve blocks claimed by more "
+	  "than one inode...\nPass 1B: Rescanning for multiply-claimed "
+	  "blocks",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	/* %s: " B" or " B--C" for each run of shared blocks, map order */
+	{ PR_1B_DUP_LIST,
+	  "Multiply-claimed block(s) in inode %i:%s",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1C_PASS_HEADER,
+	  "Pass 1C: Scanning directories for inodes with multiply-claimed "
+	  "blocks",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1D_PASS_HEADER,
+	  "Pass 1D: Reconciling multiply-claimed blocks",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1D_NUM_DUP_INODES,
+	  "(There are %N inodes containing multiply-claimed blocks.)\n",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	/* %s: "PATH (inode #N, mod time TIME)" (dupreport.c) */
+	{ PR_1D_DUP_FILE,
+	  "File %s \n  has %N multiply-claimed block(s), shared with %O "
+	  "file(s):",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1D_DUP_FILE_LIST,
+	  "\t%s",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1D_SHARE_METADATA,
+	  "\t<filesystem metadata>",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1D_DUP_BLOCKS_DEALT,
+	  "Multiply-claimed blocks already reassigned or cloned.\n",
+	  PROMPT_NONE, PR_MSG_ONLY },
+	{ PR_1D_CLONE_QUESTION,
+	  "",
+	  PROMPT_CLONE_SHARED, 0 },
+	{ PR_1D_DELETE_QUESTION,
+	  "",
+	  PROMPT_DELETE_FILE, 0 },
+	{ PR_1_DUP_BLOCKS_PREENSTOP,
+	  "Duplicate or bad block in use!",
+	  PROMPT_NONE, PR_MSG_ONLY },
 	/* Pass 2 */
 	{ PR_2_DIR_CORRUPT,
 	  "Directory inode %i, %B, offset %N: directory corrupted (%s).",
@@ -891,6 +933,8 @@ static const char *const prompt_text[] = {
 	[PROMPT_REPLAY] = "Replay it",
 	[PROMPT_DELETE] = "Delete it",
 	[PROMPT_CLEAR_FLAG] = "Clear the flag",
+	[PROMPT_CLONE_SHARED] = "Clone multiply-claimed blocks",
+	[PROMPT_DELETE_FILE] = "Delete file",
 };
 
 /* What preen mode prints after a fixed problem's message. */
@@ -914,6 +958,8 @@ static const char *const preen_text[] = {
 	[PROMPT_REPLAY] = "REPLAYED",
 	[PROMPT_DELETE] = "DELETED",
 	[PROMPT_CLEAR_FLAG] = "FLAG CLEARED",
+	[PROMPT_CLONE_SHARED] = "CLONED",
+	[PROMPT_DELETE_FILE] = "DELETED",
 };
 
 void clear_problem_context(struct problem_context *pctx)
@@ -1141,13 +1187,14 @@ static void preen_halt(struct fsck_ctx *ctx, const char *msg)
 
 /* One key per question on the terminal; returns 1 for yes, 0 for no. A
  * cancel (Ctrl-C, end of input) answers no and stops the run. */
-static int ask_terminal(struct fsck_ctx *ctx, const char *prompt, int def)
+static int ask_terminal(struct fsck_ctx *ctx, const char *prompt, int def,
+			const char *sep)
 {
 	if (ctx->yes_to_all) {
-		printf("  %s? yes\n\n", prompt);
+		printf("%s%s? yes\n\n", sep, prompt);
 		return 1;
 	}
-	printf("  %s<%c>? ", prompt, def ? 'y' : 'n');
+	printf("%s%s<%c>? ", sep, prompt, def ? 'y' : 'n');
 	fflush(stdout);
 	switch (ctx->tty ? fsck_ask_key(fileno(ctx->tty), def) :
 			   FSCK_ANSWER_CANCEL) {
@@ -1174,6 +1221,7 @@ static int answer(struct fsck_ctx *ctx, const struct problem *p,
 		  const char *msg)
 {
 	const char *prompt = prompt_text[p->prompt];
+	const char *sep = *msg ? "  " : "";	/* the prompt alone */
 	int def = !(p->flags & PR_NO_DEFAULT);
 	int yes;
 
@@ -1185,19 +1233,19 @@ static int answer(struct fsck_ctx *ctx, const struct problem *p,
 		if (!(p->flags & PR_PREEN_OK))
 			preen_halt(ctx, msg);
 		if (!(p->flags & PR_PREEN_NOMSG))
-			printf("%s: %s  %s.\n", ctx->device, msg,
+			printf("%s: %s%s%s.\n", ctx->device, msg, sep,
 			       def ? preen_text[p->prompt] : "IGNORED");
 		return def;
 	case FSCK_MODE_NO:
-		printf("%s  %s? no\n\n", msg, prompt);
+		printf("%s%s%s? no\n\n", msg, sep, prompt);
 		return 0;
 	case FSCK_MODE_YES:
-		printf("%s  %s? yes\n\n", msg, prompt);
+		printf("%s%s%s? yes\n\n", msg, sep, prompt);
 		return 1;
 	case FSCK_MODE_ASK:
 	default:
 		fputs(msg, stdout);
-		yes = ask_terminal(ctx, prompt, def);
+		yes = ask_terminal(ctx, prompt, def, sep);
 		return yes;
 	}
 }
@@ -1220,6 +1268,8 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code,
 	msg = malloc(MSG_MAX);
 	if (!msg)
 		return 0;
+	if (ctx->opts && ctx->opts->debug)	/* -d */
+		fprintf(stderr, "extkit-fsck: problem 0x%06x\n", code);
 	problem_expand(ctx, p->message, pctx, msg, MSG_MAX);
 	fsck_progress_clear(ctx);
 	if (p->flags & (PR_MSG_ONLY | PR_FATAL)) {
@@ -1236,7 +1286,9 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code,
 	free(msg);
 	if (yes && ctx->readonly)
 		yes = 0;
-	if (!yes && !(p->flags & PR_NO_OK))
+	/* the question a cancel answered is not an error left (the run
+	 * stops; its exit code says so) */
+	if (!yes && !(p->flags & PR_NO_OK) && !(ctx->flags & FSCK_FL_CANCEL))
 		ctx->flags |= FSCK_FL_UNCORRECTED;
 	if (yes && !(p->flags & PR_NOT_A_FIX))
 		ctx->flags |= FSCK_FL_CHANGED;

@@ -68,6 +68,8 @@ enum problem_prompt {
 	PROMPT_REPLAY,
 	PROMPT_DELETE,
 	PROMPT_CLEAR_FLAG,
+	PROMPT_CLONE_SHARED,	/* e2fsck's "Clone multiply-claimed blocks" */
+	PROMPT_DELETE_FILE,	/* e2fsck's "Delete file" */
 };
 
 /* Pass 0: superblock and group descriptors. */
@@ -246,6 +248,20 @@ enum problem_prompt {
 #define PR_1B_CLONE		0x011001
 #define PR_1B_NO_SPACE		0x011002
 #define PR_1B_NO_ROOM_DELETE	0x011003 /* copies cannot fit: delete */
+/* Passes 1B-1D in e2fsck's words (dupreport.c; issue 31). A problem
+ * with an empty message prints its prompt alone. */
+#define PR_1B_PASS_HEADER	0x016000
+#define PR_1B_DUP_LIST		0x016001 /* an inode's shared blocks */
+#define PR_1C_PASS_HEADER	0x016002
+#define PR_1D_PASS_HEADER	0x016003
+#define PR_1D_NUM_DUP_INODES	0x016004
+#define PR_1D_DUP_FILE		0x016005 /* a file and its count */
+#define PR_1D_DUP_FILE_LIST	0x016006 /* a file it shares with */
+#define PR_1D_SHARE_METADATA	0x016007 /* ... and metadata */
+#define PR_1D_DUP_BLOCKS_DEALT	0x016008 /* its copies are made */
+#define PR_1D_CLONE_QUESTION	0x016009
+#define PR_1D_DELETE_QUESTION	0x01600A /* after a no, or a failure */
+#define PR_1_DUP_BLOCKS_PREENSTOP 0x01600B /* -p: said before pass 1B */
 
 /* Pass 1: reserved inodes in full (resize.c, badblocks.c, journal inode). */
 #define PR_1_RESIZE_ILLEGAL_BLOCK 0x015000 /* stray entry in inode 7's map */

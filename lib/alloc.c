@@ -2,6 +2,9 @@
 /*
  * Block allocation over the on-disk block bitmaps (see alloc.h). Each call
  * loads one group's bitmap into an extkit_bitmap and works on it by ranges.
+ * The searches and markings work in the bitmaps' unit, "shift" bits of
+ * block number wide: 0 (a block) for the block interface, cluster_bits
+ * for the cluster one.
  */
 #include "config.h"
 
@@ -19,8 +22,8 @@
 /* A group's block bitmap, loaded. */
 struct group_map {
 	uint32_t g;
-	uint64_t first;		/* first block of the group */
-	uint32_t count;		/* blocks in the group */
+	uint64_t first;		/* first unit (block, cluster) of the group */
+	uint32_t count;		/* units in the group */
 	struct extkit_bitmap bm;
 	uint8_t *raw;
 };
@@ -32,13 +35,15 @@ static int writable(const struct extkit_fs *fs)
 	return 0;
 }
 
-static int gmap_load(struct extkit_fs *fs, uint32_t g, struct group_map *m)
+static int gmap_load(struct extkit_fs *fs, uint32_t g, uint32_t shift,
+		     struct group_map *m)
 {
+	uint32_t blocks = extkit_group_block_count(&fs->sb, g);
 	int rc;
 
 	m->g = g;
-	m->first = extkit_group_first_block(&fs->sb, g);
-	m->count = extkit_group_block_count(&fs->sb, g);
+	m->first = extkit_group_first_block(&fs->sb, g) >> shift;
+	m->count = (blocks + (1u << shift) - 1) >> shift;
 	m->raw = malloc(fs->g.block_size);
 	if (!m->raw)
 		return -ENOMEM;
@@ -94,7 +99,7 @@ static int alloc_in_group(struct extkit_fs *fs, uint32_t g, uint64_t goal,
 	if (!fs->groups[g].free_blocks ||
 	    (fs->groups[g].flags & EXT4_BG_BLOCK_UNINIT))
 		return -ENOSPC;
-	rc = gmap_load(fs, g, &m);
+	rc = gmap_load(fs, g, 0, &m);
 	if (rc)
 		return rc;
 	if (goal >= m.first && goal < m.first + m.count)
@@ -138,43 +143,53 @@ int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk)
 	return -ENOSPC;
 }
 
-/* Group of block blk and the part of [blk, end) inside it. */
-static uint32_t group_part(const struct extkit_fs *fs, uint64_t blk,
-			   uint64_t end, uint32_t *count)
+/* The group of unit u. */
+static uint32_t unit_group(const struct extkit_fs *fs, uint32_t shift,
+			   uint64_t u)
 {
-	uint32_t g = (uint32_t)((blk - fs->sb.first_data_block) /
-				fs->sb.blocks_per_group);
-	uint64_t gend = extkit_group_first_block(&fs->sb, g) +
-			extkit_group_block_count(&fs->sb, g);
+	return (uint32_t)((u - (fs->sb.first_data_block >> shift)) /
+			  (fs->sb.blocks_per_group >> shift));
+}
 
-	*count = (uint32_t)((gend < end ? gend : end) - blk);
+/* Group of unit u and the part of [u, end) inside it. */
+static uint32_t group_part(const struct extkit_fs *fs, uint32_t shift,
+			   uint64_t u, uint64_t end, uint32_t *count)
+{
+	uint32_t g = unit_group(fs, shift, u);
+	uint64_t gend = (extkit_group_first_block(&fs->sb, g) >> shift) +
+			((extkit_group_block_count(&fs->sb, g) +
+			  (1u << shift) - 1) >> shift);
+
+	*count = (uint32_t)((gend < end ? gend : end) - u);
 	return g;
 }
 
-static int check_range(const struct extkit_fs *fs, uint64_t start,
-		       uint64_t count)
+static int check_range(const struct extkit_fs *fs, uint32_t shift,
+		       uint64_t start, uint64_t count)
 {
 	if (!count)
 		return 0;
-	if (!extkit_fs_valid_block(fs, start) ||
-	    !extkit_fs_valid_block(fs, start + count - 1))
+	if (start + count < start ||
+	    start + count - 1 > (UINT64_MAX >> shift) ||
+	    !extkit_fs_valid_block(fs, start << shift) ||
+	    !extkit_fs_valid_block(fs, (start + count - 1) << shift))
 		return -EFSCORRUPTED;
 	return 0;
 }
 
-/* *used: how many blocks of [start, start + count) are marked in use. */
-static int count_used(struct extkit_fs *fs, uint64_t start, uint64_t count,
-		      uint64_t *used)
+/* *used: how many units of [start, start + count) are marked in use. */
+static int count_used(struct extkit_fs *fs, uint32_t shift, uint64_t start,
+		      uint64_t count, uint64_t *used)
 {
 	uint64_t end = start + count;
 	struct group_map m;
 	uint32_t g, n;
-	int rc = check_range(fs, start, count);
+	int rc = check_range(fs, shift, start, count);
 
 	*used = 0;
 	while (!rc && start < end) {
-		g = group_part(fs, start, end, &n);
-		rc = gmap_load(fs, g, &m);
+		g = group_part(fs, shift, start, end, &n);
+		rc = gmap_load(fs, g, shift, &m);
 		if (rc)
 			break;
 		*used += extkit_bitmap_count_range(&m.bm, start - m.first, n);
@@ -188,7 +203,7 @@ int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
 			   uint64_t count)
 {
 	uint64_t used;
-	int rc = count_used(fs, start, count, &used);
+	int rc = count_used(fs, 0, start, count, &used);
 
 	return rc ? rc : used == count;
 }
@@ -196,6 +211,7 @@ int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
 /* Where a search for free blocks appends what it finds: block by block
  * into blks, or (blks NULL) as runs into a growing runs array. */
 struct find_out {
+	uint32_t shift;		/* the unit searched for and put out */
 	const struct extkit_blk_run *skip;
 	size_t nskip;
 	uint64_t want;
@@ -286,7 +302,7 @@ static int find_in_group(struct extkit_fs *fs, uint32_t g, uint64_t from,
 	if (!fs->groups[g].free_blocks ||
 	    (fs->groups[g].flags & EXT4_BG_BLOCK_UNINIT))
 		return 0;
-	rc = gmap_load(fs, g, &m);
+	rc = gmap_load(fs, g, o->shift, &m);
 	if (rc)
 		return rc;
 	from = from > m.first ? from - m.first : 0;
@@ -304,21 +320,21 @@ static int find_in_group(struct extkit_fs *fs, uint32_t g, uint64_t from,
 	return rc;
 }
 
-/* The search of extkit_alloc_find_skip, into o. */
+/* The search of extkit_alloc_find_skip, into o (goal: a block). */
 static int find(struct extkit_fs *fs, uint64_t goal, struct find_out *o)
 {
 	uint32_t g0, i, n = fs->g.group_count;
 	uint64_t count = o->want;
-	int rc = writable(fs);
+	int rc = o->shift ? 0 : writable(fs);
 
 	if (rc || !count)
 		return rc;
-	if (count > fs->sb.free_blocks_count)
+	if (count > fs->sb.free_blocks_count >> o->shift)
 		return -ENOSPC;
 	if (!extkit_fs_valid_block(fs, goal))
 		goal = fs->sb.first_data_block;
-	g0 = (uint32_t)((goal - fs->sb.first_data_block) /
-			fs->sb.blocks_per_group);
+	goal >>= o->shift;
+	g0 = unit_group(fs, o->shift, goal);
 	/* From the goal to the end, then the whole of each group after. */
 	rc = find_in_group(fs, g0, goal, UINT64_MAX, o);
 	for (i = 1; !rc && o->found < count && i < n; i++)
@@ -364,12 +380,14 @@ int extkit_alloc_find(struct extkit_fs *fs, uint64_t goal, uint64_t count,
 	return extkit_alloc_find_skip(fs, goal, NULL, 0, count, blks);
 }
 
-/* Marks [start, start + count) of group g in use (used) or free. */
-static int set_in_group(struct extkit_fs *fs, uint32_t g, uint64_t start,
-			uint32_t count, int used)
+/* Marks [start, start + count) of group g in use (used) or free; the
+ * descriptor counts units, the superblock blocks. */
+static int set_in_group(struct extkit_fs *fs, uint32_t shift, uint32_t g,
+			uint64_t start, uint32_t count, int used)
 {
+	uint64_t blocks = (uint64_t)count << shift;
 	struct group_map m;
-	int rc = gmap_load(fs, g, &m);
+	int rc = gmap_load(fs, g, shift, &m);
 
 	if (rc)
 		return rc;
@@ -381,10 +399,10 @@ static int set_in_group(struct extkit_fs *fs, uint32_t g, uint64_t start,
 		rc = gmap_store(fs, &m);
 	if (!rc && used) {
 		fs->groups[g].free_blocks -= count;
-		fs->sb.free_blocks_count -= count;
+		fs->sb.free_blocks_count -= blocks;
 	} else if (!rc) {
 		fs->groups[g].free_blocks += count;
-		fs->sb.free_blocks_count += count;
+		fs->sb.free_blocks_count += blocks;
 	}
 	gmap_free(&m);
 	return rc;
@@ -395,20 +413,20 @@ static int set_in_group(struct extkit_fs *fs, uint32_t g, uint64_t start,
  * All or nothing: every block must be in the other state, which is
  * checked in every group before the first bitmap is written.
  */
-static int set_range(struct extkit_fs *fs, uint64_t start, uint64_t count,
-		     int used)
+static int set_range(struct extkit_fs *fs, uint32_t shift, uint64_t start,
+		     uint64_t count, int used)
 {
 	uint64_t end = start + count, now;
 	uint32_t g, n;
-	int rc = writable(fs);
+	int rc = shift ? 0 : writable(fs);
 
 	if (!rc)
-		rc = count_used(fs, start, count, &now);
+		rc = count_used(fs, shift, start, count, &now);
 	if (!rc && now != (used ? 0 : count))
 		rc = -EFSCORRUPTED;
 	while (!rc && start < end) {
-		g = group_part(fs, start, end, &n);
-		rc = set_in_group(fs, g, start, n, used);
+		g = group_part(fs, shift, start, end, &n);
+		rc = set_in_group(fs, shift, g, start, n, used);
 		start += n;
 	}
 	return rc;
@@ -416,12 +434,32 @@ static int set_range(struct extkit_fs *fs, uint64_t start, uint64_t count,
 
 int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count)
 {
-	return set_range(fs, start, count, 0);
+	return set_range(fs, 0, start, count, 0);
 }
 
 int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count)
 {
-	return set_range(fs, start, count, 1);
+	return set_range(fs, 0, start, count, 1);
+}
+
+int extkit_alloc_find_clusters(struct extkit_fs *fs, uint64_t goal,
+			       uint64_t count, uint64_t *clusters)
+{
+	struct find_out o = { .shift = fs->g.cluster_bits, .want = count,
+			      .blks = clusters };
+
+	return find(fs, goal, &o);
+}
+
+int extkit_alloc_mark_clusters(struct extkit_fs *fs, uint64_t start,
+			       uint64_t count)
+{
+	return set_range(fs, fs->g.cluster_bits, start, count, 1);
+}
+
+int extkit_free_clusters(struct extkit_fs *fs, uint64_t start, uint64_t count)
+{
+	return set_range(fs, fs->g.cluster_bits, start, count, 0);
 }
 
 int extkit_blk_list_push(struct extkit_blk_list *l, uint64_t blk)

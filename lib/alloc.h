@@ -64,6 +64,22 @@ int extkit_alloc_find_runs(struct extkit_fs *fs, uint64_t goal,
  * -EFSCORRUPTED if one of them was in use already (nothing is marked). */
 int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count);
 
+/*
+ * The same in clusters, the bitmaps' unit on bigalloc (cluster c is the
+ * blocks [c << cluster_bits, (c + 1) << cluster_bits); without bigalloc
+ * a cluster is a block), for a writer that lays out whole clusters itself
+ * (an extent file whose blocks keep their logical offset in the cluster).
+ * goal is a block. The group counts are in clusters, the superblock's
+ * in blocks. The block functions above refuse bigalloc (-EXTKIT_EUNSUPP):
+ * a block is not what its bitmaps count.
+ */
+int extkit_alloc_find_clusters(struct extkit_fs *fs, uint64_t goal,
+			       uint64_t count, uint64_t *clusters);
+int extkit_alloc_mark_clusters(struct extkit_fs *fs, uint64_t start,
+			       uint64_t count);
+int extkit_free_clusters(struct extkit_fs *fs, uint64_t start,
+			 uint64_t count);
+
 /* 1 when every block of [start, start + count) is marked in use, 0 when
  * one is not, or a negative error. Reads only. */
 int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,

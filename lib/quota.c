@@ -616,6 +616,81 @@ static int plan_blocks(struct extkit_fs *fs, uint64_t goal,
 	return -ENOSPC;
 }
 
+/*
+ * bigalloc: whole clusters, logical block i at offset i % ratio of its
+ * cluster (as the kernel requires of an extent file), and each tree block
+ * the map needs in a cluster of its own. all[] gets the data blocks then
+ * the tree blocks; clus[] the clusters (data first), *nclus of them.
+ */
+static int plan_clusters(struct extkit_fs *fs, uint64_t goal,
+			 struct extkit_mapbuild *mb, uint64_t *all,
+			 uint64_t *clus, uint64_t *nclus)
+{
+	uint32_t shift = fs->g.cluster_bits, mask = (1u << shift) - 1;
+	uint64_t ndata = (mb->nblocks + mask) >> shift;
+	int rc;
+
+	for (int tries = 0; tries < 4; tries++) {
+		uint64_t want = ndata + mb->nmeta;
+
+		rc = extkit_alloc_find_clusters(fs, goal, want, clus);
+		if (rc)
+			return rc;
+		for (uint64_t i = 0; i < mb->nblocks; i++)
+			all[i] = (clus[i >> shift] << shift) + (i & mask);
+		mb->pblks = all;
+		rc = extkit_mapbuild_plan(fs, mb);
+		if (rc)
+			return rc;
+		if (ndata + mb->nmeta <= want) {
+			for (uint64_t k = 0; k < mb->nmeta; k++)
+				all[mb->nblocks + k] = clus[ndata + k] << shift;
+			mb->meta = all + mb->nblocks;
+			*nclus = ndata + mb->nmeta;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/* The blocks of a run list as the clusters holding them, freed once. */
+static int release_clusters(struct extkit_fs *fs, struct extkit_blk_list *l)
+{
+	uint32_t shift = fs->g.cluster_bits;
+	uint64_t n = 0;
+	int rc = 0;
+
+	extkit_blk_list_sort(l);
+	for (uint64_t i = 0; i < l->n; i++) {
+		uint64_t c = l->blk[i] >> shift;
+
+		if (!n || l->blk[n - 1] != c)
+			l->blk[n++] = c;
+	}
+	l->n = n;
+	for (uint64_t i = 0, j; !rc && i < n; i = j) {
+		for (j = i + 1; j < n && l->blk[j] == l->blk[j - 1] + 1; j++)
+			;
+		rc = extkit_free_clusters(fs, l->blk[i], j - i);
+	}
+	return rc;
+}
+
+/* Takes the planned blocks (block runs) or clusters (bigalloc). */
+static int mark_planned(struct extkit_fs *fs, const uint64_t *v, uint64_t n)
+{
+	int rc = 0;
+
+	for (uint64_t i = 0, run; !rc && i < n; i += run) {
+		for (run = 1; i + run < n && v[i + run] == v[i] + run; run++)
+			;
+		rc = fs->g.cluster_bits ?
+		     extkit_alloc_mark_clusters(fs, v[i], run) :
+		     extkit_alloc_mark(fs, v[i], run);
+	}
+	return rc;
+}
+
 static void make_quota_inode(struct extkit_fs *fs, struct extkit_inode *in,
 			     uint64_t size, uint32_t now)
 {
@@ -649,20 +724,21 @@ int extkit_quota_write_inode_nocommit(struct extkit_fs *fs, uint32_t ino,
 	struct extkit_mapbuild mb = { 0 };
 	struct extkit_blk_list old = { 0 };
 	struct extkit_inode in;
-	uint64_t *all = NULL, goal;
+	uint64_t *all = NULL, *clus = NULL, goal, nclus = 0;
 	uint8_t *data = NULL;
-	int rc;
+	int bigalloc = fs->g.cluster_ratio > 1, rc;
 
-	if (fs->g.cluster_ratio > 1)
+	mb.extents = !!(fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_EXTENTS);
+	if (bigalloc && !mb.extents)	/* the kernel maps clusters by extents */
 		return -EXTKIT_EUNSUPP;
 	rc = extkit_inode_read(fs, ino, &in);
 	if (rc)
 		return rc;
-	mb.extents = !!(fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_EXTENTS);
 	mb.nblocks = (len + bs - 1) / bs;
 	all = calloc(mb.nblocks * 2 + 16, sizeof(*all));
+	clus = calloc(mb.nblocks + 16, sizeof(*clus));
 	data = calloc(mb.nblocks, bs);
-	if (!all || !data) {
+	if (!all || !clus || !data) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -671,7 +747,8 @@ int extkit_quota_write_inode_nocommit(struct extkit_fs *fs, uint32_t ino,
 	if (extkit_inode_has_block_map(&in) &&
 	    extkit_bmap(fs, &in, 0, &goal) == 0 && goal)
 		goal--;		/* near the old data */
-	rc = plan_blocks(fs, goal, &mb, all);
+	rc = bigalloc ? plan_clusters(fs, goal, &mb, all, clus, &nclus) :
+			plan_blocks(fs, goal, &mb, all);
 	if (rc)
 		goto out;
 	mb.bufs = calloc(mb.nmeta + 1, bs);
@@ -686,20 +763,21 @@ int extkit_quota_write_inode_nocommit(struct extkit_fs *fs, uint32_t ino,
 	else
 		memset(in.block, 0, sizeof(in.block));
 	if (!rc)
-		rc = extkit_blk_list_release(fs, &old);
-	for (uint64_t i = 0, run; !rc && i < mb.nblocks + mb.nmeta; i += run) {
-		for (run = 1; i + run < mb.nblocks + mb.nmeta &&
-		     all[i + run] == all[i] + run; run++)
-			;
-		rc = extkit_alloc_mark(fs, all[i], run);
-	}
+		rc = bigalloc ? release_clusters(fs, &old) :
+				extkit_blk_list_release(fs, &old);
+	if (!rc)
+		rc = bigalloc ? mark_planned(fs, clus, nclus) :
+				mark_planned(fs, all, mb.nblocks + mb.nmeta);
 	for (uint64_t i = 0; !rc && i < mb.nblocks; i++)
 		rc = extkit_fs_write_block(fs, all[i], data + i * bs);
 	if (rc)
 		goto out;
 	make_quota_inode(fs, &in, len, now);
 	extkit_mapbuild_fill(fs, &mb, &in);
-	extkit_inode_set_fs_blocks(fs, &in, mb.nblocks + mb.nmeta);
+	/* bigalloc: i_blocks counts whole clusters */
+	extkit_inode_set_fs_blocks(fs, &in, bigalloc ?
+				   nclus << fs->g.cluster_bits :
+				   mb.nblocks + mb.nmeta);
 	rc = extkit_mapbuild_write(fs, ino, in.generation, &mb);
 	if (!rc)
 		rc = extkit_inode_write(fs, ino, &in);
@@ -707,6 +785,7 @@ out:
 	extkit_blk_list_free(&old);
 	free(mb.bufs);
 	free(all);
+	free(clus);
 	free(data);
 	return rc;
 }

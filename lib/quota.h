@@ -106,7 +106,8 @@ int extkit_quota_build(int type, uint32_t bgrace, uint32_t igrace,
  * ones are freed, the data and map written, and the inode made a quota
  * inode (regular, 0600, immutable, one link, i_size len) as e2fsprogs
  * makes it. The on-disk bitmaps must be right
- * (after pass 5); group counts are written. -EXTKIT_EUNSUPP on bigalloc.
+ * (after pass 5); group counts are written. On bigalloc the file takes
+ * whole clusters (an extent map; -EXTKIT_EUNSUPP without extents).
  */
 int extkit_quota_write_inode(struct extkit_fs *fs, uint32_t ino,
 			     const uint8_t *buf, size_t len, uint32_t now);

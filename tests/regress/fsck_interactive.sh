@@ -3,8 +3,9 @@
 # extkit-fsck as a person at a terminal meets it, checked through a
 # pseudo-terminal (tests/pty_run.py): one key answers a question (y, n,
 # a = yes to all, no Enter); Ctrl-C, SIGINT or Ctrl-D at a question
-# cancels: exit 32 (33 when a fix was already written), the filesystem
-# marked not clean, and a later run finishes the repair. Also: -r is
+# cancels: exit 32 as e2fsck (also when a fix was already written: the
+# filesystem is then marked not clean), and a later run finishes the
+# repair. Also: -r is
 # accepted; the summary line names the filesystem by its label and gives
 # the non-contiguous share, and -v prints the statistics block, both as
 # e2fsck prints them; -n on a mounted filesystem warns; -C progress.
@@ -76,9 +77,9 @@ for how in 'k:\x03' int 'k:\x04'; do
 	fi
 done
 
-# A fix written, then Ctrl-C: 33, not clean, and a second run finishes.
+# A fix written, then Ctrl-C: 32, not clean, and a second run finishes.
 damaged
-if interact "fix then cancel" 'k:y,k:\x03' 33 -f; then
+if interact "fix then cancel" 'k:y,k:\x03' 32 -f; then
 	if [ "$(state)" != "not clean" ]; then
 		fail "fix then cancel: state '$(state)', wanted not clean"
 	elif ! grep -q 'FILE SYSTEM WAS MODIFIED' out; then
@@ -89,7 +90,7 @@ if interact "fix then cancel" 'k:y,k:\x03' 33 -f; then
 			fail "fix then cancel: the next -y run exits $rc" \
 			     "or leaves errors"
 		else
-			ok "a fix, then Ctrl-C: exit 33, not clean, -y finishes"
+			ok "a fix, then Ctrl-C: exit 32 (as e2fsck), not clean, -y finishes"
 		fi
 	fi
 fi

@@ -83,8 +83,11 @@ START_TEST(test_prompts_match_flags)
 		ck_assert_msg(msg_only == (p->prompt == PROMPT_NONE),
 			      "0x%06x: prompt and MSG_ONLY/FATAL disagree",
 			      p->code);
-		ck_assert_msg(p->message && *p->message, "0x%06x: no message",
-			      p->code);
+		/* an empty message is a question alone (e2fsck's pass 1D
+		 * asks "Clone multiply-claimed blocks?" on its own line) */
+		ck_assert_msg(p->message &&
+			      (*p->message || p->prompt != PROMPT_NONE),
+			      "0x%06x: no message", p->code);
 		ck_assert_msg(strchr(p->message, '@') == NULL,
 			      "0x%06x: abbreviations are not used", p->code);
 	}
