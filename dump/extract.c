@@ -148,8 +148,11 @@ static int nameset_add(struct nameset *ns, const char *name, size_t len)
 
 	if ((ns->n + 1) * 2 > ns->cap && nameset_grow(ns))
 		return -ENOMEM;
+	/* name has no NUL (name_problem came first), so strlen is its
+	 * length once stored */
 	for (i = h & (ns->cap - 1); ns->h[i]; i = (i + 1) & (ns->cap - 1))
-		if (ns->h[i] == h && !strcmp(ns->s[i], name))
+		if (ns->h[i] == h && strlen(ns->s[i]) == len &&
+		    !memcmp(ns->s[i], name, len))
 			return 1;
 	ns->s[i] = strndup(name, len);
 	if (!ns->s[i])
