@@ -145,7 +145,7 @@ import random, sys
 b = bytearray(open(sys.argv[1], 'rb').read())
 r = random.Random(int(sys.argv[3]))
 span = min(len(b), 160 * 1024)
-for _ in range(r.randint(4, 40)):
+for _ in range(r.randint(20, 300)):
     at = r.randrange(1024, span)
     b[at] = r.randrange(256) if r.random() < 0.7 else b[at] ^ 0x80
 open(sys.argv[2], 'wb').write(b)
