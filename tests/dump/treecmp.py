@@ -3,7 +3,7 @@
 """Compares two directory trees, or lists one tree or pax archive.
 
   treecmp.py tree A B [--skip NAME]... [--no-atime] [--no-owner]
-      [--no-xattr NS]... [--dirtimes] [--no-root]
+      [--no-xattr NS]... [--dirtimes] [--no-root] [--sec]
   treecmp.py tar TARFILE         (a listing, pax headers included)
   treecmp.py src SRC             (the same listing, of a directory)
 
@@ -70,7 +70,7 @@ def xattrs(p, drop):
 def describe(p, opts):
     s = os.lstat(p)
     d = {'type': stat.S_IFMT(s.st_mode), 'mode': oct(stat.S_IMODE(s.st_mode)),
-         'mtime': s.st_mtime_ns}
+         'mtime': s.st_mtime_ns // (10**9 if opts.get('sec') else 1)}
     if not opts['no_owner']:
         d['owner'] = (s.st_uid, s.st_gid)
     if not opts['no_atime'] and not stat.S_ISLNK(s.st_mode):
@@ -103,7 +103,8 @@ def links(tree):
 
 def cmp_trees(a, b, args):
     opts = {'no_atime': '--no-atime' in args, 'no_owner': '--no-owner' in args,
-            'dirtimes': '--dirtimes' in args, 'no_xattr': []}
+            'dirtimes': '--dirtimes' in args, 'no_xattr': [],
+            'sec': '--sec' in args}
     skip = []
     i = 0
     while i < len(args):
