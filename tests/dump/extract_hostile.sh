@@ -3,7 +3,8 @@
 # named "..", ".", "a/b", "a/../../x", with a NUL byte, over 255 bytes,
 # twice in one directory, a directory named like a symlink met before it
 # (with a file "sl/f" after), a hard-linked directory loop (an entry
-# naming the root, one naming its own directory), a file of i_size 2^63.
+# naming the root, one naming its own directory), a file of i_size 2^63,
+# an entry naming a free inode, a file with the encryption flag.
 # Nothing may appear outside DEST (a listing of everything around it,
 # before and after), each unsafe entry is reported by path and counted,
 # everything else comes out, the exit status is 2 (partial); --tar holds
@@ -13,7 +14,7 @@
 
 . "${top_srcdir:-.}/tests/lib.sh"
 need_dump
-need_tools mke2fs python3
+need_tools mke2fs debugfs python3
 FORGE="python3 $top_srcdir/tests/dump/forge.py"
 
 src=$tmpdir/src
@@ -24,7 +25,8 @@ mkdir -p "$src/sm" "$src/loop" "$src/long" "$tmpdir/box" || exit 99
 	echo x >a_.._.._x && echo nul >nul_x && echo first >dupe &&
 	echo second >dupf && ln -s ../../escape sl && echo under >sm/f &&
 	echo slash >sl_f && echo back >loop/back && echo self >loop/self &&
-	echo huge >huge && echo n >long/n && echo keep >loop/keep
+	echo huge >huge && echo n >long/n && echo keep >loop/keep &&
+	echo free >free && echo secret >enc
 ) || exit 99
 img=$tmpdir/h.img
 "$MKE2FS" -q -F -t ext2 -b 1024 -I 128 -O ^dir_index,^filetype \
@@ -35,8 +37,12 @@ loop=$(debugfs -R 'stat /loop' "$img" 2>/dev/null |
 $FORGE "$img" rename:/:P2:.. rename:/:Q:. rename:/:a_b:a/b \
 	'rename:/:a_.._.._x:a/../../x' 'rename:/:nul_x:nul\x00x' \
 	rename:/:dupf:dupe rename:/:sm:sl rename:/:sl_f:sl/f \
-	setino:/loop:back:2 overlong:/long:n \
+	setino:/loop:back:2 overlong:/long:n setino:/:free:200 \
 	size:/huge:0x8000000000000000 || exit 99
+# a file with the encryption flag (and the feature): no key, skipped
+"$DEBUGFS" -w -R "feature encrypt" "$img" >/dev/null 2>&1 &&
+	"$DEBUGFS" -w -R "sif /enc flags 0x800" "$img" >/dev/null 2>&1 ||
+	exit 99
 # the loop's own directory: looked up by the forger itself
 python3 - "$img" "$top_srcdir/tests/dump/forge.py" <<'PY' || exit 99
 import importlib.util, struct, sys
@@ -73,7 +79,7 @@ fi
 for p in '/..' '/.' '/a/b' '/a/../../x' '/nul\000x' '/dupe' '/sl' '/sl/f'
 do
 	if grep -F -q "extract: $p: unsafe name" "$w/err"; then
-		ok "reported: $(printf "%s" "$p")"
+		ok "reported: $(printf "%s" "$p" | sed "s/\\\\/\\\\\\\\/g")"
 	else
 		fail "not reported: $(printf "%s" "$p")"
 	fi
@@ -86,9 +92,15 @@ for p in /loop/back /loop/self; do
 		ok "reported: $p (directory loop)" ||
 		fail "not reported: $p (directory loop)"
 done
-grep -q '^skipped: 11 unsafe entries, 1 damaged' "$w/out" &&
-	ok "11 unsafe entries counted" ||
+grep -q '^skipped: 11 unsafe entries, 2 damaged or unreadable, 1 encrypted' \
+	"$w/out" && ok "11 unsafe, 2 damaged, 1 encrypted entries counted" ||
 	fail "count: $(grep skipped "$w/out")"
+grep -q 'extract: /free: inode 200 is not in use' "$w/err" &&
+	ok "reported: an entry naming a free inode" ||
+	fail "not reported: /free (inode 200)"
+[ ! -e "$dest/enc" ] && [ ! -e "$dest/free" ] &&
+	ok "the encrypted file and the free inode are not extracted" ||
+	fail "enc or free extracted"
 # what is safe comes out
 if [ "$(cat "$dest/ok")" = fine ] && [ "$(cat "$dest/dupe")" = first ] &&
    [ "$(readlink "$dest/sl")" = ../../escape ] &&
