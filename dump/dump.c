@@ -24,6 +24,7 @@
 #include "io.h"
 #include "cli/msg.h"
 
+#include "check.h"
 #include "dump.h"
 #include "extract.h"
 #include "frag.h"
@@ -176,6 +177,9 @@ static const struct dump_cmd commands[] = {
 	  "[PATH] DEST | --tar FILE [PATH]" },
 	{ "cat", dump_cat, 1, 1, 0, "PATH" },
 	{ "dump", dump_dump, 2, 2, DUMP_OPT_PRESERVE, "PATH FILE" },
+	{ "bmap", dump_bmap, 2, 2, 0, "PATH LBLK" },
+	{ "ncheck", dump_ncheck, 1, -1, 0, "INO..." },
+	{ "icheck", dump_icheck, 1, -1, 0, "BLOCK..." },
 };
 
 static const struct dump_cmd *find_command(const char *name)

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# extkit-dump bmap, ncheck and icheck against debugfs' on ext2 (indirect
+# maps, 1 KiB blocks) and ext4 (extents, an unwritten extent) images
+# with hard links, holes, xattr blocks and a subdirectory (issue 34):
+#  - ncheck of every inode: the same (inode, path) pairs (debugfs writes
+#    "//name" for an entry of the root; extkit-dump "/name");
+#  - icheck of every block of the filesystem: the same owner or none;
+#  - bmap of every logical block of each file (and past its end);
+#  - the JSON of the three validates against the schema.
+
+. "${top_srcdir:-.}/tests/lib.sh"
+need_dump
+need_tools mke2fs debugfs python3 setfattr
+
+src=$tmpdir/src
+mkdir -p "$src/d/e" || exit 99
+(
+	cd "$src" || exit 99
+	head -c 300000 /dev/urandom >big && truncate -s 2M sparse &&
+	printf mid | dd of=sparse bs=1 seek=900000 conv=notrunc 2>/dev/null &&
+	printf x >small && ln small d/hard && ln small d/e/hard2 &&
+	ln -s "$(printf 'y%.0s' $(seq 1 100))" slow && printf f >d/e/f &&
+	setfattr -n user.v -v "$(printf 'v%.0s' $(seq 1 600))" big
+) || exit 99
+
+for kind in ext2 ext4; do
+	img=$tmpdir/$kind.img
+	case $kind in
+	ext2) opts="-t ext2 -b 1024" ;;
+	ext4) opts="-t ext4 -b 1024 -I 128" ;;
+	esac
+	# shellcheck disable=SC2086
+	"$MKE2FS" -q -F $opts -d "$src" "$img" 4M >/dev/null 2>&1 ||
+		{ fail "$kind: mke2fs"; continue; }
+	if [ $kind = ext4 ]; then
+		"$DEBUGFS" -w -R "fallocate /sparse 1500 1600" "$img" \
+			>/dev/null 2>&1
+	fi
+	ninodes=$("$DUMP" --json "$img" super | python3 -c \
+		'import json,sys; d=json.load(sys.stdin); print(d["inodes_count"], d["blocks_count"])')
+	set -- $ninodes
+	inodes=$(seq 1 "$1" | tr '\n' ' ')
+	blocks=$(seq 0 $(($2 - 1)) | tr '\n' ' ')
+	# ncheck
+	# shellcheck disable=SC2086
+	"$DEBUGFS" -R "ncheck $inodes" "$img" 2>/dev/null | sed 1d |
+		sed 's|\t//|\t/|' | sort >"$tmpdir/want"
+	# shellcheck disable=SC2086
+	"$DUMP" "$img" ncheck $inodes | sed 1d | sort >"$tmpdir/got"
+	if diff "$tmpdir/want" "$tmpdir/got" >/dev/null &&
+	   grep -q 'd/e/hard2' "$tmpdir/got"; then
+		ok "$kind: ncheck of all $1 inodes equals debugfs' ($(wc -l <"$tmpdir/got") names)"
+	else
+		fail "$kind: ncheck differs"; diff "$tmpdir/want" "$tmpdir/got" | head
+	fi
+	# icheck
+	# shellcheck disable=SC2086
+	"$DEBUGFS" -R "icheck $blocks" "$img" 2>/dev/null | sed 1d \
+		>"$tmpdir/want"
+	# shellcheck disable=SC2086
+	"$DUMP" "$img" icheck $blocks | sed 1d >"$tmpdir/got"
+	if diff "$tmpdir/want" "$tmpdir/got" >/dev/null; then
+		ok "$kind: icheck of all $2 blocks equals debugfs' ($(grep -vc 'not found' "$tmpdir/got") owned)"
+	else
+		fail "$kind: icheck differs"; diff "$tmpdir/want" "$tmpdir/got" | head
+	fi
+	# bmap: the first blocks (direct, then indirect), the sparse file's
+	# data and its unwritten run, and past the end; debugfs in one run
+	bad=0 n=0
+	: >"$tmpdir/cmds"
+	for f in big sparse small slow d/e/f; do
+		for l in 0 1 2 11 12 13 200 267 268 292 293 879 880 1500 1550 \
+			1600 1601 2100 70000; do
+			echo "bmap /$f $l" >>"$tmpdir/cmds"
+		done
+	done
+	"$DEBUGFS" -f "$tmpdir/cmds" "$img" 2>/dev/null |
+		grep -v '^debugfs:' >"$tmpdir/want"
+	while read -r _ f l; do
+		"$DUMP" "$img" bmap "$f" "$l"
+	done <"$tmpdir/cmds" >"$tmpdir/got"
+	n=$(wc -l <"$tmpdir/cmds")
+	if diff "$tmpdir/want" "$tmpdir/got" >/dev/null; then
+		ok "$kind: bmap equals debugfs' ($n lookups, $(grep -c uninit "$tmpdir/got") unwritten)"
+	else
+		fail "$kind: bmap differs"; diff "$tmpdir/want" "$tmpdir/got" | head -5
+	fi
+done
+
+# JSON against the schema
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	if python3 - "$DUMP" "$top_srcdir/man/extkit-dump.schema.json" \
+		"$tmpdir/ext4.img" <<'PY'
+import json, subprocess, sys
+import jsonschema
+dump, schema, img = sys.argv[1:4]
+s = json.load(open(schema))
+bad = 0
+for args, kind in ((["bmap", "/big", "3"], "bmap"),
+                   (["bmap", "/sparse", "0"], "bmap"),
+                   (["ncheck", "12", "13", "999"], "ncheck"),
+                   (["icheck", "1", "400", "3000"], "icheck")):
+    out = subprocess.run([dump, "--json", img] + args, check=True,
+                         capture_output=True).stdout
+    v = jsonschema.Draft202012Validator({"$ref": "#/$defs/" + kind,
+                                         "$defs": s["$defs"]})
+    errs = list(v.iter_errors(json.loads(out)))
+    if errs or not jsonschema.Draft202012Validator(s).is_valid(
+            json.loads(out)):
+        print(args, errs[:2])
+        bad += 1
+sys.exit(bad)
+PY
+	then
+		ok "bmap, ncheck, icheck JSON validates against the schema"
+	else
+		fail "JSON of bmap/ncheck/icheck"
+	fi
+fi
+finish
