@@ -25,7 +25,8 @@
 struct data_walk {
 	uint64_t size;
 	uint32_t bs;
-	uint8_t *buf;		/* CHUNK_BYTES, NULL when only mapping */
+	uint8_t *buf;		/* chunk bytes, NULL when only mapping */
+	uint32_t chunk;		/* a multiple of bs, at most CHUNK_BYTES */
 	dump_data_fn fn;
 	void *arg;
 };
@@ -35,7 +36,7 @@ static int run_cb(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 {
 	struct data_walk *w = arg;
 	uint64_t off = lblk * w->bs, len;
-	uint32_t per = CHUNK_BYTES / w->bs, n;
+	uint32_t per = (w->buf ? w->chunk : CHUNK_BYTES) / w->bs, n;
 	int rc;
 
 	if (flags & (EXTKIT_BLOCK_META | EXTKIT_BLOCK_UNWRITTEN))
@@ -94,7 +95,13 @@ static int walk(struct extkit_fs *fs, uint32_t ino,
 	int rc;
 
 	if (read) {
-		w.buf = malloc(CHUNK_BYTES);
+		/* a small file reads into a small buffer */
+		w.chunk = in->size < CHUNK_BYTES ? (uint32_t)in->size :
+			  CHUNK_BYTES;
+		w.chunk = (w.chunk + w.bs - 1) / w.bs * w.bs;
+		if (!w.chunk)
+			w.chunk = w.bs;
+		w.buf = malloc(w.chunk);
 		if (!w.buf)
 			return -ENOMEM;
 	}
