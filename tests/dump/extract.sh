@@ -221,6 +221,19 @@ then
 	else
 		fail "as nobody: exit $rc"; head "$tmpdir/err"
 	fi
+	# --tar as nobody loses nothing: owners, devices, trusted. too
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$DUMP" "$img" extract --tar "$tmpdir/nb/n.tar" >/dev/null \
+		2>"$tmpdir/err2"
+	rc2=$?
+	$CMP tar "$tmpdir/nb/n.tar" | grep -av '^lost+found ' \
+		>"$tmpdir/list.nb"
+	if [ "$rc2" = 0 ] && [ ! -s "$tmpdir/err2" ] &&
+	   diff "$tmpdir/list.src" "$tmpdir/list.nb" >/dev/null; then
+		ok "as nobody, --tar: the full listing, nothing on stderr"
+	else
+		fail "as nobody, --tar: exit $rc2"; head -3 "$tmpdir/err2"
+	fi
 	if $CMP tree "$src" "$tmpdir/nb/x" --skip lost+found --skip sock \
 		--skip chr --skip blk --no-owner --no-xattr trusted. \
 		>"$tmpdir/cmp" &&
