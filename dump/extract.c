@@ -363,7 +363,9 @@ static void put_entry(struct walk_state *s, void *parent, uint32_t ino,
 	}
 	extkit_inode_decode(raw, w->fs->g.inode_size, &in);
 	e.raw = raw;
-	if (!in.links_count || in.dtime ||
+	/* a dtime alone is no sign: an orphan being truncated keeps its
+	 * links and chains the orphan list through i_dtime */
+	if (!in.links_count ||
 	    extkit_mode_to_ftype(in.mode) == EXT2_FT_UNKNOWN) {
 		w->st.damaged++;
 		xwalk_report(w, s->path, "inode %" PRIu32 " is not in use "
