@@ -538,6 +538,37 @@ void xwalk_summary(struct xwalk *w)
 			"namespaces not copied\n", t->other_xattrs);
 }
 
+/* The summary as one JSON object (extract --json). */
+void xwalk_summary_json(struct xwalk *w, struct json_writer *j, int partial)
+{
+	const struct xstats *t = &w->st;
+
+	json_begin_object(j, NULL);
+	json_bool(j, "partial", partial);
+	json_u64(j, "files", t->files);
+	json_u64(j, "bytes", t->bytes);
+	json_u64(j, "directories", t->dirs);
+	json_u64(j, "symlinks", t->symlinks);
+	json_u64(j, "special_files", t->specials);
+	json_u64(j, "hard_links", t->hardlinks);
+	json_begin_object(j, "skipped");
+	json_u64(j, "unsafe", t->unsafe);
+	json_u64(j, "damaged", t->damaged);
+	json_u64(j, "encrypted", t->encrypted);
+	json_u64(j, "sockets", t->sockets);
+	json_u64(j, "already_present", t->exists);
+	json_end_object(j);
+	json_begin_object(j, "not_applied");
+	json_u64(j, "owners", t->owners);
+	json_u64(j, "xattrs", t->xattrs);
+	json_u64(j, "devices", t->devices);
+	json_u64(j, "modes", t->modes);
+	json_u64(j, "times", t->times);
+	json_end_object(j);
+	json_u64(j, "unknown_xattrs", t->other_xattrs);
+	json_end_object(j);
+}
+
 int xattr_for_syscall(const struct extkit_xattr_value *v, char *name,
 		      uint8_t *buf, size_t *len)
 {
@@ -564,8 +595,8 @@ int dump_extract(struct dump_ctx *ctx)
 	const char *path = NULL, *dest = NULL;
 	int rc;
 
-	if (o->json) {
-		cli_error("extract: --json is not accepted");
+	if (o->json && o->tar && !strcmp(o->tar, "-")) {
+		cli_error("extract: --json and --tar - both want stdout");
 		return -EINVAL;
 	}
 	if (o->tar) {
@@ -597,7 +628,9 @@ int dump_extract(struct dump_ctx *ctx)
 	} else {
 		xsink_disk_close(&w);
 	}
-	if (rc != DUMP_EXIT_FAIL)
+	if (rc != DUMP_EXIT_FAIL && o->json)
+		xwalk_summary_json(&w, &ctx->jw, rc == DUMP_EXIT_PARTIAL);
+	else if (rc != DUMP_EXIT_FAIL)
 		xwalk_summary(&w);
 	return rc;
 }

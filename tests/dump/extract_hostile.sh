@@ -117,6 +117,31 @@ else
 	fail "i_size 2^63: $(grep huge "$w/err"), ${used:-?} KiB"
 fi
 
+# --json: the same counts, valid against the schema
+timeout -k 5 30 "$DUMP" --json "$img" extract "$tmpdir/box/j" \
+	>"$w/j.json" 2>"$w/err"
+rc=$?
+if [ "$rc" = 2 ] && python3 - "$w/j.json" \
+	"$top_srcdir/man/extkit-dump.schema.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = d["partial"] and d["skipped"]["unsafe"] == 11 and \
+    d["skipped"]["damaged"] == 2 and d["skipped"]["encrypted"] == 1
+try:
+    import jsonschema
+    s = json.load(open(sys.argv[2]))
+    jsonschema.validate(d, {"$ref": "#/$defs/extract", "$defs": s["$defs"]})
+    jsonschema.validate(d, s)
+except ImportError:
+    pass
+sys.exit(0 if ok else 1)
+PY
+then
+	ok "--json: partial, the counts, valid against the schema"
+else
+	fail "--json summary (exit $rc)"; cat "$w/j.json"
+fi
+
 # --tar: no unsafe name in the archive
 timeout -k 5 30 "$DUMP" "$img" extract --tar "$w/h.tar" \
 	>"$w/out" 2>"$w/err"
