@@ -147,25 +147,33 @@ static int pwrite_all(int fd, const uint8_t *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+struct fd_out {
+	int fd;
+	uint64_t end;		/* of the data written so far */
+};
+
 static int to_fd(void *arg, uint64_t off, const uint8_t *buf, size_t len)
 {
-	int fd = *(int *)arg;
+	struct fd_out *o = arg;
 
 	if (off > (uint64_t)INT64_MAX - len)
 		return -EFBIG;
-	return pwrite_all(fd, buf, len, off);
+	o->end = off + len;
+	return pwrite_all(o->fd, buf, len, off);
 }
 
 int dump_data_to_fd(struct extkit_fs *fs, uint32_t ino,
 		    const struct extkit_inode *in, int fd)
 {
-	int rc = dump_data_walk(fs, ino, in, to_fd, &fd);
+	struct fd_out o = { .fd = fd };
+	int rc = dump_data_walk(fs, ino, in, to_fd, &o);
 	int r2 = 0;
 
-	/* the size even after a bad map: what came out, at its length */
+	/* the size even after a bad map: what came out, at its length
+	 * (a trailing hole is made by the size alone) */
 	if (in->size > (uint64_t)INT64_MAX)
 		r2 = -EFBIG;
-	else if (ftruncate(fd, (off_t)in->size))
+	else if (o.end != in->size && ftruncate(fd, (off_t)in->size))
 		r2 = errno == EINVAL ? -EFBIG : -errno;
 	return rc ? rc : r2;
 }
