@@ -83,10 +83,19 @@ for kind in ext2-1k ext2-4k ext4 inline bigalloc; do
 	[ "$used" -le 64 ] && ok "$kind: dump keeps holes (${used} KiB of 5 MiB)" ||
 		fail "$kind: dump filled holes: ${used} KiB"
 done
-# errors: a directory, a missing path (exit 1, one line)
+# errors: a directory, a missing path, bad arguments (exit 1, one line)
 img=$tmpdir/ext4.img
 expect_fail_one_line "cat of a directory" "$img" cat /d
 expect_fail_one_line "cat of a missing file" "$img" cat /nothere
 expect_fail_one_line "dump into a missing directory" "$img" dump /big \
 	"$tmpdir/no/such/file"
+expect_fail_one_line "extract of a missing path" "$img" extract /nothere \
+	"$tmpdir/newdest"
+[ ! -e "$tmpdir/newdest" ] && ok "extract of a missing path creates no DEST" ||
+	fail "extract of a missing path created DEST"
+expect_fail_one_line "extract without DEST" "$img" extract
+expect_fail_one_line "extract --tar with two paths" "$img" extract --tar \
+	"$tmpdir/x.tar" /d /big
+expect_fail_one_line "extract --json --tar -" --json "$img" extract --tar -
+expect_fail_one_line "--tar on another command" "$img" cat --tar x /big
 finish
