@@ -3,7 +3,8 @@
  * debugfs' lookups between blocks, inodes and names: bmap PATH LBLK (the
  * physical block of a logical one), ncheck INO... (the names of inodes,
  * every hard link), icheck BLOCK... (the inode that owns a block: data,
- * map or EA block). Text as debugfs prints it, or JSON.
+ * map or EA block), imap PATH (where an inode lies in its table). Text
+ * as debugfs prints it, or JSON.
  */
 #include "config.h"
 
@@ -391,4 +392,38 @@ int dump_icheck(struct dump_ctx *ctx)
 out:
 	free(c.w);
 	return rc;
+}
+
+/* ---- imap ---- */
+
+int dump_imap(struct dump_ctx *ctx)
+{
+	const char *path = ctx->o->args[0];
+	struct json_writer *w = &ctx->jw;
+	uint32_t ino, off;
+	uint64_t blk;
+	int rc;
+
+	rc = dump_resolve(ctx, path, &ino);
+	if (rc)
+		return rc;
+	rc = extkit_inode_locate(ctx->fs, ino, &blk, &off);
+	if (rc) {
+		cli_error_rc(path, rc);
+		return rc;
+	}
+	if (!ctx->o->json) {
+		printf("Inode %" PRIu32 " is part of block group %" PRIu32
+		       "\n\tlocated at block %" PRIu64 ", offset 0x%04" PRIx32
+		       "\n", ino, (ino - 1) / ctx->fs->sb.inodes_per_group, blk,
+		       off);
+		return 0;
+	}
+	json_begin_object(w, NULL);
+	json_u64(w, "inode", ino);
+	json_u64(w, "group", (ino - 1) / ctx->fs->sb.inodes_per_group);
+	json_u64(w, "block", blk);
+	json_u64(w, "offset", off);
+	json_end_object(w);
+	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* extkit-dump bmap, ncheck, icheck (check.c): debugfs' lookups. */
+/* extkit-dump bmap, ncheck, icheck, imap (check.c): debugfs' lookups. */
 #ifndef EXTKIT_DUMP_CHECK_H
 #define EXTKIT_DUMP_CHECK_H
 
@@ -8,5 +8,6 @@
 int dump_bmap(struct dump_ctx *ctx);
 int dump_ncheck(struct dump_ctx *ctx);
 int dump_icheck(struct dump_ctx *ctx);
+int dump_imap(struct dump_ctx *ctx);
 
 #endif /* EXTKIT_DUMP_CHECK_H */

@@ -180,6 +180,7 @@ static const struct dump_cmd commands[] = {
 	{ "bmap", dump_bmap, 2, 2, 0, "PATH LBLK" },
 	{ "ncheck", dump_ncheck, 1, -1, 0, "INO..." },
 	{ "icheck", dump_icheck, 1, -1, 0, "BLOCK..." },
+	{ "imap", dump_imap, 1, 1, 0, "PATH|<INO>" },
 };
 
 static const struct dump_cmd *find_command(const char *name)

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# extkit-dump bmap, ncheck and icheck against debugfs' on ext2 (indirect
+# extkit-dump bmap, ncheck, icheck, imap against debugfs' on ext2 (indirect
 # maps, 1 KiB blocks) and ext4 (extents, an unwritten extent) images
 # with hard links, holes, xattr blocks and a subdirectory (issue 34):
 #  - ncheck of every inode: the same (inode, path) pairs (debugfs writes
 #    "//name" for an entry of the root; extkit-dump "/name");
 #  - icheck of every block of the filesystem: the same owner or none;
-#  - bmap of every logical block of each file (and past its end);
+#  - bmap of the logical blocks where maps change (and past the end);
+#  - imap of inodes at both ends of the table;
 #  - the JSON of the three validates against the schema.
 
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -26,7 +27,7 @@ mkdir -p "$src/d/e" || exit 99
 for kind in ext2 ext4; do
 	img=$tmpdir/$kind.img
 	case $kind in
-	ext2) opts="-t ext2 -b 1024" ;;
+	ext2) opts="-t ext2 -b 1024 -g 1024" ;;
 	ext4) opts="-t ext4 -b 1024 -I 128" ;;
 	esac
 	# shellcheck disable=SC2086
@@ -85,6 +86,25 @@ for kind in ext2 ext4; do
 	else
 		fail "$kind: bmap differs"; diff "$tmpdir/want" "$tmpdir/got" | head -5
 	fi
+	# imap of every inode
+	: >"$tmpdir/cmds"
+	for i in $inodes; do
+		echo "imap <$i>" >>"$tmpdir/cmds"
+	done
+	"$DEBUGFS" -f "$tmpdir/cmds" "$img" 2>/dev/null |
+		grep -v '^debugfs:' >"$tmpdir/want"
+	for i in $(seq 1 64) $(seq 900 1024); do
+		"$DUMP" "$img" imap "<$i>"
+	done >"$tmpdir/got"
+	sed -n -e '/^Inode \([1-9]\|[1-5][0-9]\|6[0-4]\) /{N;p}' \
+		-e '/^Inode \(9[0-9][0-9]\|10[0-2][0-9]\) /{N;p}' \
+		"$tmpdir/want" >"$tmpdir/want2"
+	if diff "$tmpdir/want2" "$tmpdir/got" >/dev/null &&
+	   [ -s "$tmpdir/got" ]; then
+		ok "$kind: imap equals debugfs' ($(grep -c '^Inode' "$tmpdir/got") inodes)"
+	else
+		fail "$kind: imap differs"; diff "$tmpdir/want2" "$tmpdir/got" | head -5
+	fi
 done
 
 # JSON against the schema
@@ -99,7 +119,8 @@ bad = 0
 for args, kind in ((["bmap", "/big", "3"], "bmap"),
                    (["bmap", "/sparse", "0"], "bmap"),
                    (["ncheck", "12", "13", "999"], "ncheck"),
-                   (["icheck", "1", "400", "3000"], "icheck")):
+                   (["icheck", "1", "400", "3000"], "icheck"),
+                   (["imap", "/big"], "imap"), (["imap", "<1024>"], "imap")):
     out = subprocess.run([dump, "--json", img] + args, check=True,
                          capture_output=True).stdout
     v = jsonschema.Draft202012Validator({"$ref": "#/$defs/" + kind,
@@ -112,7 +133,7 @@ for args, kind in ((["bmap", "/big", "3"], "bmap"),
 sys.exit(bad)
 PY
 	then
-		ok "bmap, ncheck, icheck JSON validates against the schema"
+		ok "bmap, ncheck, icheck JSON validates against the schema (with imap)"
 	else
 		fail "JSON of bmap/ncheck/icheck"
 	fi
