@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # extkit-dump extract, round trips (issue 34). A tree with every file
-# type, user. and trusted. attributes, one in an EA block, POSIX ACLs
+# type, user., trusted. and security. attributes, one in an EA block, POSIX ACLs
 # (access and default), hard links, holes (leading, inner, trailing),
 # nanosecond times, 32-bit owners and setuid/setgid/sticky bits goes
 # through extkit-mkfs -d, then:
@@ -47,6 +47,7 @@ make_tree() (
 	setfattr -n user.color -v blue file &&
 	setfattr -n trusted.t -v secret file &&
 	setfattr -n user.bin -v 0x00ff00fe small &&
+	{ setfattr -n security.extkit -v label suid 2>/dev/null || :; } &&
 	for i in 1 2 3 4; do
 		setfattr -n "user.long$i" -v "$(printf 'v%.0s' $(seq 1 150))" big ||
 			exit 1
@@ -236,9 +237,9 @@ then
 	fi
 	if $CMP tree "$src" "$tmpdir/nb/x" --skip lost+found --skip sock \
 		--skip chr --skip blk --no-owner --no-xattr trusted. \
-		>"$tmpdir/cmp" &&
+		--no-xattr security. >"$tmpdir/cmp" &&
 	   [ "$(stat -c %U "$tmpdir/nb/x/small")" = nobody ]; then
-		ok "as nobody: the tree but owners, devices and trusted. attributes"
+		ok "as nobody: the tree but owners, devices, trusted. and security. attributes"
 	else
 		fail "as nobody: tree differs"; head "$tmpdir/cmp"
 	fi
@@ -258,8 +259,9 @@ if mount -o ro,loop "$img" "$mnt" 2>/dev/null; then
 	if [ -d "$tmpdir/nb/x" ]; then
 		if $CMP tree "$mnt" "$tmpdir/nb/x" --skip lost+found \
 			--skip sock --skip chr --skip blk --no-owner \
-			--no-xattr trusted. >"$tmpdir/cmp"; then
-			ok "kernel's view equals nobody's extraction (but owners, devices, trusted.)"
+			--no-xattr trusted. --no-xattr security. \
+			>"$tmpdir/cmp"; then
+			ok "kernel's view equals nobody's extraction (but owners, devices, trusted., security.)"
 		else
 			fail "kernel's view differs from nobody's extraction"
 			head "$tmpdir/cmp"
