@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # extkit-dump extract, round trips (issue 34). A tree with every file
 # type, user., trusted. and security. attributes, one in an EA block,
-# POSIX ACLs (access and default), hard links, holes (leading, inner, trailing),
-# nanosecond times, 32-bit owners and setuid/setgid/sticky bits goes
+# POSIX ACLs (access and default), hard links, holes (leading, inner,
+# trailing), nanosecond times, 32-bit owners and setuid/setgid/sticky
+# bits goes
 # through extkit-mkfs -d, then:
 #  - extract to a directory: equal to the source (contents, lstat
 #    fields to the nanosecond, hard link groups, every xattr, getfattr
