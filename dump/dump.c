@@ -29,6 +29,7 @@
 #include "extract.h"
 #include "frag.h"
 #include "json.h"
+#include "xattrcmd.h"
 
 const char cli_prog[] = "extkit-dump";
 
@@ -181,6 +182,7 @@ static const struct dump_cmd commands[] = {
 	{ "ncheck", dump_ncheck, 1, -1, 0, "INO..." },
 	{ "icheck", dump_icheck, 1, -1, 0, "BLOCK..." },
 	{ "imap", dump_imap, 1, 1, 0, "PATH|<INO>" },
+	{ "xattr", dump_xattr, 1, 2, 0, "PATH [NAME]" },
 };
 
 static const struct dump_cmd *find_command(const char *name)

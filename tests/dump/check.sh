@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# extkit-dump bmap, ncheck, icheck, imap against debugfs' on ext2 (indirect
+# extkit-dump bmap, ncheck, icheck, imap, xattr against debugfs' on ext2 (indirect
 # maps, 1 KiB blocks) and ext4 (extents, an unwritten extent) images
 # with hard links, holes, xattr blocks and a subdirectory (issue 34):
 #  - ncheck of every inode: the same (inode, path) pairs (debugfs writes
@@ -7,6 +7,8 @@
 #  - icheck of every block of the filesystem: the same owner or none;
 #  - bmap of the logical blocks where maps change (and past the end);
 #  - imap of inodes at both ends of the table;
+#  - xattr against ea_list and ea_get (in-inode, EA block, EA inode,
+#    system.data of inline data);
 #  - the JSON of the three validates against the schema.
 
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -107,6 +109,43 @@ for kind in ext2 ext4; do
 	fi
 done
 
+# xattr against ea_list/ea_get: the tree's files, an inline_data and
+# ea_inode image (system.data, a 9000-byte value in an EA inode)
+img=$tmpdir/xa.img
+printf 'v%.0s' $(seq 1 9000) >"$tmpdir/huge"
+"$MKE2FS" -q -F -t ext4 -I 256 -O inline_data,ea_inode -d "$src" "$img" 4M \
+	>/dev/null 2>&1 || fail "mke2fs inline_data,ea_inode"
+"$DEBUGFS" -w -R "ea_set -f $tmpdir/huge /small user.huge" "$img" \
+	>/dev/null 2>&1
+"$DEBUGFS" -w -R "ea_set /d/e/f user.bin 0x01020304" "$img" >/dev/null 2>&1
+bad=0 n=0
+for i in ext2 ext4 xa; do
+	for f in big sparse small slow d d/e d/e/f d/hard; do
+		n=$((n + 1))
+		"$DEBUGFS" -R "ea_list /$f" "$tmpdir/$i.img" 2>/dev/null \
+			>"$tmpdir/want"
+		"$DUMP" "$tmpdir/$i.img" xattr "/$f" >"$tmpdir/got" 2>&1
+		cmp -s "$tmpdir/want" "$tmpdir/got" || { bad=$((bad + 1))
+			diff "$tmpdir/want" "$tmpdir/got" | head -4; }
+	done
+done
+for a in "/small user.huge" "/big user.v" "/d/e/f user.bin"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	"$DEBUGFS" -R "ea_get $a" "$img" 2>/dev/null >"$tmpdir/want"
+	# shellcheck disable=SC2086
+	"$DUMP" "$img" xattr $a >"$tmpdir/got" 2>&1
+	cmp -s "$tmpdir/want" "$tmpdir/got" || { bad=$((bad + 1))
+		echo "ea_get $a differs"; }
+done
+# the shapes must be there: system.data, and a value in an EA inode
+"$DUMP" "$img" xattr /d | grep -q '^  system.data (0)$' ||
+	fail "no inline directory's system.data in the xattr image"
+"$DUMP" --json "$img" xattr /small | grep -q '"value_inum": [1-9]' ||
+	fail "no EA inode value in the xattr image"
+[ $bad = 0 ] && ok "xattr equals ea_list and ea_get ($n inodes and values, EA inode and system.data among them)" ||
+	fail "xattr differs from debugfs in $bad of $n"
+
 # JSON against the schema
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	if python3 - "$DUMP" "$top_srcdir/man/extkit-dump.schema.json" \
@@ -120,7 +159,9 @@ for args, kind in ((["bmap", "/big", "3"], "bmap"),
                    (["bmap", "/sparse", "0"], "bmap"),
                    (["ncheck", "12", "13", "999"], "ncheck"),
                    (["icheck", "1", "400", "3000"], "icheck"),
-                   (["imap", "/big"], "imap"), (["imap", "<1024>"], "imap")):
+                   (["imap", "/big"], "imap"), (["imap", "<1024>"], "imap"),
+                   (["xattr", "/big"], "xattr_list"),
+                   (["xattr", "/big", "user.v"], "xattr_list")):
     out = subprocess.run([dump, "--json", img] + args, check=True,
                          capture_output=True).stdout
     v = jsonschema.Draft202012Validator({"$ref": "#/$defs/" + kind,
@@ -133,7 +174,7 @@ for args, kind in ((["bmap", "/big", "3"], "bmap"),
 sys.exit(bad)
 PY
 	then
-		ok "bmap, ncheck, icheck JSON validates against the schema (with imap)"
+		ok "bmap, ncheck, icheck, imap, xattr JSON validates against the schema"
 	else
 		fail "JSON of bmap/ncheck/icheck"
 	fi
