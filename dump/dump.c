@@ -24,10 +24,12 @@
 #include "io.h"
 #include "cli/msg.h"
 
+#include "check.h"
 #include "dump.h"
 #include "extract.h"
 #include "frag.h"
 #include "json.h"
+#include "xattrcmd.h"
 
 const char cli_prog[] = "extkit-dump";
 
@@ -176,6 +178,11 @@ static const struct dump_cmd commands[] = {
 	  "[PATH] DEST | --tar FILE [PATH]" },
 	{ "cat", dump_cat, 1, 1, 0, "PATH" },
 	{ "dump", dump_dump, 2, 2, DUMP_OPT_PRESERVE, "PATH FILE" },
+	{ "bmap", dump_bmap, 2, 2, 0, "PATH LBLK" },
+	{ "ncheck", dump_ncheck, 1, -1, 0, "INO..." },
+	{ "icheck", dump_icheck, 1, -1, 0, "BLOCK..." },
+	{ "imap", dump_imap, 1, 1, 0, "PATH|<INO>" },
+	{ "xattr", dump_xattr, 1, 2, 0, "PATH [NAME]" },
 };
 
 static const struct dump_cmd *find_command(const char *name)

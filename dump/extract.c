@@ -148,8 +148,11 @@ static int nameset_add(struct nameset *ns, const char *name, size_t len)
 
 	if ((ns->n + 1) * 2 > ns->cap && nameset_grow(ns))
 		return -ENOMEM;
+	/* name has no NUL (name_problem came first), so strlen is its
+	 * length once stored */
 	for (i = h & (ns->cap - 1); ns->h[i]; i = (i + 1) & (ns->cap - 1))
-		if (ns->h[i] == h && !strcmp(ns->s[i], name))
+		if (ns->h[i] == h && strlen(ns->s[i]) == len &&
+		    !memcmp(ns->s[i], name, len))
 			return 1;
 	ns->s[i] = strndup(name, len);
 	if (!ns->s[i])
@@ -360,7 +363,9 @@ static void put_entry(struct walk_state *s, void *parent, uint32_t ino,
 	}
 	extkit_inode_decode(raw, w->fs->g.inode_size, &in);
 	e.raw = raw;
-	if (!in.links_count || in.dtime ||
+	/* a dtime alone is no sign: an orphan being truncated keeps its
+	 * links and chains the orphan list through i_dtime */
+	if (!in.links_count ||
 	    extkit_mode_to_ftype(in.mode) == EXT2_FT_UNKNOWN) {
 		w->st.damaged++;
 		xwalk_report(w, s->path, "inode %" PRIu32 " is not in use "
@@ -533,6 +538,37 @@ void xwalk_summary(struct xwalk *w)
 			"namespaces not copied\n", t->other_xattrs);
 }
 
+/* The summary as one JSON object (extract --json). */
+void xwalk_summary_json(struct xwalk *w, struct json_writer *j, int partial)
+{
+	const struct xstats *t = &w->st;
+
+	json_begin_object(j, NULL);
+	json_bool(j, "partial", partial);
+	json_u64(j, "files", t->files);
+	json_u64(j, "bytes", t->bytes);
+	json_u64(j, "directories", t->dirs);
+	json_u64(j, "symlinks", t->symlinks);
+	json_u64(j, "special_files", t->specials);
+	json_u64(j, "hard_links", t->hardlinks);
+	json_begin_object(j, "skipped");
+	json_u64(j, "unsafe", t->unsafe);
+	json_u64(j, "damaged", t->damaged);
+	json_u64(j, "encrypted", t->encrypted);
+	json_u64(j, "sockets", t->sockets);
+	json_u64(j, "already_present", t->exists);
+	json_end_object(j);
+	json_begin_object(j, "not_applied");
+	json_u64(j, "owners", t->owners);
+	json_u64(j, "xattrs", t->xattrs);
+	json_u64(j, "devices", t->devices);
+	json_u64(j, "modes", t->modes);
+	json_u64(j, "times", t->times);
+	json_end_object(j);
+	json_u64(j, "unknown_xattrs", t->other_xattrs);
+	json_end_object(j);
+}
+
 int xattr_for_syscall(const struct extkit_xattr_value *v, char *name,
 		      uint8_t *buf, size_t *len)
 {
@@ -557,29 +593,34 @@ int dump_extract(struct dump_ctx *ctx)
 	const struct dump_opts *o = ctx->o;
 	struct xwalk w = { .ctx = ctx, .fs = ctx->fs, .out = stdout };
 	const char *path = NULL, *dest = NULL;
+	uint32_t ino;
 	int rc;
 
-	if (o->json) {
-		cli_error("extract: --json is not accepted");
+	if (o->json && o->tar && !strcmp(o->tar, "-")) {
+		cli_error("extract: --json and --tar - both want stdout");
 		return -EINVAL;
 	}
+	if (!o->tar && o->nargs < 1) {
+		cli_error("extract: missing DEST (usage: extract [PATH] "
+			  "DEST)");
+		return -EINVAL;
+	}
+	if (o->tar && o->nargs > 1) {
+		cli_error("extract: with --tar, only PATH (usage: extract "
+			  "[PATH] DEST | --tar FILE [PATH])");
+		return -EINVAL;
+	}
+	path = o->tar ? (o->nargs ? o->args[0] : NULL) :
+	       (o->nargs == 2 ? o->args[0] : NULL);
+	/* a PATH that is not there creates no DEST and no archive */
+	rc = dump_resolve(ctx, path ? path : "/", &ino);
+	if (rc)
+		return rc;
 	if (o->tar) {
-		if (o->nargs > 1) {
-			cli_error("extract: with --tar, only PATH (usage: "
-				  "extract [PATH] DEST | --tar FILE [PATH])");
-			return -EINVAL;
-		}
-		path = o->nargs ? o->args[0] : NULL;
 		if (!strcmp(o->tar, "-"))
 			w.out = stderr;
 		rc = xsink_tar_open(&w, o->tar);
 	} else {
-		if (o->nargs < 1) {
-			cli_error("extract: missing DEST (usage: extract "
-				  "[PATH] DEST)");
-			return -EINVAL;
-		}
-		path = o->nargs == 2 ? o->args[0] : NULL;
 		dest = o->args[o->nargs - 1];
 		rc = xsink_disk_open(&w, dest);
 	}
@@ -587,12 +628,16 @@ int dump_extract(struct dump_ctx *ctx)
 		return rc;
 	rc = xwalk_run(&w, path);
 	if (o->tar) {
-		if (xsink_tar_close(&w) && rc == DUMP_EXIT_OK)
+		/* an archive that could not be written whole is no
+		 * partial extraction: it failed */
+		if (xsink_tar_close(&w))
 			rc = DUMP_EXIT_FAIL;
 	} else {
 		xsink_disk_close(&w);
 	}
-	if (rc != DUMP_EXIT_FAIL)
+	if (rc != DUMP_EXIT_FAIL && o->json)
+		xwalk_summary_json(&w, &ctx->jw, rc == DUMP_EXIT_PARTIAL);
+	else if (rc != DUMP_EXIT_FAIL)
 		xwalk_summary(&w);
 	return rc;
 }

@@ -25,7 +25,8 @@
 struct data_walk {
 	uint64_t size;
 	uint32_t bs;
-	uint8_t *buf;		/* CHUNK_BYTES, NULL when only mapping */
+	uint8_t *buf;		/* chunk bytes, NULL when only mapping */
+	uint32_t chunk;		/* a multiple of bs, at most CHUNK_BYTES */
 	dump_data_fn fn;
 	void *arg;
 };
@@ -35,7 +36,7 @@ static int run_cb(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 {
 	struct data_walk *w = arg;
 	uint64_t off = lblk * w->bs, len;
-	uint32_t per = CHUNK_BYTES / w->bs, n;
+	uint32_t per = (w->buf ? w->chunk : CHUNK_BYTES) / w->bs, n;
 	int rc;
 
 	if (flags & (EXTKIT_BLOCK_META | EXTKIT_BLOCK_UNWRITTEN))
@@ -94,7 +95,13 @@ static int walk(struct extkit_fs *fs, uint32_t ino,
 	int rc;
 
 	if (read) {
-		w.buf = malloc(CHUNK_BYTES);
+		/* a small file reads into a small buffer */
+		w.chunk = in->size < CHUNK_BYTES ? (uint32_t)in->size :
+			  CHUNK_BYTES;
+		w.chunk = (w.chunk + w.bs - 1) / w.bs * w.bs;
+		if (!w.chunk)
+			w.chunk = w.bs;
+		w.buf = malloc(w.chunk);
 		if (!w.buf)
 			return -ENOMEM;
 	}
@@ -140,25 +147,33 @@ static int pwrite_all(int fd, const uint8_t *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+struct fd_out {
+	int fd;
+	uint64_t end;		/* of the data written so far */
+};
+
 static int to_fd(void *arg, uint64_t off, const uint8_t *buf, size_t len)
 {
-	int fd = *(int *)arg;
+	struct fd_out *o = arg;
 
 	if (off > (uint64_t)INT64_MAX - len)
 		return -EFBIG;
-	return pwrite_all(fd, buf, len, off);
+	o->end = off + len;
+	return pwrite_all(o->fd, buf, len, off);
 }
 
 int dump_data_to_fd(struct extkit_fs *fs, uint32_t ino,
 		    const struct extkit_inode *in, int fd)
 {
-	int rc = dump_data_walk(fs, ino, in, to_fd, &fd);
+	struct fd_out o = { .fd = fd };
+	int rc = dump_data_walk(fs, ino, in, to_fd, &o);
 	int r2 = 0;
 
-	/* the size even after a bad map: what came out, at its length */
+	/* the size even after a bad map: what came out, at its length
+	 * (a trailing hole is made by the size alone) */
 	if (in->size > (uint64_t)INT64_MAX)
 		r2 = -EFBIG;
-	else if (ftruncate(fd, (off_t)in->size))
+	else if (o.end != in->size && ftruncate(fd, (off_t)in->size))
 		r2 = errno == EINVAL ? -EFBIG : -errno;
 	return rc ? rc : r2;
 }

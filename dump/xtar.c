@@ -287,6 +287,11 @@ static int put_file(struct xwalk *w, const struct xent *e)
 	struct runs r = { .t = t };
 	int rc;
 
+	if (e->in->size > (uint64_t)INT64_MAX) {
+		/* a tar size is signed: libarchive would take it as < 0 */
+		xwalk_damaged(w, e->path, "size", -EFBIG);
+		return -1;
+	}
 	/* the map decides the header: a map that cannot be walked skips
 	 * the file */
 	rc = dump_data_map(w->fs, e->ino, e->in, map_run, &r);

@@ -16,6 +16,7 @@
 #include "xattrlist.h"
 
 #include "dump.h"
+#include "json.h"
 
 /* Directories below the extraction root, and the longest path. */
 #define XWALK_MAX_DEPTH	512
@@ -78,6 +79,7 @@ void xwalk_damaged(struct xwalk *w, const char *path, const char *what,
 int xwalk_run(struct xwalk *w, const char *path);
 /* Prints the summary lines of w->st. */
 void xwalk_summary(struct xwalk *w);
+void xwalk_summary_json(struct xwalk *w, struct json_writer *j, int partial);
 
 /*
  * The name of one attribute as the system calls spell it ("user.x"), in

@@ -2,7 +2,9 @@
 /*
  * Fuzz target for the library's read path: open an image held in memory,
  * read every inode, walk every block map, the attributes in every inode
- * and its inline data, iterate every directory and resolve a few paths. Whatever the bytes, the library must return an
+ * and its inline data, every attribute value (EA inodes, ACLs converted)
+ * and symlink target as extract reads them, iterate every directory and
+ * resolve a few paths. Whatever the bytes, the library must return an
  * error or succeed: no crash, no hang, no unbounded allocation.
  *
  * Built two ways: with -DEXTKIT_LIBFUZZER as a libFuzzer target
@@ -16,13 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl.h"
 #include "bmap.h"
 #include "dir.h"
 #include "fs.h"
 #include "inode.h"
 #include "inline.h"
 #include "io.h"
+#include "symlink.h"
 #include "xattr.h"
+#include "xattrlist.h"
 
 /* Upper bound of inodes visited per image, so a lying count stays cheap. */
 #define MAX_INODES	4096
@@ -75,6 +80,35 @@ static void walk_xattrs(struct extkit_fs *fs, uint32_t ino)
 	extkit_inline_read(fs, ino, data, sizeof(data), &len);
 }
 
+/* What extract asks of an attribute: an ACL in the system call form. */
+static int touch_value(const struct extkit_xattr_value *v, void *arg)
+{
+	static uint8_t acl[2 * EXTKIT_XATTR_MAX_VALUE + 8];
+	size_t len;
+
+	(void)arg;
+	if (v->name_index == 2 || v->name_index == 3)
+		extkit_acl_to_xattr(v->value, v->size, acl, &len);
+	return 0;
+}
+
+/* Every attribute with its value, and a symlink's target. */
+static void walk_values(struct extkit_fs *fs, uint32_t ino,
+			const struct extkit_inode *inode)
+{
+	static uint8_t raw[EXT2_MAX_BLOCK_SIZE];
+	static char target[EXT2_MAX_BLOCK_SIZE + 1];
+	size_t len;
+
+	if (fs->g.inode_size > sizeof(raw) ||
+	    extkit_inode_read_raw(fs, ino, raw))
+		return;
+	extkit_xattr_list(fs, raw, inode, touch_value, NULL);
+	if (S_ISLNK(inode->mode))
+		extkit_symlink_read(fs, ino, inode, target, sizeof(target),
+				    &len);
+}
+
 static void walk_inode(struct extkit_fs *fs, uint32_t ino)
 {
 	struct extkit_inode inode;
@@ -87,6 +121,7 @@ static void walk_inode(struct extkit_fs *fs, uint32_t ino)
 	extkit_block_walk(fs, &inode, count_block, &blocks);
 	extkit_bmap(fs, &inode, 5000, &pblk);
 	walk_xattrs(fs, ino);
+	walk_values(fs, ino, &inode);
 	if (extkit_inode_is_dir(&inode))
 		walk_dir(fs, ino);
 }

@@ -8,7 +8,9 @@
 
 #include <check.h>
 
+#include "acl.h"
 #include "endian.h"
+#include "error.h"
 #include "ondisk.h"
 #include "xattr.h"
 #include "xattrbuild.h"
@@ -43,6 +45,54 @@ START_TEST(acl_from_xattr_golden)
 	ck_assert_int_eq(extkit_acl_from_xattr(in, 6, out, &size), -EINVAL);
 	ck_assert_int_eq(extkit_acl_from_xattr(want, sizeof(want), out,
 					       &size), -EINVAL);
+}
+END_TEST
+
+/* acl.c: the ext4 form back to the xattr form (sorted, short entries
+ * with the undefined id), and what it refuses. */
+START_TEST(acl_to_xattr_golden)
+{
+	static const uint8_t in[] = {
+		0x01, 0, 0, 0,
+		0x01, 0, 0x06, 0,
+		0x02, 0, 0x06, 0, 0xd2, 0x04, 0, 0,
+		0x04, 0, 0x04, 0,
+		0x10, 0, 0x06, 0,
+		0x20, 0, 0x04, 0,
+	};
+	static const uint8_t want[] = {
+		0x02, 0, 0, 0,
+		0x01, 0, 0x06, 0, 0xff, 0xff, 0xff, 0xff,
+		0x02, 0, 0x06, 0, 0xd2, 0x04, 0, 0,
+		0x04, 0, 0x04, 0, 0xff, 0xff, 0xff, 0xff,
+		0x10, 0, 0x06, 0, 0xff, 0xff, 0xff, 0xff,
+		0x20, 0, 0x04, 0, 0xff, 0xff, 0xff, 0xff,
+	};
+	uint8_t out[80], back[80];
+	size_t size, bsize;
+
+	ck_assert_uint_ge(sizeof(out), extkit_acl_xattr_max_size(sizeof(in)));
+	ck_assert_int_eq(extkit_acl_to_xattr(in, sizeof(in), out, &size), 0);
+	ck_assert_uint_eq(size, sizeof(want));
+	ck_assert_mem_eq(out, want, sizeof(want));
+	/* and back again */
+	ck_assert_int_eq(extkit_acl_from_xattr(out, size, back, &bsize), 0);
+	ck_assert_uint_eq(bsize, sizeof(in));
+	ck_assert_mem_eq(back, in, sizeof(in));
+	/* a user entry cut short, a bad version, an unknown tag */
+	ck_assert_int_eq(extkit_acl_to_xattr(in, 12, out, &size),
+			 -EFSCORRUPTED);
+	ck_assert_int_eq(extkit_acl_to_xattr(want, sizeof(want), out, &size),
+			 -EFSCORRUPTED);
+	{
+		uint8_t bad[8] = { 0x01, 0, 0, 0, 0x40, 0, 0x04, 0 };
+
+		ck_assert_int_eq(extkit_acl_to_xattr(bad, sizeof(bad), out,
+						     &size), -EFSCORRUPTED);
+	}
+	/* the header alone: an empty ACL */
+	ck_assert_int_eq(extkit_acl_to_xattr(in, 4, out, &size), 0);
+	ck_assert_uint_eq(size, 4);
 }
 END_TEST
 
@@ -113,6 +163,7 @@ Suite *xattrbuild_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, acl_from_xattr_golden);
+	tcase_add_test(tc, acl_to_xattr_golden);
 	tcase_add_test(tc, name_split);
 	tcase_add_test(tc, build_inode_then_block);
 	suite_add_tcase(s, tc);
