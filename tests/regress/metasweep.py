@@ -113,8 +113,8 @@ DEFAULT_GEOMS = list(GEOMS)
 # make check's slice: one case per kind of target and place, on two
 # geometries (tests/regress/metasweep.sh).
 SLICE = [
-    'ext4-1k:bg3:block_bitmap=rgdt',
-    'ext4-1k:bg5:block_bitmap=other',
+    'ext4-1k:bg1:block_bitmap=rgdt',
+    'ext4-1k:bg4:block_bitmap=other',
     'ext4-1k:bg0:block_bitmap=other',
     'ext4-1k:bg1:inode_bitmap=sb_backup',
     'ext4-1k:bg4:inode_table=journal',
@@ -126,6 +126,9 @@ SLICE = [
     'ext4-1k:bg4:inode_bitmap=data',
     'ext4-1k:bg1:block_bitmap=sb',
     'ext4-1k:bg7:free_blocks_count=ones',
+    'ext4-1k:bg0:inode_bitmap=ext',
+    'ext4-1k:bg7:inode_table=dir',
+    'ext4-1k:bg4:inode_bitmap=past_end',
     'ext4-1k:ino7:block[DIND]=bbitmap',
     'ext4-1k:ino7:block[DIND]=0',
     'ext4-1k:ino7:block[0]=data',
@@ -144,6 +147,7 @@ SLICE = [
     'ext2-1k:bg1:block_bitmap=rgdt',
     'ext2-1k:bg7:inode_table=sb_backup',
     'ext2-1k:bg4:inode_bitmap=other',
+    'ext2-1k:bg0:block_bitmap=ind',
     'ext2-1k:ino7:block[DIND]=itable',
     'ext2-1k:ino1:block[IND]=data',
     'ext2-1k:ino2:block[0]=resize_dind',
@@ -635,6 +639,11 @@ def damage(base, img, cmd, val):
         out = debugfs(img, c, write=True)
         if not [ln for ln in out.splitlines()
                 if ln.strip() and not ln.startswith('debugfs ')]:
+            w = c.split()
+            if w[0] == 'set_bg' and w[2] != 'checksum':
+                # set_bg leaves the descriptor's checksum as it was
+                debugfs(img, 'set_bg %s checksum calc' % w[1], write=True)
+                c += '; set_bg %s checksum calc' % w[1]
             return c
     return None
 
@@ -747,13 +756,14 @@ def run_case(args):
             stem = os.path.join(d, re.sub(r'[^\w.=-]+', '_', cid))
             copy(orig, stem + '.img')
             with open(stem + '.txt', 'w') as f:
-                f.write('%s\nclass %s\nbase %s\ndamage: %s -w -R \'%s\' '
-                        'IMG\n%s\nreplay: cp %s.img x.img; %s -fn x.img; '
+                dmg = '; '.join("%s -w -R '%s' IMG" % (DEBUGFS, c)
+                                for c in used.split('; '))
+                f.write('%s\nclass %s\nbase %s\ndamage: %s\n%s\n'
+                        'replay: cp %s.img x.img; %s -fn x.img; '
                         '%s -fy x.img; %s -fn x.img; %s -fy x.img\n\n'
                         '--- extkit -fy:\n%s\n--- e2fsck -fn after:\n%s\n'
-                        % (cid, cls, base['img'], DEBUGFS, used,
-                           res['detail'], stem, FSCK, FSCK, E2FSCK, FSCK,
-                           o1[-3000:], o3[-3000:]))
+                        % (cid, cls, base['img'], dmg, res['detail'], stem,
+                           FSCK, FSCK, E2FSCK, FSCK, o1[-3000:], o3[-3000:]))
     return res
 
 
@@ -779,8 +789,14 @@ def main():
     ap.add_argument('--list', action='store_true')
     ap.add_argument('--slice', action='store_true')
     ap.add_argument('--log', help='appends one JSON line per case')
+    ap.add_argument('--report', action='store_true',
+                    help='no run: the table and the failing classes of '
+                    'the --log file')
     ap.add_argument('work')
     a = ap.parse_args()
+    if a.report:
+        report(a.log)
+        return
     os.makedirs(a.work, exist_ok=True)
     wanted = None
     geoms = a.geoms.split(',')
@@ -833,7 +849,7 @@ def main():
     sys.exit(1 if failing else 0)
 
 
-def tally(res, table, failing):
+def tally(res, table, failing, quiet=False):
     g = res['id'].split(':')[0]
     t = table[g]
     t['cases'] += 1
@@ -845,10 +861,12 @@ def tally(res, table, failing):
         t['kept_e2'] += res['kept'][1]
     if res['class'] in FAILS:
         failing.append(res)
+        if quiet:
+            return
         print('FAIL %s %s: %s [%s]' % (res['id'], res['class'],
                                        res['detail'], res['cmd']),
               flush=True)
-    elif os.environ.get('METASWEEP_VERBOSE'):
+    elif os.environ.get('METASWEEP_VERBOSE') and not quiet:
         print('%s %s: %s' % (res['class'], res['id'], res['detail']),
               flush=True)
 
@@ -864,6 +882,34 @@ def print_table(table):
                      t['unclean'], t['nonconv'], t['lost'], t['crash'],
                      t['e2fail'], t['both'], t['better'], t['skipped'],
                      '%d/%d' % (t['kept_ext'], t['kept_e2'])))
+
+
+def report(log):
+    """The table of a --log file, then its failures grouped by place
+    kind, field, value kind, class and first complaint."""
+    table = collections.OrderedDict()
+    groups = collections.defaultdict(list)
+    with open(log) as f:
+        for line in f:
+            res = json.loads(line)
+            g = res['id'].split(':')[0]
+            table.setdefault(g, collections.Counter())
+            tally(res, table, [], quiet=True)
+            if res['class'] not in FAILS:
+                continue
+            geom, where, fv = res['id'].split(':', 2)
+            field, kind = fv.split('=', 1)
+            m = re.search(r'after extkit: ([^;]*)', res['detail'])
+            msg = re.sub(r'\d+', 'N', m.group(1)) if m else ''
+            groups[(where, field, res['class'], msg)].append(
+                (geom, kind, res['cmd']))
+    print_table(table)
+    for key, cases in sorted(groups.items(), key=lambda x: -len(x[1])):
+        geoms = sorted({c[0] for c in cases})
+        kinds = sorted({c[1] for c in cases})
+        print('%4d %s %s %s [%s] geoms=%s values=%s e.g. %s' % (
+            len(cases), key[0], key[1], key[2], key[3], ','.join(geoms),
+            ','.join(kinds), cases[0][2]))
 
 
 if __name__ == '__main__':
