@@ -68,6 +68,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -631,20 +632,24 @@ def resolve(base, cmd, val):
 
 
 def damage(base, img, cmd, val):
-    """Applies the case to img; returns the debugfs command used, or
+    """Applies the case to img; returns the debugfs commands used, or
     None when debugfs took none of the values (it says nothing but its
-    banner when it took one)."""
-    cmds = resolve(base, cmd, val)
-    for c in cmds or []:
-        out = debugfs(img, c, write=True)
-        if not [ln for ln in out.splitlines()
-                if ln.strip() and not ln.startswith('debugfs ')]:
-            w = c.split()
-            if w[0] == 'set_bg' and w[2] != 'checksum':
-                # set_bg leaves the descriptor's checksum as it was
-                debugfs(img, 'set_bg %s checksum calc' % w[1], write=True)
-                c += '; set_bg %s checksum calc' % w[1]
-            return c
+    banner and the commands when it took one). set_bg leaves the
+    descriptor's checksum as it was: the same session recomputes it
+    (a second session could not open the filesystem)."""
+    for c in resolve(base, cmd, val) or []:
+        w = c.split()
+        cmds = [c]
+        if w[0] == 'set_bg' and w[2] != 'checksum':
+            cmds.append('set_bg %s checksum calc' % w[1])
+        p = subprocess.run([DEBUGFS, '-w', '-f', '-', img],
+                           input='\n'.join(cmds) + '\n',
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, errors='replace', timeout=TIMEOUT)
+        if not [ln for ln in p.stdout.splitlines()
+                if ln.strip() and not ln.startswith(
+                    ('debugfs ', 'debugfs: ', 'Checksum set to'))]:
+            return '; '.join(cmds)
     return None
 
 
@@ -835,6 +840,8 @@ def main():
         (g, collections.Counter()) for g in bases)
     failing = []
     scratch = os.path.join(SCRATCH or a.work, 'metasweep-%d' % os.getpid())
+    # kill PID: the pool's workers and the scratch go with it
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     jobs = [(b, c, scratch, a.keep) for b, c in todo]
     try:
         with multiprocessing.Pool(max(1, a.jobs)) as pool:
