@@ -508,8 +508,14 @@ SB_NUMERIC = re.compile(
     r'clusters_per_group|inodes_per_group|reserved_gdt_blocks|'
     r'first_meta_bg|mmp_block|jnl_blocks\[\d+\]|backup_bgs\[\d\]|'
     r'overhead_clusters|snapshot_r_blocks_count|first_error_block|'
-    r'desc_size|inode_size|log_block_size|log_cluster_size|'
-    r'log_groups_per_flex|first_ino)$')
+    r'first_ino)$')
+# superblock fields holding a size or a shift: small numbers
+SB_SMALL = re.compile(r'^(desc_size|inode_size|log_block_size|'
+                      r'log_cluster_size|log_groups_per_flex|'
+                      r'min_extra_isize|want_extra_isize|rev_level|'
+                      r'minor_rev_level|creator_os|errors|state|'
+                      r'def_hash_version|checksum_type|jnl_backup_type)$')
+SMALL_VALUES = ['1', '2', '3', '5', '16', '31', '64', '128', '1024']
 # superblock fields naming an inode
 SB_INODE = re.compile(
     r'^(journal_inum|last_orphan|usr_quota_inum|grp_quota_inum|'
@@ -556,6 +562,8 @@ def enumerate_cases(base):
             continue
         ptr = bool(SB_NUMERIC.match(field))
         kinds = value_kinds(base, typ, ptr, bool(SB_INODE.match(field)))
+        if SB_SMALL.match(field) and typ not in ('hash algorithm',):
+            kinds = kinds[:2] + [(v, v) for v in SMALL_VALUES]
         if SB_INODE.match(field) and ptr:
             kinds += value_kinds(base, typ, False, True)[2:]
         for kind, val in kinds:
@@ -902,32 +910,41 @@ def print_table(table):
                      '%d/%d' % (t['kept_ext'], t['kept_e2'])))
 
 
-def report(log):
-    """The table of a --log file, then its failures grouped by place
-    kind, field, value kind, class and first complaint."""
+def read_logs(logs):
+    """The results of --log files (a comma-separated list), the last
+    one of each case id."""
+    results = collections.OrderedDict()
+    for name in logs.split(','):
+        with open(name) as f:
+            for line in f:
+                res = json.loads(line)
+                results[res['id']] = res
+    return results.values()
+
+
+def report(logs):
+    """The table of --log files, then their failures grouped by place,
+    field, class and first complaint of e2fsck -fn after extkit."""
     table = collections.OrderedDict()
     groups = collections.defaultdict(list)
-    with open(log) as f:
-        for line in f:
-            res = json.loads(line)
-            g = res['id'].split(':')[0]
-            table.setdefault(g, collections.Counter())
-            tally(res, table, [], quiet=True)
-            if res['class'] not in FAILS:
-                continue
-            geom, where, fv = res['id'].split(':', 2)
-            field, kind = fv.split('=', 1)
-            m = re.search(r'after extkit: ([^;]*)', res['detail'])
-            msg = re.sub(r'\d+', 'N', m.group(1)) if m else ''
-            groups[(where, field, res['class'], msg)].append(
-                (geom, kind, res['cmd']))
+    for res in read_logs(logs):
+        g = res['id'].split(':')[0]
+        table.setdefault(g, collections.Counter())
+        tally(res, table, [], quiet=True)
+        if res['class'] not in FAILS:
+            continue
+        geom, where, fv = res['id'].split(':', 2)
+        field, kind = fv.split('=', 1)
+        m = re.search(r'after extkit: ([^;]*)', res['detail'])
+        msg = re.sub(r'\d+', 'N', m.group(1)) if m else ''
+        groups[(where, field, res['class'], msg)].append(
+            (geom, kind, res['cmd']))
     print_table(table)
     for key, cases in sorted(groups.items(), key=lambda x: -len(x[1])):
-        geoms = sorted({c[0] for c in cases})
-        kinds = sorted({c[1] for c in cases})
         print('%4d %s %s %s [%s] geoms=%s values=%s e.g. %s' % (
-            len(cases), key[0], key[1], key[2], key[3], ','.join(geoms),
-            ','.join(kinds), cases[0][2]))
+            len(cases), key[0], key[1], key[2], key[3],
+            ','.join(sorted({c[0] for c in cases})),
+            ','.join(sorted({c[1] for c in cases})), cases[0][2]))
 
 
 if __name__ == '__main__':
