@@ -157,7 +157,7 @@ SLICE = [
     'ext2-1k:ino7:block[DIND]=itable',
     'ext2-1k:ino1:block[IND]=data',
     'ext2-1k:ino2:block[0]=resize_dind',
-    'ext2-1k:sb:blocks_count=past_end',
+    'ext2-1k:sb:reserved_gdt_blocks=bbitmap',
     'ext2-1k:sb:inodes_per_group=0',
 ]
 
@@ -402,99 +402,117 @@ def desc_values(img, groups, g, bs, dsz, meta_bg, first_meta_bg):
     return {f: get_field(raw, BG_LAYOUT, f, dsz >= 64) for f in BG_LAYOUT}
 
 
-def base_facts(img):
-    sf = super_fields(img)
-    dump = run([DUMPE2FS, img])[1]
-    groups = parse_groups(dump)
-    blocks = int(sf['Block count'])
+def metadata_targets(img, sf, groups):
+    """{kind: block} of the blocks other metadata owns, a file's data
+    block, the last block and the first past the end."""
     feats = sf.get('Filesystem features', '').split()
-    targets = collections.OrderedDict()
+    blocks = int(sf['Block count'])
+    t = collections.OrderedDict()
     g0 = groups[0]
-    targets['sb'] = g0.get('sb', int(sf.get('First block', '0')))
-    backups = [i for i, g in enumerate(groups) if i and 'sb' in g]
+    t['sb'] = g0.get('sb', int(sf.get('First block', '0')))
+    backups = [g for g in groups[1:] if 'sb' in g]
     if backups:
-        targets['sb_backup'] = groups[backups[0]]['sb']
+        t['sb_backup'] = backups[0]['sb']
     if 'gdt' in g0:
-        targets['gdt'] = g0['gdt']
+        t['gdt'] = g0['gdt']
     if 'rgdt' in g0:
-        targets['rgdt'] = g0['rgdt'][0]
+        t['rgdt'] = g0['rgdt'][0]
     # meta_bg: the descriptor block of the second meta group
-    dsz0 = int(sf.get('Group descriptor size', '32'))
-    per0 = int(sf['Block size']) // dsz0
-    if 'meta_bg' in feats and len(groups) > per0 and \
-            'gdt' in groups[per0]:
-        targets['gdt_meta'] = groups[per0]['gdt']
+    per = int(sf['Block size']) // int(sf.get('Group descriptor size', '32'))
+    if 'meta_bg' in feats and len(groups) > per and 'gdt' in groups[per]:
+        t['gdt_meta'] = groups[per]['gdt']
     dind, _ = stat_blocks(img, 7)
     if dind:
-        targets['resize_dind'] = dind
-    targets['bbitmap'] = g0['bb']
-    targets['ibitmap'] = g0['ib']
-    targets['itable'] = g0['it'][0]
+        t['resize_dind'] = dind
+    t['bbitmap'] = g0['bb']
+    t['ibitmap'] = g0['ib']
+    t['itable'] = g0['it'][0]
     _, jblocks = stat_blocks(img, 8)
     if jblocks:
-        targets['journal'] = jblocks[0]
-        targets['journal_mid'] = jblocks[len(jblocks) // 2]
+        t['journal'] = jblocks[0]
+        t['journal_mid'] = jblocks[len(jblocks) // 2]
     _, dblocks = stat_blocks(img, 2)
     if dblocks:
-        targets['dir'] = dblocks[0]
-    kinds = {}
+        t['dir'] = dblocks[0]
+    t.update(file_meta_blocks(img))
+    for path in ('/f11', '/f12', '/f10', '/f09'):
+        b = [int(x) for x in debugfs(img, 'blocks %s' % path).split()
+             if x.isdigit()]
+        if b:
+            t['data'] = b[len(b) // 2]
+            break
+    t['last'] = blocks - 1
+    t['past_end'] = blocks
+    return t
+
+
+def file_meta_blocks(img):
+    """An indirect, an extent tree and an EA block of the files, where
+    the base has them (damage.py's map)."""
+    kinds = collections.OrderedDict()
     for line in run(['python3', os.path.join(HERE, 'damage.py'), 'map',
                      img])[1].splitlines():
         k = line.split()
         if len(k) == 2 and k[0] in ('ind', 'ext', 'ea') and k[0] not in kinds:
             kinds[k[0]] = int(k[1])
-    for k in ('ind', 'ext', 'ea'):
-        if k in kinds:
-            targets[k] = kinds[k]
-    for path in ('/f11', '/f12', '/f10', '/f09'):
-        b = [int(x) for x in debugfs(img, 'blocks %s' % path).split()
-             if x.isdigit()]
-        if b:
-            targets['data'] = b[len(b) // 2]
-            break
-    targets['last'] = blocks - 1
-    targets['past_end'] = blocks
-    ngroups = len(groups)
-    backup_g = backups[0] if backups else 1
-    # a group in the middle of the first flex group
-    flex = int(sf.get('Flex block group size', '0')) or ngroups
-    middle = min(flex, ngroups) // 2
+    return [(k, kinds[k]) for k in ('ind', 'ext', 'ea') if k in kinds]
+
+
+def damaged_groups(sf, groups):
+    """Group 0, the first holding a backup superblock, one in the
+    middle of the first flex group, the last."""
+    backups = [i for i, g in enumerate(groups) if i and 'sb' in g]
+    flex = int(sf.get('Flex block group size', '0')) or len(groups)
+    middle = min(flex, len(groups)) // 2
     while middle in backups and middle > 1:
         middle -= 1
-    place = collections.OrderedDict()
-    for g in (0, backup_g, middle, ngroups - 1):
-        place.setdefault(g, None)
+    place = [0, backups[0] if backups else 1, middle, len(groups) - 1]
+    return list(collections.OrderedDict.fromkeys(place))
+
+
+def first_entries(img):
+    """The first regular file and directory of / past the reserved
+    inodes: (inode, inode)."""
+    reg = dirino = 0
+    for line in debugfs(img, 'ls -p /').splitlines():
+        f = line.split('/')
+        if len(f) < 7 or not f[1].isdigit() or f[5] in ('.', '..') or \
+                int(f[1]) <= 11:
+            continue
+        kind = int(f[2] or '0', 8) & FILE_MODE
+        if kind == 0o100000 and not reg:
+            reg = int(f[1])
+        if kind == S_IFDIR and not dirino:
+            dirino = int(f[1])
+    return reg, dirino
+
+
+def base_facts(img):
+    """What the enumeration needs to know of a base image."""
+    sf = super_fields(img)
+    groups = parse_groups(run([DUMPE2FS, img])[1])
+    feats = sf.get('Filesystem features', '').split()
     bs = int(sf['Block size'])
     isz = int(sf.get('Inode size', '128'))
     dsz = int(sf.get('Group descriptor size', '32'))
     fmb = int(sf.get('First meta block group', '0'))
-    inodes = {ino: inode_values(img, ino, bs, isz) for ino in range(1, 12)}
-    descs = {}
-    for g in list(place) + [(g + 1) % ngroups for g in place]:
-        descs[g] = desc_values(img, groups, g, bs, dsz, 'meta_bg' in feats,
-                               fmb)
-    reg = dirino = 0
-    for line in debugfs(img, 'ls -p /').splitlines():
-        f = line.split('/')
-        if len(f) >= 7 and f[1].isdigit() and f[5] not in ('.', '..'):
-            mode = int(f[2] or '0', 8)
-            if mode & FILE_MODE == 0o100000 and not reg and int(f[1]) > 11:
-                reg = int(f[1])
-            if mode & FILE_MODE == S_IFDIR and not dirino and \
-                    int(f[1]) > 11:
-                dirino = int(f[1])
+    place = damaged_groups(sf, groups)
+    ng = len(groups)
+    descs = {str(g): desc_values(img, groups, g, bs, dsz, 'meta_bg' in feats,
+                                 fmb)
+             for g in place + [(g + 1) % ng for g in place]}
+    reg, dirino = first_entries(img)
     return {
-        'blocks': blocks, 'bs': bs,
+        'blocks': int(sf['Block count']), 'bs': bs,
         'inodes_count': int(sf['Inode count']),
-        'first_ino': int(sf.get('First inode', '11')),
-        'features': feats, 'ngroups': ngroups,
-        'groups': list(place), 'targets': targets,
+        'features': feats, 'ngroups': ng, 'groups': place,
+        'targets': metadata_targets(img, sf, groups),
         'sb_fields': field_list(img, 'set_super_value'),
         'bg_fields': field_list(img, 'set_bg'),
         'ino_fields': field_list(img, 'set_inode_field'),
-        'inodes': {str(k): v for k, v in inodes.items()},
-        'descs': {str(k): v for k, v in descs.items()},
-        'reg_ino': reg, 'dir_ino': dirino,
+        'inodes': {str(i): inode_values(img, i, bs, isz)
+                   for i in range(1, 12)},
+        'descs': descs, 'reg_ino': reg, 'dir_ino': dirino,
     }
 
 
@@ -528,7 +546,7 @@ INO_POINTER = re.compile(r'^(block\[.*\]|file_acl)$')
 ONES = ['0xffffffffffffffff', '0xffffffff', '0xffff', '0xff']
 
 
-def value_kinds(base, typ, pointer, inode_field=False, number=True):
+def value_kinds(base, typ, pointer, inode_field=False):
     """[(kind, value)] for a field: value None for 'ones' (the widest
     all-ones value debugfs takes)."""
     if typ == 'UUID':
@@ -547,56 +565,64 @@ def value_kinds(base, typ, pointer, inode_field=False, number=True):
         kinds += [('ino_reg', str(base['reg_ino'])),
                   ('ino_dir', str(base['dir_ino'])),
                   ('ino_past_end', str(base['inodes_count'] + 1))]
-    elif number:
+    else:
         kinds += [('1', '1')]
     return kinds
 
 
-def enumerate_cases(base):
-    """Every case of one base: (id, debugfs command template, value
-    list); the template's {} takes the value."""
-    name = base['name']
-    cases = []
+def sb_cases(base):
     for field, typ in base['sb_fields']:
-        if field in ('checksum',):
-            continue
+        if field == 'checksum':
+            continue    # debugfs writes the right one whatever it is told
         ptr = bool(SB_NUMERIC.match(field))
-        kinds = value_kinds(base, typ, ptr, bool(SB_INODE.match(field)))
-        if SB_SMALL.match(field) and typ not in ('hash algorithm',):
+        ino = bool(SB_INODE.match(field))
+        kinds = value_kinds(base, typ, ptr, ino)
+        if SB_SMALL.match(field) and typ != 'hash algorithm':
             kinds = kinds[:2] + [(v, v) for v in SMALL_VALUES]
-        if SB_INODE.match(field) and ptr:
+        if ino and ptr:
             kinds += value_kinds(base, typ, False, True)[2:]
         for kind, val in kinds:
-            cases.append(('%s:sb:%s=%s' % (name, field, kind),
-                          'set_super_value %s {}' % field, val))
-    ng = base['ngroups']
+            yield ('%s:sb:%s=%s' % (base['name'], field, kind),
+                   'set_super_value %s {}' % field, val)
+
+
+def bg_cases(base):
     for g in base['groups']:
-        other = (g + 1) % ng
         for field, typ in base['bg_fields']:
-            ptr = bool(BG_POINTER.match(field))
-            kinds = value_kinds(base, typ, ptr)
-            kinds.append(('other', 'bg%d' % other))
+            kinds = value_kinds(base, typ, bool(BG_POINTER.match(field)))
+            kinds.append(('other', 'bg%d' % ((g + 1) % base['ngroups'])))
             for kind, val in kinds:
-                cases.append(('%s:bg%d:%s=%s' % (name, g, field, kind),
-                              'set_bg %d %s {}' % (g, field), val))
+                yield ('%s:bg%d:%s=%s' % (base['name'], g, field, kind),
+                       'set_bg %d %s {}' % (g, field), val)
+
+
+def ino_cases(base):
     known = {f for f, _ in base['ino_fields']}
     blockf = ['block[%d]' % i for i in range(12)] + \
         ['block[IND]', 'block[DIND]', 'block[TIND]']
     for ino in range(1, 12):
         other = 8 if ino == 7 else 7
         for field in blockf + INO_FIELDS:
-            base_name = re.sub(r'\[\d+\]', '', field)
-            if field not in known and base_name not in known:
+            if field not in known and re.sub(r'\[\d+\]', '',
+                                             field) not in known:
                 continue
             kinds = value_kinds(base, 'unsigned integer',
                                 bool(INO_POINTER.match(field)))
             kinds += ino_extra(base, ino, field)
             kinds.append(('other', 'ino%d' % other))
             for kind, val in kinds:
-                cases.append(('%s:ino%d:%s=%s' % (name, ino, field, kind),
-                              'set_inode_field <%d> %s {}' % (ino, field),
-                              val))
-    return cases
+                yield ('%s:ino%d:%s=%s' % (base['name'], ino, field, kind),
+                       'set_inode_field <%d> %s {}' % (ino, field), val)
+
+
+def enumerate_cases(base):
+    """Every case of one base: (id, debugfs command template, value);
+    the template's {} takes the value."""
+    cases = collections.OrderedDict()
+    for gen in (sb_cases, bg_cases, ino_cases):
+        for case in gen(base):
+            cases.setdefault(case[0], case)
+    return list(cases.values())
 
 
 def ino_extra(base, ino, field):
@@ -614,14 +640,12 @@ def ino_extra(base, ino, field):
                 ('huge', '0x%x' % (f | 0x40000))]
     if field in ('size', 'blocks', 'links_count'):
         v = cur.get(field, 0)
-        out = [('1', '1'), ('plus1', str(v + 1))]
+        out = [('plus1', str(v + 1))]
         if v > 1:
             out.append(('minus1', str(v - 1)))
         if field == 'size':
             out.append(('bs', str(base['bs'])))
         return out
-    if field == 'dtime':
-        return [('1', '1')]
     if field == 'extra_isize':
         return [('odd', '1'), ('32', '32')]
     return []
