@@ -805,11 +805,18 @@ def run_case(args):
                         '%s -fy x.img; %s -fn x.img; %s -fy x.img\n\n'
                         '--- extkit -fy:\n%s\n--- e2fsck -fn after:\n%s\n'
                         % (cid, cls, base['img'], dmg, res['detail'], stem,
-                           FSCK, FSCK, E2FSCK, FSCK, o1[-3000:], o3[-3000:]))
+                           FSCK, FSCK, E2FSCK, FSCK, clip(o1), clip(o3)))
     return res
 
 
 FAILS = ('fnwrote', 'crash', 'unclean', 'nonconv', 'lost')
+
+
+def clip(txt):
+    """The head and the tail of a long output."""
+    if len(txt) <= 5000:
+        return txt
+    return txt[:2500] + '\n[...]\n' + txt[-2500:]
 
 
 def e2_first(txt):
