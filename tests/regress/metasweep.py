@@ -116,8 +116,9 @@ GEOMS = {
 }
 DEFAULT_GEOMS = list(GEOMS)
 
-# make check's slice: one case per kind of target and place, on two
-# geometries (tests/regress/metasweep.sh).
+# make check's slice: each kind of target and place at least once, and
+# each class the full run found, on five geometries
+# (tests/regress/metasweep.sh).
 SLICE = [
     'ext4-1k:bg1:block_bitmap=rgdt',
     'ext4-1k:bg4:block_bitmap=other',
@@ -150,6 +151,14 @@ SLICE = [
     'ext4-1k:sb:first_ino=ino2',
     'ext4-1k:sb:jnl_blocks[0]=rgdt',
     'ext4-1k:sb:rev_level=ones',
+    'ext4-1k:sb:journal_inum=ino_dir',
+    'ext4-1k:ino7:block[DIND]=journal',
+    'ext4-1k:ino1:block[DIND]=dir',
+    'ext4-4k:ino8:block[4]=itable',
+    'ext4-4k:bg4:inode_bitmap=rgdt',
+    'ext4-bigalloc:ino7:block[DIND]=sb',
+    'ext4-bigalloc:bg1:inode_bitmap=resize_dind',
+    'ext4-metabg:bg31:block_bitmap=gdt_meta',
     'ext2-1k:bg1:block_bitmap=rgdt',
     'ext2-1k:bg7:inode_table=sb_backup',
     'ext2-1k:bg4:inode_bitmap=other',

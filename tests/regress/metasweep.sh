@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Metadata that points at metadata (issue 31): make check's slice of
 # the systematic sweep metasweep.py (see its header for the cases, the
-# classes and the table). The slice (metasweep.py's SLICE: a few dozen
-# cases, each kind of target and place at least once, on ext4 and ext2
-# 1 KiB bases) fails when extkit-fsck fails a case that e2fsck -fy
-# repairs: -fn writes, a crash, a result e2fsck -fn finds unclean, a
-# second -fy that does not exit 0, or fewer files kept than e2fsck.
+# classes and the table). The slice (metasweep.py's SLICE: 48 cases,
+# each kind of target and place and each class the full run found, on
+# ext4 1 and 4 KiB, bigalloc, meta_bg and ext2 1 KiB bases) fails when
+# extkit-fsck fails a case that e2fsck -fy (1.47.4 or 1.47.0) repairs:
+# -fn writes, a crash, a result e2fsck -fn finds unclean, a second -fy
+# that does not exit 0, or fewer files kept than e2fsck (a case e2fsck
+# cannot repair either counts as "both", not as a failure).
 # The full sweep (every field and value on every geometry; hours) is
 # not in make check; from the build dir:
 #   nice python3 tests/regress/metasweep.py --jobs 2 \
