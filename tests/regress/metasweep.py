@@ -75,6 +75,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import filecheck  # noqa: E402
 import sweep  # noqa: E402  (make_tree, kernel_fill)
 
