@@ -155,6 +155,9 @@ SLICE = [
     'ext4-1k:sb:journal_inum=ino_dir',
     'ext4-1k:ino7:block[DIND]=journal',
     'ext4-1k:ino1:block[DIND]=dir',
+    'ext4-1k:sb:prj_quota_inum=ino11',
+    'ext4-1k:sb:first_data_block=rgdt',
+    'ext2-1k:sb:creator_os=1',
     'ext4-4k:ino8:block[4]=itable',
     'ext4-4k:bg4:inode_bitmap=rgdt',
     'ext4-bigalloc:ino7:block[DIND]=sb',
@@ -872,19 +875,15 @@ def main():
             bases[g] = b
     if not bases:
         sys.exit(77)
-    todo = []
-    for g, b in bases.items():
-        for c in enumerate_cases(b):
-            if wanted is not None and c[0] not in wanted:
-                continue
-            if a.select and not re.search(a.select, c[0]):
-                continue
-            todo.append((b, c))
+    todo = [(b, c) for b in bases.values() for c in enumerate_cases(b)
+            if wanted is None or c[0] in wanted]
     if wanted is not None:
         missing = wanted - {c[0] for _, c in todo}
         if missing:
             print('slice cases not enumerated: %s' % sorted(missing))
             sys.exit(99)
+    if a.select:
+        todo = [t for t in todo if re.search(a.select, t[1][0])]
     if a.stride:
         n, k = (a.stride.split(':') + ['0'])[:2]
         todo = todo[int(k)::int(n)]

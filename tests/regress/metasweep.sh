@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Metadata that points at metadata (issue 31): make check's slice of
 # the systematic sweep metasweep.py (see its header for the cases, the
-# classes and the table). The slice (metasweep.py's SLICE: 48 cases,
+# classes and the table). The slice (metasweep.py's SLICE: 51 cases,
 # each kind of target and place and each class the full run found, on
 # ext4 1 and 4 KiB, bigalloc, meta_bg and ext2 1 KiB bases) fails when
 # extkit-fsck fails a case that e2fsck -fy (1.47.4 or 1.47.0) repairs:
