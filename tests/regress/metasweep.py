@@ -751,75 +751,87 @@ def run_case(args):
     img = os.path.join(wdir, 'case.img')
     copy(base['img'], img)
     used = damage(base, img, cmd, val)
-    res = {'id': cid, 'cmd': used, 'class': None, 'e2': None,
-           'kept': None, 'detail': ''}
+    res = {'id': cid, 'cmd': used, 'class': 'skipped', 'e2': None,
+           'kept': None, 'detail': 'debugfs took no value'}
     if used is None:
-        res['class'] = 'skipped'
-        res['detail'] = 'debugfs took no value'
         return res
-    before = sha256(img)
-    if before == base.get('sha') or before == sha256(base['img']):
-        res['class'] = 'skipped'
+    if sha256(img) == base['sha']:
         res['detail'] = 'no change'
         return res
     orig = os.path.join(wdir, 'orig.img')
     copy(img, orig)
-    rn, on = run([FSCK, '-fn', img])
-    wrote = sha256(img) != before
-    if wrote:
-        copy(orig, img)
-    r1, o1 = run([FSCK, '-fy', img])
-    r3, o3 = run([E2FSCK, '-fn', img], timeout=E2_TIMEOUT)
-    r2, o2 = run([FSCK, '-fy', img])
+    r = fsck_runs(img, orig)
     e2ok, e2img, e2rc = e2_reference(orig, wdir)
     res['e2'] = 'ok' if e2ok else 'fail'
-    ext_kept = files_kept(img, base['snap'], wdir) \
-        if r1 != 'timeout' and (r1 not in CRASH_RC) else 0
+    ext_kept = 0 if r['crash'] else files_kept(img, base['snap'], wdir)
     e2_kept = files_kept(e2img, base['snap'], wdir)
     res['kept'] = (ext_kept, e2_kept)
-    codes = (rn, r1, r2)
-    crash = any(c == 'timeout' or c in CRASH_RC or (
-        isinstance(c, int) and c < 0) for c in codes) or \
-        any(sanitizer(o) for o in (on, o1, o2))
-    clean = r1 != 'timeout' and r1 < 4 and r3 == 0
-    if crash:
-        cls = 'crash'
-    elif wrote:
-        cls = 'fnwrote'
-    elif not clean:
-        cls = 'unclean' if e2ok else 'both'
-    elif r2 != 0:
-        cls = 'nonconv' if e2ok else 'both'
-    elif ext_kept < e2_kept:
-        cls = 'lost'
-    elif not e2ok:
-        cls = 'better'
-    else:
-        cls = 'ok'
-    res['class'] = cls
+    res['class'] = classify(r, e2ok, ext_kept, e2_kept)
     res['detail'] = '-fn %s, -fy %s then %s, e2fsck -fn %s; e2fsck -fy %s' \
-        ' (%s); kept %d/%d' % (rn, r1, r2, r3, e2rc, res['e2'],
-                               ext_kept, e2_kept)
-    if cls in FAILS:
-        first = e2_first(o3) if r3 != 0 else ''
+        ' (%s); kept %d/%d' % (r['rn'], r['r1'], r['r2'], r['r3'], e2rc,
+                               res['e2'], ext_kept, e2_kept)
+    if res['class'] in FAILS:
+        first = e2_first(r['o3']) if r['r3'] != 0 else ''
         res['detail'] += ('; after extkit: ' + first) if first else ''
-        last = [ln for ln in o1.splitlines() if ln.strip()][-1:] or ['']
+        last = [ln for ln in r['o1'].splitlines() if ln.strip()][-1:] or ['']
         res['detail'] += '; extkit: ' + last[0][:100]
         if keep:
-            d = os.path.join(keep, cid.split(':')[0])
-            os.makedirs(d, exist_ok=True)
-            stem = os.path.join(d, re.sub(r'[^\w.=-]+', '_', cid))
-            copy(orig, stem + '.img')
-            with open(stem + '.txt', 'w') as f:
-                dmg = '; '.join("%s -w -R '%s' IMG" % (DEBUGFS, c)
-                                for c in used.split('; '))
-                f.write('%s\nclass %s\nbase %s\ndamage: %s\n%s\n'
-                        'replay: cp %s.img x.img; %s -fn x.img; '
-                        '%s -fy x.img; %s -fn x.img; %s -fy x.img\n\n'
-                        '--- extkit -fy:\n%s\n--- e2fsck -fn after:\n%s\n'
-                        % (cid, cls, base['img'], dmg, res['detail'], stem,
-                           FSCK, FSCK, E2FSCK, FSCK, clip(o1), clip(o3)))
+            keep_case(keep, base, res, orig, r)
     return res
+
+
+def fsck_runs(img, orig):
+    """extkit-fsck -fn (sha256 before and after), -fy, e2fsck -fn on
+    its result, a second -fy: their exit codes and outputs."""
+    r = {}
+    before = sha256(img)
+    r['rn'], r['on'] = run([FSCK, '-fn', img])
+    r['wrote'] = sha256(img) != before
+    if r['wrote']:
+        copy(orig, img)
+    r['r1'], r['o1'] = run([FSCK, '-fy', img])
+    r['r3'], r['o3'] = run([E2FSCK, '-fn', img], timeout=E2_TIMEOUT)
+    r['r2'], r['o2'] = run([FSCK, '-fy', img])
+    codes = (r['rn'], r['r1'], r['r2'])
+    r['crash'] = any(c == 'timeout' or c in CRASH_RC or c < 0
+                     for c in codes) or \
+        any(sanitizer(r[o]) for o in ('on', 'o1', 'o2'))
+    return r
+
+
+def classify(r, e2ok, ext_kept, e2_kept):
+    """The class of a case (FAILS are extkit's failures)."""
+    if r['crash']:
+        return 'crash'
+    if r['wrote']:
+        return 'fnwrote'
+    if r['r1'] >= 4 or r['r3'] != 0:
+        return 'unclean' if e2ok else 'both'
+    if r['r2'] != 0:
+        return 'nonconv' if e2ok else 'both'
+    if ext_kept < e2_kept:
+        return 'lost'
+    return 'ok' if e2ok else 'better'
+
+
+def keep_case(keep, base, res, orig, r):
+    """KEEP/GEOM/ID.img (the damaged image) and ID.txt (how to make and
+    replay it, and what both tools said)."""
+    cid = res['id']
+    d = os.path.join(keep, cid.split(':')[0])
+    os.makedirs(d, exist_ok=True)
+    stem = os.path.join(d, re.sub(r'[^\w.=-]+', '_', cid))
+    copy(orig, stem + '.img')
+    cmds = '\\n'.join(res['cmd'].split('; '))
+    with open(stem + '.txt', 'w') as f:
+        f.write('%s\nclass %s\nbase %s\n'
+                'damage: printf \'%s\\n\' | %s -w -f - IMG\n%s\n'
+                'replay: cp %s.img x.img; %s -fn x.img; %s -fy x.img; '
+                '%s -fn x.img; %s -fy x.img\n\n'
+                '--- extkit -fy:\n%s\n--- e2fsck -fn after:\n%s\n'
+                % (cid, res['class'], base['img'], cmds, DEBUGFS,
+                   res['detail'], stem, FSCK, FSCK, E2FSCK, FSCK,
+                   clip(r['o1']), clip(r['o3'])))
 
 
 FAILS = ('fnwrote', 'crash', 'unclean', 'nonconv', 'lost')
