@@ -482,32 +482,28 @@ static int write_orphan_file(const struct mkfs_opts *o,
 }
 
 /*
- * BLOCK_UNINIT as mke2fs leaves it: on every group but the last that
- * nothing was allocated in (no flex_bg tables, no root, lost+found or
- * resize block, no journal). Their bitmaps, written for the journal's
- * search, go back to holes on a target that reads zeros, and their
- * bitmap checksums are 0 as mke2fs leaves them.
+ * BLOCK_UNINIT as mke2fs 1.47.4 leaves it: on every group but the last
+ * that nothing was allocated in (no superblock backup nor descriptor
+ * block, no flex_bg tables, no root, lost+found or resize block, no
+ * journal). Since 1.47.1 (e2fsprogs 7150bea3) a group holding a backup
+ * keeps its bitmap, as written: a kernel initialising an uninit bitmap
+ * would not mark descriptor blocks past group 0's. The bitmap checksums
+ * of uninit groups are 0, as mke2fs leaves them.
  */
-static int set_block_uninit(const struct mkfs_target *t,
-			    const struct mkfs_layout *l, struct extkit_fs *fs,
-			    const uint8_t *touched)
+static void set_block_uninit(const struct mkfs_layout *l,
+			     struct extkit_fs *fs, const uint8_t *touched)
 {
-	int rc = 0;
-
 	if (!extkit_has_group_csum(&fs->sb))
-		return 0;
-	for (uint32_t g = 1; !rc && g + 1 < l->groups; g++) {
+		return;
+	for (uint32_t g = 1; g + 1 < l->groups; g++) {
 		struct extkit_group *gd = &fs->groups[g];
 
-		if (touched[g] || mkfs_place_flex_used(l->place, g))
+		if (touched[g] || mkfs_place_flex_used(l->place, g) ||
+		    extkit_group_sb_overhead(&fs->sb, &fs->g, g))
 			continue;
 		gd->flags |= EXT4_BG_BLOCK_UNINIT;
 		gd->block_bitmap_csum = 0;
-		if (t->known_zero && extkit_group_sb_overhead(&fs->sb,
-							      &fs->g, g))
-			rc = zero_blocks(fs, gd->block_bitmap, 1);
 	}
-	return rc;
 }
 
 int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
@@ -538,7 +534,7 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 	if (!rc && l->orphan_ino)
 		rc = write_orphan_file(o, l, fs, touched);
 	if (!rc)
-		rc = set_block_uninit(t, l, fs, touched);
+		set_block_uninit(l, fs, touched);
 	if (!rc && o->source)	/* after the journal, on the final flags */
 		rc = mkfs_populate(o, l, fs);
 	if (!rc && has_quota(fs) && o->source)
