@@ -10,6 +10,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -288,11 +291,43 @@ static uint16_t acl_tag(int tag)
 	return 0;
 }
 
-/* One POSIX ACL of the entry (access or default) as an attribute. */
-static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
-		   uint8_t index, int *mask)
+/*
+ * The uid or gid of a named entry: the archive's number, else its name
+ * looked up here (GNU tar's ACL text has names only). An unknown name
+ * is an error, never root.
+ */
+static int acl_entry_id(struct pop *p, int tag, int id, const char *nm,
+			uint32_t *out)
 {
-	int n = la->archive_entry_acl_reset(e, type), t, perm, tag, id, rc;
+	char buf[4096];
+	struct passwd pw, *pwp = NULL;
+	struct group gr, *grp = NULL;
+	int user = tag == ARCHIVE_ENTRY_ACL_USER;
+
+	*out = id < 0 ? 0 : (uint32_t)id;
+	if (id >= 0 || (!user && tag != ARCHIVE_ENTRY_ACL_GROUP))
+		return 0;
+	if (nm && user && !getpwnam_r(nm, &pw, buf, sizeof(buf), &pwp) &&
+	    pwp)
+		*out = pwp->pw_uid;
+	else if (nm && !user && !getgrnam_r(nm, &gr, buf, sizeof(buf), &grp) &&
+		 grp)
+		*out = grp->gr_gid;
+	else {
+		snprintf(p->why, sizeof(p->why), "ACL entry %s:%s: no such "
+			 "%s here and no number in the archive",
+			 user ? "user" : "group", nm ? nm : "",
+			 user ? "user" : "group");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One POSIX ACL of the entry (access or default) as an attribute. */
+static int add_acl(struct pop *p, struct axattrs *x, struct archive_entry *e,
+		   int type, uint8_t index, int *mask)
+{
+	int n = la->archive_entry_acl_reset(e, type), t, perm, tag, id, rc = 0;
 	struct extkit_acl_entry *v;
 	const char *nm;
 	uint8_t *out;
@@ -314,10 +349,13 @@ static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
 			*mask = perm & 7;
 		v[k].tag = acl_tag(tag);
 		v[k].perm = (uint16_t)(perm & 7);
-		v[k].id = id < 0 ? 0 : (uint32_t)id;
+		rc = acl_entry_id(p, tag, id, nm, &v[k].id);
+		if (rc)
+			break;
 		k++;
 	}
-	rc = extkit_acl_encode(v, k, out, &size);
+	if (!rc)
+		rc = extkit_acl_encode(v, k, out, &size);
 	free(v);
 	if (rc) {
 		free(out);
@@ -326,7 +364,8 @@ static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
 	return add_item(x, index, "", out, size);
 }
 
-static int read_attrs(struct archive_entry *e, struct axattrs *x, int *mask)
+static int read_attrs(struct pop *p, struct archive_entry *e,
+		      struct axattrs *x, int *mask)
 {
 	const char *name, *suffix;
 	const void *val;
@@ -353,10 +392,10 @@ static int read_attrs(struct archive_entry *e, struct axattrs *x, int *mask)
 		}
 	}
 	if (!rc)
-		rc = add_acl(x, e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS,
+		rc = add_acl(p, x, e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS,
 			     EXTKIT_XATTR_INDEX_ACL_ACCESS, mask);
 	if (!rc)
-		rc = add_acl(x, e, ARCHIVE_ENTRY_ACL_TYPE_DEFAULT,
+		rc = add_acl(p, x, e, ARCHIVE_ENTRY_ACL_TYPE_DEFAULT,
 			     EXTKIT_XATTR_INDEX_ACL_DEFAULT, NULL);
 	return rc;
 }
@@ -527,7 +566,7 @@ static int one_entry(struct arc *c, struct archive_entry *e)
 	old = len ? lookup(c, dir, name, len) : NULL;
 	if (hl && !old)
 		return hard_link(c, hl, dir, name, len);
-	rc = read_attrs(e, &x, &mask);
+	rc = read_attrs(c->p, e, &x, &mask);
 	entry_meta(e, &x, &m);
 	/* libarchive folds the owning group's entry into the mode; with a
 	 * mask, the mode's group bits are the mask (acl(5)) */

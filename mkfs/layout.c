@@ -687,6 +687,15 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 		fs->raw_sb.s_encrypt_algos[0] = 1;
 		fs->raw_sb.s_encrypt_algos[1] = 4;
 	}
+	/* mke2fs counts lifetime writes on filesystems with one of ext4's
+	 * features (1 to start; 0 stays: nobody counts) */
+	if ((o->incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG) ||
+	    (o->ro_compat & (EXT4_FEATURE_RO_COMPAT_HUGE_FILE |
+			     EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
+			     EXT4_FEATURE_RO_COMPAT_DIR_NLINK |
+			     EXT4_FEATURE_RO_COMPAT_METADATA_CSUM |
+			     EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE)))
+		fs->raw_sb.s_kbytes_written = cpu_to_le64(1);
 	set_overhead(l, fs);
 	return 0;
 }

@@ -76,6 +76,7 @@ struct mkfs_opts {
 	uint32_t def_block_size;	/* from the profile */
 	uint32_t def_inode_ratio;
 	uint32_t def_inode_size;
+	int warn_y2038;			/* 128-byte inodes: mke2fs's warning */
 };
 
 struct mkfs_target {

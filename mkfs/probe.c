@@ -354,7 +354,15 @@ static int blkid_finds(const struct mkfs_target *t, char *msg, size_t len)
 int mkfs_target_check(const struct mkfs_opts *o, const struct mkfs_target *t)
 {
 	char why[2 * PATH_LEN];
+	struct stat st;
 
+	/* -d's source is there before anything is made */
+	if (o->source && strcmp(o->source, "-") && stat(o->source, &st) < 0) {
+		int err = errno;
+
+		cli_error("-d %s: %s", o->source, strerror(err));
+		return -err;
+	}
 	if (!t->exists)
 		return 0;
 	if (t->is_blockdev && dev_busy(t->rdev, why, sizeof(why))) {
@@ -372,7 +380,8 @@ int mkfs_target_check(const struct mkfs_opts *o, const struct mkfs_target *t)
 			  t->path);
 		return -EBUSY;
 	}
-	if (o->force || !t->size)
+	/* -n writes nothing: it shows what would be made over it */
+	if (o->force || o->dry_run || !t->size)
 		return 0;
 	if (blkid_finds(t, why, sizeof(why))) {
 		cli_error("%s; use -F to overwrite it", why);
@@ -424,7 +433,8 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 		err = errno;
 		goto fail;
 	}
-	if (o->size_arg && ftruncate(fd, (off_t)fs_bytes) < 0) {
+	/* a file longer than SIZE keeps its length and what is past it */
+	if (o->size_arg && fs_bytes > old && ftruncate(fd, (off_t)fs_bytes) < 0) {
 		err = errno;
 		goto fail;
 	}

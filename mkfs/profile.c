@@ -328,6 +328,11 @@ static void resolve_numbers(struct mkfs_opts *o, const struct mkfs_conf *c,
 	if ((o->ro_compat & EXT4_FEATURE_RO_COMPAT_PROJECT) &&
 	    o->def_inode_size < 2 * EXT2_GOOD_OLD_INODE_SIZE)
 		o->def_inode_size = 2 * EXT2_GOOD_OLD_INODE_SIZE;
+	/* mke2fs's warning goes by the size asked (-I or the profile),
+	 * revision 0 or not; the profile can turn it off (hurd) */
+	o->warn_y2038 = (o->inode_size ? o->inode_size : o->def_inode_size) ==
+			EXT2_GOOD_OLD_INODE_SIZE &&
+			mkfs_conf_get_bool(c, types, "warn_y2038_dates", 1);
 	if (o->revision == 0)	/* fixed at 128 bytes before revision 1 */
 		o->inode_size = o->def_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
 	if (!o->flex_bg_size)

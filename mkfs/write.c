@@ -539,8 +539,10 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = mkfs_populate(o, l, fs);
 	if (!rc && has_quota(fs) && o->source)
 		rc = mkfs_quota_write(o, l, fs);
-	if (!rc)
+	if (!rc) {
+		extkit_fs_add_kbytes_written(fs);
 		rc = extkit_fs_write_super(fs);
+	}
 	if (!rc)
 		rc = extkit_io_flush(fs->io);
 	free(touched);
