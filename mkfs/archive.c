@@ -516,6 +516,8 @@ static int redo_dir(struct arc *c, uint32_t ino, struct pop_meta *m)
 		m->uid = c->p->o->root_uid;
 		m->gid = c->p->o->root_gid;
 	}
+	if (ino == EXT2_ROOT_INO && c->p->o->root_perms >= 0)
+		m->mode = S_IFDIR | (uint32_t)c->p->o->root_perms;
 	return pop_write_inode(c->p, ino, m, &in, 2);
 }
 
@@ -654,10 +656,12 @@ int pop_archive(struct pop *p, const char *source)
 	struct extkit_inode in = { 0 };
 	struct pop_meta m;
 	struct stat st;
+	/* "-": standard input (libarchive reads it for no file name) */
+	const char *file = strcmp(source, "-") ? source : NULL;
 
 	/* one pass, no count of entries first: a bar by the bytes of the
 	 * archive file read, when it is big enough to take a while */
-	p->total = stat(source, &st) ? 0 : (uint64_t)st.st_size;
+	p->total = !file || stat(file, &st) ? 0 : (uint64_t)st.st_size;
 	p->bar = p->bar && p->total > POP_BAR_MIN_BYTES;
 	la = archive_api_load(&c.why);
 	if (!la) {
@@ -673,12 +677,14 @@ int pop_archive(struct pop *p, const char *source)
 		m.uid = p->o->root_uid;
 		m.gid = p->o->root_gid;
 	}
+	if (p->o->root_perms >= 0)
+		m.mode = S_IFDIR | (uint32_t)p->o->root_perms;
 	if (!rc)
 		rc = pop_write_inode(p, EXT2_ROOT_INO, &m, &in, 2);
 	if (!rc) {
 		la->archive_read_support_filter_all(c.a);
 		la->archive_read_support_format_all(c.a);
-		if (la->archive_read_open_filename(c.a, source, 1 << 16)) {
+		if (la->archive_read_open_filename(c.a, file, 1 << 16)) {
 			c.why = la->archive_error_string(c.a);
 			rc = -EIO;
 		}

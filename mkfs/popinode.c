@@ -106,7 +106,7 @@ static int put_xattrs(struct pop *p, const struct pop_meta *m,
 	uint64_t blk, got;
 	int use, rc;
 
-	if (!m->nx)
+	if (!m->nx || p->o->no_copy_xattrs)
 		return 0;
 	rc = extkit_xattr_build(p->fs, m->x, m->nx, p->raw, p->ea, &use);
 	if (rc == -ENOSPC)

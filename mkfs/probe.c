@@ -357,6 +357,11 @@ int mkfs_target_check(const struct mkfs_opts *o, const struct mkfs_target *t)
 	struct stat st;
 
 	/* -d's source is there before anything is made */
+	if (o->source && !strcmp(o->source, "-") && !o->dry_run &&
+	    isatty(STDIN_FILENO)) {
+		cli_error("-d -: standard input is a terminal, not an archive");
+		return -EINVAL;
+	}
 	if (o->source && strcmp(o->source, "-") && stat(o->source, &st) < 0) {
 		int err = errno;
 
@@ -426,6 +431,8 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 	int fd, err = 0;
 	uint64_t old = t->size;
 
+	/* -E assume_storage_prezeroed: the user vouches for zeros */
+	t->known_zero = o->prezeroed;
 	if (t->is_blockdev)
 		return discard_device(o, t, fs_bytes);
 	fd = open(t->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
@@ -438,7 +445,7 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 		err = errno;
 		goto fail;
 	}
-	t->known_zero = old == 0;
+	t->known_zero |= old == 0;
 	/* with -z the old contents stay, to be saved before each write */
 	if (old && !o->undo_file && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
 			     (off_t)(old < fs_bytes ? old : fs_bytes)) == 0)

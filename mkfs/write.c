@@ -240,6 +240,8 @@ static void build_inodes(const struct mkfs_opts *o,
 		in.uid = o->root_uid;
 		in.gid = o->root_gid;
 	}
+	if (o->root_perms >= 0)
+		in.mode = (uint16_t)(S_IFDIR | o->root_perms);
 	put_inode(fs, table, EXT2_ROOT_INO, &in);
 
 	dir_inode(o, fs, &in, S_IFDIR | 0700, l->lpf_blocks);
