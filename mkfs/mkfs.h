@@ -86,6 +86,7 @@ struct mkfs_opts {
 	int root_perms;			/* -E root_perms= (octal); -1 */
 	int no_copy_xattrs;		/* -E no_copy_xattrs */
 	int prezeroed;			/* -E assume_storage_prezeroed */
+	int super_only;			/* -S: superblocks and descriptors */
 };
 
 struct mkfs_target {

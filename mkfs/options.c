@@ -509,6 +509,10 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 	}
 	if (a->last_mounted && parse_last_mounted(a->last_mounted, o))
 		return -EINVAL;
+	if (o->super_only && o->source) {
+		cli_error("-S writes no files: -d cannot go with it");
+		return -EINVAL;
+	}
 	pick_hash_seed(o);
 	return 0;
 }
@@ -666,6 +670,9 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		  "the creator OS: linux, hurd, freebsd, lites", "OS" },
 		{ "last-mounted", 'M', POPT_ARG_STRING, &a.last_mounted, 0,
 		  "the directory recorded as last mounted on", "DIR" },
+		{ "super-only", 'S', POPT_ARG_NONE, &o->super_only, 0,
+		  "write the superblocks and descriptors only (recovery)",
+		  NULL },
 		{ "undo", 'z', POPT_ARG_STRING, &o->undo_file, 0,
 		  "save the overwritten blocks to an undo file (e2undo)",
 		  "UNDOFILE" },

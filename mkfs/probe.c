@@ -368,6 +368,12 @@ int mkfs_target_check(const struct mkfs_opts *o, const struct mkfs_target *t)
 		cli_error("-d %s: %s", o->source, strerror(err));
 		return -err;
 	}
+	if (o->super_only && (!t->exists || !t->size)) {
+		cli_error("%s: -S rewrites the superblocks of a filesystem "
+			  "that is there: %s", t->path, t->exists ?
+			  "the target is empty" : "no such file");
+		return -ENOENT;
+	}
 	if (!t->exists)
 		return 0;
 	if (t->is_blockdev && dev_busy(t->rdev, why, sizeof(why))) {
@@ -431,6 +437,11 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 	int fd, err = 0;
 	uint64_t old = t->size;
 
+	/* -S keeps every byte but the superblocks and descriptors */
+	if (o->super_only) {
+		t->known_zero = 0;
+		return 0;
+	}
 	/* -E assume_storage_prezeroed: the user vouches for zeros */
 	t->known_zero = o->prezeroed;
 	if (t->is_blockdev)

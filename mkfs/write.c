@@ -508,8 +508,9 @@ static void set_block_uninit(const struct mkfs_layout *l,
 	}
 }
 
-int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
-	       const struct mkfs_layout *l, struct extkit_fs *fs)
+/* A whole new filesystem: every block it needs, then the superblocks. */
+static int write_all(const struct mkfs_opts *o, const struct mkfs_target *t,
+		     const struct mkfs_layout *l, struct extkit_fs *fs)
 {
 	uint8_t *touched = calloc(l->groups, 1);
 	int rc = touched ? 0 : -ENOMEM;
@@ -549,4 +550,48 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = extkit_io_flush(fs->io);
 	free(touched);
 	return rc;
+}
+
+/*
+ * -S, as mke2fs -S: the superblocks and group descriptors of the layout,
+ * nothing else (no bitmap, inode table, directory, journal, quota or
+ * orphan file), so that e2fsck can find what the old filesystem held.
+ * The filesystem is marked in error, and no inode is left out as unused
+ * (itable_unused 0), so that e2fsck reads every inode table; the special
+ * inodes keep the numbers the layout gives them.
+ */
+static int write_super_only(const struct mkfs_layout *l, struct extkit_fs *fs)
+{
+	uint8_t *none = calloc(l->groups, 1);	/* no group touched */
+
+	if (!none)
+		return -ENOMEM;
+	set_block_uninit(l, fs, none);
+	free(none);
+	fs->sb.state |= EXT2_ERROR_FS;
+	fs->raw_sb.s_overhead_clusters = 0;	/* not known: mke2fs -S */
+	if (extkit_has_group_csum(&fs->sb))
+		for (uint32_t g = 0; g < l->groups; g++)
+			fs->groups[g].itable_unused = 0;
+	if (fs->sb.feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)
+		fs->sb.journal_inum = EXT2_JOURNAL_INO;
+	if (l->orphan_ino) {
+		fs->sb.orphan_file_inum = l->orphan_ino;
+		fs->raw_sb.s_orphan_file_inum = cpu_to_le32(l->orphan_ino);
+	}
+	extkit_fs_add_kbytes_written(fs);
+	return extkit_fs_write_super(fs);
+}
+
+int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
+	       const struct mkfs_layout *l, struct extkit_fs *fs)
+{
+	if (o->super_only) {
+		int rc;
+
+		fs->io->block_size = l->block_size;
+		rc = write_super_only(l, fs);
+		return rc ? rc : extkit_io_flush(fs->io);
+	}
+	return write_all(o, t, l, fs);
 }

@@ -15,7 +15,12 @@
 #  - -E no_copy_xattrs: -d copies no attribute;
 #  - -d -: a tar archive on standard input makes the same bytes as the
 #    archive file (SOURCE_DATE_EPOCH), compressed too; not from a
-#    terminal; junk on standard input leaves no file.
+#    terminal; junk on standard input leaves no file;
+#  - -S, the recovery idiom: on a filesystem whose every superblock and
+#    descriptor block was zeroed, -S with the old UUID (which seeds the
+#    checksums) changes only superblocks and descriptor blocks, and
+#    e2fsck -fy then gives back every file (debugfs rdump equal to the
+#    source tree); -S on a missing target is refused.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mkfs/mkfs-lib.sh"
 need_tools e2fsck dumpe2fs mke2fs debugfs python3 tar
@@ -202,4 +207,58 @@ if command -v script >/dev/null 2>&1; then
 		ok "-d - from a terminal: refused" ||
 		fail "-d - from a terminal: $(cat "$tmpdir/err")"
 fi
+# -S: superblocks and descriptors only; e2fsck -fy finds the files
+mkdir -p "$tmpdir/tree/d1/d2"
+for n in 1 2 3 4 5 6 7 8 9; do
+	head -c $((n * 7000)) /dev/urandom >"$tmpdir/tree/d1/f$n"
+	echo "small $n" >"$tmpdir/tree/d1/d2/s$n"
+done
+rm -f "$img"
+for args in "-t ext4" "-t ext4 -b 1024" "-t ext3" "-t ext2 -b 4096"; do
+	rm -f "$img"
+	# shellcheck disable=SC2086
+	run_mkfs "$tmpdir/out" "$tmpdir/err" -q $args -d "$tmpdir/tree" \
+		"$img" 64M || { fail "-S $args: mkfs: $(cat "$tmpdir/err")"; continue; }
+	uuid=$(sb_field "$img" 'Filesystem UUID')
+	# zero every superblock and descriptor block (the primary's too)
+	python3 - "$img" "$(sb_field "$img" 'Block size')" \
+		"$("$DUMPE2FS" "$img" 2>/dev/null | sed -n 's/.*superblock at \([0-9]*\), Group descriptors at \([0-9]*\)-\([0-9]*\).*/\1:\3/p' | tr '\n' ' ')" \
+		<<'PY' || exit 99
+import sys
+img, bs, spans = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
+with open(img, 'r+b') as f:
+    for s in spans:
+        a, b = (int(x) for x in s.split(':'))
+        f.seek(a * bs)
+        f.write(bytes((b - a + 1) * bs))
+    if bs > 1024:
+        f.seek(1024)
+        f.write(bytes(1024))
+PY
+	cp "$img" "$tmpdir/before.img"
+	# the old UUID (metadata_csum seeds every checksum with it)
+	# shellcheck disable=SC2086
+	run_mkfs "$tmpdir/out" "$tmpdir/err" -q -S -F -U "$uuid" $args "$img"
+	rc=$?
+	# the blocks that changed: superblocks and descriptors only
+	changed=$(cmp -l "$tmpdir/before.img" "$img" | awk -v bs="$(sb_field "$img" 'Block size')" '{ print int(($1 - 1) / bs) }' | sort -un | tr '\n' ' ')
+	allowed=" $("$DUMPE2FS" "$img" 2>/dev/null | sed -n 's/.*superblock at \([0-9]*\), Group descriptors at \([0-9]*\)-\([0-9]*\).*/\1 \3/p' | awk '{ for (b = $1; b <= $2; b++) print b }' | tr '\n' ' ') 0 "
+	bad=
+	for b in $changed; do
+		case $allowed in *" $b "*) ;; *) bad="$bad $b" ;; esac
+	done
+	"$E2FSCK" -fy "$img" >"$tmpdir/fsck.out" 2>&1
+	frc=$?
+	rm -rf "$tmpdir/back"
+	mkdir "$tmpdir/back"
+	"$DEBUGFS" -R "rdump /d1 $tmpdir/back" "$img" >/dev/null 2>&1
+	if [ $rc = 0 ] && [ -z "$bad" ] && [ $frc -le 1 ] &&
+	   diff -r "$tmpdir/tree/d1" "$tmpdir/back/d1" >/dev/null &&
+	   fsck_clean "-S $args, e2fsck -fy" "$img"; then
+		ok "-S $args: only superblocks and descriptors written ($(echo $changed | wc -w) blocks); e2fsck -fy gives every file back"
+	else
+		fail "-S $args: exit $rc, blocks outside:${bad:- none}, e2fsck -fy $frc, tree $(diff -r "$tmpdir/tree/d1" "$tmpdir/back/d1" >/dev/null 2>&1 && echo same || echo differs)"
+	fi
+done
+refused "-S on a missing target" "no such file" -S
 finish
