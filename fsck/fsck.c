@@ -689,6 +689,7 @@ static int finish_fs(struct fsck_ctx *ctx)
 	}
 	sb->lastcheck = ctx->now;
 	sb->mnt_count = 0;
+	extkit_fs_add_kbytes_written(ctx->fs);	/* as e2fsck's close */
 	return fsck_write_super(ctx, !!(ctx->flags & (FSCK_FL_CHANGED |
 						    FSCK_FL_SB_DIRTY)));
 }

@@ -117,6 +117,9 @@ static int set_label(struct extkit_fs *fs, const char *label)
 
 	memset(fs->sb.volume_name, 0, sizeof(fs->sb.volume_name));
 	memcpy(fs->sb.volume_name, label, len);
+	extkit_fs_add_kbytes_written(fs);	/* as tune2fs: only what was
+						 * written before the
+						 * superblocks */
 	return extkit_fs_write_supers(fs);	/* the descriptors keep */
 }
 
@@ -148,6 +151,7 @@ static int set_uuid(struct extkit_fs *fs, const char *arg,
 	}
 	keep_csum_seed(fs, target);
 	memcpy(fs->sb.uuid, u, sizeof(fs->sb.uuid));
+	extkit_fs_add_kbytes_written(fs);
 	return extkit_fs_write_super(fs);
 }
 

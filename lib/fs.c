@@ -452,6 +452,16 @@ static int write_copies(struct extkit_fs *fs, int dry)
  * copies e2fsck does not compare (backups are rewritten from the primary)
  * may hold the new state.
  */
+void extkit_fs_add_kbytes_written(struct extkit_fs *fs)
+{
+	uint64_t kb = le64(fs->raw_sb.s_kbytes_written);
+	uint64_t bytes = extkit_io_take_written(fs->io);
+
+	if (kb && bytes)	/* nothing written: nothing to count */
+		fs->raw_sb.s_kbytes_written =
+			cpu_to_le64(kb + ((bytes + EXT2_SUPERBLOCK_SIZE) >> 10));
+}
+
 int extkit_fs_write_super(struct extkit_fs *fs)
 {
 	int rc;

@@ -80,6 +80,7 @@ int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
 		return rc;
 	test_stop_point();
 	io->writes++;
+	io->bytes_written += len;
 	extkit_readahead_drop(io, off, len);
 	return io->ops->write_bytes(io, off, buf, len);
 }
@@ -189,4 +190,17 @@ void extkit_io_close(struct extkit_io *io)
 		extkit_readahead_free(io);
 		io->ops->close(io);
 	}
+}
+
+void extkit_io_add_written(struct extkit_io *io, uint64_t bytes)
+{
+	io->bytes_written += bytes;
+}
+
+uint64_t extkit_io_take_written(struct extkit_io *io)
+{
+	uint64_t n = io->bytes_written;
+
+	io->bytes_written = 0;
+	return n;
 }

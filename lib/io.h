@@ -47,6 +47,9 @@ struct extkit_io {
 	 * tool reads it to say truthfully whether the target was modified.
 	 */
 	uint64_t writes;
+	/* Bytes of data written (write calls, not zeroing) not yet taken
+	 * by extkit_io_take_written: the superblock's lifetime writes. */
+	uint64_t bytes_written;
 	void *priv;
 	struct extkit_readahead *ra;	/* read window, NULL: none */
 };
@@ -112,6 +115,11 @@ void extkit_io_start_writeback(struct extkit_io *io, uint64_t off,
 int extkit_io_direct_fd(struct extkit_io *io);
 /* Writes that reached the backend so far (see struct extkit_io). */
 uint64_t extkit_io_writes(const struct extkit_io *io);
+/* Counts bytes written around the io (a writer on extkit_io_direct_fd's
+ * descriptor), as if through extkit_io_write_bytes. */
+void extkit_io_add_written(struct extkit_io *io, uint64_t bytes);
+/* The bytes written since the last call (or the open), and restarts. */
+uint64_t extkit_io_take_written(struct extkit_io *io);
 
 /* Block-unit calls, in io->block_size units. Reads past the end fail with
  * EXTKIT_ETRUNC; block numbers are never trusted to fit in memory. */

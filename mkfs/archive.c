@@ -10,6 +10,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -288,11 +291,43 @@ static uint16_t acl_tag(int tag)
 	return 0;
 }
 
-/* One POSIX ACL of the entry (access or default) as an attribute. */
-static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
-		   uint8_t index, int *mask)
+/*
+ * The uid or gid of a named entry: the archive's number, else its name
+ * looked up here (GNU tar's ACL text has names only). An unknown name
+ * is an error, never root.
+ */
+static int acl_entry_id(struct pop *p, int tag, int id, const char *nm,
+			uint32_t *out)
 {
-	int n = la->archive_entry_acl_reset(e, type), t, perm, tag, id, rc;
+	char buf[4096];
+	struct passwd pw, *pwp = NULL;
+	struct group gr, *grp = NULL;
+	int user = tag == ARCHIVE_ENTRY_ACL_USER;
+
+	*out = id < 0 ? 0 : (uint32_t)id;
+	if (id >= 0 || (!user && tag != ARCHIVE_ENTRY_ACL_GROUP))
+		return 0;
+	if (nm && user && !getpwnam_r(nm, &pw, buf, sizeof(buf), &pwp) &&
+	    pwp)
+		*out = pwp->pw_uid;
+	else if (nm && !user && !getgrnam_r(nm, &gr, buf, sizeof(buf), &grp) &&
+		 grp)
+		*out = grp->gr_gid;
+	else {
+		snprintf(p->why, sizeof(p->why), "ACL entry %s:%s: no such "
+			 "%s here and no number in the archive",
+			 user ? "user" : "group", nm ? nm : "",
+			 user ? "user" : "group");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One POSIX ACL of the entry (access or default) as an attribute. */
+static int add_acl(struct pop *p, struct axattrs *x, struct archive_entry *e,
+		   int type, uint8_t index, int *mask)
+{
+	int n = la->archive_entry_acl_reset(e, type), t, perm, tag, id, rc = 0;
 	struct extkit_acl_entry *v;
 	const char *nm;
 	uint8_t *out;
@@ -314,10 +349,13 @@ static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
 			*mask = perm & 7;
 		v[k].tag = acl_tag(tag);
 		v[k].perm = (uint16_t)(perm & 7);
-		v[k].id = id < 0 ? 0 : (uint32_t)id;
+		rc = acl_entry_id(p, tag, id, nm, &v[k].id);
+		if (rc)
+			break;
 		k++;
 	}
-	rc = extkit_acl_encode(v, k, out, &size);
+	if (!rc)
+		rc = extkit_acl_encode(v, k, out, &size);
 	free(v);
 	if (rc) {
 		free(out);
@@ -326,7 +364,8 @@ static int add_acl(struct axattrs *x, struct archive_entry *e, int type,
 	return add_item(x, index, "", out, size);
 }
 
-static int read_attrs(struct archive_entry *e, struct axattrs *x, int *mask)
+static int read_attrs(struct pop *p, struct archive_entry *e,
+		      struct axattrs *x, int *mask)
 {
 	const char *name, *suffix;
 	const void *val;
@@ -353,10 +392,10 @@ static int read_attrs(struct archive_entry *e, struct axattrs *x, int *mask)
 		}
 	}
 	if (!rc)
-		rc = add_acl(x, e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS,
+		rc = add_acl(p, x, e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS,
 			     EXTKIT_XATTR_INDEX_ACL_ACCESS, mask);
 	if (!rc)
-		rc = add_acl(x, e, ARCHIVE_ENTRY_ACL_TYPE_DEFAULT,
+		rc = add_acl(p, x, e, ARCHIVE_ENTRY_ACL_TYPE_DEFAULT,
 			     EXTKIT_XATTR_INDEX_ACL_DEFAULT, NULL);
 	return rc;
 }
@@ -477,6 +516,8 @@ static int redo_dir(struct arc *c, uint32_t ino, struct pop_meta *m)
 		m->uid = c->p->o->root_uid;
 		m->gid = c->p->o->root_gid;
 	}
+	if (ino == EXT2_ROOT_INO && c->p->o->root_perms >= 0)
+		m->mode = S_IFDIR | (uint32_t)c->p->o->root_perms;
 	return pop_write_inode(c->p, ino, m, &in, 2);
 }
 
@@ -527,7 +568,7 @@ static int one_entry(struct arc *c, struct archive_entry *e)
 	old = len ? lookup(c, dir, name, len) : NULL;
 	if (hl && !old)
 		return hard_link(c, hl, dir, name, len);
-	rc = read_attrs(e, &x, &mask);
+	rc = read_attrs(c->p, e, &x, &mask);
 	entry_meta(e, &x, &m);
 	/* libarchive folds the owning group's entry into the mode; with a
 	 * mask, the mode's group bits are the mask (acl(5)) */
@@ -615,10 +656,12 @@ int pop_archive(struct pop *p, const char *source)
 	struct extkit_inode in = { 0 };
 	struct pop_meta m;
 	struct stat st;
+	/* "-": standard input (libarchive reads it for no file name) */
+	const char *file = strcmp(source, "-") ? source : NULL;
 
 	/* one pass, no count of entries first: a bar by the bytes of the
 	 * archive file read, when it is big enough to take a while */
-	p->total = stat(source, &st) ? 0 : (uint64_t)st.st_size;
+	p->total = !file || stat(file, &st) ? 0 : (uint64_t)st.st_size;
 	p->bar = p->bar && p->total > POP_BAR_MIN_BYTES;
 	la = archive_api_load(&c.why);
 	if (!la) {
@@ -634,12 +677,14 @@ int pop_archive(struct pop *p, const char *source)
 		m.uid = p->o->root_uid;
 		m.gid = p->o->root_gid;
 	}
+	if (p->o->root_perms >= 0)
+		m.mode = S_IFDIR | (uint32_t)p->o->root_perms;
 	if (!rc)
 		rc = pop_write_inode(p, EXT2_ROOT_INO, &m, &in, 2);
 	if (!rc) {
 		la->archive_read_support_filter_all(c.a);
 		la->archive_read_support_format_all(c.a);
-		if (la->archive_read_open_filename(c.a, source, 1 << 16)) {
+		if (la->archive_read_open_filename(c.a, file, 1 << 16)) {
 			c.why = la->archive_error_string(c.a);
 			rc = -EIO;
 		}

@@ -532,9 +532,9 @@ static void fill_ids(const struct mkfs_opts *o, struct extkit_super *sb)
 	sb->def_hash_version = DX_HASH_HALF_MD4;
 	/* Name bytes hash as the C char of this machine, as mke2fs does. */
 #ifdef __CHAR_UNSIGNED__
-	sb->flags = EXT2_FLAGS_UNSIGNED_HASH;
+	sb->flags |= EXT2_FLAGS_UNSIGNED_HASH;
 #else
-	sb->flags = EXT2_FLAGS_SIGNED_HASH;
+	sb->flags |= EXT2_FLAGS_SIGNED_HASH;
 #endif
 }
 
@@ -556,7 +556,12 @@ static void fill_super(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	sb->magic = EXT2_SUPER_MAGIC;
 	sb->state = EXT2_VALID_FS;
 	sb->errors = 1;			/* continue */
-	sb->creator_os = EXT2_OS_LINUX;
+	sb->creator_os = o->creator_os ?
+			 (uint32_t)mkfs_creator_os(o->creator_os) :
+			 EXT2_OS_LINUX;
+	memcpy(sb->last_mounted, o->last_mounted, sizeof(o->last_mounted));
+	if (o->test_fs)
+		sb->flags |= EXT2_FLAGS_TEST_FILESYS;
 	sb->rev_level = o->revision ? EXT2_DYNAMIC_REV : EXT2_GOOD_OLD_REV;
 	sb->first_ino = EXT2_GOOD_OLD_FIRST_INO;
 	sb->inode_size = (uint16_t)l->inode_size;
@@ -607,7 +612,7 @@ static void fill_groups(const struct mkfs_opts *o,
 			gd->itable_unused = gd->free_inodes;
 			if (g)
 				gd->flags |= EXT4_BG_INODE_UNINIT;
-			if (!o->lazy_itable_init)
+			if (!o->lazy_itable_init || o->prezeroed)
 				gd->flags |= EXT4_BG_INODE_ZEROED;
 		}
 		free_blocks += gd->free_blocks;
@@ -687,6 +692,15 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 		fs->raw_sb.s_encrypt_algos[0] = 1;
 		fs->raw_sb.s_encrypt_algos[1] = 4;
 	}
+	/* mke2fs counts lifetime writes on filesystems with one of ext4's
+	 * features (1 to start; 0 stays: nobody counts) */
+	if ((o->incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG) ||
+	    (o->ro_compat & (EXT4_FEATURE_RO_COMPAT_HUGE_FILE |
+			     EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
+			     EXT4_FEATURE_RO_COMPAT_DIR_NLINK |
+			     EXT4_FEATURE_RO_COMPAT_METADATA_CSUM |
+			     EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE)))
+		fs->raw_sb.s_kbytes_written = cpu_to_le64(1);
 	set_overhead(l, fs);
 	return 0;
 }

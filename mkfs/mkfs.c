@@ -9,7 +9,10 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "io.h"
@@ -105,6 +108,13 @@ static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 	return rc;
 }
 
+/* A file this run made is not left behind half made. */
+static void remove_new_file(const struct mkfs_target *t)
+{
+	if (!t->exists && unlink(t->path) < 0 && errno != ENOENT)
+		cli_error("%s: removing it: %s", t->path, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	struct mkfs_opts o;
@@ -121,10 +131,15 @@ int main(int argc, char **argv)
 		mkfs_opts_free(&o);
 		return MKFS_EXIT_FAIL;
 	}
+	if (o.warn_y2038)	/* on stdout even with -q, as mke2fs */
+		printf("128-byte inodes cannot handle dates beyond 2038 and "
+		       "are deprecated\n");
 	mkfs_report(&o, &t, &l, &fs);
 	rc = 0;
 	if (!o.dry_run)
 		rc = format(&o, &t, &l, &fs);
+	if (rc)
+		remove_new_file(&t);
 	mkfs_fs_release(&fs, &l);
 	mkfs_opts_free(&o);
 	if (fflush(stdout) == EOF && !rc) {

@@ -76,6 +76,17 @@ struct mkfs_opts {
 	uint32_t def_block_size;	/* from the profile */
 	uint32_t def_inode_ratio;
 	uint32_t def_inode_size;
+	int warn_y2038;			/* 128-byte inodes: mke2fs's warning */
+	/* mke2fs 1.47.4's other options (issue 33) */
+	char *extended;			/* every -E as given, parsed again
+					 * after the profile's options */
+	char *creator_os;		/* -o, else the profile's */
+	char last_mounted[64];		/* -M, NUL-padded */
+	int test_fs;			/* -E test_fs */
+	int root_perms;			/* -E root_perms= (octal); -1 */
+	int no_copy_xattrs;		/* -E no_copy_xattrs */
+	int prezeroed;			/* -E assume_storage_prezeroed */
+	int super_only;			/* -S: superblocks and descriptors */
 };
 
 struct mkfs_target {
@@ -156,6 +167,10 @@ int mkfs_conf_get_bool(const struct mkfs_conf *c, const char *const *types,
 
 /* profile.c: features and defaults for a filesystem of size_bytes. */
 int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes);
+/* -E, from the command line or a profile's options relation. */
+int mkfs_parse_extended(const char *list, struct mkfs_opts *o);
+/* -o: s_creator_os for a name or number; -1 when unknown. */
+int mkfs_creator_os(const char *name);
 /* Early checks of -O and -t (names, what extkit-mkfs can make). */
 int mkfs_features_check(const char *list);
 int mkfs_fs_type_check(const char *type);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <popt.h>
@@ -40,6 +41,7 @@ struct raw_args {
 	char *errors;
 	char *revision;
 	char *blocks_per_group;
+	char *last_mounted;
 	int flex_bg_size;
 	double reserved;
 	int reserved_given;
@@ -266,6 +268,27 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		*dst = strdup(val);
 		return *dst ? 0 : -ENOMEM;
 	}
+	if (!strcmp(tok, "test_fs")) {
+		o->test_fs = 1;
+		return 0;
+	}
+	if (!strcmp(tok, "no_copy_xattrs")) {
+		o->no_copy_xattrs = 1;
+		return 0;
+	}
+	if (!strcmp(tok, "assume_storage_prezeroed"))
+		return ext_flag(tok, val, &o->prezeroed);
+	if (!strcmp(tok, "root_perms") && val) {
+		char *end;
+		unsigned long m = strtoul(val, &end, 8);
+
+		if (!*val || *end || m > 07777) {
+			cli_error("-E root_perms: invalid octal mode '%s'", val);
+			return -EINVAL;
+		}
+		o->root_perms = (int)m;
+		return 0;
+	}
 	if (!strcmp(tok, "mmp_update_interval") && val) {
 		/* seconds; mke2fs refuses more than 300 */
 		if (ext_number(tok, val, 0, 300, &v))
@@ -276,21 +299,53 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
 		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
-		  "root_owner, orphan_file_size=, quotatype=, mmp_update_interval=, encoding=, encoding_flags=, discard, nodiscard)", tok,
+		  "root_owner, root_perms=, orphan_file_size=, quotatype=, "
+		  "mmp_update_interval=, encoding=, encoding_flags=, test_fs, "
+		  "no_copy_xattrs, assume_storage_prezeroed, discard, "
+		  "nodiscard)", tok,
 		  val ? "=" : "",
 		  val ? val : "");
 	return -EINVAL;
 }
 
 /* -E: comma-separated extended options (see the man page). */
-static int parse_extended(char *list, struct mkfs_opts *o)
+int mkfs_parse_extended(const char *list, struct mkfs_opts *o)
 {
-	char *save = NULL;
+	char *copy = strdup(list), *save = NULL;
+	int rc = copy ? 0 : -ENOMEM;
 
-	for (char *tok = strtok_r(list, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save))
-		if (ext_one(tok, o))
-			return -EINVAL;
+	for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL;
+	     !rc && tok; tok = strtok_r(NULL, ",", &save))
+		rc = ext_one(tok, o);
+	free(copy);
+	return rc;
+}
+
+int mkfs_creator_os(const char *name)
+{
+	static const char *const names[] = { "linux", "hurd", "masix",
+					     "freebsd", "lites" };
+	uint64_t v;
+
+	if (!cli_parse_u64(name, &v))
+		return v <= 4 ? (int)v : -1;
+	if (!strcasecmp(name, "gnu"))
+		return EXT2_OS_HURD;
+	for (int i = 0; i < 5; i++)
+		if (i != 2 && !strcasecmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+/* -M: the directory recorded as last mounted on (64 bytes at most). */
+static int parse_last_mounted(const char *s, struct mkfs_opts *o)
+{
+	if (strlen(s) > sizeof(o->last_mounted)) {
+		cli_error("-M %s: longer than %zu bytes", s,
+			  sizeof(o->last_mounted));
+		return -EINVAL;
+	}
+	strncpy(o->last_mounted, s, sizeof(o->last_mounted));
 	return 0;
 }
 
@@ -443,8 +498,21 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 	a->type = a->usage = a->features = NULL;	/* o owns them now */
 	if (pick_uuid(a->uuid, o))
 		return -EINVAL;
-	if (a->extended && parse_extended(a->extended, o))
+	if (a->extended && mkfs_parse_extended(a->extended, o))
 		return -EINVAL;
+	o->extended = a->extended;	/* parsed again after the profile */
+	a->extended = NULL;
+	if (o->creator_os && mkfs_creator_os(o->creator_os) < 0) {
+		cli_error("-o %s: unknown operating system (linux, hurd, "
+			  "freebsd, lites or a number)", o->creator_os);
+		return -EINVAL;
+	}
+	if (a->last_mounted && parse_last_mounted(a->last_mounted, o))
+		return -EINVAL;
+	if (o->super_only && o->source) {
+		cli_error("-S writes no files: -d cannot go with it");
+		return -EINVAL;
+	}
 	pick_hash_seed(o);
 	return 0;
 }
@@ -457,6 +525,7 @@ static void defaults(struct mkfs_opts *o)
 	o->lazy_journal_init = -1;
 	o->num_backup_sb = -1;
 	o->packed_meta_blocks = -1;
+	o->root_perms = -1;
 	o->revision = 1;
 	o->quota_types = 3;	/* user and group */
 }
@@ -548,6 +617,7 @@ static void raw_args_free(struct raw_args *a)
 	free(a->errors);
 	free(a->revision);
 	free(a->blocks_per_group);
+	free(a->last_mounted);
 }
 
 int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
@@ -572,7 +642,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], root_perms=MODE, test_fs, no_copy_xattrs, assume_storage_prezeroed[=0|1], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },
@@ -596,6 +666,13 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "root-directory", 'd', POPT_ARG_STRING, &o->source, 0,
 		  "copy a directory tree or an archive into the new filesystem",
 		  "SOURCE" },
+		{ "creator-os", 'o', POPT_ARG_STRING, &o->creator_os, 0,
+		  "the creator OS: linux, hurd, freebsd, lites", "OS" },
+		{ "last-mounted", 'M', POPT_ARG_STRING, &a.last_mounted, 0,
+		  "the directory recorded as last mounted on", "DIR" },
+		{ "super-only", 'S', POPT_ARG_NONE, &o->super_only, 0,
+		  "write the superblocks and descriptors only (recovery)",
+		  NULL },
 		{ "undo", 'z', POPT_ARG_STRING, &o->undo_file, 0,
 		  "save the overwritten blocks to an undo file (e2undo)",
 		  "UNDOFILE" },
@@ -640,6 +717,9 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->orphan_size);
 	free(o->encoding);
 	free(o->encoding_flags);
+	free(o->extended);
+	free(o->creator_os);
+	o->extended = o->creator_os = NULL;
 	o->orphan_size = o->encoding = o->encoding_flags = NULL;
 	o->source = o->undo_file = NULL;
 	o->target = NULL;

@@ -152,5 +152,6 @@ void pop_error(const struct pop *p, const char *why)
 {
 	if (p->bar_shown)
 		fputc('\n', stderr);
-	cli_error("%s: %s", p->path[0] ? p->path : "(source)", why);
+	cli_error("%s: %s", p->path[0] ? p->path : "(source)",
+		  p->why[0] ? p->why : why);
 }

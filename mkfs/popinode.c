@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -17,6 +18,7 @@
 #include "ondisk.h"
 
 #include "populate.h"
+#include "xattr.h"
 
 /* ---- inodes ---- */
 
@@ -80,6 +82,23 @@ static void put_times(struct pop *p, const struct pop_meta *m,
 	}
 }
 
+/* Names the largest attribute of m, which did not fit (for pop_error). */
+static int xattrs_too_big(struct pop *p, const struct pop_meta *m)
+{
+	const struct extkit_xattr_item *big = &m->x[0];
+	const char *prefix;
+
+	for (size_t i = 1; i < m->nx; i++)
+		if (m->x[i].size > big->size)
+			big = &m->x[i];
+	prefix = extkit_xattr_prefix(big->index);
+	snprintf(p->why, sizeof(p->why), "attribute %s%.*s (%u bytes): the "
+		 "attributes do not fit in the inode and one %u-byte block",
+		 prefix ? prefix : "", (int)big->name_len,
+		 big->name, big->size, p->fs->g.block_size);
+	return -E2BIG;
+}
+
 /* The extended attributes: in the inode, then one block. */
 static int put_xattrs(struct pop *p, const struct pop_meta *m,
 		      struct extkit_inode *in)
@@ -87,11 +106,13 @@ static int put_xattrs(struct pop *p, const struct pop_meta *m,
 	uint64_t blk, got;
 	int use, rc;
 
-	if (!m->nx)
+	if (!m->nx || p->o->no_copy_xattrs)
 		return 0;
 	rc = extkit_xattr_build(p->fs, m->x, m->nx, p->raw, p->ea, &use);
+	if (rc == -ENOSPC)
+		return xattrs_too_big(p, m);
 	if (rc || !use)
-		return rc == -ENOSPC ? -E2BIG : rc;
+		return rc;
 	rc = pop_take_blocks(p, p->blk_goal, 1, &blk, &got);
 	if (rc)
 		return rc;

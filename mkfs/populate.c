@@ -592,6 +592,8 @@ static int copy_tree(struct pop *p, const char *source)
 		m.uid = p->o->root_uid;
 		m.gid = p->o->root_gid;
 	}
+	if (p->o->root_perms >= 0)
+		m.mode = S_IFDIR | (uint32_t)p->o->root_perms;
 	if (!rc)
 		rc = dir_inode(p, EXT2_ROOT_INO, &m);
 	pop_xlist_release(&x);
@@ -627,7 +629,9 @@ int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
 		return rc;
 	}
 	p.bar = !o->quiet && isatty(STDERR_FILENO);
-	if (stat(o->source, &st)) {
+	if (!strcmp(o->source, "-")) {
+		rc = pop_archive(&p, o->source);
+	} else if (stat(o->source, &st)) {
 		pop_error(&p, strerror(errno));
 		rc = -POP_EREPORTED;
 	} else if (S_ISDIR(st.st_mode)) {

@@ -94,6 +94,7 @@ struct pop {
 	struct pop_map srcino;	/* source (dev, ino) -> inode */
 	char *path;		/* the entry being copied, for messages */
 	size_t plen;
+	char why[320];		/* a failure's own words, over the errno's */
 	uint64_t total;		/* progress: entries (or archive bytes) */
 	uint64_t done;
 	int bar;

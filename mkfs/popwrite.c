@@ -55,6 +55,7 @@ struct wjob {
 };
 
 struct pop_writer {
+	struct extkit_io *io;	/* counts the bytes (main thread only) */
 	int fd;
 	int direct;		/* fd still has O_DIRECT */
 	pthread_t thread;
@@ -173,6 +174,7 @@ struct pop_writer *pop_writer_new(struct extkit_io *io, uint32_t block_size)
 		close(fd);
 		return NULL;
 	}
+	w->io = io;
 	w->fd = fd;
 	w->direct = 1;
 	for (i = 0; i < WRITER_BUFS; i++) {
@@ -217,6 +219,7 @@ int pop_writer_queue(struct pop_writer *w, uint8_t *buf, size_t from,
 {
 	int rc;
 
+	extkit_io_add_written(w->io, len);
 	pthread_mutex_lock(&w->mu);
 	/* at most WRITER_BUFS buffers exist: the queue has room */
 	w->q[(w->qhead + w->qn) % WRITER_BUFS] =

@@ -354,7 +354,26 @@ static int blkid_finds(const struct mkfs_target *t, char *msg, size_t len)
 int mkfs_target_check(const struct mkfs_opts *o, const struct mkfs_target *t)
 {
 	char why[2 * PATH_LEN];
+	struct stat st;
 
+	/* -d's source is there before anything is made */
+	if (o->source && !strcmp(o->source, "-") && !o->dry_run &&
+	    isatty(STDIN_FILENO)) {
+		cli_error("-d -: standard input is a terminal, not an archive");
+		return -EINVAL;
+	}
+	if (o->source && strcmp(o->source, "-") && stat(o->source, &st) < 0) {
+		int err = errno;
+
+		cli_error("-d %s: %s", o->source, strerror(err));
+		return -err;
+	}
+	if (o->super_only && (!t->exists || !t->size)) {
+		cli_error("%s: -S rewrites the superblocks of a filesystem "
+			  "that is there: %s", t->path, t->exists ?
+			  "the target is empty" : "no such file");
+		return -ENOENT;
+	}
 	if (!t->exists)
 		return 0;
 	if (t->is_blockdev && dev_busy(t->rdev, why, sizeof(why))) {
@@ -372,7 +391,8 @@ int mkfs_target_check(const struct mkfs_opts *o, const struct mkfs_target *t)
 			  t->path);
 		return -EBUSY;
 	}
-	if (o->force || !t->size)
+	/* -n writes nothing: it shows what would be made over it */
+	if (o->force || o->dry_run || !t->size)
 		return 0;
 	if (blkid_finds(t, why, sizeof(why))) {
 		cli_error("%s; use -F to overwrite it", why);
@@ -417,6 +437,13 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 	int fd, err = 0;
 	uint64_t old = t->size;
 
+	/* -S keeps every byte but the superblocks and descriptors */
+	if (o->super_only) {
+		t->known_zero = 0;
+		return 0;
+	}
+	/* -E assume_storage_prezeroed: the user vouches for zeros */
+	t->known_zero = o->prezeroed;
 	if (t->is_blockdev)
 		return discard_device(o, t, fs_bytes);
 	fd = open(t->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
@@ -424,11 +451,12 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 		err = errno;
 		goto fail;
 	}
-	if (o->size_arg && ftruncate(fd, (off_t)fs_bytes) < 0) {
+	/* a file longer than SIZE keeps its length and what is past it */
+	if (o->size_arg && fs_bytes > old && ftruncate(fd, (off_t)fs_bytes) < 0) {
 		err = errno;
 		goto fail;
 	}
-	t->known_zero = old == 0;
+	t->known_zero |= old == 0;
 	/* with -z the old contents stay, to be saved before each write */
 	if (old && !o->undo_file && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
 			     (off_t)(old < fs_bytes ? old : fs_bytes)) == 0)

@@ -153,6 +153,9 @@ static int build_types(const struct mkfs_opts *o, const struct mkfs_conf *c,
 	char *save = NULL;
 	int n = 0;
 
+	if (!ext && o->creator_os &&
+	    mkfs_creator_os(o->creator_os) == EXT2_OS_HURD)
+		ext = "ext2";	/* mke2fs's type for the Hurd */
 	if (!ext)
 		ext = mkfs_conf_stanza_get(c, "", "fs_type");
 	if (!ext)
@@ -174,7 +177,41 @@ static int build_types(const struct mkfs_opts *o, const struct mkfs_conf *c,
 		if (n < MAX_TYPES)
 			types[n++] = t;
 	}
+	if (o->creator_os && mkfs_creator_os(o->creator_os) == EXT2_OS_HURD &&
+	    n < MAX_TYPES)
+		types[n++] = "hurd";
 	types[n] = NULL;
+	return 0;
+}
+
+/* Features the Hurd does not support, as mke2fs lists them. */
+static const struct { int word; uint32_t bit; const char *name; } no_hurd[] = {
+	{ 1, EXT2_FEATURE_INCOMPAT_FILETYPE, "filetype" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_HUGE_FILE, "huge_file" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM, "metadata_csum" },
+	{ 1, EXT4_FEATURE_INCOMPAT_EA_INODE, "ea_inode" },
+	{ 1, EXT4_FEATURE_INCOMPAT_CASEFOLD, "casefold" },
+};
+
+static uint32_t *feature_word(struct mkfs_opts *o, int word)
+{
+	return word == 1 ? &o->incompat : &o->ro_compat;
+}
+
+static void hurd_mask(struct mkfs_opts *o)
+{
+	for (size_t i = 0; i < sizeof(no_hurd) / sizeof(no_hurd[0]); i++)
+		*feature_word(o, no_hurd[i].word) &= ~no_hurd[i].bit;
+}
+
+static int hurd_refuse(struct mkfs_opts *o)
+{
+	for (size_t i = 0; i < sizeof(no_hurd) / sizeof(no_hurd[0]); i++)
+		if (*feature_word(o, no_hurd[i].word) & no_hurd[i].bit) {
+			cli_error("the Hurd does not support the %s feature",
+				  no_hurd[i].name);
+			return -EINVAL;
+		}
 	return 0;
 }
 
@@ -182,6 +219,8 @@ static int resolve_features(struct mkfs_opts *o, const struct mkfs_conf *c,
 			    const char *const *types)
 {
 	const char *base = mkfs_conf_get(c, types, "base_features");
+	int hurd = o->creator_os &&
+		   mkfs_creator_os(o->creator_os) == EXT2_OS_HURD;
 	uint32_t profile_orphan, profile_seed;
 	const char *v;
 	int rc;
@@ -195,6 +234,8 @@ static int resolve_features(struct mkfs_opts *o, const struct mkfs_conf *c,
 		if (v)
 			rc = edit_features(v, o);
 	}
+	if (hurd)	/* what the Hurd lacks, off before the user's */
+		hurd_mask(o);
 	v = mkfs_conf_get(c, types, "default_features");
 	if (!rc && v)
 		rc = edit_features(v, o);
@@ -214,6 +255,8 @@ static int resolve_features(struct mkfs_opts *o, const struct mkfs_conf *c,
 	if (profile_seed &&
 	    !(o->ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
 		o->incompat &= ~EXT4_FEATURE_INCOMPAT_CSUM_SEED;
+	if (!rc && hurd)
+		rc = hurd_refuse(o);
 	return rc;
 }
 
@@ -328,6 +371,11 @@ static void resolve_numbers(struct mkfs_opts *o, const struct mkfs_conf *c,
 	if ((o->ro_compat & EXT4_FEATURE_RO_COMPAT_PROJECT) &&
 	    o->def_inode_size < 2 * EXT2_GOOD_OLD_INODE_SIZE)
 		o->def_inode_size = 2 * EXT2_GOOD_OLD_INODE_SIZE;
+	/* mke2fs's warning goes by the size asked (-I or the profile),
+	 * revision 0 or not; the profile can turn it off (hurd) */
+	o->warn_y2038 = (o->inode_size ? o->inode_size : o->def_inode_size) ==
+			EXT2_GOOD_OLD_INODE_SIZE &&
+			mkfs_conf_get_bool(c, types, "warn_y2038_dates", 1);
 	if (o->revision == 0)	/* fixed at 128 bytes before revision 1 */
 		o->inode_size = o->def_inode_size = EXT2_GOOD_OLD_INODE_SIZE;
 	if (!o->flex_bg_size)
@@ -350,6 +398,9 @@ static void resolve_numbers(struct mkfs_opts *o, const struct mkfs_conf *c,
 	if (o->packed_meta_blocks < 0)
 		o->packed_meta_blocks = mkfs_conf_get_bool(c, types,
 			"packed_meta_blocks", 0);
+	/* zeros promised: nothing to zero now or later (mke2fs) */
+	if (o->prezeroed)
+		o->lazy_itable_init = o->lazy_journal_init = 1;
 	if (!o->reserved_given) {
 		const char *r = mkfs_conf_get(c, types, "reserved_ratio");
 
@@ -417,6 +468,46 @@ static int resolve_encoding(struct mkfs_opts *o, const struct mkfs_conf *c,
 	return ef ? encoding_flags_of(ef, &o->s_encoding_flags) : 0;
 }
 
+/* [defaults] creator_os when -o did not say (mke2fs reads it there). */
+static int profile_creator_os(struct mkfs_opts *o, const struct mkfs_conf *c)
+{
+	const char *v = o->creator_os ? NULL :
+			mkfs_conf_stanza_get(c, "", "creator_os");
+
+	if (!v)
+		return 0;
+	if (mkfs_creator_os(v) < 0) {
+		cli_error("mke2fs.conf: creator_os = %s: unknown operating "
+			  "system", v);
+		return -EINVAL;
+	}
+	o->creator_os = strdup(v);
+	return o->creator_os ? 0 : -ENOMEM;
+}
+
+/*
+ * Each type's options relation holds extended options, as -E takes them,
+ * read in the types' order; -E comes after, so it has the last word (as
+ * mke2fs parses them).
+ */
+static int profile_options(struct mkfs_opts *o, const struct mkfs_conf *c,
+			   const char *const *types)
+{
+	int rc = 0, any = 0;
+
+	for (int i = 0; !rc && types[i]; i++) {
+		const char *v = mkfs_conf_stanza_get(c, types[i], "options");
+
+		if (v && *v) {
+			rc = mkfs_parse_extended(v, o);
+			any = 1;
+		}
+	}
+	if (!rc && any && o->extended)
+		rc = mkfs_parse_extended(o->extended, o);
+	return rc;
+}
+
 int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes)
 {
 	const char *types[MAX_TYPES + 1];
@@ -426,7 +517,11 @@ int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes)
 
 	o->size_type = size_type_of(size_bytes);
 	if (!rc)
+		rc = profile_creator_os(o, &c);
+	if (!rc)
 		rc = build_types(o, &c, o->size_type, types, &usage);
+	if (!rc)
+		rc = profile_options(o, &c, types);
 	if (!rc)
 		rc = resolve_features(o, &c, types);
 	if (!rc && o->revision == 0)

@@ -240,6 +240,8 @@ static void build_inodes(const struct mkfs_opts *o,
 		in.uid = o->root_uid;
 		in.gid = o->root_gid;
 	}
+	if (o->root_perms >= 0)
+		in.mode = (uint16_t)(S_IFDIR | o->root_perms);
 	put_inode(fs, table, EXT2_ROOT_INO, &in);
 
 	dir_inode(o, fs, &in, S_IFDIR | 0700, l->lpf_blocks);
@@ -482,36 +484,33 @@ static int write_orphan_file(const struct mkfs_opts *o,
 }
 
 /*
- * BLOCK_UNINIT as mke2fs leaves it: on every group but the last that
- * nothing was allocated in (no flex_bg tables, no root, lost+found or
- * resize block, no journal). Their bitmaps, written for the journal's
- * search, go back to holes on a target that reads zeros, and their
- * bitmap checksums are 0 as mke2fs leaves them.
+ * BLOCK_UNINIT as mke2fs 1.47.4 leaves it: on every group but the last
+ * that nothing was allocated in (no superblock backup nor descriptor
+ * block, no flex_bg tables, no root, lost+found or resize block, no
+ * journal). Since 1.47.1 (e2fsprogs 7150bea3) a group holding a backup
+ * keeps its bitmap, as written: a kernel initialising an uninit bitmap
+ * would not mark descriptor blocks past group 0's. The bitmap checksums
+ * of uninit groups are 0, as mke2fs leaves them.
  */
-static int set_block_uninit(const struct mkfs_target *t,
-			    const struct mkfs_layout *l, struct extkit_fs *fs,
-			    const uint8_t *touched)
+static void set_block_uninit(const struct mkfs_layout *l,
+			     struct extkit_fs *fs, const uint8_t *touched)
 {
-	int rc = 0;
-
 	if (!extkit_has_group_csum(&fs->sb))
-		return 0;
-	for (uint32_t g = 1; !rc && g + 1 < l->groups; g++) {
+		return;
+	for (uint32_t g = 1; g + 1 < l->groups; g++) {
 		struct extkit_group *gd = &fs->groups[g];
 
-		if (touched[g] || mkfs_place_flex_used(l->place, g))
+		if (touched[g] || mkfs_place_flex_used(l->place, g) ||
+		    extkit_group_sb_overhead(&fs->sb, &fs->g, g))
 			continue;
 		gd->flags |= EXT4_BG_BLOCK_UNINIT;
 		gd->block_bitmap_csum = 0;
-		if (t->known_zero && extkit_group_sb_overhead(&fs->sb,
-							      &fs->g, g))
-			rc = zero_blocks(fs, gd->block_bitmap, 1);
 	}
-	return rc;
 }
 
-int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
-	       const struct mkfs_layout *l, struct extkit_fs *fs)
+/* A whole new filesystem: every block it needs, then the superblocks. */
+static int write_all(const struct mkfs_opts *o, const struct mkfs_target *t,
+		     const struct mkfs_layout *l, struct extkit_fs *fs)
 {
 	uint8_t *touched = calloc(l->groups, 1);
 	int rc = touched ? 0 : -ENOMEM;
@@ -538,15 +537,61 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 	if (!rc && l->orphan_ino)
 		rc = write_orphan_file(o, l, fs, touched);
 	if (!rc)
-		rc = set_block_uninit(t, l, fs, touched);
+		set_block_uninit(l, fs, touched);
 	if (!rc && o->source)	/* after the journal, on the final flags */
 		rc = mkfs_populate(o, l, fs);
 	if (!rc && has_quota(fs) && o->source)
 		rc = mkfs_quota_write(o, l, fs);
-	if (!rc)
+	if (!rc) {
+		extkit_fs_add_kbytes_written(fs);
 		rc = extkit_fs_write_super(fs);
+	}
 	if (!rc)
 		rc = extkit_io_flush(fs->io);
 	free(touched);
 	return rc;
+}
+
+/*
+ * -S, as mke2fs -S: the superblocks and group descriptors of the layout,
+ * nothing else (no bitmap, inode table, directory, journal, quota or
+ * orphan file), so that e2fsck can find what the old filesystem held.
+ * The filesystem is marked in error, and no inode is left out as unused
+ * (itable_unused 0), so that e2fsck reads every inode table; the special
+ * inodes keep the numbers the layout gives them.
+ */
+static int write_super_only(const struct mkfs_layout *l, struct extkit_fs *fs)
+{
+	uint8_t *none = calloc(l->groups, 1);	/* no group touched */
+
+	if (!none)
+		return -ENOMEM;
+	set_block_uninit(l, fs, none);
+	free(none);
+	fs->sb.state |= EXT2_ERROR_FS;
+	fs->raw_sb.s_overhead_clusters = 0;	/* not known: mke2fs -S */
+	if (extkit_has_group_csum(&fs->sb))
+		for (uint32_t g = 0; g < l->groups; g++)
+			fs->groups[g].itable_unused = 0;
+	if (fs->sb.feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)
+		fs->sb.journal_inum = EXT2_JOURNAL_INO;
+	if (l->orphan_ino) {
+		fs->sb.orphan_file_inum = l->orphan_ino;
+		fs->raw_sb.s_orphan_file_inum = cpu_to_le32(l->orphan_ino);
+	}
+	extkit_fs_add_kbytes_written(fs);
+	return extkit_fs_write_super(fs);
+}
+
+int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
+	       const struct mkfs_layout *l, struct extkit_fs *fs)
+{
+	if (o->super_only) {
+		int rc;
+
+		fs->io->block_size = l->block_size;
+		rc = write_super_only(l, fs);
+		return rc ? rc : extkit_io_flush(fs->io);
+	}
+	return write_all(o, t, l, fs);
 }

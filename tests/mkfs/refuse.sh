@@ -98,7 +98,8 @@ refuse "existing ext2" "$img" \
 	"contains an ext2 filesystem labelled 'oldfs', UUID $TEST_UUID; use -F" \
 	"$img"
 refuse "existing ext2, SIZE given" "$img" "use -F" "$img" 4M
-refuse "existing ext2, dry run" "$img" "use -F" -n "$img"
+# (-n shows what it would make over it, without -F, as mke2fs -n:
+# habits.sh)
 # A DOS partition table: one Linux partition and the 55 AA signature.
 pt=$tmpdir/pt.img
 truncate -s 10M "$pt"
