@@ -626,10 +626,11 @@ static int drop_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 }
 
 /* Deletes inode ino, which names shared blocks, as e2fsck deletes a file
- * it cannot clone; its directory entries go in pass 2. Directories are
- * kept (pass 2 walks them). -1 when the user says no. ask: pass 1D's
- * question after a clone declined or failed (a no leaves the blocks
- * shared: an error left), else the one of make_room. */
+ * it cannot clone; its directory entries go in pass 2. -1 when the user
+ * says no. ask: pass 1D's question after a clone was declined (a no
+ * leaves the blocks shared: an error left; a directory deleted there
+ * leaves its files to pass 3, as e2fsck's), else the one of make_room,
+ * which keeps directories (it runs under -y). */
 static int delete_sharer(struct fsck_ctx *ctx, struct fsck_dups *d,
 			 uint32_t ino, uint64_t refs, int ask)
 {
@@ -637,7 +638,8 @@ static int delete_sharer(struct fsck_ctx *ctx, struct fsck_dups *d,
 	struct problem_context pctx;
 	void *arg[2] = { ctx, d };
 
-	if (extkit_inode_read(ctx->fs, ino, &inode) || S_ISDIR(inode.mode)) {
+	if (extkit_inode_read(ctx->fs, ino, &inode) ||
+	    (S_ISDIR(inode.mode) && !ask)) {
 		if (ask)
 			ctx->flags |= FSCK_FL_UNCORRECTED;
 		return 0;

@@ -612,9 +612,10 @@ const struct problem problem_table[] = {
 	{ PR_1D_DUP_BLOCKS_DEALT,
 	  "Multiply-claimed blocks already reassigned or cloned.\n",
 	  PROMPT_NONE, PR_MSG_ONLY },
+	/* a no is counted when "Delete file?" gets one too (e2fsck) */
 	{ PR_1D_CLONE_QUESTION,
 	  "",
-	  PROMPT_CLONE_SHARED, 0 },
+	  PROMPT_CLONE_SHARED, PR_NO_OK },
 	{ PR_1D_DELETE_QUESTION,
 	  "",
 	  PROMPT_DELETE_FILE, 0 },

@@ -104,6 +104,24 @@ else
 	sed 's/^/    /' out | head -5
 fi
 
+# ext2 without checksums: the primary read raw is refused the same way.
+mkimg 1024 8M
+populate
+for f in FEATURE_C20 FEATURE_I20 FEATURE_R20; do
+	cp image ext2.img
+	$DEBUGFS -w -R "feature $f" ext2.img >/dev/null 2>&1
+	sum=$(sha256sum ext2.img)
+	rc=$(fsck_rc out -fy ext2.img)
+	want=8
+	[ "$f" = FEATURE_C20 ] && want=12
+	if [ "$rc" -eq "$want" ] && [ "$(sha256sum ext2.img)" = "$sum" ] &&
+	   grep -q "unsupported feature(s): $f" out; then
+		ok "ext2 $f: refused with $rc, nothing written"
+	else
+		fail "ext2 $f: exit $rc"
+	fi
+done
+
 # A known bit set alone is checked as usual.
 cp base.img image
 rc=$(fsck_rc out -fn image)

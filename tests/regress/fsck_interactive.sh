@@ -128,6 +128,27 @@ if interact "no to a bitmap fix" "k:n,k:y,k:y" 4 -f; then
 	fi
 fi
 
+# Pass 1D on a terminal: no to "Clone multiply-claimed blocks?", yes to
+# "Delete file?": the first owner (d1/d2/big) goes, x keeps the block;
+# exit 1 (the no is no error once the file is deleted, as in e2fsck).
+mkimg 1024 8M
+populate
+dbg "write /dev/null x" "sif x block[0] $(blk d1/d2/big 2)" \
+    "sif x size 1024" "sif x blocks 2"
+if interact "pass 1D: no, then delete" "k:n,k:y,k:a" 1 -f; then
+	if ! grep -q '^Clone multiply-claimed blocks<y>? $' out ||
+	   ! grep -q '^Delete file<y>? $' out; then
+		fail "pass 1D: the questions are not e2fsck's"
+		grep -A1 'Clone\|Delete' out | sed 's/^/    /' | head -8
+	elif [ "$(fsck_rc out2 -fy image)" -ne 0 ] ||
+	     ! $E2FSCK -fn image >e2.out 2>&1 ||
+	     $DEBUGFS -R "stat d1/d2/big" image 2>&1 | grep -q '^Inode:'; then
+		fail "pass 1D: after the delete, not clean or big still there"
+	else
+		ok "pass 1D on a terminal: no to clone, yes to delete, exit 1"
+	fi
+fi
+
 # -r is accepted as e2fsck accepts it (interactive is the default).
 damaged
 interact "-r" "k:a" 1 -r -f && ok "-r accepted"
