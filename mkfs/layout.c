@@ -139,8 +139,9 @@ static int pick_sizes(struct mkfs_opts *o, const struct mkfs_target *t,
 	/* mke2fs: no resize inode past 2^32 blocks */
 	if (l->blocks > UINT32_MAX)
 		o->compat &= ~EXT2_FEATURE_COMPAT_RESIZE_INODE;
-	l->desc_size = (o->incompat & EXT4_FEATURE_INCOMPAT_64BIT) ?
-		       DESC_SIZE_64BIT : EXT2_MIN_DESC_SIZE;
+	l->desc_size = !(o->incompat & EXT4_FEATURE_INCOMPAT_64BIT) ?
+		       EXT2_MIN_DESC_SIZE :
+		       o->desc_size ? o->desc_size : DESC_SIZE_64BIT;
 	l->first_data_block = l->block_size == 1024;
 	l->blocks_per_group = 8 * l->block_size;
 	if (o->blocks_per_group) {

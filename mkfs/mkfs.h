@@ -87,6 +87,7 @@ struct mkfs_opts {
 	int no_copy_xattrs;		/* -E no_copy_xattrs */
 	int prezeroed;			/* -E assume_storage_prezeroed */
 	int super_only;			/* -S: superblocks and descriptors */
+	uint32_t desc_size;		/* -E desc_size= (64bit); 0: 64 */
 };
 
 struct mkfs_target {

@@ -324,6 +324,10 @@ static int check_features_ext4(struct mkfs_opts *o)
 /* Feature rules mke2fs enforces or applies. */
 static int check_features(struct mkfs_opts *o)
 {
+	if (o->desc_size && !(o->incompat & EXT4_FEATURE_INCOMPAT_64BIT)) {
+		cli_error("-E desc_size needs the 64bit feature (-O 64bit)");
+		return -EINVAL;
+	}
 	if ((o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
 	    !(o->ro_compat & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER)) {
 		cli_error("resize_inode needs sparse_super");

@@ -6,7 +6,8 @@
 # Lifetime writes, and e2fsck -fn is clean:
 #  - -o creator-os (linux, hurd (ext2 without filetype, its profile
 #    type), freebsd, a number), its refusals, [defaults] creator_os;
-#  - -M last-mounted-dir; -E test_fs; -E assume_storage_prezeroed (every
+#  - -M last-mounted-dir; -E test_fs; -E desc_size= (64bit: 128 to
+#    1024, with meta_bg too; refused without 64bit); -E assume_storage_prezeroed (every
 #    inode table flagged zeroed, nothing zeroed);
 #  - the profile's options relation (extended options per type), with
 #    -E given after it winning;
@@ -85,6 +86,11 @@ same "-E assume_storage_prezeroed" -t ext4 -E "$FIX,assume_storage_prezeroed"
 same "-E assume_storage_prezeroed=1, 1 KiB blocks" -t ext4 -b 1024 \
 	-E "$FIX,assume_storage_prezeroed=1"
 
+same "-E desc_size=128" -t ext4 -E "$FIX,desc_size=128"
+same "-E desc_size=1024, 4 KiB blocks" -t ext4 -b 4096 -E "$FIX,desc_size=1024"
+same "-E desc_size=512 with meta_bg" -t ext4 -O meta_bg,^resize_inode \
+	-E "$FIX,desc_size=512"
+
 # refusals: unknown systems, features the Hurd lacks, -M too long
 refused() {
 	_d=$1
@@ -103,6 +109,9 @@ refused "-o plan9" "unknown operating system" -o plan9
 refused "-o hurd -O metadata_csum" "metadata_csum" -o hurd -O metadata_csum
 refused "-M of 65 bytes" "longer than 64" -M "/$(printf '%064d' 0)"
 refused "-E root_perms=9" "invalid octal mode" -E root_perms=9
+refused "-E desc_size without 64bit" "needs the 64bit feature" -t ext4 \
+	-O ^64bit -E desc_size=128
+refused "-E desc_size=96" "not a power of two" -t ext4 -E desc_size=96
 
 # the profile: [defaults] creator_os, and options per type
 sed '/^\[defaults\]/a\
