@@ -48,6 +48,7 @@ struct raw_args {
 };
 
 enum { OPT_FEATURES = 'O', OPT_EXTENDED = 'E', OPT_VERSION = 'V',
+       OPT_CHECK = 'c', OPT_BADLIST = 'l', OPT_DIRECT = 'D',
        OPT_RESERVED = 'm' };
 
 static int is_pow2(uint64_t v)
@@ -279,6 +280,12 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		}
 		o->desc_size = (uint32_t)v;
 		return 0;
+	}
+	if (!strcmp(tok, "offset")) {
+		cli_error("-E offset: extkit-mkfs makes a filesystem at the start "
+			  "of its target only; give it a partition or a loop "
+			  "device (losetup -o) instead");
+		return -EINVAL;
 	}
 	if (!strcmp(tok, "test_fs")) {
 		o->test_fs = 1;
@@ -577,6 +584,44 @@ static int take_positionals(poptContext pc, struct mkfs_opts *o)
 }
 
 /* Runs the popt loop; returns -1 to go on or an exit code. */
+/*
+ * mke2fs options extkit-mkfs does not have, refused by name: -c (a
+ * badblocks scan) and -l (a bad-block list), whose blocks the layout
+ * would have to go around, and -D (direct I/O).
+ */
+/* Whether a badblocks program is on PATH (mke2fs -c runs it). */
+static int have_badblocks(void)
+{
+	const char *path = getenv("PATH");
+	char file[4096];
+
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+
+		if (n && n + sizeof("/badblocks") <= sizeof(file)) {
+			memcpy(file, path, n);
+			strcpy(file + n, "/badblocks");
+			if (!access(file, X_OK))
+				return 1;
+		}
+		path += n + (path[n] == ':');
+	}
+	return 0;
+}
+
+static void refuse_unsupported(int opt)
+{
+	if (opt == OPT_CHECK && !have_badblocks())
+		cli_error("-c: badblocks is not installed (e2fsprogs), and "
+			  "extkit-mkfs takes no bad-block list anyway");
+	else if (opt == OPT_CHECK || opt == OPT_BADLIST)
+		cli_error("-%c: extkit-mkfs does not place a filesystem around "
+			  "bad blocks; use mke2fs -%c", opt, opt);
+	else
+		cli_error("-D: extkit-mkfs has no direct I/O mode (file data "
+			  "of -d past 256 MiB already bypasses the page cache)");
+}
+
 static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 {
 	int rc;
@@ -589,6 +634,11 @@ static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 		case OPT_RESERVED:
 			a->reserved_given = 1;
 			break;
+		case OPT_CHECK:
+		case OPT_BADLIST:
+		case OPT_DIRECT:
+			refuse_unsupported(rc);
+			return MKFS_EXIT_FAIL;
 		case OPT_FEATURES:
 			if (add_to_list(&a->features, poptGetOptArg(pc))) {
 				cli_error("out of memory");
@@ -697,6 +747,12 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		  "print nothing but errors", NULL },
 		{ "verbose", 'v', POPT_ARG_NONE, &o->verbose, 0,
 		  "print the version and every group", NULL },
+		{ NULL, 'c', POPT_ARG_NONE, NULL, OPT_CHECK,
+		  "mke2fs's bad-block scan: refused", NULL },
+		{ NULL, 'l', POPT_ARG_STRING, NULL, OPT_BADLIST,
+		  "mke2fs's bad-block list: refused", "FILE" },
+		{ NULL, 'D', POPT_ARG_NONE, NULL, OPT_DIRECT,
+		  "mke2fs's direct I/O: refused", NULL },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
 		  "print the version and exit", NULL },
 		POPT_AUTOHELP
