@@ -287,6 +287,16 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 			  "device (losetup -o) instead");
 		return -EINVAL;
 	}
+	if (!strcmp(tok, "revision") && val) {
+		/* 1.47.4's spelling of -r (which it keeps for 1 only) */
+		if (strcmp(val, "0") && strcmp(val, "1")) {
+			cli_error("revision '%s' is not supported (0 or 1)",
+				  val);
+			return -EINVAL;
+		}
+		o->revision = val[0] - '0';
+		return 0;
+	}
 	if (!strcmp(tok, "test_fs")) {
 		o->test_fs = 1;
 		return 0;
@@ -318,7 +328,7 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
 		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
-		  "root_owner, root_perms=, desc_size=, orphan_file_size=, quotatype=, "
+		  "root_owner, root_perms=, desc_size=, revision=, orphan_file_size=, quotatype=, "
 		  "mmp_update_interval=, encoding=, encoding_flags=, test_fs, "
 		  "no_copy_xattrs, assume_storage_prezeroed, discard, "
 		  "nodiscard)", tok,
@@ -704,7 +714,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], root_perms=MODE, desc_size=BYTES, test_fs, no_copy_xattrs, assume_storage_prezeroed[=0|1], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], root_perms=MODE, desc_size=BYTES, revision=0|1, test_fs, no_copy_xattrs, assume_storage_prezeroed[=0|1], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },

@@ -6,6 +6,7 @@
 # Lifetime writes, and e2fsck -fn is clean:
 #  - -o creator-os (linux, hurd (ext2 without filetype, its profile
 #    type), freebsd, a number), its refusals, [defaults] creator_os;
+#  - -E revision=0|1 (1.47.4's spelling of -r);
 #  - -M last-mounted-dir; -E test_fs; -E desc_size= (64bit: 128 to
 #    1024, with meta_bg too; refused without 64bit); -E assume_storage_prezeroed (every
 #    inode table flagged zeroed, nothing zeroed);
@@ -90,6 +91,29 @@ same "-E desc_size=128" -t ext4 -E "$FIX,desc_size=128"
 same "-E desc_size=1024, 4 KiB blocks" -t ext4 -b 4096 -E "$FIX,desc_size=1024"
 same "-E desc_size=512 with meta_bg" -t ext4 -O meta_bg,^resize_inode \
 	-E "$FIX,desc_size=512"
+
+# -E revision=0: 1.47.4's spelling of -r 0 (which 1.47.4 refuses; 1.47.0
+# has no -E revision=): against the mke2fs found's own spelling
+for r in 0 1; do
+	rm -f "$img" "$ref"
+	if mke2fs_old_uninit; then
+		rref="-r $r -E $FIX"
+	else
+		rref="-E $FIX,revision=$r"
+	fi
+	run_mkfs "$tmpdir/out" "$tmpdir/err" -q -U "$TEST_UUID" \
+		-E "$FIX,revision=$r" "$img" 64M ||
+		{ fail "-E revision: $(cat "$tmpdir/err")"; continue; }
+	# shellcheck disable=SC2086
+	"$MKE2FS" -q -F -U "$TEST_UUID" $rref "$ref" 64M >/dev/null 2>&1 ||
+		{ fail "-E revision: mke2fs $rref failed"; continue; }
+	fsck_clean "-E revision" "$img" || continue
+	report "$ref" >"$tmpdir/ref.txt"
+	report "$img" >"$tmpdir/img.txt"
+	cmp -s "$tmpdir/ref.txt" "$tmpdir/img.txt" &&
+		ok "-E revision=$r: as mke2fs $rref ($(sb_field "$img" 'Filesystem revision #'))" ||
+		fail "-E revision=$r: differs from mke2fs $rref"
+done
 
 # refusals: unknown systems, features the Hurd lacks, -M too long
 refused() {
