@@ -213,6 +213,7 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		*val++ = '\0';
 	if (!strcmp(tok, "discard") || !strcmp(tok, "nodiscard")) {
 		o->nodiscard = tok[0] == 'n';
+		o->discard_given = 1;
 		return 0;
 	}
 	if (!strcmp(tok, "hash_seed") && val) {

@@ -11,7 +11,8 @@
 #    1024, with meta_bg too; refused without 64bit); -E assume_storage_prezeroed (every
 #    inode table flagged zeroed, nothing zeroed);
 #  - the profile's options relation (extended options per type), with
-#    -E given after it winning;
+#    -E given after it winning; its errors, hash_alg (with -d, whose
+#    directories hash by it), enable_periodic_fsck and default_mntopts;
 #  - -E root_perms= (1.47.1 and later: with an older mke2fs the root's
 #    mode is checked by itself), with and without -d;
 #  - -E no_copy_xattrs: -d copies no attribute;
@@ -155,6 +156,34 @@ MKE2FS_CONFIG=$tmpdir/opt.conf same "the profile's options, then -E stride=8" \
 	-t ext4 -E "$FIX,stride=8" &&
 	[ "$(sb_field "$img" 'RAID stride')" = 8 ] &&
 	ok "-E after the profile's options: RAID stride 8"
+
+# the other relations mke2fs reads: errors, hash_alg,
+# enable_periodic_fsck, default_mntopts (and -e over errors)
+sed 's/^\([[:space:]]*ext4 = {\)/\1\
+		errors = remount-ro\
+		hash_alg = tea\
+		enable_periodic_fsck = true\
+		default_mntopts = acl,user_xattr,journal_data_writeback,^acl/' \
+	"$MKE2FS_CONFIG" >"$tmpdir/rel.conf"
+MKE2FS_CONFIG=$tmpdir/rel.conf same "errors, hash_alg, enable_periodic_fsck, default_mntopts" \
+	-t ext4 -E "$FIX" &&
+	ok "the profile's relations: $(sb_field "$img" 'Errors behavior'), $(sb_field "$img" 'Default directory hash'), $(sb_field "$img" 'Maximum mount count') mounts, options $(sb_field "$img" 'Default mount options')"
+MKE2FS_CONFIG=$tmpdir/rel.conf same "the profile's errors, then -e panic" \
+	-t ext4 -e panic -E "$FIX"
+# an htree directory hashed by tea
+mkdir -p "$tmpdir/big"
+i=0
+while [ $i -lt 600 ]; do
+	: >"$tmpdir/big/file-with-a-longer-name-$i"
+	i=$((i + 1))
+done
+rm -f "$img"
+MKE2FS_CONFIG=$tmpdir/rel.conf run_mkfs "$tmpdir/out" "$tmpdir/err" -q \
+	-t ext4 -d "$tmpdir/big" "$img" 16M &&
+fsck_clean "hash_alg = tea with -d" "$img" &&
+[ "$("$DEBUGFS" -R "htree /" "$img" 2>/dev/null | sed -n 's/.*Hash Version: \([0-9]*\).*/\1/p' | head -1)" = 2 ] &&
+	ok "hash_alg = tea: -d's htree root says tea (2), e2fsck -fn clean" ||
+	fail "hash_alg = tea with -d: $(cat "$tmpdir/err")"
 
 # root_perms: 1.47.1 and later; else checked by itself
 root_mode() {
