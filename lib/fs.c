@@ -445,13 +445,6 @@ static int write_copies(struct extkit_fs *fs, int dry)
 	return rc;
 }
 
-/*
- * Every place is checked before the first write, and the primary
- * superblock goes last (as e2fsprogs' ext2fs_flush does): when a write
- * fails, the primary still describes the filesystem as it was, and only
- * copies e2fsck does not compare (backups are rewritten from the primary)
- * may hold the new state.
- */
 void extkit_fs_add_kbytes_written(struct extkit_fs *fs)
 {
 	uint64_t kb = le64(fs->raw_sb.s_kbytes_written);
@@ -462,6 +455,13 @@ void extkit_fs_add_kbytes_written(struct extkit_fs *fs)
 			cpu_to_le64(kb + ((bytes + EXT2_SUPERBLOCK_SIZE) >> 10));
 }
 
+/*
+ * Every place is checked before the first write, and the primary
+ * superblock goes last (as e2fsprogs' ext2fs_flush does): when a write
+ * fails, the primary still describes the filesystem as it was, and only
+ * copies e2fsck does not compare (backups are rewritten from the primary)
+ * may hold the new state.
+ */
 int extkit_fs_write_super(struct extkit_fs *fs)
 {
 	int rc;

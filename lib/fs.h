@@ -56,12 +56,6 @@ int extkit_fs_write_block(struct extkit_fs *fs, uint64_t blk,
 			  const void *buf);
 
 /*
- * Writes the superblock and descriptors, primary and every backup. Every
- * place is checked against the target's size first (-EXTKIT_ETRUNC before
- * any write); the primary superblock is written last, so after a failed
- * write it still holds the previous state.
- */
-/*
  * s_kbytes_written as e2fsprogs keeps it: when not 0 (mke2fs sets 1 for
  * ext4's features; 0 means nobody counts), the KiB fs->io wrote since
  * the last call, and the superblock about to be written, are added
@@ -69,6 +63,12 @@ int extkit_fs_write_block(struct extkit_fs *fs, uint64_t blk,
  * Call it just before the last superblock write of a run.
  */
 void extkit_fs_add_kbytes_written(struct extkit_fs *fs);
+/*
+ * Writes the superblock and descriptors, primary and every backup. Every
+ * place is checked against the target's size first (-EXTKIT_ETRUNC before
+ * any write); the primary superblock is written last, so after a failed
+ * write it still holds the previous state.
+ */
 int extkit_fs_write_super(struct extkit_fs *fs);
 /*
  * Writes the superblock to the backups, then the primary (descriptors

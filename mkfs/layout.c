@@ -36,8 +36,6 @@
 #define MIN_IPG		16u	/* group 0 holds inodes 1..11 */
 #define DESC_SIZE_64BIT	64u	/* s_desc_size with 64bit */
 #define LPF_MIN_BYTES	(16 * KIB)
-#define DEFM_XATTR_USER	0x0004	/* default mount options: user_xattr */
-#define DEFM_ACL	0x0008	/* and acl, as mke2fs.conf sets them */
 
 static uint64_t div_ceil(uint64_t a, uint64_t b)
 {
@@ -139,8 +137,9 @@ static int pick_sizes(struct mkfs_opts *o, const struct mkfs_target *t,
 	/* mke2fs: no resize inode past 2^32 blocks */
 	if (l->blocks > UINT32_MAX)
 		o->compat &= ~EXT2_FEATURE_COMPAT_RESIZE_INODE;
-	l->desc_size = (o->incompat & EXT4_FEATURE_INCOMPAT_64BIT) ?
-		       DESC_SIZE_64BIT : EXT2_MIN_DESC_SIZE;
+	l->desc_size = !(o->incompat & EXT4_FEATURE_INCOMPAT_64BIT) ?
+		       EXT2_MIN_DESC_SIZE :
+		       o->desc_size ? o->desc_size : DESC_SIZE_64BIT;
 	l->first_data_block = l->block_size == 1024;
 	l->blocks_per_group = 8 * l->block_size;
 	if (o->blocks_per_group) {
@@ -529,7 +528,7 @@ static void fill_ids(const struct mkfs_opts *o, struct extkit_super *sb)
 	memcpy(sb->volume_name, o->label, sizeof(o->label));
 	for (int i = 0; i < 4; i++)
 		sb->hash_seed[i] = get_le32(o->hash_seed + 4 * i);
-	sb->def_hash_version = DX_HASH_HALF_MD4;
+	sb->def_hash_version = o->hash_alg;	/* half_md4 by default */
 	/* Name bytes hash as the C char of this machine, as mke2fs does. */
 #ifdef __CHAR_UNSIGNED__
 	sb->flags |= EXT2_FLAGS_UNSIGNED_HASH;
@@ -570,7 +569,17 @@ static void fill_super(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	sb->feature_ro_compat = o->ro_compat;
 	sb->reserved_gdt_blocks = (uint16_t)l->rsv_gdt;
 	if (o->revision)
-		sb->default_mount_opts = DEFM_XATTR_USER | DEFM_ACL;
+		sb->default_mount_opts = o->mntopts;
+	if (o->periodic_fsck) {
+		/* mke2fs: 180 days, and 20 mounts plus a jitter from the
+		 * UUID so that not every filesystem is checked at once */
+		uint32_t sum = 0;
+
+		for (size_t i = 0; i < sizeof(o->uuid); i++)
+			sum += o->uuid[i];
+		sb->checkinterval = 86400u * 180u;
+		sb->max_mnt_count = (uint16_t)(20 + sum % 20);
+	}
 	if (l->inode_size > EXT2_GOOD_OLD_INODE_SIZE)
 		sb->min_extra_isize = sb->want_extra_isize = 32;
 	if (o->errors_behavior)

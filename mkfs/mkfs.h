@@ -87,6 +87,13 @@ struct mkfs_opts {
 	int no_copy_xattrs;		/* -E no_copy_xattrs */
 	int prezeroed;			/* -E assume_storage_prezeroed */
 	int super_only;			/* -S: superblocks and descriptors */
+	uint32_t desc_size;		/* -E desc_size= (64bit); 0: 64 */
+	int discard_given;		/* -E discard or nodiscard */
+	/* from the profile (profile.c) */
+	uint8_t hash_alg;		/* hash_alg: 0 legacy, 1 half_md4,
+					 * 2 tea */
+	uint32_t mntopts;		/* default_mntopts */
+	int periodic_fsck;		/* enable_periodic_fsck */
 };
 
 struct mkfs_target {

@@ -48,6 +48,7 @@ struct raw_args {
 };
 
 enum { OPT_FEATURES = 'O', OPT_EXTENDED = 'E', OPT_VERSION = 'V',
+       OPT_CHECK = 'c', OPT_BADLIST = 'l', OPT_DIRECT = 'D',
        OPT_RESERVED = 'm' };
 
 static int is_pow2(uint64_t v)
@@ -212,6 +213,7 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		*val++ = '\0';
 	if (!strcmp(tok, "discard") || !strcmp(tok, "nodiscard")) {
 		o->nodiscard = tok[0] == 'n';
+		o->discard_given = 1;
 		return 0;
 	}
 	if (!strcmp(tok, "hash_seed") && val) {
@@ -268,6 +270,34 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		*dst = strdup(val);
 		return *dst ? 0 : -ENOMEM;
 	}
+	if ((!strcmp(tok, "desc_size") || !strcmp(tok, "desc-size")) && val) {
+		/* 64 .. 1024, a power of two; 64bit is checked later */
+		if (ext_number(tok, val, 64, 1024, &v))
+			return -EINVAL;
+		if (!is_pow2(v)) {
+			cli_error("-E desc_size: %s is not a power of two from "
+				  "64 to 1024", val);
+			return -EINVAL;
+		}
+		o->desc_size = (uint32_t)v;
+		return 0;
+	}
+	if (!strcmp(tok, "offset")) {
+		cli_error("-E offset: extkit-mkfs makes a filesystem at the start "
+			  "of its target only; give it a partition or a loop "
+			  "device (losetup -o) instead");
+		return -EINVAL;
+	}
+	if (!strcmp(tok, "revision") && val) {
+		/* 1.47.4's spelling of -r (which it keeps for 1 only) */
+		if (strcmp(val, "0") && strcmp(val, "1")) {
+			cli_error("revision '%s' is not supported (0 or 1)",
+				  val);
+			return -EINVAL;
+		}
+		o->revision = val[0] - '0';
+		return 0;
+	}
 	if (!strcmp(tok, "test_fs")) {
 		o->test_fs = 1;
 		return 0;
@@ -299,7 +329,7 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
 		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
-		  "root_owner, root_perms=, orphan_file_size=, quotatype=, "
+		  "root_owner, root_perms=, desc_size=, revision=, orphan_file_size=, quotatype=, "
 		  "mmp_update_interval=, encoding=, encoding_flags=, test_fs, "
 		  "no_copy_xattrs, assume_storage_prezeroed, discard, "
 		  "nodiscard)", tok,
@@ -565,6 +595,44 @@ static int take_positionals(poptContext pc, struct mkfs_opts *o)
 }
 
 /* Runs the popt loop; returns -1 to go on or an exit code. */
+/*
+ * mke2fs options extkit-mkfs does not have, refused by name: -c (a
+ * badblocks scan) and -l (a bad-block list), whose blocks the layout
+ * would have to go around, and -D (direct I/O).
+ */
+/* Whether a badblocks program is on PATH (mke2fs -c runs it). */
+static int have_badblocks(void)
+{
+	const char *path = getenv("PATH");
+	char file[4096];
+
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+
+		if (n && n + sizeof("/badblocks") <= sizeof(file)) {
+			memcpy(file, path, n);
+			strcpy(file + n, "/badblocks");
+			if (!access(file, X_OK))
+				return 1;
+		}
+		path += n + (path[n] == ':');
+	}
+	return 0;
+}
+
+static void refuse_unsupported(int opt)
+{
+	if (opt == OPT_CHECK && !have_badblocks())
+		cli_error("-c: badblocks is not installed (e2fsprogs), and "
+			  "extkit-mkfs takes no bad-block list anyway");
+	else if (opt == OPT_CHECK || opt == OPT_BADLIST)
+		cli_error("-%c: extkit-mkfs does not place a filesystem around "
+			  "bad blocks; use mke2fs -%c", opt, opt);
+	else
+		cli_error("-D: extkit-mkfs has no direct I/O mode (file data "
+			  "of -d past 256 MiB already bypasses the page cache)");
+}
+
 static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 {
 	int rc;
@@ -577,6 +645,11 @@ static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 		case OPT_RESERVED:
 			a->reserved_given = 1;
 			break;
+		case OPT_CHECK:
+		case OPT_BADLIST:
+		case OPT_DIRECT:
+			refuse_unsupported(rc);
+			return MKFS_EXIT_FAIL;
 		case OPT_FEATURES:
 			if (add_to_list(&a->features, poptGetOptArg(pc))) {
 				cli_error("out of memory");
@@ -642,7 +715,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], root_perms=MODE, test_fs, no_copy_xattrs, assume_storage_prezeroed[=0|1], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], root_perms=MODE, desc_size=BYTES, revision=0|1, test_fs, no_copy_xattrs, assume_storage_prezeroed[=0|1], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },
@@ -685,6 +758,12 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		  "print nothing but errors", NULL },
 		{ "verbose", 'v', POPT_ARG_NONE, &o->verbose, 0,
 		  "print the version and every group", NULL },
+		{ NULL, 'c', POPT_ARG_NONE, NULL, OPT_CHECK,
+		  "mke2fs's bad-block scan: refused", NULL },
+		{ NULL, 'l', POPT_ARG_STRING, NULL, OPT_BADLIST,
+		  "mke2fs's bad-block list: refused", "FILE" },
+		{ NULL, 'D', POPT_ARG_NONE, NULL, OPT_DIRECT,
+		  "mke2fs's direct I/O: refused", NULL },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
 		  "print the version and exit", NULL },
 		POPT_AUTOHELP

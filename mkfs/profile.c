@@ -324,6 +324,10 @@ static int check_features_ext4(struct mkfs_opts *o)
 /* Feature rules mke2fs enforces or applies. */
 static int check_features(struct mkfs_opts *o)
 {
+	if (o->desc_size && !(o->incompat & EXT4_FEATURE_INCOMPAT_64BIT)) {
+		cli_error("-E desc_size needs the 64bit feature (-O 64bit)");
+		return -EINVAL;
+	}
 	if ((o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
 	    !(o->ro_compat & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER)) {
 		cli_error("resize_inode needs sparse_super");
@@ -468,6 +472,78 @@ static int resolve_encoding(struct mkfs_opts *o, const struct mkfs_conf *c,
 	return ef ? encoding_flags_of(ef, &o->s_encoding_flags) : 0;
 }
 
+/* default_mntopts: mount option names, ^ to clear (e2p's table). */
+static int parse_mntopts(const char *list, uint32_t *out)
+{
+	static const struct { const char *name; uint32_t bit; } t[] = {
+		{ "debug", 0x1 }, { "bsdgroups", 0x2 }, { "user_xattr", 0x4 },
+		{ "acl", 0x8 }, { "uid16", 0x10 }, { "journal_data", 0x20 },
+		{ "journal_data_ordered", 0x40 },
+		{ "journal_data_writeback", 0x60 }, { "nobarrier", 0x100 },
+		{ "block_validity", 0x200 }, { "discard", 0x400 },
+		{ "nodelalloc", 0x800 },
+	};
+	char *copy = strdup(list), *save = NULL;
+	int rc = copy ? 0 : -ENOMEM;
+
+	for (char *tok = copy ? strtok_r(copy, ", \t", &save) : NULL;
+	     !rc && tok; tok = strtok_r(NULL, ", \t", &save)) {
+		int clear = tok[0] == '^';
+		size_t i;
+
+		for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+			if (!strcmp(tok + clear, t[i].name))
+				break;
+		if (i == sizeof(t) / sizeof(t[0])) {
+			cli_error("mke2fs.conf: default_mntopts: unknown mount "
+				  "option '%s'", tok + clear);
+			rc = -EINVAL;
+		} else if (clear) {
+			*out &= ~t[i].bit;
+		} else {
+			*out |= t[i].bit;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+/*
+ * The other relations mke2fs reads for the types: discard (unless -E
+ * said), errors (unless -e said; a bad value is ignored, as mke2fs),
+ * hash_alg, enable_periodic_fsck and default_mntopts.
+ */
+static int profile_misc(struct mkfs_opts *o, const struct mkfs_conf *c,
+			const char *const *types)
+{
+	static const char *const errs[] = { "continue", "remount-ro",
+					    "panic" };
+	static const char *const hashes[] = { "legacy", "half_md4", "tea" };
+	const char *v;
+
+	if (!o->discard_given)
+		o->nodiscard = !mkfs_conf_get_bool(c, types, "discard", 1);
+	v = o->errors_behavior ? NULL : mkfs_conf_get(c, types, "errors");
+	for (uint16_t i = 0; v && i < 3; i++)
+		if (!strcmp(v, errs[i])) {
+			o->errors_behavior = i + 1;
+			v = NULL;
+		}
+	if (v)
+		fprintf(stderr, "%s: mke2fs.conf: errors = %s: not continue, "
+			"remount-ro or panic; ignored\n", cli_prog, v);
+	o->hash_alg = 1;
+	v = mkfs_conf_get(c, types, "hash_alg");
+	for (uint8_t i = 0; v && i < 3; i++)
+		if (!strcmp(v, hashes[i]))
+			o->hash_alg = i;
+	o->periodic_fsck = mkfs_conf_get_bool(c, types,
+					      "enable_periodic_fsck", 0);
+	v = mkfs_conf_get(c, types, "default_mntopts");
+	o->mntopts = 0;
+	return parse_mntopts(v ? v : "acl,user_xattr", &o->mntopts);
+}
+
 /* [defaults] creator_os when -o did not say (mke2fs reads it there). */
 static int profile_creator_os(struct mkfs_opts *o, const struct mkfs_conf *c)
 {
@@ -520,6 +596,8 @@ int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes)
 		rc = profile_creator_os(o, &c);
 	if (!rc)
 		rc = build_types(o, &c, o->size_type, types, &usage);
+	if (!rc)
+		rc = profile_misc(o, &c, types);
 	if (!rc)
 		rc = profile_options(o, &c, types);
 	if (!rc)

@@ -6,10 +6,13 @@
 # Lifetime writes, and e2fsck -fn is clean:
 #  - -o creator-os (linux, hurd (ext2 without filetype, its profile
 #    type), freebsd, a number), its refusals, [defaults] creator_os;
-#  - -M last-mounted-dir; -E test_fs; -E assume_storage_prezeroed (every
+#  - -E revision=0|1 (1.47.4's spelling of -r);
+#  - -M last-mounted-dir; -E test_fs; -E desc_size= (64bit: 128 to
+#    1024, with meta_bg too; refused without 64bit); -E assume_storage_prezeroed (every
 #    inode table flagged zeroed, nothing zeroed);
 #  - the profile's options relation (extended options per type), with
-#    -E given after it winning;
+#    -E given after it winning; its errors, hash_alg (with -d, whose
+#    directories hash by it), enable_periodic_fsck and default_mntopts;
 #  - -E root_perms= (1.47.1 and later: with an older mke2fs the root's
 #    mode is checked by itself), with and without -d;
 #  - -E no_copy_xattrs: -d copies no attribute;
@@ -85,6 +88,34 @@ same "-E assume_storage_prezeroed" -t ext4 -E "$FIX,assume_storage_prezeroed"
 same "-E assume_storage_prezeroed=1, 1 KiB blocks" -t ext4 -b 1024 \
 	-E "$FIX,assume_storage_prezeroed=1"
 
+same "-E desc_size=128" -t ext4 -E "$FIX,desc_size=128"
+same "-E desc_size=1024, 4 KiB blocks" -t ext4 -b 4096 -E "$FIX,desc_size=1024"
+same "-E desc_size=512 with meta_bg" -t ext4 -O meta_bg,^resize_inode \
+	-E "$FIX,desc_size=512"
+
+# -E revision=0: 1.47.4's spelling of -r 0 (which 1.47.4 refuses; 1.47.0
+# has no -E revision=): against the mke2fs found's own spelling
+for r in 0 1; do
+	rm -f "$img" "$ref"
+	if mke2fs_old_uninit; then
+		rref="-r $r -E $FIX"
+	else
+		rref="-E $FIX,revision=$r"
+	fi
+	run_mkfs "$tmpdir/out" "$tmpdir/err" -q -U "$TEST_UUID" \
+		-E "$FIX,revision=$r" "$img" 64M ||
+		{ fail "-E revision: $(cat "$tmpdir/err")"; continue; }
+	# shellcheck disable=SC2086
+	"$MKE2FS" -q -F -U "$TEST_UUID" $rref "$ref" 64M >/dev/null 2>&1 ||
+		{ fail "-E revision: mke2fs $rref failed"; continue; }
+	fsck_clean "-E revision" "$img" || continue
+	report "$ref" >"$tmpdir/ref.txt"
+	report "$img" >"$tmpdir/img.txt"
+	cmp -s "$tmpdir/ref.txt" "$tmpdir/img.txt" &&
+		ok "-E revision=$r: as mke2fs $rref ($(sb_field "$img" 'Filesystem revision #'))" ||
+		fail "-E revision=$r: differs from mke2fs $rref"
+done
+
 # refusals: unknown systems, features the Hurd lacks, -M too long
 refused() {
 	_d=$1
@@ -103,6 +134,9 @@ refused "-o plan9" "unknown operating system" -o plan9
 refused "-o hurd -O metadata_csum" "metadata_csum" -o hurd -O metadata_csum
 refused "-M of 65 bytes" "longer than 64" -M "/$(printf '%064d' 0)"
 refused "-E root_perms=9" "invalid octal mode" -E root_perms=9
+refused "-E desc_size without 64bit" "needs the 64bit feature" -t ext4 \
+	-O ^64bit -E desc_size=128
+refused "-E desc_size=96" "not a power of two" -t ext4 -E desc_size=96
 
 # the profile: [defaults] creator_os, and options per type
 sed '/^\[defaults\]/a\
@@ -122,6 +156,34 @@ MKE2FS_CONFIG=$tmpdir/opt.conf same "the profile's options, then -E stride=8" \
 	-t ext4 -E "$FIX,stride=8" &&
 	[ "$(sb_field "$img" 'RAID stride')" = 8 ] &&
 	ok "-E after the profile's options: RAID stride 8"
+
+# the other relations mke2fs reads: errors, hash_alg,
+# enable_periodic_fsck, default_mntopts (and -e over errors)
+sed 's/^\([[:space:]]*ext4 = {\)/\1\
+		errors = remount-ro\
+		hash_alg = tea\
+		enable_periodic_fsck = true\
+		default_mntopts = acl,user_xattr,journal_data_writeback,^acl/' \
+	"$MKE2FS_CONFIG" >"$tmpdir/rel.conf"
+MKE2FS_CONFIG=$tmpdir/rel.conf same "errors, hash_alg, enable_periodic_fsck, default_mntopts" \
+	-t ext4 -E "$FIX" &&
+	ok "the profile's relations: $(sb_field "$img" 'Errors behavior'), $(sb_field "$img" 'Default directory hash'), $(sb_field "$img" 'Maximum mount count') mounts, options $(sb_field "$img" 'Default mount options')"
+MKE2FS_CONFIG=$tmpdir/rel.conf same "the profile's errors, then -e panic" \
+	-t ext4 -e panic -E "$FIX"
+# an htree directory hashed by tea
+mkdir -p "$tmpdir/big"
+i=0
+while [ $i -lt 600 ]; do
+	: >"$tmpdir/big/file-with-a-longer-name-$i"
+	i=$((i + 1))
+done
+rm -f "$img"
+MKE2FS_CONFIG=$tmpdir/rel.conf run_mkfs "$tmpdir/out" "$tmpdir/err" -q \
+	-t ext4 -d "$tmpdir/big" "$img" 16M &&
+fsck_clean "hash_alg = tea with -d" "$img" &&
+[ "$("$DEBUGFS" -R "htree /" "$img" 2>/dev/null | sed -n 's/.*Hash Version: \([0-9]*\).*/\1/p' | head -1)" = 2 ] &&
+	ok "hash_alg = tea: -d's htree root says tea (2), e2fsck -fn clean" ||
+	fail "hash_alg = tea with -d: $(cat "$tmpdir/err")"
 
 # root_perms: 1.47.1 and later; else checked by itself
 root_mode() {

@@ -71,6 +71,18 @@ refuse "resize_inode without sparse_super" "$new" "needs sparse_super" \
 refuse "bad UUID" "$new" "invalid UUID" -U not-a-uuid "$new" 8M
 refuse "bad hash seed" "$new" "invalid hash seed" \
 	-E hash_seed=xyz "$new" 8M
+# mke2fs options extkit-mkfs does not have: refused by name
+refuse "-c (bad-block scan)" "$new" "-c: " -c "$new" 8M
+env PATH=/nonexistent "$MKFS" -c "$new" 8M 2>"$tmpdir/err"
+[ $? = 1 ] && [ ! -e "$new" ] &&
+grep -q '^extkit-mkfs: -c: badblocks is not installed' "$tmpdir/err" &&
+	ok "-c without badblocks: $(cat "$tmpdir/err")" ||
+	fail "-c without badblocks: $(cat "$tmpdir/err")"
+refuse "-l FILE (bad-block list)" "$new" "-l: .*bad blocks" \
+	-l /dev/null "$new" 8M
+refuse "-D (direct I/O)" "$new" "-D: .*no direct I/O" -D "$new" 8M
+refuse "-E offset=" "$new" "-E offset: .*losetup -o" -E offset=4096 \
+	"$new" 8M
 refuse "unknown -E option" "$new" "unknown extended option" \
 	-E frob=4 "$new" 8M
 refuse "type ext5" "$new" "not supported" -t ext5 "$new" 8M
