@@ -544,6 +544,10 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 
 	if (ino == EXT2_BAD_INO) {
 		rc = pass1_check_bad_inode(ctx, inode, csum_bad);
+		/* the flags e2fsck checks on every inode (EA inode) */
+		check_flags(ctx, ino, inode, &dirty);
+		if (dirty)
+			fsck_write_inode(ctx, ino, inode);
 		fsck_istate_mark_used(&ctx->istate, ino);
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return rc;
