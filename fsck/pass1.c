@@ -297,22 +297,6 @@ static uint64_t max_mapped_size(uint64_t bs)
 	return (EXT2_NDIR_BLOCKS + p + p * p + p * p * p) * bs;
 }
 
-/*
- * The blocks a valid resize inode's map reaches, as e2fsck counts them:
- * its double indirect block, the reserved GDT blocks after the primary
- * descriptors (its indirect blocks) and their copies in each group with
- * a superblock backup (their entries), each a cluster with bigalloc.
- */
-static uint64_t resize_inode_blocks(const struct extkit_fs *fs)
-{
-	uint64_t rsv = fs->sb.reserved_gdt_blocks, copies = 0;
-
-	for (uint32_t g = 1; g < fs->g.group_count; g++)
-		copies += extkit_super_group_has_backup(&fs->sb, g) != 0;
-	/* bigalloc: each counts a whole cluster */
-	return (1 + rsv * (1 + copies)) << fs->g.cluster_bits;
-}
-
 /* i_size and i_blocks against what the block scan found. */
 static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 			struct extkit_inode *inode,
@@ -329,7 +313,7 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	if (ino == EXT2_RESIZE_INO) {
 		if (!fsck_resize_inode_countable(ctx, inode))
 			return;
-		nblk = resize_inode_blocks(ctx->fs) + ea_blocks;
+		nblk = fsck_resize_inode_blocks(ctx->fs) + ea_blocks;
 		goto check_blocks;
 	}
 	want = (uint64_t)(res->last_lblk + 1) * bs;
@@ -555,6 +539,10 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 
 	if (ino == EXT2_BAD_INO) {
 		rc = pass1_check_bad_inode(ctx, inode, csum_bad);
+		/* the flags e2fsck checks on every inode (EA inode) */
+		check_flags(ctx, ino, inode, &dirty);
+		if (dirty)
+			fsck_write_inode(ctx, ino, inode);
 		fsck_istate_mark_used(&ctx->istate, ino);
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return rc;

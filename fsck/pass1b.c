@@ -56,6 +56,9 @@ struct clone_arg {
 /* References to one shared block from inodes other than reserved ones;
  * DUP_KEEP: metadata or a reserved inode owns it (every file copies). */
 #define DUP_KEEP	0x80000000u
+/* DUP_BAD: the bad blocks list names it (with DUP_KEEP). */
+#define DUP_BAD		0x40000000u
+#define DUP_FLAGS	(DUP_KEEP | DUP_BAD)
 
 struct fsck_dups {
 	uint64_t *blk;		/* open addressing, 0 = empty slot */
@@ -154,6 +157,8 @@ static int owner_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 			continue;
 		r = dup_slot(oa->dups, pblk + i);
 		*r = oa->reserved ? *r | DUP_KEEP : *r + 1;
+		if (oa->ino == EXT2_BAD_INO)
+			*r |= DUP_BAD;
 		oa->count++;
 	}
 	return 0;
@@ -303,7 +308,7 @@ static int add_sharer(struct fsck_dups *d, uint32_t ino, uint64_t refs)
 static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d,
 			struct dup_report *rep)
 {
-	struct owner_arg oa = { ctx, d, 0, 0, rep, 0, 0 };
+	struct owner_arg oa = { .ctx = ctx, .dups = d, .rep = rep };
 
 	rep->shift = ctx->fs->g.cluster_bits;
 	struct extkit_inode inode;
@@ -322,10 +327,10 @@ static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d,
 		if (!fsck_inode_used(ctx, ino) ||
 		    extkit_inode_read(ctx->fs, ino, &inode))
 			continue;
+		oa.ino = ino;
 		oa.reserved = ino < ctx->fs->g.first_ino &&
 			      ino != EXT2_ROOT_INO;
 		oa.count = 0;
-		oa.ino = ino;
 		if (extkit_inode_has_block_map(&inode) &&
 		    fsck_remap_blocks(ctx, &inode, owner_remap_fn, &oa) ==
 		    -EXTKIT_EUNSUPP)
@@ -371,6 +376,9 @@ struct clone_owner {
 	struct fsck_dups *d;
 	uint32_t ino;
 	const struct extkit_inode *inode;
+	/* a reserved inode's own shared blocks it keeps one reference of */
+	uint64_t *kept;
+	size_t nkept, cap;
 };
 
 int fsck_dup_must_copy(struct fsck_ctx *ctx, struct fsck_dups *d,
@@ -396,6 +404,40 @@ void fsck_dup_copied(struct fsck_ctx *ctx, struct fsck_dups *d,
 		(*r)--;
 }
 
+/*
+ * A reserved inode (the journal's, say) mapping one block twice: its
+ * blocks are kept from files (DUP_KEEP), so every reference of its own
+ * would be copied and the block itself left to nobody. Its first
+ * reference keeps the block unless the group metadata or the bad blocks
+ * list owns it.
+ */
+static int reserved_keeps(struct fsck_ctx *ctx, struct clone_owner *co,
+			  uint64_t blk)
+{
+	uint32_t r;
+
+	if (co->ino >= ctx->fs->g.first_ino || co->ino == EXT2_ROOT_INO ||
+	    !is_dup(ctx, blk) || is_group_metadata(ctx->fs, blk))
+		return 0;
+	r = *dup_slot(co->d, blk);
+	if (!(r & DUP_KEEP) || (r & DUP_BAD))
+		return 0;
+	for (size_t i = 0; i < co->nkept; i++)
+		if (co->kept[i] == blk)
+			return 0;
+	if (co->nkept == co->cap) {
+		size_t cap = co->cap ? 2 * co->cap : 16;
+		uint64_t *k = realloc(co->kept, cap * sizeof(*k));
+
+		if (!k)
+			return 0;
+		co->kept = k;
+		co->cap = cap;
+	}
+	co->kept[co->nkept++] = blk;
+	return 1;
+}
+
 /* A private copy of blk when it is shared and another owner keeps it;
  * blk itself otherwise. */
 static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
@@ -404,7 +446,8 @@ static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
 	struct clone_owner *co = arg;
 	uint64_t nb;
 
-	if (!fsck_dup_must_copy(ctx, co->d, blk)) {
+	if (!fsck_dup_must_copy(ctx, co->d, blk) ||
+	    reserved_keeps(ctx, co, blk)) {
 		/* the last reference keeps it, fixed */
 		if (level && is_dup(ctx, blk))
 			drop_illegal(ctx, blk);
@@ -484,7 +527,7 @@ static int clone_inode(struct fsck_ctx *ctx, const struct dup_report *rep,
 	struct clone_arg ca = { .d = dups };
 	void *walk_arg[2] = { ctx, &ca };
 	struct extkit_inode inode;
-	struct clone_owner co = { dups, ino, &inode };
+	struct clone_owner co = { .d = dups, .ino = ino, .inode = &inode };
 	int rc, ea = 0;
 
 	clear_problem_context(&pctx);
@@ -522,6 +565,7 @@ static int clone_inode(struct fsck_ctx *ctx, const struct dup_report *rep,
 		rc = fsck_clone_extents(ctx, dups, ino, &inode);
 	else
 		rc = fsck_remap_blocks(ctx, &inode, clone_fn, &co);
+	free(co.kept);
 	if (!rc && ea == 2)
 		rc = clone_ea_block(ctx, dups, &inode, 1);
 	if (rc >= 0)
@@ -542,7 +586,7 @@ static int clone_inode(struct fsck_ctx *ctx, const struct dup_report *rep,
  * it (all of them when metadata or a reserved inode does). */
 static uint32_t block_copies(uint32_t refs)
 {
-	uint32_t r = refs & ~DUP_KEEP;
+	uint32_t r = refs & ~DUP_FLAGS;
 
 	return (refs & DUP_KEEP) ? r : r - (r > 0);
 }
@@ -605,7 +649,7 @@ static void drop_reference(struct fsck_ctx *ctx, struct fsck_dups *d,
 		return;
 	}
 	r = dup_slot(d, blk);
-	if ((*r & ~DUP_KEEP) > 0)
+	if ((*r & ~DUP_FLAGS) > 0)
 		(*r)--;
 	if (!(*r & DUP_KEEP) && *r <= 1)
 		extkit_bitmap_clear(&ctx->block_dup,

@@ -312,14 +312,14 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 	return rc < 0 && rc != -ENOMEM ? 0 : rc;
 }
 
-/* Backup groups: groups past 0 holding a superblock copy. */
-static uint64_t backup_count(const struct extkit_fs *fs)
+uint64_t fsck_resize_inode_blocks(const struct extkit_fs *fs)
 {
-	uint64_t n = 0;
+	uint64_t rsv = fs->sb.reserved_gdt_blocks, copies = 0;
 
 	for (uint32_t g = 1; g < fs->g.group_count; g++)
-		n += extkit_super_group_has_backup(&fs->sb, g) != 0;
-	return n;
+		copies += extkit_super_group_has_backup(&fs->sb, g) != 0;
+	/* bigalloc: each counts a whole cluster */
+	return (1 + rsv * (1 + copies)) << fs->g.cluster_bits;
 }
 
 /*
@@ -362,9 +362,7 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx)
 	inode.atime = inode.ctime = inode.mtime = ctx->now;
 	inode.size = ((uint64_t)apb * apb + apb + EXT2_NDIR_BLOCKS) * bs;
 	inode.block[EXT2_DIND_BLOCK] = (uint32_t)dind;
-	extkit_inode_set_fs_blocks(fs, &inode, fs->g.cluster_ratio +
-				   fs->sb.reserved_gdt_blocks *
-				   (1 + backup_count(fs)));
+	extkit_inode_set_fs_blocks(fs, &inode, fsck_resize_inode_blocks(fs));
 	rc = fsck_write_inode(ctx, EXT2_RESIZE_INO, &inode);
 	clear_problem_context(&pctx);
 	pctx.ino = EXT2_RESIZE_INO;
