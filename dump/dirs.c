@@ -89,7 +89,7 @@ static void ls_entry(struct dump_ctx *ctx, const struct extkit_dirent *ent)
 	if (ctx->o->json) {
 		json_begin_object(&ctx->jw, NULL);
 		json_u64(&ctx->jw, "inode", ent->inode);
-		json_string_n(&ctx->jw, "name", ent->name, ent->name_len);
+		json_bytes_name(&ctx->jw, "name", ent->name, ent->name_len);
 		json_u64(&ctx->jw, "rec_len", ent->rec_len);
 		json_u64(&ctx->jw, "name_len", ent->name_len);
 		json_u64(&ctx->jw, "file_type", ent->file_type);
@@ -174,7 +174,7 @@ static void record_json(struct json_writer *w, const struct extkit_dirent *e)
 	json_u64(w, "file_type", e->file_type);
 	json_string(w, "type", ftype_word(e->file_type));
 	if (has_name(e))
-		json_string_n(w, "name", e->name, e->name_len);
+		json_bytes_name(w, "name", e->name, e->name_len);
 	json_u64(w, "slack", e->slack);
 	if (e->dx_overhead)
 		json_u64(w, "dx_overhead", e->dx_overhead);

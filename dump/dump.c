@@ -62,7 +62,8 @@ void dump_put_time(int64_t t)
 /*
  * A time in JSON: "key" in seconds since the epoch, "key_iso" in ISO 8601
  * UTC (with nine decimals when the nanoseconds are known), and with them
- * "key_nsec".
+ * "key_nsec". A time that is 0 (never set: a live inode's dtime, a
+ * filesystem never mounted) has "key_iso" null, not 1970.
  */
 void dump_json_time(struct json_writer *w, const char *key, int64_t sec,
 		    uint32_t nsec, int has_nsec)
@@ -74,7 +75,7 @@ void dump_json_time(struct json_writer *w, const char *key, int64_t sec,
 
 	json_i64(w, key, sec);
 	snprintf(k, sizeof(k), "%s_iso", key);
-	if (!gmtime_r(&tt, &tm) ||
+	if ((sec == 0 && nsec == 0) || !gmtime_r(&tt, &tm) ||
 	    !(n = strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S", &tm))) {
 		json_null(w, k);
 	} else {

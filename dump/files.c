@@ -387,10 +387,8 @@ static int blocks_one(struct dump_ctx *ctx, const char *path)
 	if (!rc)
 		rc = extkit_inode_read(ctx->fs, ino, &in);
 	if (ctx->o->json) {
-		if (ctx->o->nargs > 1) {
-			json_begin_object(&ctx->jw, NULL);
-			json_string(&ctx->jw, "path", path);
-		}
+		json_begin_object(&ctx->jw, NULL);
+		json_string(&ctx->jw, "path", path);
 		json_begin_array(&ctx->jw, "physical_blocks");
 	}
 	if (!rc)
@@ -401,8 +399,7 @@ static int blocks_one(struct dump_ctx *ctx, const char *path)
 		json_end_array(&ctx->jw);
 		if (rc < 0)
 			json_string(&ctx->jw, "error", extkit_strerror(rc));
-		if (ctx->o->nargs > 1)
-			json_end_object(&ctx->jw);
+		json_end_object(&ctx->jw);
 	} else {
 		putchar('\n');
 	}
@@ -415,19 +412,16 @@ int dump_blocks(struct dump_ctx *ctx)
 {
 	int i, rc = 0;
 
+	/* JSON: one shape for one path or several, {"files": [...]} */
 	if (ctx->o->json) {
 		json_begin_object(&ctx->jw, NULL);
-		if (ctx->o->nargs > 1)
-			json_begin_array(&ctx->jw, "files");
-		else
-			json_string(&ctx->jw, "path", ctx->o->args[0]);
+		json_begin_array(&ctx->jw, "files");
 	}
 	for (i = 0; i < ctx->o->nargs; i++)
 		if (blocks_one(ctx, ctx->o->args[i]) < 0)
 			rc = -1;
 	if (ctx->o->json) {
-		if (ctx->o->nargs > 1)
-			json_end_array(&ctx->jw);
+		json_end_array(&ctx->jw);
 		json_end_object(&ctx->jw);
 	}
 	return rc;

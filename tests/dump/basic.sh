@@ -192,7 +192,9 @@ assert len(h) == 20
 		fail "blocks -x"
 	expect_success "blocks --json" --json "$img" blocks /sub/twenty &&
 		py 'import json, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["files"]
+assert len(d) == 1, d
+d = d[0]
 assert len(d["physical_blocks"]) == 20 and d["path"] == "/sub/twenty", d
 ' "$out" && ok "blocks --json" || fail "blocks --json"
 	expect_success "blocks of 3 paths" --json "$img" blocks / /empty \
