@@ -218,7 +218,8 @@ static int popt_loop(poptContext pc, struct dump_opts *o)
 	{ "hex", 'x', POPT_ARG_NONE, &(o)->hex, 0,			\
 	  "print block numbers in hex", NULL },				\
 	{ "version", 'V', POPT_ARG_NONE, NULL, 'V',			\
-	  "print the version and exit", NULL }
+	  "print the version and exit", NULL },				\
+	CLI_IMAGE_OPTIONS(&(o)->img)
 
 static int is_cmd_option(int val)
 {
@@ -451,7 +452,8 @@ static int run_command(struct dump_ctx *ctx, const struct dump_cmd *cmd)
 static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 {
 	struct dump_ctx ctx = { .o = o };
-	const char *why = NULL;
+	struct extkit_image_loc loc;
+	char why[256], *path = NULL;
 	int flags = 0;
 	int rc;
 
@@ -460,12 +462,18 @@ static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 	if (cmd->run == dump_super || cmd->run == dump_groups)
 		flags |= EXTKIT_FS_FORCE;
 	flags |= EXTKIT_FS_PARTIAL;
-	rc = extkit_fs_open(o->target, flags, &ctx.fs, &why);
+	if (cli_image_resolve(&o->img, o->target, &path, &loc))
+		return DUMP_EXIT_FAIL;
+	rc = extkit_fs_open_image(path, &loc, flags, &ctx.fs, why,
+				  sizeof(why));
 	if (rc < 0) {
-		cli_error("%s: %s", o->target, why ? why : extkit_strerror(rc));
+		cli_error("%s: %s", o->target, why[0] ? why :
+			  extkit_strerror(rc));
+		free(path);
 		return DUMP_EXIT_FAIL;
 	}
-	warn_target(o->target, ctx.fs);
+	warn_target(path, ctx.fs);
+	free(path);
 	/* Walks of many directories (frag, ls) read in larger requests;
 	 * without the window (no memory) they only read smaller ones. */
 	extkit_io_set_readahead(ctx.fs->io, 1u << 18);
@@ -497,5 +505,6 @@ int main(int argc, char **argv)
 	free(o.args);
 	free((char *)o.target);
 	free((char *)o.tar);
+	cli_image_free(&o.img);
 	return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "fs.h"
 #include "inode.h"
+#include "cli/image.h"
 #include "json.h"
 
 #define DUMP_EXIT_OK	0
@@ -32,6 +33,7 @@ struct dump_opts {
 	int meta;		/* blocks -m: indirect/extent tree blocks too */
 	const char *tar;	/* extract --tar FILE ("-": stdout) */
 	int preserve;		/* dump -p: owner, mode and times too */
+	struct cli_image img;	/* --offset, --partition */
 	const char *target;
 	const char *command;
 	const char **args;	/* the command's positional arguments */
