@@ -169,7 +169,7 @@ static int cmd_frag(struct dump_ctx *ctx)
 static const struct dump_cmd commands[] = {
 	{ "super", dump_super, 0, 0, 0, "" },
 	{ "groups", dump_groups, 0, 0, 0, "" },
-	{ "ls", dump_ls, 0, 1, DUMP_OPT_LONG, "[PATH]" },
+	{ "ls", dump_ls, 0, 1, DUMP_OPT_LONG | DUMP_OPT_PARSE, "[PATH]" },
 	{ "stat", dump_stat, 1, 1, 0, "PATH|<INO>" },
 	{ "blocks", dump_blocks, 1, -1, DUMP_OPT_META, "PATH..." },
 	{ "dirblock", dump_dirblock, 2, 2, 0, "PATH N" },
@@ -223,8 +223,10 @@ static int popt_loop(poptContext pc, struct dump_opts *o)
 
 static int is_cmd_option(int val)
 {
-	return val == DUMP_OPT_LONG || val == DUMP_OPT_META ||
-	       val == DUMP_OPT_TAR || val == DUMP_OPT_PRESERVE;
+	const int all = DUMP_OPT_LONG | DUMP_OPT_META | DUMP_OPT_TAR |
+			DUMP_OPT_PRESERVE | DUMP_OPT_PARSE;
+
+	return val > 0 && !(val & ~all);
 }
 
 /*
@@ -238,15 +240,19 @@ static int parse_command(struct dump_opts *o, const struct dump_cmd *cmd,
 	struct poptOption table[] = {
 		COMMON_OPTIONS(o),
 		{ "long", 'l', POPT_ARG_NONE, &o->long_list, DUMP_OPT_LONG,
-		  "ls: also print mode, links, owner, size and type", NULL },
+		  "ls: also print mode, links, owner, size, type, mtime and "
+		  "symlink targets, in aligned columns", NULL },
+		{ "parsable", '\0', POPT_ARG_NONE, &o->parse_list,
+		  DUMP_OPT_PARSE, "ls -p: /inode/mode/uid/gid/name/size/ "
+		  "lines, as debugfs ls -p", NULL },
 		{ "meta", 'm', POPT_ARG_NONE, &o->meta, DUMP_OPT_META,
 		  "blocks: include indirect and extent tree blocks", NULL },
 		{ "tar", '\0', POPT_ARG_STRING, &o->tar, DUMP_OPT_TAR,
 		  "extract: write a pax archive to FILE (- for stdout)",
 		  "FILE" },
 		{ "preserve", 'p', POPT_ARG_NONE, &o->preserve,
-		  DUMP_OPT_PRESERVE, "dump: also set owner, mode and times",
-		  NULL },
+		  DUMP_OPT_PRESERVE | DUMP_OPT_PARSE, "dump: also set owner, "
+		  "mode and times (ls: --parsable)", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -261,12 +267,19 @@ static int parse_command(struct dump_opts *o, const struct dump_cmd *cmd,
 	pc = poptGetContext(cli_prog, argc, argv, table, 0);
 	poptSetOtherOptionHelp(pc, cmd->args_help);
 	rc = popt_loop(pc, o);
+	/* -p is debugfs' letter for both: ls -p lists, dump -p preserves */
+	if (o->preserve && (cmd->opts & DUMP_OPT_PARSE)) {
+		o->preserve = 0;
+		o->parse_list = 1;
+	}
 	if (!rc && ((o->long_list && !(cmd->opts & DUMP_OPT_LONG)) ||
+		    (o->parse_list && !(cmd->opts & DUMP_OPT_PARSE)) ||
 		    (o->meta && !(cmd->opts & DUMP_OPT_META)) ||
 		    (o->tar && !(cmd->opts & DUMP_OPT_TAR)) ||
 		    (o->preserve && !(cmd->opts & DUMP_OPT_PRESERVE)))) {
 		cli_error("%s: option %s not accepted", cmd->name,
-			  o->long_list ? "-l" : o->meta ? "-m" :
+			  o->long_list ? "-l" : o->parse_list ? "ls -p" :
+			  o->meta ? "-m" :
 			  o->tar ? "--tar" : "-p");
 		rc = 1;
 	}
@@ -365,7 +378,7 @@ static void commands_help(char *buf, size_t size)
 		if (len < size)
 			len += (size_t)snprintf(buf + len, size - len,
 				" %s%s%s%s%s%s", i ? "| " : "", c->name,
-				c->opts & DUMP_OPT_LONG ? " [-l]" : "",
+				c->opts & DUMP_OPT_LONG ? " [-l|-p]" : "",
 				c->opts & DUMP_OPT_META ? " [-m]" : "",
 				*c->args_help ? " " : "", c->args_help);
 	}

@@ -24,12 +24,14 @@
 #define DUMP_OPT_META	0x2	/* blocks -m */
 #define DUMP_OPT_TAR	0x4	/* extract --tar FILE */
 #define DUMP_OPT_PRESERVE	0x8	/* dump -p */
+#define DUMP_OPT_PARSE	0x10	/* ls -p */
 
 struct dump_opts {
 	int json;		/* --json */
 	int hex;		/* -x: block numbers in hex */
 	int version;		/* -V */
 	int long_list;		/* ls -l */
+	int parse_list;		/* ls -p: debugfs' /ino/mode/uid/gid/name/size/ */
 	int meta;		/* blocks -m: indirect/extent tree blocks too */
 	const char *tar;	/* extract --tar FILE ("-": stdout) */
 	int preserve;		/* dump -p: owner, mode and times too */

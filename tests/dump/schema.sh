@@ -111,6 +111,7 @@ def dump(img, args):
 COMMANDS = [
     (["super"], "super"), (["groups"], "groups"), (["ls"], "ls"),
     (["ls", "-l", "/"], "ls"), (["ls", "-l", "/big"], "ls"),
+    (["ls", "-p", "/"], "ls"),
     (["ls", "<2>"], "ls"),
     (["stat", "/small"], "stat"), (["stat", "/dir"], "stat"),
     (["stat", "/dir/data"], "stat"), (["stat", "/fast"], "stat"),
