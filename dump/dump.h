@@ -85,6 +85,12 @@ int dump_super(struct dump_ctx *ctx);	/* super.c */
 /* journal.c: the journal's lines of dumpe2fs -h, or "journal" */
 void dump_journal(struct dump_ctx *ctx);
 int dump_groups(struct dump_ctx *ctx);
+/* groups.c: group g's block bitmap as the kernel reads it (uninit: free
+ * but for the group's own metadata), bit i for blocks first + i * ratio;
+ * NULL when it cannot be read. The caller frees it. */
+uint8_t *dump_group_block_map(struct dump_ctx *ctx, uint32_t g,
+			      uint64_t *nbits, uint32_t *ratio);
+int dump_freefrag(struct dump_ctx *ctx);	/* freefrag.c */
 int dump_ls(struct dump_ctx *ctx);	/* dirs.c */
 int dump_dirblock(struct dump_ctx *ctx);
 int dump_stat(struct dump_ctx *ctx);	/* files.c */

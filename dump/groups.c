@@ -190,6 +190,18 @@ static void view_close(struct group_view *v)
 	free(v->inodes.map);
 }
 
+uint8_t *dump_group_block_map(struct dump_ctx *ctx, uint32_t g,
+			      uint64_t *nbits, uint32_t *ratio)
+{
+	struct group_view v;
+
+	view_open(ctx, g, &v);
+	free(v.inodes.map);
+	*nbits = v.blocks.nbits;
+	*ratio = v.ratio;
+	return v.blocks.map;
+}
+
 static void put_range_text(const struct dump_ctx *ctx, const char *what,
 			   uint64_t first, uint64_t n)
 {

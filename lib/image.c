@@ -130,10 +130,11 @@ static int describe_probe(blkid_probe pr, char *buf, size_t len)
 	blkid_probe_enable_partitions(pr, 1);
 	if (blkid_do_safeprobe(pr) != 0)
 		return 0;
-	if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL)) {
-		snprintf(buf, len, "contains a %s file system", type);
-		return 1;
-	}
+	/* an ext2/3/4 libblkid accepts but extkit does not (a bad field)
+	 * is no other type: the caller's own reason stands */
+	if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL))
+		return strncmp(type, "ext", 3) ? snprintf(buf, len,
+			"contains a %s file system", type) > 0 : 0;
 	if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL)) {
 		snprintf(buf, len, "contains a %s partition table (pick a "
 			 "partition: IMAGE@N or --partition N)", type);

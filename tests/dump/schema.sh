@@ -125,7 +125,8 @@ COMMANDS = [
     (["dirblock", "/big", "1"], "dirblock"),
     (["frag", "/big"], "frag_dir"), (["frag", "<2>"], "frag_dir"),
     (["frag"], "frag_all"),
-    (["quota"], "quota"), (["bmap", "/dir/data", "0"], "bmap"),
+    (["quota"], "quota"), (["freefrag"], "freefrag"),
+    (["bmap", "/dir/data", "0"], "bmap"),
     (["ncheck", "2", "12", "13"], "ncheck"), (["icheck", "0", "1"], "icheck"),
     (["imap", "/small"], "imap"), (["xattr", "/small"], "xattr_list"),
     (["xattr", "/small", "user.note"], "xattr_list"),
@@ -135,6 +136,7 @@ MAIN = [c for c in COMMANDS if c[0] in (
     ["super"], ["groups"], ["ls", "-l", "/"], ["stat", "/dir/data"],
     ["stat", "/big"], ["blocks", "-m", "/big", "/dir/data", "/small"],
     ["dirblock", "/big", "1"], ["frag"], ["quota"], ["ncheck", "2", "12"],
+    ["freefrag"],
     ["extract", "/dir", TMP + "/out_%d"])]
 TOP = jsonschema.Draft202012Validator(schema)
 
@@ -215,7 +217,7 @@ helptext = subprocess.run([DUMP, "--help"], capture_output=True,
                           text=True).stdout
 for cmd in ("super", "groups", "ls", "stat", "blocks", "dirblock", "frag",
             "quota", "extract", "bmap", "ncheck", "icheck", "imap",
-            "xattr"):
+            "xattr", "freefrag"):
     defs = {"frag": "frag_dir", "xattr": "xattr_list"}.get(cmd, cmd)
     report(cmd in helptext and defs in schema["$defs"] and
            {"$ref": "#/$defs/" + defs} in schema["anyOf"],
