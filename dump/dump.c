@@ -176,6 +176,7 @@ static const struct dump_cmd commands[] = {
 	{ "frag", cmd_frag, 0, 1, 0, "[PATH]" },
 	{ "quota", dump_quota, 0, 0, 0, "" },
 	{ "freefrag", dump_freefrag, 0, 0, 0, "" },
+	{ "lsdel", dump_lsdel, 0, 0, 0, "" },
 	{ "extract", dump_extract, 0, 2, DUMP_OPT_TAR,
 	  "[PATH] DEST | --tar FILE [PATH]" },
 	{ "cat", dump_cat, 1, 1, 0, "PATH" },

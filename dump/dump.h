@@ -31,7 +31,7 @@ struct dump_opts {
 	int hex;		/* -x: block numbers in hex */
 	int version;		/* -V */
 	int long_list;		/* ls -l */
-	int parse_list;		/* ls -p: debugfs' /ino/mode/uid/gid/name/size/ */
+	int parse_list;		/* ls -p: debugfs' /ino/mode/uid/gid/... */
 	int meta;		/* blocks -m: indirect/extent tree blocks too */
 	const char *tar;	/* extract --tar FILE ("-": stdout) */
 	int preserve;		/* dump -p: owner, mode and times too */
@@ -91,6 +91,7 @@ int dump_groups(struct dump_ctx *ctx);
 uint8_t *dump_group_block_map(struct dump_ctx *ctx, uint32_t g,
 			      uint64_t *nbits, uint32_t *ratio);
 int dump_freefrag(struct dump_ctx *ctx);	/* freefrag.c */
+int dump_lsdel(struct dump_ctx *ctx);	/* lsdel.c */
 int dump_ls(struct dump_ctx *ctx);	/* dirs.c */
 int dump_dirblock(struct dump_ctx *ctx);
 int dump_stat(struct dump_ctx *ctx);	/* files.c */
