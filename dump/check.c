@@ -201,6 +201,27 @@ static int ncheck_dir(struct extkit_fs *fs, uint32_t ino,
 	return 0;
 }
 
+/* The paths of one inode (a '\n'-separated list) as JSON strings, or
+ * their exact bytes in hex (paths_hex, in the same order). */
+static void ncheck_json_paths(struct json_writer *w, const char *key,
+			      const char *paths, int hex)
+{
+	const char *p, *nl;
+
+	json_begin_array(w, key);
+	for (p = paths; p && *p; p = nl ? nl + 1 : NULL) {
+		size_t len;
+
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		if (hex)
+			json_hex(w, NULL, p, len);
+		else
+			json_string_n(w, NULL, p, len);
+	}
+	json_end_array(w);
+}
+
 static void ncheck_print(struct ncheck *c)
 {
 	struct json_writer *w = &c->ctx->jw;
@@ -216,22 +237,16 @@ static void ncheck_print(struct ncheck *c)
 		if (c->ctx->o->json) {
 			json_begin_object(w, NULL);
 			json_u64(w, "inode", c->want[k]);
-			json_begin_array(w, "paths");
+			ncheck_json_paths(w, "paths", c->paths[k], 0);
+			ncheck_json_paths(w, "paths_hex", c->paths[k], 1);
+			json_end_object(w);
+			continue;
 		}
 		for (p = c->paths[k]; p && *p; p = nl ? nl + 1 : NULL) {
 			nl = strchr(p, '\n');
-			if (c->ctx->o->json) {
-				json_string_n(w, NULL, p, nl ? (size_t)(nl - p)
-					      : strlen(p));
-				continue;
-			}
 			printf("%" PRIu64 "\t", c->want[k]);
 			dump_put_name(p, nl ? (size_t)(nl - p) : strlen(p));
 			putchar('\n');
-		}
-		if (c->ctx->o->json) {
-			json_end_array(w);
-			json_end_object(w);
 		}
 	}
 	if (c->ctx->o->json) {

@@ -9,11 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dir.h"
 #include "error.h"
 #include "fs.h"
 #include "inode.h"
+#include "ondisk.h"
+#include "symlink.h"
 #include "cli/msg.h"
 #include "cli/parse.h"
 
@@ -22,6 +25,9 @@
 #include "names.h"
 
 /* ---- ls ---- */
+
+/* A symlink target ls -l shows (a block at most: 64 KiB). */
+#define EXTKIT_LS_TARGET_MAX	65537
 
 /* Remembers the first corrupt record of a walk, to report it once. */
 struct corrupt_note {
@@ -49,17 +55,50 @@ static int report_corrupt(const struct corrupt_note *cn, const char *path)
 	return -EFSCORRUPTED;
 }
 
-/* ls -l in JSON: the inode's fields, null when it cannot be read. */
-static void ls_entry_long_json(struct dump_ctx *ctx,
-			       const struct extkit_inode *in, int have)
+/* What ls -l and -p show of an entry's inode, read once. */
+struct ls_inode {
+	int have;			/* the inode could be read */
+	struct extkit_inode in;
+	struct extkit_inode_time mtime;
+	char target[EXTKIT_LS_TARGET_MAX];
+	size_t target_len;
+	int have_target;		/* a symlink whose target was read */
+};
+
+static void ls_read(struct dump_ctx *ctx, uint32_t ino, struct ls_inode *li)
+{
+	uint8_t *raw = malloc(ctx->fs->g.inode_size);
+
+	memset(li, 0, sizeof(*li));
+	if (!raw || extkit_inode_read_raw(ctx->fs, ino, raw)) {
+		free(raw);
+		return;
+	}
+	extkit_inode_decode(raw, ctx->fs->g.inode_size, &li->in);
+	li->have = 1;
+	if (extkit_inode_time_get(raw, ctx->fs->g.inode_size,
+				  EXTKIT_TIME_MTIME, &li->mtime))
+		li->mtime.sec = li->in.mtime;
+	free(raw);
+	if (extkit_mode_to_ftype(li->in.mode) == EXT2_FT_SYMLINK &&
+	    !extkit_symlink_read(ctx->fs, ino, &li->in, li->target,
+				 sizeof(li->target), &li->target_len))
+		li->have_target = 1;
+}
+
+/* ls -l and -p in JSON: the inode's fields, null when it cannot be
+ * read; mtime, and a symlink's target. */
+static void ls_entry_long_json(struct dump_ctx *ctx, const struct ls_inode *li)
 {
 	static const char *const keys[] = {
-		"mode", "links_count", "uid", "gid", "size",
+		"mode", "links_count", "uid", "gid", "size", "mtime",
+		"mtime_iso",
 	};
+	const struct extkit_inode *in = &li->in;
 	struct json_writer *w = &ctx->jw;
 	unsigned int i;
 
-	if (!have) {
+	if (!li->have) {
 		for (i = 0; i < N_ELEM(keys); i++)
 			json_null(w, keys[i]);
 		return;
@@ -69,43 +108,121 @@ static void ls_entry_long_json(struct dump_ctx *ctx,
 	json_u64(w, "uid", in->uid);
 	json_u64(w, "gid", in->gid);
 	json_u64(w, "size", in->size);
+	dump_json_time(w, "mtime", li->mtime.sec, li->mtime.nsec,
+		       li->mtime.has_extra);
+	if (li->have_target)
+		json_bytes_name(w, "link_target", li->target,
+				li->target_len);
+}
+
+static unsigned int digits(uint64_t v)
+{
+	unsigned int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* mtime as "YYYY-MM-DD HH:MM:SS" UTC, or dashes when it has no date. */
+static void put_mtime(int64_t sec)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+	char buf[32];
+
+	if (!gmtime_r(&t, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, sizeof(buf), "%-19s", "-");
+	fputs(buf, stdout);
 }
 
 /*
- * One entry. Its "type" is the inode's (from its mode) with -l, else the
- * one the entry records (file_type; "unknown" without the filetype
- * feature).
+ * ls -l: inode, mode, links, owner, size, type, mtime, name and a
+ * symlink's target, in columns as wide as this filesystem's numbers can
+ * be (inode count, byte size), so that a listing lines up.
+ */
+static void ls_entry_long_text(struct dump_ctx *ctx,
+			       const struct extkit_dirent *ent,
+			       const struct ls_inode *li, unsigned int ftype)
+{
+	const struct extkit_super *sb = &ctx->fs->sb;
+	int wi = (int)digits(sb->inodes_count);
+	int ws = (int)digits(sb->blocks_count * ctx->fs->g.block_size);
+
+	printf("%*" PRIu32 " ", wi, ent->inode);
+	if (li->have) {
+		printf("%06o %5u %5" PRIu32 " %5" PRIu32 " %*" PRIu64 " %c ",
+		       li->in.mode, li->in.links_count, li->in.uid,
+		       li->in.gid, ws, li->in.size, extkit_ftype_char(ftype));
+		put_mtime(li->mtime.sec);
+	} else {
+		printf("%6s %5s %5s %5s %*s %c %-19s", "?", "?", "?", "?", ws,
+		       "?", extkit_ftype_char(ftype), "?");
+	}
+	putchar(' ');
+	dump_put_name(ent->name, ent->name_len);
+	if (li->have_target) {
+		fputs(" -> ", stdout);
+		dump_put_name(li->target, li->target_len);
+	}
+	putchar('\n');
+}
+
+/* ls -p, as debugfs: /inode/mode/uid/gid/name/size/, a directory's size
+ * empty (//); an inode that cannot be read: mode, owner and size 0. */
+static void ls_entry_parse_text(const struct extkit_dirent *ent,
+				const struct ls_inode *li)
+{
+	printf("/%" PRIu32 "/%06o/%" PRIu32 "/%" PRIu32 "/", ent->inode,
+	       li->have ? li->in.mode : 0, li->have ? li->in.uid : 0,
+	       li->have ? li->in.gid : 0);
+	dump_put_name(ent->name, ent->name_len);
+	if (li->have && (li->in.mode & 0170000) == 0040000)
+		printf("//\n");
+	else
+		printf("/%" PRIu64 "/\n", li->have ? li->in.size : 0);
+}
+
+/*
+ * One entry. Its "type" is the inode's (from its mode) with -l or -p,
+ * else the one the entry records (file_type; "unknown" without the
+ * filetype feature).
  */
 static void ls_entry(struct dump_ctx *ctx, const struct extkit_dirent *ent)
 {
-	struct extkit_inode in;
+	int longer = ctx->o->long_list || ctx->o->parse_list;
 	unsigned int ftype = ent->file_type;
-	int have = 0;
+	struct ls_inode li = { 0 };
 
-	if (ctx->o->long_list)
-		have = extkit_inode_read(ctx->fs, ent->inode, &in) == 0;
-	if (have)
-		ftype = extkit_mode_to_ftype(in.mode);
+	if (longer)
+		ls_read(ctx, ent->inode, &li);
+	if (li.have)
+		ftype = extkit_mode_to_ftype(li.in.mode);
 	if (ctx->o->json) {
 		json_begin_object(&ctx->jw, NULL);
 		json_u64(&ctx->jw, "inode", ent->inode);
-		json_string_n(&ctx->jw, "name", ent->name, ent->name_len);
+		json_bytes_name(&ctx->jw, "name", ent->name, ent->name_len);
 		json_u64(&ctx->jw, "rec_len", ent->rec_len);
 		json_u64(&ctx->jw, "name_len", ent->name_len);
 		json_u64(&ctx->jw, "file_type", ent->file_type);
 		json_string(&ctx->jw, "type", ftype_word(ftype));
-		if (ctx->o->long_list)
-			ls_entry_long_json(ctx, &in, have);
+		if (longer)
+			ls_entry_long_json(ctx, &li);
 		json_end_object(&ctx->jw);
 		return;
 	}
+	if (ctx->o->parse_list) {
+		ls_entry_parse_text(ent, &li);
+		return;
+	}
+	if (ctx->o->long_list) {
+		ls_entry_long_text(ctx, ent, &li, ftype);
+		return;
+	}
 	printf("%" PRIu32 " ", ent->inode);
-	if (have)
-		printf("%06o %u %" PRIu32 " %" PRIu32 " %" PRIu64 " %c ",
-		       in.mode, in.links_count, in.uid, in.gid, in.size,
-		       extkit_ftype_char(ftype));
-	else if (ctx->o->long_list)
-		printf("? ? ? ? ? %c ", extkit_ftype_char(ftype));
 	dump_put_name(ent->name, ent->name_len);
 	putchar('\n');
 }
@@ -174,7 +291,7 @@ static void record_json(struct json_writer *w, const struct extkit_dirent *e)
 	json_u64(w, "file_type", e->file_type);
 	json_string(w, "type", ftype_word(e->file_type));
 	if (has_name(e))
-		json_string_n(w, "name", e->name, e->name_len);
+		json_bytes_name(w, "name", e->name, e->name_len);
 	json_u64(w, "slack", e->slack);
 	if (e->dx_overhead)
 		json_u64(w, "dx_overhead", e->dx_overhead);

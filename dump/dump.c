@@ -62,7 +62,8 @@ void dump_put_time(int64_t t)
 /*
  * A time in JSON: "key" in seconds since the epoch, "key_iso" in ISO 8601
  * UTC (with nine decimals when the nanoseconds are known), and with them
- * "key_nsec".
+ * "key_nsec". A time that is 0 (never set: a live inode's dtime, a
+ * filesystem never mounted) has "key_iso" null, not 1970.
  */
 void dump_json_time(struct json_writer *w, const char *key, int64_t sec,
 		    uint32_t nsec, int has_nsec)
@@ -74,7 +75,7 @@ void dump_json_time(struct json_writer *w, const char *key, int64_t sec,
 
 	json_i64(w, key, sec);
 	snprintf(k, sizeof(k), "%s_iso", key);
-	if (!gmtime_r(&tt, &tm) ||
+	if ((sec == 0 && nsec == 0) || !gmtime_r(&tt, &tm) ||
 	    !(n = strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%S", &tm))) {
 		json_null(w, k);
 	} else {
@@ -168,12 +169,14 @@ static int cmd_frag(struct dump_ctx *ctx)
 static const struct dump_cmd commands[] = {
 	{ "super", dump_super, 0, 0, 0, "" },
 	{ "groups", dump_groups, 0, 0, 0, "" },
-	{ "ls", dump_ls, 0, 1, DUMP_OPT_LONG, "[PATH]" },
+	{ "ls", dump_ls, 0, 1, DUMP_OPT_LONG | DUMP_OPT_PARSE, "[PATH]" },
 	{ "stat", dump_stat, 1, 1, 0, "PATH|<INO>" },
 	{ "blocks", dump_blocks, 1, -1, DUMP_OPT_META, "PATH..." },
 	{ "dirblock", dump_dirblock, 2, 2, 0, "PATH N" },
 	{ "frag", cmd_frag, 0, 1, 0, "[PATH]" },
 	{ "quota", dump_quota, 0, 0, 0, "" },
+	{ "freefrag", dump_freefrag, 0, 0, 0, "" },
+	{ "lsdel", dump_lsdel, 0, 0, 0, "" },
 	{ "extract", dump_extract, 0, 2, DUMP_OPT_TAR,
 	  "[PATH] DEST | --tar FILE [PATH]" },
 	{ "cat", dump_cat, 1, 1, 0, "PATH" },
@@ -217,12 +220,15 @@ static int popt_loop(poptContext pc, struct dump_opts *o)
 	{ "hex", 'x', POPT_ARG_NONE, &(o)->hex, 0,			\
 	  "print block numbers in hex", NULL },				\
 	{ "version", 'V', POPT_ARG_NONE, NULL, 'V',			\
-	  "print the version and exit", NULL }
+	  "print the version and exit", NULL },				\
+	CLI_IMAGE_OPTIONS(&(o)->img)
 
 static int is_cmd_option(int val)
 {
-	return val == DUMP_OPT_LONG || val == DUMP_OPT_META ||
-	       val == DUMP_OPT_TAR || val == DUMP_OPT_PRESERVE;
+	const int all = DUMP_OPT_LONG | DUMP_OPT_META | DUMP_OPT_TAR |
+			DUMP_OPT_PRESERVE | DUMP_OPT_PARSE;
+
+	return val > 0 && !(val & ~all);
 }
 
 /*
@@ -236,15 +242,19 @@ static int parse_command(struct dump_opts *o, const struct dump_cmd *cmd,
 	struct poptOption table[] = {
 		COMMON_OPTIONS(o),
 		{ "long", 'l', POPT_ARG_NONE, &o->long_list, DUMP_OPT_LONG,
-		  "ls: also print mode, links, owner, size and type", NULL },
+		  "ls: also print mode, links, owner, size, type, mtime and "
+		  "symlink targets, in aligned columns", NULL },
+		{ "parsable", '\0', POPT_ARG_NONE, &o->parse_list,
+		  DUMP_OPT_PARSE, "ls -p: /inode/mode/uid/gid/name/size/ "
+		  "lines, as debugfs ls -p", NULL },
 		{ "meta", 'm', POPT_ARG_NONE, &o->meta, DUMP_OPT_META,
 		  "blocks: include indirect and extent tree blocks", NULL },
 		{ "tar", '\0', POPT_ARG_STRING, &o->tar, DUMP_OPT_TAR,
 		  "extract: write a pax archive to FILE (- for stdout)",
 		  "FILE" },
 		{ "preserve", 'p', POPT_ARG_NONE, &o->preserve,
-		  DUMP_OPT_PRESERVE, "dump: also set owner, mode and times",
-		  NULL },
+		  DUMP_OPT_PRESERVE | DUMP_OPT_PARSE, "dump: also set owner, "
+		  "mode and times (ls: --parsable)", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -259,12 +269,19 @@ static int parse_command(struct dump_opts *o, const struct dump_cmd *cmd,
 	pc = poptGetContext(cli_prog, argc, argv, table, 0);
 	poptSetOtherOptionHelp(pc, cmd->args_help);
 	rc = popt_loop(pc, o);
+	/* -p is debugfs' letter for both: ls -p lists, dump -p preserves */
+	if (o->preserve && (cmd->opts & DUMP_OPT_PARSE)) {
+		o->preserve = 0;
+		o->parse_list = 1;
+	}
 	if (!rc && ((o->long_list && !(cmd->opts & DUMP_OPT_LONG)) ||
+		    (o->parse_list && !(cmd->opts & DUMP_OPT_PARSE)) ||
 		    (o->meta && !(cmd->opts & DUMP_OPT_META)) ||
 		    (o->tar && !(cmd->opts & DUMP_OPT_TAR)) ||
 		    (o->preserve && !(cmd->opts & DUMP_OPT_PRESERVE)))) {
 		cli_error("%s: option %s not accepted", cmd->name,
-			  o->long_list ? "-l" : o->meta ? "-m" :
+			  o->long_list ? "-l" : o->parse_list ? "ls -p" :
+			  o->meta ? "-m" :
 			  o->tar ? "--tar" : "-p");
 		rc = 1;
 	}
@@ -363,7 +380,7 @@ static void commands_help(char *buf, size_t size)
 		if (len < size)
 			len += (size_t)snprintf(buf + len, size - len,
 				" %s%s%s%s%s%s", i ? "| " : "", c->name,
-				c->opts & DUMP_OPT_LONG ? " [-l]" : "",
+				c->opts & DUMP_OPT_LONG ? " [-l|-p]" : "",
 				c->opts & DUMP_OPT_META ? " [-m]" : "",
 				*c->args_help ? " " : "", c->args_help);
 	}
@@ -450,7 +467,8 @@ static int run_command(struct dump_ctx *ctx, const struct dump_cmd *cmd)
 static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 {
 	struct dump_ctx ctx = { .o = o };
-	const char *why = NULL;
+	struct extkit_image_loc loc;
+	char why[256], *path = NULL;
 	int flags = 0;
 	int rc;
 
@@ -459,12 +477,18 @@ static int run(struct dump_opts *o, const struct dump_cmd *cmd)
 	if (cmd->run == dump_super || cmd->run == dump_groups)
 		flags |= EXTKIT_FS_FORCE;
 	flags |= EXTKIT_FS_PARTIAL;
-	rc = extkit_fs_open(o->target, flags, &ctx.fs, &why);
+	if (cli_image_resolve(&o->img, o->target, &path, &loc))
+		return DUMP_EXIT_FAIL;
+	rc = extkit_fs_open_image(path, &loc, flags, &ctx.fs, why,
+				  sizeof(why));
 	if (rc < 0) {
-		cli_error("%s: %s", o->target, why ? why : extkit_strerror(rc));
+		cli_error("%s: %s", o->target, why[0] ? why :
+			  extkit_strerror(rc));
+		free(path);
 		return DUMP_EXIT_FAIL;
 	}
-	warn_target(o->target, ctx.fs);
+	warn_target(path, ctx.fs);
+	free(path);
 	/* Walks of many directories (frag, ls) read in larger requests;
 	 * without the window (no memory) they only read smaller ones. */
 	extkit_io_set_readahead(ctx.fs->io, 1u << 18);
@@ -496,5 +520,6 @@ int main(int argc, char **argv)
 	free(o.args);
 	free((char *)o.target);
 	free((char *)o.tar);
+	cli_image_free(&o.img);
 	return rc;
 }

@@ -13,6 +13,7 @@
 
 #include "fs.h"
 #include "inode.h"
+#include "cli/image.h"
 #include "json.h"
 
 #define DUMP_EXIT_OK	0
@@ -23,15 +24,18 @@
 #define DUMP_OPT_META	0x2	/* blocks -m */
 #define DUMP_OPT_TAR	0x4	/* extract --tar FILE */
 #define DUMP_OPT_PRESERVE	0x8	/* dump -p */
+#define DUMP_OPT_PARSE	0x10	/* ls -p */
 
 struct dump_opts {
 	int json;		/* --json */
 	int hex;		/* -x: block numbers in hex */
 	int version;		/* -V */
 	int long_list;		/* ls -l */
+	int parse_list;		/* ls -p: debugfs' /ino/mode/uid/gid/... */
 	int meta;		/* blocks -m: indirect/extent tree blocks too */
 	const char *tar;	/* extract --tar FILE ("-": stdout) */
 	int preserve;		/* dump -p: owner, mode and times too */
+	struct cli_image img;	/* --offset, --partition */
 	const char *target;
 	const char *command;
 	const char **args;	/* the command's positional arguments */
@@ -81,6 +85,13 @@ int dump_super(struct dump_ctx *ctx);	/* super.c */
 /* journal.c: the journal's lines of dumpe2fs -h, or "journal" */
 void dump_journal(struct dump_ctx *ctx);
 int dump_groups(struct dump_ctx *ctx);
+/* groups.c: group g's block bitmap as the kernel reads it (uninit: free
+ * but for the group's own metadata), bit i for blocks first + i * ratio;
+ * NULL when it cannot be read. The caller frees it. */
+uint8_t *dump_group_block_map(struct dump_ctx *ctx, uint32_t g,
+			      uint64_t *nbits, uint32_t *ratio);
+int dump_freefrag(struct dump_ctx *ctx);	/* freefrag.c */
+int dump_lsdel(struct dump_ctx *ctx);	/* lsdel.c */
 int dump_ls(struct dump_ctx *ctx);	/* dirs.c */
 int dump_dirblock(struct dump_ctx *ctx);
 int dump_stat(struct dump_ctx *ctx);	/* files.c */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bmap.h"
+#include "csum.h"
 #include "dir.h"
 #include "endian.h"
 #include "error.h"
@@ -85,6 +86,8 @@ static void stat_times(struct dump_ctx *ctx, const uint8_t *raw)
 		}
 		printf("%s:%*s%" PRId64, times[i].key,
 		       12 - (int)strlen(times[i].key), "", t.sec);
+		if (t.has_extra)
+			printf(".%09" PRIu32, t.nsec);
 		if (t.sec) {
 			fputs(" -- ", stdout);
 			dump_put_time(t.sec);
@@ -308,6 +311,38 @@ static void stat_map(struct dump_ctx *ctx, const struct extkit_inode *in)
 	}
 }
 
+/* A device's numbers, and the inode's checksum under metadata_csum:
+ * the stored value and whether it matches (debugfs shows the value). */
+static void stat_dev_csum(struct dump_ctx *ctx, uint32_t ino,
+			  const struct extkit_inode *in, const uint8_t *raw)
+{
+	unsigned int ft = extkit_mode_to_ftype(in->mode);
+	struct json_writer *w = &ctx->jw;
+	uint32_t major, minor;
+	int ok;
+
+	if (ft == EXT2_FT_CHRDEV || ft == EXT2_FT_BLKDEV) {
+		extkit_inode_rdev(in, &major, &minor);
+		if (ctx->o->json) {
+			json_u64(w, "device_major", major);
+			json_u64(w, "device_minor", minor);
+		} else {
+			printf("%-12s %" PRIu32 ":%" PRIu32 "\n", "Device:",
+			       major, minor);
+		}
+	}
+	if (!extkit_has_metadata_csum(&ctx->fs->sb))
+		return;
+	ok = extkit_inode_csum_verify(ctx->fs, ino, raw);
+	if (ctx->o->json) {
+		json_u64(w, "checksum", in->checksum);
+		json_bool(w, "checksum_valid", ok);
+	} else {
+		printf("%-12s 0x%08" PRIx32 " (%s)\n", "Checksum:",
+		       in->checksum, ok ? "valid" : "does not match");
+	}
+}
+
 int dump_stat(struct dump_ctx *ctx)
 {
 	const char *path = ctx->o->args[0];
@@ -331,6 +366,7 @@ int dump_stat(struct dump_ctx *ctx)
 		json_begin_object(&ctx->jw, NULL);
 	stat_print(ctx, path, ino, &in);
 	stat_times(ctx, raw);
+	stat_dev_csum(ctx, ino, &in, raw);
 	stat_iblock(ctx, &in);
 	stat_map(ctx, &in);
 	dump_stat_xattrs(ctx, ino, &in);
@@ -387,10 +423,8 @@ static int blocks_one(struct dump_ctx *ctx, const char *path)
 	if (!rc)
 		rc = extkit_inode_read(ctx->fs, ino, &in);
 	if (ctx->o->json) {
-		if (ctx->o->nargs > 1) {
-			json_begin_object(&ctx->jw, NULL);
-			json_string(&ctx->jw, "path", path);
-		}
+		json_begin_object(&ctx->jw, NULL);
+		json_string(&ctx->jw, "path", path);
 		json_begin_array(&ctx->jw, "physical_blocks");
 	}
 	if (!rc)
@@ -401,8 +435,7 @@ static int blocks_one(struct dump_ctx *ctx, const char *path)
 		json_end_array(&ctx->jw);
 		if (rc < 0)
 			json_string(&ctx->jw, "error", extkit_strerror(rc));
-		if (ctx->o->nargs > 1)
-			json_end_object(&ctx->jw);
+		json_end_object(&ctx->jw);
 	} else {
 		putchar('\n');
 	}
@@ -415,19 +448,16 @@ int dump_blocks(struct dump_ctx *ctx)
 {
 	int i, rc = 0;
 
+	/* JSON: one shape for one path or several, {"files": [...]} */
 	if (ctx->o->json) {
 		json_begin_object(&ctx->jw, NULL);
-		if (ctx->o->nargs > 1)
-			json_begin_array(&ctx->jw, "files");
-		else
-			json_string(&ctx->jw, "path", ctx->o->args[0]);
+		json_begin_array(&ctx->jw, "files");
 	}
 	for (i = 0; i < ctx->o->nargs; i++)
 		if (blocks_one(ctx, ctx->o->args[i]) < 0)
 			rc = -1;
 	if (ctx->o->json) {
-		if (ctx->o->nargs > 1)
-			json_end_array(&ctx->jw);
+		json_end_array(&ctx->jw);
 		json_end_object(&ctx->jw);
 	}
 	return rc;

@@ -104,7 +104,8 @@ static void mark_used(struct group_bits *b, uint64_t first, uint64_t blk,
 }
 
 /* The free runs of b as "a-b, c, ...": start + bit * ratio, in blocks or
- * inode numbers. to_json: an array of [first, last] pairs instead. */
+ * inode numbers. to_json: an array of {first, last} objects instead (the
+ * one form of a range in the JSON). */
 static void put_ranges(struct dump_ctx *ctx, const struct group_bits *b,
 		       uint64_t start, uint32_t ratio, const char *key)
 {
@@ -121,10 +122,11 @@ static void put_ranges(struct dump_ctx *ctx, const struct group_bits *b,
 					     (1u << ((j + 1) % 8))))
 			j++;
 		if (key) {
-			json_begin_array(&ctx->jw, NULL);
-			json_u64(&ctx->jw, NULL, start + i * ratio);
-			json_u64(&ctx->jw, NULL, start + (j + 1) * ratio - 1);
-			json_end_array(&ctx->jw);
+			json_begin_object(&ctx->jw, NULL);
+			json_u64(&ctx->jw, "first", start + i * ratio);
+			json_u64(&ctx->jw, "last",
+				 start + (j + 1) * ratio - 1);
+			json_end_object(&ctx->jw);
 		} else {
 			printf("%s", n++ ? ", " : "");
 			dump_put_blk(ctx, start + i * ratio);
@@ -186,6 +188,18 @@ static void view_close(struct group_view *v)
 {
 	free(v->blocks.map);
 	free(v->inodes.map);
+}
+
+uint8_t *dump_group_block_map(struct dump_ctx *ctx, uint32_t g,
+			      uint64_t *nbits, uint32_t *ratio)
+{
+	struct group_view v;
+
+	view_open(ctx, g, &v);
+	free(v.inodes.map);
+	*nbits = v.blocks.nbits;
+	*ratio = v.ratio;
+	return v.blocks.map;
 }
 
 static void put_range_text(const struct dump_ctx *ctx, const char *what,

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
@@ -219,6 +220,35 @@ void json_string(struct json_writer *w, const char *key, const char *s)
 		return;
 	}
 	json_string_n(w, key, s, strlen(s));
+}
+
+void json_hex(struct json_writer *w, const char *key, const void *s,
+	      size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *b = s;
+	char *h = malloc(2 * len + 1);
+
+	if (!h) {
+		w->error = 1;
+		return;
+	}
+	for (size_t i = 0; i < len; i++) {
+		h[2 * i] = hex[b[i] >> 4];
+		h[2 * i + 1] = hex[b[i] & 15];
+	}
+	json_string_n(w, key, h, 2 * len);
+	free(h);
+}
+
+void json_bytes_name(struct json_writer *w, const char *key, const void *s,
+	       size_t len)
+{
+	char k[64];
+
+	json_string_n(w, key, s, len);
+	snprintf(k, sizeof(k), "%s_hex", key);
+	json_hex(w, k, s, len);
 }
 
 void json_u64(struct json_writer *w, const char *key, uint64_t v)

@@ -43,6 +43,17 @@ void json_end_array(struct json_writer *w);
 void json_string(struct json_writer *w, const char *key, const char *s);
 void json_string_n(struct json_writer *w, const char *key, const void *s,
 		   size_t len);
+/* s (len bytes) as a string of lowercase hex digits, two per byte. */
+void json_hex(struct json_writer *w, const char *key, const void *s,
+	      size_t len);
+/*
+ * A name as its display string under key (non-NULL) and its exact bytes
+ * in hex under key_hex: bytes that are not UTF-8 show as \u00XX, so two
+ * names can display alike ("\xc3\xa0" and "\xe0" both as "\u00e0"); the
+ * hex tells them apart and gives the bytes back.
+ */
+void json_bytes_name(struct json_writer *w, const char *key, const void *s,
+	       size_t len);
 void json_u64(struct json_writer *w, const char *key, uint64_t v);
 void json_i64(struct json_writer *w, const char *key, int64_t v);
 /* A finite number written with four decimals (a ratio). */

@@ -28,8 +28,10 @@ static void ids_json(struct dump_ctx *ctx, struct extkit_dquot **v, size_t n)
 		json_u64(&ctx->jw, "block_hard_limit", v[i]->bhardlimit);
 		json_u64(&ctx->jw, "inode_soft_limit", v[i]->isoftlimit);
 		json_u64(&ctx->jw, "inode_hard_limit", v[i]->ihardlimit);
-		json_u64(&ctx->jw, "block_grace_expiry", v[i]->btime);
-		json_u64(&ctx->jw, "inode_grace_expiry", v[i]->itime);
+		dump_json_time(&ctx->jw, "block_grace_expiry",
+			       (int64_t)v[i]->btime, 0, 0);
+		dump_json_time(&ctx->jw, "inode_grace_expiry",
+			       (int64_t)v[i]->itime, 0, 0);
 		json_end_object(&ctx->jw);
 	}
 	json_end_array(&ctx->jw);

@@ -444,7 +444,11 @@ static void super_json_field(struct dump_ctx *ctx,
 	switch (f->kind) {
 	case EXTKIT_FIELD_NUM:
 	case EXTKIT_FIELD_NUM_HI:
-		json_u64(w, f->name, num(ctx, f->name));
+		/* signed on disk: -1 (65535) is "no limit", as the text */
+		if (!strcmp(f->name, "max_mnt_count"))
+			json_i64(w, f->name, (int16_t)num(ctx, f->name));
+		else
+			json_u64(w, f->name, num(ctx, f->name));
 		break;
 	case EXTKIT_FIELD_UUID:
 		dump_format_uuid(raw, uuid);

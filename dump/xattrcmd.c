@@ -57,7 +57,7 @@ static void put_c_string(const uint8_t *s, size_t len)
 
 /* A value as debugfs shows it: quoted when more than 7/8 of its bytes
  * are printable ASCII, else its bytes in hex, each followed by a space. */
-static void put_value(const uint8_t *v, size_t len)
+void dump_xattr_put_value(const uint8_t *v, size_t len)
 {
 	size_t printable = 0;
 
@@ -132,7 +132,7 @@ static int show_one(const struct extkit_xattr_value *v, void *arg)
 	printf(" (%" PRIu32 ")", v->size);
 	if (len && (s->want || len < LIST_VALUE_MAX)) {
 		fputs(" = ", stdout);
-		put_value(v->value, len);
+		dump_xattr_put_value(v->value, len);
 	}
 	putchar('\n');
 	return 0;

@@ -32,6 +32,7 @@
 #include "ondisk.h"
 #include "super.h"
 #include "undo.h"
+#include "cli/image.h"
 #include "cli/msg.h"
 #include "cli/parse.h"
 
@@ -162,7 +163,8 @@ static int validate_opts(struct fsck_opts *o, const char *sb, const char *bs,
 
 static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 {
-	char *sb = NULL, *bs = NULL, *cfd = NULL, *target = NULL;
+	char *sb = NULL, *bs = NULL, *cfd = NULL, *target = NULL, *image = NULL;
+	struct cli_image img = { 0 };
 	struct poptOption table[] = {
 		{ NULL, 'n', POPT_ARG_NONE, NULL, OPT_NO,
 		  "check only: open read-only and answer no", NULL },
@@ -215,6 +217,7 @@ static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 		  "debug: each problem's code on stderr", NULL },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
 		  "print the version and exit", NULL },
+		CLI_IMAGE_OPTIONS(&img),
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -247,8 +250,16 @@ static void parse_args(int argc, const char **argv, struct fsck_opts *o)
 	if (rc < -1)
 		cli_popt_error(pc, rc);
 	else if (!cli_take_args(pc, &target, 1, 0))
-		ok = !validate_opts(o, sb, bs, cfd);
+		ok = !validate_opts(o, sb, bs, cfd) &&
+		     !cli_image_resolve(&img, target, &image, &o->loc);
 	o->target = target;
+	o->image = image;
+	cli_image_free(&img);
+	if (ok && o->check_blocks && (o->loc.offset || o->loc.partition)) {
+		cli_error("-c tests the whole device: it cannot be combined "
+			  "with --offset, --partition or @N");
+		ok = 0;
+	}
 	free(sb);
 	free(bs);
 	free(cfd);
@@ -780,7 +791,7 @@ static int report_end(struct fsck_ctx *ctx)
 static int check_target(struct fsck_ctx *ctx)
 {
 	char where[256] = "";
-	int rc = extkit_io_check_mounted(ctx->opts->target, where,
+	int rc = extkit_io_check_mounted(ctx->opts->image, where,
 					 sizeof(where));
 
 	if (rc > 0 && !ctx->readonly) {
@@ -987,7 +998,7 @@ static int check(struct fsck_ctx *ctx)
 	}
 	if (opts->mode == FSCK_MODE_NO)
 		opts->discard = 0;	/* e2fsck: no discard read-only */
-	if (opts->flush && flush_target(opts->target))
+	if (opts->flush && flush_target(opts->image))
 		return FSCK_ERROR;
 	if (opts->journal_dev && access(opts->journal_dev, R_OK)) {
 		cli_error("-j: unable to resolve '%s': %s", opts->journal_dev,
@@ -1020,6 +1031,7 @@ int main(int argc, const char **argv)
 	parse_args(argc, argv, &opts);
 	rc = check(&ctx);
 	free((char *)opts.target);
+	free((char *)opts.image);
 	free((char *)opts.extended);
 	free((char *)opts.undo_file);
 	free((char *)opts.bb_file);

@@ -12,6 +12,7 @@
 
 #include "bitmap.h"
 #include "fs.h"
+#include "image.h"
 #include "inode.h"
 
 #include "count.h"
@@ -47,7 +48,9 @@ struct fsck_opts {
 	const char *extended;	/* -E, journal_only taken out */
 	int journal_only;	/* -E journal_only: replay, then stop */
 	const char *undo_file;	/* -z */
-	const char *target;
+	const char *target;	/* as given (messages) */
+	const char *image;	/* the file or device (TARGET@N's IMAGE) */
+	struct extkit_image_loc loc;	/* --offset, --partition, @N */
 	/* e2fsck's other options (issue 31) */
 	int timing;		/* -t: resource use at the end; -tt: per pass */
 	int flush;		/* -F: flush the device's buffers first */

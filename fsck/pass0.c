@@ -207,6 +207,17 @@ static int open_primary(struct fsck_ctx *ctx);
  */
 static void report_no_super(struct fsck_ctx *ctx, const char *why)
 {
+	char what[160];
+
+	/* libblkid names what is there instead (swap, another filesystem,
+	 * a partition table): no backup superblock will help then */
+	if (extkit_image_describe(ctx->opts->image, &ctx->opts->loc, what,
+				  sizeof(what))) {
+		cli_error("%s: %s, not ext2/ext3/ext4", ctx->opts->target,
+			  what);
+		ctx->flags |= FSCK_FL_ABORT;
+		return;
+	}
 	cli_error("%s: no usable superblock: the primary (at byte 1024) is "
 		  "unusable (%s), and no backup was found in groups 1, 3, 5, "
 		  "7 or 9 for any block size from 1 KiB to 64 KiB",
@@ -716,15 +727,19 @@ int fsck_reopen(struct fsck_ctx *ctx)
 
 int fsck_open(struct fsck_ctx *ctx)
 {
+	char why[256];
 	int rc;
 
-	rc = extkit_io_open_unix(ctx->opts->target,
-				 ctx->readonly ? 0 : EXTKIT_IO_WRITE,
-				 &ctx->io);
-	if (rc) {
+	/* the whole image, or the part --offset, --partition or @N names */
+	rc = extkit_io_open_image(ctx->opts->image, ctx->readonly ? 0 :
+				  EXTKIT_IO_WRITE, &ctx->opts->loc, &ctx->io,
+				  why, sizeof(why));
+	if (rc && why[0])
+		cli_error("%s: %s", ctx->opts->target, why);
+	else if (rc)
 		cli_error_rc(ctx->opts->target, rc);
+	if (rc)
 		return rc;
-	}
 	if (ctx->opts->undo_file) {
 		rc = open_undo(ctx);
 		if (rc)

@@ -18,6 +18,7 @@
 #include "io.h"
 #include "ondisk.h"
 
+#include "cli/image.h"
 #include "cli/msg.h"
 #include "cli/parse.h"
 
@@ -29,6 +30,7 @@ struct label_opts {
 	int uuid_mode;		/* print or set the UUID instead */
 	char *new_uuid;		/* NULL: print */
 	int version;
+	struct cli_image img;	/* --offset, --partition */
 };
 
 /* TARGET [LABEL], or "--uuid TARGET" (popt took TARGET as the value). */
@@ -64,6 +66,7 @@ static int parse_opts(int argc, const char **argv, struct label_opts *o)
 		  "UUID" },
 		{ "version", 'V', POPT_ARG_NONE, &o->version, 0,
 		  "print the version and exit", NULL },
+		CLI_IMAGE_OPTIONS(&o->img),
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -87,24 +90,32 @@ static int parse_opts(int argc, const char **argv, struct label_opts *o)
 	return rc;
 }
 
-static int open_target(const char *target, int write, struct extkit_fs **fs)
+static int open_target(const struct label_opts *o, int write,
+		       struct extkit_fs **fs)
 {
-	const char *why = NULL;
-	char where[256];
+	const char *target = o->target;
+	struct extkit_image_loc loc;
+	char where[256], why[256], *path;
 	int rc;
 
+	if (cli_image_resolve(&o->img, target, &path, &loc))
+		return -EINVAL;
 	if (write) {
-		rc = extkit_io_check_mounted(target, where, sizeof(where));
+		rc = extkit_io_check_mounted(path, where, sizeof(where));
 		if (rc > 0) {
 			cli_mounted(target, where, "refusing to change it");
+			free(path);
 			return -EBUSY;
 		}
 	}
 	/* Printing reads a truncated image as far as it goes (e2label). */
-	rc = extkit_fs_open(target, write ? EXTKIT_FS_WRITE | EXTKIT_FS_EXCL
-				    : EXTKIT_FS_PARTIAL, fs, &why);
+	rc = extkit_fs_open_image(path, &loc, write ? EXTKIT_FS_WRITE |
+				  EXTKIT_FS_EXCL : EXTKIT_FS_PARTIAL, fs, why,
+				  sizeof(why));
+	free(path);
 	if (rc)
-		cli_error("%s: %s", target, why ? why : extkit_strerror(rc));
+		cli_error("%s: %s", target, why[0] ? why :
+			  extkit_strerror(rc));
 	else if ((*fs)->truncated)
 		cli_warn_truncated(target, (*fs)->io->size /
 				   (*fs)->g.block_size, (*fs)->sb.blocks_count);
@@ -190,7 +201,7 @@ static int run(const struct label_opts *o)
 {
 	int write = o->new_label || (o->uuid_mode && o->new_uuid);
 	struct extkit_fs *fs = NULL;
-	int rc = open_target(o->target, write, &fs);
+	int rc = open_target(o, write, &fs);
 
 	if (rc)
 		return rc;
@@ -230,5 +241,6 @@ int main(int argc, const char **argv)
 	free(o.target);
 	free(o.new_label);
 	free(o.new_uuid);
+	cli_image_free(&o.img);
 	return rc;
 }

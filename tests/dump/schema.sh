@@ -9,6 +9,11 @@
 #  - ext3 (a journal) and ext4 with 64bit, metadata_csum, fast_commit
 #    and mmp;
 #  - an ext4 the kernel wrote, when a loop mount works here.
+# Every command is in the schema, with one shape per command (blocks:
+# files for one path too), one form of a range ({first, last}), signed
+# max_mnt_count (-1), a null ISO time for a time that is 0, and names that
+# are not UTF-8 kept exact in name_hex/paths_hex ("\xc3\xa0" and "\xe0"
+# display alike and differ there).
 # The schema must matter: an instance with a wrong key, a missing key or a
 # wrong type fails it. On error nothing is printed on stdout.
 
@@ -30,6 +35,8 @@ ln -s small "$src/fast"
 ln -s "$(printf '%0100d' 0)" "$src/slow"
 mknod "$src/chr" c 1 3 && mknod "$src/blk" b 7 0 || skip "mknod failed"
 mkfifo "$src/fifo"
+: >"$src/$(printf '\303\240')" && : >"$src/$(printf '\340')" ||
+	skip "cannot create non-UTF-8 names here"
 python3 -c 'import socket, sys
 socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$src/sock"
 setfattr -n user.note -v something "$src/small" 2>/dev/null
@@ -46,7 +53,7 @@ done
 "$E2FSCK" -fyD "$tmpdir/ext4.img" >"$tmpdir/log" 2>&1
 "$MKE2FS" -q -F -t ext3 -d "$src" "$tmpdir/ext3.img" 16M >/dev/null 2>&1 ||
 	fail "mke2fs ext3"
-"$MKE2FS" -q -F -t ext4 -O 64bit,metadata_csum,fast_commit,mmp -d "$src" \
+"$MKE2FS" -q -F -t ext4 -O 64bit,metadata_csum,fast_commit,mmp,quota -d "$src" \
 	"$tmpdir/csum.img" 32M >/dev/null 2>&1 || fail "mke2fs ext4 64bit"
 images="ext4 ext2 ext3 csum"
 
@@ -66,7 +73,7 @@ else
 fi
 
 cat >"$tmpdir/check.py" <<'PY'
-import json, os, subprocess, sys
+import json, os, re, subprocess, sys
 import jsonschema
 
 DUMP, SCHEMA, TMP = sys.argv[1:4]
@@ -104,6 +111,7 @@ def dump(img, args):
 COMMANDS = [
     (["super"], "super"), (["groups"], "groups"), (["ls"], "ls"),
     (["ls", "-l", "/"], "ls"), (["ls", "-l", "/big"], "ls"),
+    (["ls", "-p", "/"], "ls"),
     (["ls", "<2>"], "ls"),
     (["stat", "/small"], "stat"), (["stat", "/dir"], "stat"),
     (["stat", "/dir/data"], "stat"), (["stat", "/fast"], "stat"),
@@ -117,11 +125,19 @@ COMMANDS = [
     (["dirblock", "/big", "1"], "dirblock"),
     (["frag", "/big"], "frag_dir"), (["frag", "<2>"], "frag_dir"),
     (["frag"], "frag_all"),
+    (["quota"], "quota"), (["freefrag"], "freefrag"), (["lsdel"], "lsdel"),
+    (["bmap", "/dir/data", "0"], "bmap"),
+    (["ncheck", "2", "12", "13"], "ncheck"), (["icheck", "0", "1"], "icheck"),
+    (["imap", "/small"], "imap"), (["xattr", "/small"], "xattr_list"),
+    (["xattr", "/small", "user.note"], "xattr_list"),
+    (["extract", "/dir", TMP + "/out_%d"], "extract"),
 ]
 MAIN = [c for c in COMMANDS if c[0] in (
     ["super"], ["groups"], ["ls", "-l", "/"], ["stat", "/dir/data"],
     ["stat", "/big"], ["blocks", "-m", "/big", "/dir/data", "/small"],
-    ["dirblock", "/big", "1"], ["frag"])]
+    ["dirblock", "/big", "1"], ["frag"], ["quota"], ["ncheck", "2", "12"],
+    ["freefrag"],
+    ["extract", "/dir", TMP + "/out_%d"])]
 TOP = jsonschema.Draft202012Validator(schema)
 
 for img in IMAGES:
@@ -129,6 +145,8 @@ for img in IMAGES:
     done = 0
     commands = COMMANDS if img == IMAGES[0] else MAIN
     for args, kind in commands:
+        args = [a % len(IMAGES) + "_" + name if "%d" in a else a
+                for a in args]
         rc, out, err = dump(img, args)
         what = "%s: %s" % (name, " ".join(args))
         if rc != 0:
@@ -152,6 +170,59 @@ rc, out, err = dump(IMAGES[0], ["stat", "/big"])
 report(rc == 0 and "index" in json.loads(out)["flag_names"],
        "%s: /big is an htree directory" % os.path.basename(IMAGES[0]))
 
+# Names that are not UTF-8: the bytes C3 A0 and E0 display alike in
+# "name" and stay distinct and exact in name_hex, in ls, dirblock and
+# ncheck.
+rc, out, err = dump(IMAGES[0], ["ls", "/"])
+ents = json.loads(out)["entries"]
+raw = sorted(bytes.fromhex(e["name_hex"]) for e in ents)
+report(b"\xc3\xa0" in raw and b"\xe0" in raw and
+       len([e for e in ents if e["name"] == "\u00e0"]) == 2,
+       "ls: C3 A0 and E0 both display as U+00E0, name_hex tells them apart")
+report(all(bytes.fromhex(e["name_hex"]).decode("utf-8", "replace") ==
+           e["name"] for e in ents if e["name"].isascii()),
+       "ls: name_hex is the name's bytes")
+ino = [e["inode"] for e in ents if e["name_hex"] == "e0"]
+rc, out, err = dump(IMAGES[0], ["ncheck", str(ino[0] if ino else 0)])
+report(rc == 0 and json.loads(out)["inodes"][0]["paths_hex"] == ["2fe0"],
+       "ncheck: paths_hex holds /\\xe0 exactly")
+
+# -1 where the text says -1, null for a time that is 0, one form of range.
+rc, out, err = dump(IMAGES[0], ["super"])
+sup = json.loads(out)
+txt = subprocess.run([DUMP, IMAGES[0], "super"], capture_output=True).stdout
+report(sup["max_mnt_count"] == -1 and
+       re.search(rb"Maximum mount count: +-1\n", txt) is not None,
+       "super: max_mnt_count is -1 in JSON as in the text (%r)"
+       % sup["max_mnt_count"])
+report(sup["lastcheck"] != 0 and sup["lastcheck_iso"] is not None and
+       (sup["mtime"] != 0 or sup["mtime_iso"] is None),
+       "super: a time of 0 has a null ISO time, others a string")
+rc, out, err = dump(IMAGES[0], ["stat", "/small"])
+st = json.loads(out)
+report(st["dtime"] == 0 and st["dtime_iso"] is None and
+       st["mtime_iso"] is not None,
+       "stat: dtime 0 has dtime_iso null (was 1970-01-01)")
+rc, out, err = dump(IMAGES[0], ["groups"])
+g = json.loads(out)["groups"][0]
+report(all(isinstance(r, dict) and set(r) == {"first", "last"}
+           for r in g["free_block_ranges"] + g["free_inode_ranges"] +
+           [g["inode_table_blocks"]]),
+       "groups: every range is {first, last}")
+rc, out, err = dump(IMAGES[0], ["blocks", "/small"])
+report(list(json.loads(out)) == ["files"],
+       "blocks: one path gives files as several do")
+# Every command of extkit-dump's help is in the schema.
+helptext = subprocess.run([DUMP, "--help"], capture_output=True,
+                          text=True).stdout
+for cmd in ("super", "groups", "ls", "stat", "blocks", "dirblock", "frag",
+            "quota", "extract", "bmap", "ncheck", "icheck", "imap",
+            "xattr", "freefrag", "lsdel"):
+    defs = {"frag": "frag_dir", "xattr": "xattr_list"}.get(cmd, cmd)
+    report(cmd in helptext and defs in schema["$defs"] and
+           {"$ref": "#/$defs/" + defs} in schema["anyOf"],
+           "%s is in the schema" % cmd)
+
 # The schema is strict enough to matter: these must all fail it.
 img = IMAGES[0]
 rc, out, err = dump(img, ["stat", "/small"])
@@ -172,6 +243,14 @@ wrong += [
     ("a split hi half", "super", dict(sup, wtime_hi=0)),
     ("features as a string", "super", dict(sup, features="ext_attr")),
     ("a bad UUID", "super", dict(sup, uuid="not-a-uuid")),
+    ("max_mnt_count 65535", "super", dict(sup, max_mnt_count=65535)),
+    ("a [first, last] pair", "groups",
+     {"groups": [dict(g, free_block_ranges=[[1, 2]])]}),
+    ("a name without name_hex", "ls",
+     {"path": "/", "inode": 2, "entries": [
+         {k: v for k, v in ents[0].items() if k != "name_hex"}]}),
+    ("a bare blocks object", "blocks", {"path": "/small",
+                                         "physical_blocks": [1]}),
 ]
 for what, kind, doc in wrong:
     report(bool(errors(kind, doc)), "#/$defs/%s rejects %s" % (kind, what))
