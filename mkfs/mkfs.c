@@ -89,7 +89,7 @@ static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 	}
 	fs->io = io;
 	rc = mkfs_write(o, t, l, fs);
-	if (rc && o->source)	/* no superblock of a former filesystem */
+	if (rc && mkfs_populating(o))	/* no superblock of a former filesystem */
 		extkit_io_zero_bytes(io, EXT2_SUPERBLOCK_OFFSET,
 				     EXT2_SUPERBLOCK_SIZE);
 	if (rc && rc != -ECANCELED)	/* -d said what and where */

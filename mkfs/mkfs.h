@@ -87,7 +87,16 @@ struct mkfs_opts {
 	int no_copy_xattrs;		/* -E no_copy_xattrs */
 	int prezeroed;			/* -E assume_storage_prezeroed */
 	int super_only;			/* -S: superblocks and descriptors */
+	/* image builders (issue 35): devtable.c, ... */
+	char *devtab_file;		/* --device-table */
+	struct mkfs_devtab *devtab;	/* read and checked */
 };
+
+/* Whether the new filesystem is filled (-d, --device-table). */
+static inline int mkfs_populating(const struct mkfs_opts *o)
+{
+	return o->source || o->devtab_file;
+}
 
 struct mkfs_target {
 	const char *path;

@@ -23,6 +23,7 @@
 #include "cli/msg.h"
 #include "cli/parse.h"
 
+#include "devtable.h"
 #include "mkfs.h"
 
 /* The option strings as popt leaves them; validate_opts() converts. */
@@ -513,6 +514,8 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 		cli_error("-S writes no files: -d cannot go with it");
 		return -EINVAL;
 	}
+	if (o->devtab_file && mkfs_devtab_load(o->devtab_file, &o->devtab))
+		return -EINVAL;
 	pick_hash_seed(o);
 	return 0;
 }
@@ -666,6 +669,9 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "root-directory", 'd', POPT_ARG_STRING, &o->source, 0,
 		  "copy a directory tree or an archive into the new filesystem",
 		  "SOURCE" },
+		{ "device-table", 0, POPT_ARG_STRING, &o->devtab_file, 0,
+		  "make and chown the paths of a device table (genext2fs -D, makedevs format)",
+		  "FILE" },
 		{ "creator-os", 'o', POPT_ARG_STRING, &o->creator_os, 0,
 		  "the creator OS: linux, hurd, freebsd, lites", "OS" },
 		{ "last-mounted", 'M', POPT_ARG_STRING, &a.last_mounted, 0,
@@ -719,6 +725,10 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->encoding_flags);
 	free(o->extended);
 	free(o->creator_os);
+	free(o->devtab_file);
+	mkfs_devtab_free(o->devtab);
+	o->devtab_file = NULL;
+	o->devtab = NULL;
 	o->extended = o->creator_os = NULL;
 	o->orphan_size = o->encoding = o->encoding_flags = NULL;
 	o->source = o->undo_file = NULL;
