@@ -90,7 +90,15 @@ struct mkfs_opts {
 	/* image builders (issue 35): devtable.c, ... */
 	char *devtab_file;		/* --device-table */
 	struct mkfs_devtab *devtab;	/* read and checked */
+	int hard_deref;			/* -E hard_dereference */
+	int clamp_mtime;		/* -E clamp_mtime; -1: when the time
+					 * is fixed (SOURCE_DATE_EPOCH) */
 };
+
+/* buildopt.c: -E options for image builders (1: not one of them), and
+ * the checks once all options are read. */
+int mkfs_builder_ext(const char *tok, const char *val, struct mkfs_opts *o);
+int mkfs_builder_check(struct mkfs_opts *o);
 
 /* Whether the new filesystem is filled (-d, --device-table). */
 static inline int mkfs_populating(const struct mkfs_opts *o)

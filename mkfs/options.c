@@ -208,6 +208,7 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 {
 	char *val = strchr(tok, '=');
 	uint64_t v;
+	int rc;
 
 	if (val)
 		*val++ = '\0';
@@ -297,6 +298,9 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		o->mmp_interval = (uint32_t)v;
 		return 0;
 	}
+	rc = mkfs_builder_ext(tok, val, o);	/* buildopt.c */
+	if (rc <= 0)
+		return rc;
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
 		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
@@ -514,7 +518,7 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 		cli_error("-S writes no files: -d cannot go with it");
 		return -EINVAL;
 	}
-	if (o->devtab_file && mkfs_devtab_load(o->devtab_file, &o->devtab))
+	if (mkfs_builder_check(o))
 		return -EINVAL;
 	pick_hash_seed(o);
 	return 0;
@@ -530,6 +534,7 @@ static void defaults(struct mkfs_opts *o)
 	o->packed_meta_blocks = -1;
 	o->root_perms = -1;
 	o->revision = 1;
+	o->clamp_mtime = -1;
 	o->quota_types = 3;	/* user and group */
 }
 

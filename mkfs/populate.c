@@ -196,6 +196,17 @@ static int copy_link(struct pop *p, int dfd, const char *name, uint32_t ino,
 
 /* ---- directories ---- */
 
+/* Opens a directory of the source without touching its access time (the
+ * next run would copy the new one): O_NOATIME where allowed. */
+static int open_dir(int dfd, const char *name, int flags)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOATIME | flags);
+
+	if (fd < 0 && errno == EPERM)	/* not the owner, not privileged */
+		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | flags);
+	return fd;
+}
+
 static int copy_dir(struct pop *p, int dfd, uint32_t ino, uint32_t parent);
 
 /* Writes the directory's own inode (its blocks come with copy_dir). */
@@ -285,7 +296,7 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 	if (rc || !S_ISDIR(st.st_mode))
 		goto out;
 	sub = k->made ? -1 :
-	      openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	      open_dir(dfd, name, O_NOFOLLOW);
 	if (sub < 0 && !k->made) {
 		rc = -errno;
 		goto out;
@@ -373,7 +384,7 @@ static int number_kid(struct pop *p, int dfd, uint32_t dir,
 	if (isdir && is_lpf(dir, e->name, e->len)) {
 		k->ino = EXT2_GOOD_OLD_FIRST_INO;
 		return pop_claim_lpf(p);
-	} else if (!isdir && st.st_nlink > 1 &&
+	} else if (!isdir && st.st_nlink > 1 && !p->o->hard_deref &&
 		   pop_map_get(&p->srcino, st.st_dev, st.st_ino, &have)) {
 		k->ino = have;
 		k->fresh = 0;
@@ -384,7 +395,7 @@ static int number_kid(struct pop *p, int dfd, uint32_t dir,
 		rc = pop_new_inode(p, isdir, &k->ino);
 		if (rc)
 			return rc;
-		if (!isdir && st.st_nlink > 1)
+		if (!isdir && st.st_nlink > 1 && !p->o->hard_deref)
 			return pop_map_put(&p->srcino, st.st_dev, st.st_ino,
 					   k->ino);
 	}
@@ -543,8 +554,7 @@ static uint64_t count_tree(int dfd)
 		n++;
 		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
 			continue;
-		sub = openat(dfd, de->d_name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+		sub = open_dir(dfd, de->d_name, O_NOFOLLOW);
 		if (sub >= 0) {
 			n += count_tree(sub);
 			close(sub);
@@ -584,7 +594,7 @@ static int copy_tree(struct pop *p, const char *source)
 		return -POP_EREPORTED;
 	}
 	p->cwd_fd = -1;
-	dfd = open(source, O_RDONLY | O_DIRECTORY);
+	dfd = open_dir(AT_FDCWD, source, 0);
 	if (dfd < 0 || fstat(dfd, &st)) {
 		pop_error(p, strerror(errno));
 		if (dfd >= 0)
