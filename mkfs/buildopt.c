@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -37,6 +38,18 @@ int mkfs_builder_ext(const char *tok, const char *val, struct mkfs_opts *o)
 			return -EINVAL;
 		}
 		o->clamp_mtime = !val || val[0] == '1';
+		return 0;
+	}
+	if (!strcmp(tok, "fit_slack") && val) {
+		char *end;
+		unsigned long v = strtoul(val, &end, 10);
+
+		if (!*val || *end || v > 1000) {
+			cli_error("-E fit_slack: a percentage, 0 to 1000, not "
+				  "'%s'", val);
+			return -EINVAL;
+		}
+		o->fit_slack = (uint32_t)v;
 		return 0;
 	}
 	return 1;

@@ -127,6 +127,7 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (mkfs_target_inspect(o.target, &t) || mkfs_target_check(&o, &t) ||
+	    (o.source && !o.size_arg && !t.exists && mkfs_fit(&o, &t)) ||
 	    mkfs_layout_compute(&o, &t, &l) || mkfs_fs_init(&o, &l, &fs)) {
 		mkfs_opts_free(&o);
 		return MKFS_EXIT_FAIL;

@@ -93,6 +93,7 @@ struct mkfs_opts {
 	int hard_deref;			/* -E hard_dereference */
 	int clamp_mtime;		/* -E clamp_mtime; -1: when the time
 					 * is fixed (SOURCE_DATE_EPOCH) */
+	uint32_t fit_slack;		/* -E fit_slack=PCT */
 };
 
 /* buildopt.c: -E options for image builders (1: not one of them), and
@@ -191,6 +192,10 @@ int mkfs_creator_os(const char *name);
 /* Early checks of -O and -t (names, what extkit-mkfs can make). */
 int mkfs_features_check(const char *list);
 int mkfs_fs_type_check(const char *type);
+
+/* fit.c: no SIZE for a new file with -d DIR: the smallest that holds
+ * the tree (plus -E fit_slack), as o->size_arg. */
+int mkfs_fit(struct mkfs_opts *o, const struct mkfs_target *t);
 
 /* probe.c */
 int mkfs_target_inspect(const char *path, struct mkfs_target *t);
