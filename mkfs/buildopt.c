@@ -15,6 +15,7 @@
 
 #include "devtable.h"
 #include "mkfs.h"
+#include "selabel.h"
 
 /* An archive, "-" included (a missing source is refused later). */
 static int source_is_archive(const char *source)
@@ -55,6 +56,34 @@ int mkfs_builder_ext(const char *tok, const char *val, struct mkfs_opts *o)
 	return 1;
 }
 
+/* --file-contexts: opened now, so a bad file stops the run before
+ * anything is written. */
+static int check_labels(struct mkfs_opts *o)
+{
+	const char *why = NULL;
+
+	if (!o->file_contexts) {
+		if (o->selinux_root || o->relabel) {
+			cli_error("--selinux-root and --relabel go with "
+				  "--file-contexts");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!o->source || source_is_archive(o->source)) {
+		cli_error("--file-contexts: with a directory as -d's source "
+			  "only");
+		return -EINVAL;
+	}
+	o->selabel = mkfs_selabel_open(o->file_contexts, &why);
+	if (!o->selabel) {
+		cli_error("--file-contexts %s: %s", o->file_contexts,
+			  why ? why : "cannot be read");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int mkfs_builder_check(struct mkfs_opts *o)
 {
 	if (o->clamp_mtime < 0) {
@@ -76,5 +105,5 @@ int mkfs_builder_check(struct mkfs_opts *o)
 	}
 	if (o->devtab_file && mkfs_devtab_load(o->devtab_file, &o->devtab))
 		return -EINVAL;
-	return 0;
+	return check_labels(o);
 }

@@ -94,6 +94,10 @@ struct mkfs_opts {
 	int clamp_mtime;		/* -E clamp_mtime; -1: when the time
 					 * is fixed (SOURCE_DATE_EPOCH) */
 	uint32_t fit_slack;		/* -E fit_slack=PCT */
+	char *file_contexts;		/* --file-contexts */
+	char *selinux_root;		/* --selinux-root */
+	int relabel;			/* --relabel */
+	struct mkfs_selabel *selabel;	/* opened (selabel.c) */
 };
 
 /* buildopt.c: -E options for image builders (1: not one of them), and

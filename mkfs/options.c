@@ -25,6 +25,7 @@
 
 #include "devtable.h"
 #include "mkfs.h"
+#include "selabel.h"
 
 /* The option strings as popt leaves them; validate_opts() converts. */
 struct raw_args {
@@ -677,6 +678,14 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "device-table", 0, POPT_ARG_STRING, &o->devtab_file, 0,
 		  "make and chown the paths of a device table (genext2fs -D, makedevs format)",
 		  "FILE" },
+		{ "file-contexts", 0, POPT_ARG_STRING, &o->file_contexts, 0,
+		  "SELinux labels from a file_contexts file (libselinux)",
+		  "FILE" },
+		{ "selinux-root", 0, POPT_ARG_STRING, &o->selinux_root, 0,
+		  "the path the filesystem is mounted at, for the labels",
+		  "PATH" },
+		{ "relabel", 0, POPT_ARG_NONE, &o->relabel, 0,
+		  "replace the labels the source has", NULL },
 		{ "creator-os", 'o', POPT_ARG_STRING, &o->creator_os, 0,
 		  "the creator OS: linux, hurd, freebsd, lites", "OS" },
 		{ "last-mounted", 'M', POPT_ARG_STRING, &a.last_mounted, 0,
@@ -732,6 +741,11 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->creator_os);
 	free(o->devtab_file);
 	mkfs_devtab_free(o->devtab);
+	free(o->file_contexts);
+	free(o->selinux_root);
+	mkfs_selabel_close(o->selabel);
+	o->file_contexts = o->selinux_root = NULL;
+	o->selabel = NULL;
 	o->devtab_file = NULL;
 	o->devtab = NULL;
 	o->extended = o->creator_os = NULL;

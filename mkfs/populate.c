@@ -260,6 +260,7 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 		    const struct stat *st_in, struct pop_rec *r)
 {
 	struct xsrc xs = { .fd = -1, .path = name };
+	struct pop_label lb = { 0 };
 	struct pop_meta m;
 	struct xlist x;
 	struct stat st;
@@ -281,6 +282,8 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 	m.nx = x.n;
 	if (!rc)
 		rc = pop_dt_meta(p, &m);
+	if (!rc)
+		rc = pop_label(p, &m, &lb);
 	if (rc)
 		goto out;
 	if (S_ISREG(st.st_mode))
@@ -309,6 +312,7 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 out:
 	if (xs.fd >= 0)
 		close_later(p, xs.fd);
+	pop_label_free(p, &lb);
 	pop_xlist_release(&x);
 	return rc;
 }
@@ -583,6 +587,7 @@ static void say_reader(const struct pop_reader *rd)
 
 static int copy_tree(struct pop *p, const char *source)
 {
+	struct pop_label lb = { 0 };
 	struct pop_meta m;
 	struct xlist x;
 	struct stat st;
@@ -627,7 +632,10 @@ static int copy_tree(struct pop *p, const char *source)
 	if (p->o->root_perms >= 0)
 		m.mode = S_IFDIR | (uint32_t)p->o->root_perms;
 	if (!rc)
+		rc = pop_label(p, &m, &lb);
+	if (!rc)
 		rc = dir_inode(p, EXT2_ROOT_INO, &m);
+	pop_label_free(p, &lb);
 	pop_xlist_release(&x);
 	if (!rc)
 		rc = copy_dir(p, dfd, EXT2_ROOT_INO, EXT2_ROOT_INO);

@@ -299,6 +299,16 @@ int pop_dt_add_names(struct pop *p, struct extkit_dirbuild *db);
 /* Every path of the table was met or made; else an error naming it. */
 int pop_dt_check_used(struct pop *p);
 
+/* poplabel.c: --file-contexts. The entry being copied (p->path, as for
+ * the device table) gets its label: lb holds the items m points to then,
+ * until pop_label_free. */
+struct pop_label {
+	struct extkit_xattr_item *items;
+	char *ctx;
+};
+int pop_label(struct pop *p, struct pop_meta *m, struct pop_label *lb);
+void pop_label_free(struct pop *p, struct pop_label *lb);
+
 /* archive.c (source NULL: no archive, the device table alone) */
 int pop_archive(struct pop *p, const char *source);
 
