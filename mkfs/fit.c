@@ -43,6 +43,7 @@ struct fit_need {
 	uint64_t ea128;			/* attribute blocks, 128-byte inodes */
 	uint64_t ea256;			/* ... larger inodes */
 	struct pop_map seen;		/* (dev, ino) of files with links */
+	int deref;			/* -E hard_dereference: copies */
 	const char *why;
 };
 
@@ -215,7 +216,7 @@ static int one(struct fit_need *nd, int dfd, const char *name,
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
 	*dirbytes += 8 + ((strlen(name) + 3) & ~(size_t)3);
-	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
+	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1 && !nd->deref) {
 		if (pop_map_get(&nd->seen, st.st_dev, st.st_ino, &have))
 			return 0;
 		rc = pop_map_put(&nd->seen, st.st_dev, st.st_ino, 1);
@@ -383,6 +384,7 @@ int mkfs_fit(struct mkfs_opts *o, const struct mkfs_target *t)
 	int dfd, cwd, rc;
 
 	memset(&nd, 0, sizeof(nd));
+	nd.deref = o->hard_deref;
 	if (!o->source || !strcmp(o->source, "-") || stat(o->source, &st) ||
 	    !S_ISDIR(st.st_mode)) {
 		cli_error("%s does not exist; give a SIZE to create it (the "

@@ -109,6 +109,16 @@ b=$(stat -c %s "$tmpdir/slack.img")
 [ $((b * 100 / a)) -ge 149 ] && [ $((b * 100 / a)) -le 151 ] &&
 	ok "-E fit_slack=50: $b bytes against $a" ||
 	fail "-E fit_slack=50: $b bytes against $a"
+# -E hard_dereference: each name of a linked file takes its own blocks
+mkdir "$tmpdir/links" && head -c 200000 /dev/urandom >"$tmpdir/links/a" ||
+	exit 99
+for i in $(seq 1 30); do ln "$tmpdir/links/a" "$tmpdir/links/l$i"; done
+rm -f "$tmpdir/deref.img"
+run_mkfs "$tmpdir/out" "$tmpdir/err" -q -E hard_dereference \
+	-d "$tmpdir/links" "$tmpdir/deref.img" &&
+	fsck_clean "hard_dereference fitted" "$tmpdir/deref.img" &&
+	ok "-E hard_dereference: the fitted size holds 31 copies ($(stat -c %s "$tmpdir/deref.img") bytes)" ||
+	fail "-E hard_dereference fitted: $(cat "$tmpdir/err")"
 rm -f "$tmpdir/arc.img"
 tar -C "$tmpdir/small" -cf "$tmpdir/small.tar" . &&
 run_mkfs "$tmpdir/out" "$tmpdir/err" -q -d "$tmpdir/small.tar" "$tmpdir/arc.img"
