@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inode.h"
+#include "ondisk.h"
 #include "xattrbuild.h"
 
 #include "populate.h"
@@ -85,4 +87,39 @@ void pop_label_free(struct pop *p, struct pop_label *lb)
 		mkfs_selabel_free(p->o->selabel, lb->ctx);
 	free(lb->items);
 	memset(lb, 0, sizeof(*lb));
+}
+
+/* mkfs's own lost+found (the source had none): labelled as
+ * /lost+found, its blocks and times kept. */
+int pop_label_lpf(struct pop *p)
+{
+	struct extkit_inode in;
+	struct pop_label lb;
+	struct pop_meta m;
+	size_t plen = p->plen;
+	int rc;
+
+	if (!p->o->selabel || !p->lpf_blocks)
+		return 0;
+	rc = pop_inode_get(p, EXT2_GOOD_OLD_FIRST_INO, p->raw);
+	if (rc)
+		return rc;
+	extkit_inode_decode(p->raw, p->fs->g.inode_size, &in);
+	memset(&m, 0, sizeof(m));
+	m.mode = in.mode;
+	m.uid = in.uid;
+	m.gid = in.gid;
+	m.atime.tv_sec = in.atime;
+	m.mtime.tv_sec = in.mtime;
+	m.ctime.tv_sec = in.ctime;
+	rc = pop_path_push(p, "lost+found", 10);
+	if (!rc)
+		rc = pop_label(p, &m, &lb);
+	if (!rc && m.nx)
+		rc = pop_write_inode(p, EXT2_GOOD_OLD_FIRST_INO, &m, &in,
+				     in.links_count);
+	pop_label_free(p, &lb);
+	p->plen = plen;
+	p->path[plen] = 0;
+	return rc;
 }

@@ -641,6 +641,10 @@ static int copy_tree(struct pop *p, const char *source)
 		rc = copy_dir(p, dfd, EXT2_ROOT_INO, EXT2_ROOT_INO);
 	else
 		pop_error(p, extkit_strerror(rc));
+	if (!rc && pop_label_lpf(p)) {
+		pop_error(p, "labelling lost+found");
+		rc = -POP_EREPORTED;
+	}
 	if (!rc) {
 		rc = pop_dt_check_used(p);
 		if (rc)

@@ -308,6 +308,8 @@ struct pop_label {
 };
 int pop_label(struct pop *p, struct pop_meta *m, struct pop_label *lb);
 void pop_label_free(struct pop *p, struct pop_label *lb);
+/* mkfs's lost+found, when the source has none. */
+int pop_label_lpf(struct pop *p);
 
 /* archive.c (source NULL: no archive, the device table alone) */
 int pop_archive(struct pop *p, const char *source);

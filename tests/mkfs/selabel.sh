@@ -57,6 +57,7 @@ cat >"$fc" <<'FC'
 /var/log(/.*)?		system_u:object_r:var_log_t:s0
 /var/log/.*	-p	system_u:object_r:log_fifo_t:s0
 /dev/null	-c	system_u:object_r:null_device_t:s0
+/lost\+found(/.*)?	system_u:object_r:lost_found_t:s0
 /system(/.*)?		u:object_r:system_file:s0
 /system/etc(/.*)?	u:object_r:system_etc:s0
 FC
@@ -90,6 +91,9 @@ mk() {
 }
 
 mk "$tmpdir/a.img" -d "$src" --file-contexts "$fc" && check "$tmpdir/a.img" /
+"$DEBUGFS" -R "ea_get /lost+found security.selinux" "$tmpdir/a.img" 2>/dev/null |
+	grep -q lost_found_t && ok "the lost+found extkit-mkfs makes is labelled" ||
+	fail "lost+found not labelled"
 mk "$tmpdir/s.img" -d "$src" --file-contexts "$fc" --selinux-root /system &&
 	check "$tmpdir/s.img" /system
 grep -q 'u:object_r:system_etc:s0' "$tmpdir/want" ||
