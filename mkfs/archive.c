@@ -21,6 +21,7 @@
 #include "ondisk.h"
 
 #include "archive_dl.h"
+#include "devtable.h"
 #include "populate.h"
 
 #define LPF_NAME	"lost+found"
@@ -610,6 +611,72 @@ static int finish_dirs(struct arc *c)
 	return rc;
 }
 
+/* ---- the device table (devtable.c) ---- */
+
+/* A path of the table the archive lacks: made as the table says. */
+static int dt_make(struct arc *c, uint32_t dir, const char *name, size_t len,
+		   const struct devtab_ent *e)
+{
+	struct extkit_inode in = { 0 };
+	struct pop_meta m;
+	uint32_t ino;
+	int rc;
+
+	pop_dt_meta_new(c->p, e, &m);
+	if (S_ISDIR(m.mode)) {
+		rc = make_dir(c, dir, name, len, &ino);
+		return rc ? rc : redo_dir(c, ino, &m);
+	}
+	rc = child_inode(c, dir, 0, &ino);
+	if (!rc)
+		rc = add_name(c, dir, name, len, ino,
+			      extkit_mode_to_ftype((uint16_t)m.mode));
+	if (rc)
+		return rc;
+	if (S_ISREG(m.mode))	/* empty */
+		return pop_write_inode(c->p, ino, &m, &in, 1);
+	return pop_special(c->p, ino, &m);
+}
+
+/* In the table's order (a directory before what it holds): the paths
+ * the archive has take the table's mode and owner, the others are made. */
+static int apply_devtab(struct arc *c)
+{
+	struct mkfs_devtab *dt = c->p->o->devtab;
+	struct pop *p = c->p;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && dt && i < dt->n; i++) {
+		struct devtab_ent *e = &dt->e[i];
+		struct extkit_dirbuild_entry *old;
+		const char *name;
+		uint32_t dir;
+		size_t len;
+
+		p->plen = 0;
+		rc = pop_path_push(p, dt->file, strlen(dt->file));
+		if (!rc)
+			rc = walk(c, e->path, 0, &dir, &name, &len);
+		if (rc == -ENOENT || rc == -ENOTDIR) {
+			snprintf(p->why, sizeof(p->why), "line %u: /%s: its "
+				 "directory is neither in the source nor in "
+				 "the table", e->line, e->path);
+			return rc;
+		}
+		if (rc)
+			return rc;
+		old = len ? lookup(c, dir, name, len) : NULL;
+		if (!len)
+			rc = pop_dt_set_inode(p, EXT2_ROOT_INO, e);
+		else if (old)
+			rc = pop_dt_set_inode(p, old->ino, e);
+		else
+			rc = dt_make(c, dir, name, len, e);
+		e->used = 1;
+	}
+	return rc;
+}
+
 static void arc_free(struct arc *c)
 {
 	for (uint64_t i = 0; i < c->ndirs; i++)
@@ -657,20 +724,20 @@ int pop_archive(struct pop *p, const char *source)
 	struct pop_meta m;
 	struct stat st;
 	/* "-": standard input (libarchive reads it for no file name) */
-	const char *file = strcmp(source, "-") ? source : NULL;
+	const char *file = source && strcmp(source, "-") ? source : NULL;
 
 	/* one pass, no count of entries first: a bar by the bytes of the
 	 * archive file read, when it is big enough to take a while */
 	p->total = !file || stat(file, &st) ? 0 : (uint64_t)st.st_size;
 	p->bar = p->bar && p->total > POP_BAR_MIN_BYTES;
-	la = archive_api_load(&c.why);
-	if (!la) {
+	la = source ? archive_api_load(&c.why) : NULL;
+	if (source && !la) {
 		pop_error(p, c.why);
 		arc_free(&c);
 		return -POP_EREPORTED;
 	}
-	c.a = la->archive_read_new();
-	if (!rc && !c.a)
+	c.a = la ? la->archive_read_new() : NULL;
+	if (!rc && la && !c.a)
 		rc = -ENOMEM;
 	default_meta(p, &m);
 	if (p->o->root_owner_given) {
@@ -681,7 +748,7 @@ int pop_archive(struct pop *p, const char *source)
 		m.mode = S_IFDIR | (uint32_t)p->o->root_perms;
 	if (!rc)
 		rc = pop_write_inode(p, EXT2_ROOT_INO, &m, &in, 2);
-	if (!rc) {
+	if (!rc && la) {
 		la->archive_read_support_filter_all(c.a);
 		la->archive_read_support_format_all(c.a);
 		if (la->archive_read_open_filename(c.a, file, 1 << 16)) {
@@ -689,14 +756,17 @@ int pop_archive(struct pop *p, const char *source)
 			rc = -EIO;
 		}
 	}
-	if (!rc)
+	if (!rc && la)
 		rc = read_all(&c);
 	if (!rc)
 		pop_progress_to(p, p->total);
+	if (!rc)
+		rc = apply_devtab(&c);
 	if (!rc) {
 		p->plen = 0;
 		p->path[0] = 0;
-		pop_path_push(p, source, strlen(source));
+		if (source)
+			pop_path_push(p, source, strlen(source));
 		rc = finish_dirs(&c);
 	}
 	if (rc)

@@ -89,7 +89,7 @@ static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 	}
 	fs->io = io;
 	rc = mkfs_write(o, t, l, fs);
-	if (rc && o->source)	/* no superblock of a former filesystem */
+	if (rc && mkfs_populating(o))	/* no superblock of a former filesystem */
 		extkit_io_zero_bytes(io, EXT2_SUPERBLOCK_OFFSET,
 				     EXT2_SUPERBLOCK_SIZE);
 	if (rc && rc != -ECANCELED)	/* -d said what and where */
@@ -127,6 +127,7 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (mkfs_target_inspect(o.target, &t) || mkfs_target_check(&o, &t) ||
+	    (o.source && !o.size_arg && !t.exists && mkfs_fit(&o, &t)) ||
 	    mkfs_layout_compute(&o, &t, &l) || mkfs_fs_init(&o, &l, &fs)) {
 		mkfs_opts_free(&o);
 		return MKFS_EXIT_FAIL;

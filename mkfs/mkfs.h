@@ -94,7 +94,29 @@ struct mkfs_opts {
 					 * 2 tea */
 	uint32_t mntopts;		/* default_mntopts */
 	int periodic_fsck;		/* enable_periodic_fsck */
+	/* image builders (issue 35): devtable.c, ... */
+	char *devtab_file;		/* --device-table */
+	struct mkfs_devtab *devtab;	/* read and checked */
+	int hard_deref;			/* -E hard_dereference */
+	int clamp_mtime;		/* -E clamp_mtime; -1: when the time
+					 * is fixed (SOURCE_DATE_EPOCH) */
+	uint32_t fit_slack;		/* -E fit_slack=PCT */
+	char *file_contexts;		/* --file-contexts */
+	char *selinux_root;		/* --selinux-root */
+	int relabel;			/* --relabel */
+	struct mkfs_selabel *selabel;	/* opened (selabel.c) */
 };
+
+/* buildopt.c: -E options for image builders (1: not one of them), and
+ * the checks once all options are read. */
+int mkfs_builder_ext(const char *tok, const char *val, struct mkfs_opts *o);
+int mkfs_builder_check(struct mkfs_opts *o);
+
+/* Whether the new filesystem is filled (-d, --device-table). */
+static inline int mkfs_populating(const struct mkfs_opts *o)
+{
+	return o->source || o->devtab_file;
+}
 
 struct mkfs_target {
 	const char *path;
@@ -181,6 +203,10 @@ int mkfs_creator_os(const char *name);
 /* Early checks of -O and -t (names, what extkit-mkfs can make). */
 int mkfs_features_check(const char *list);
 int mkfs_fs_type_check(const char *type);
+
+/* fit.c: no SIZE for a new file with -d DIR: the smallest that holds
+ * the tree (plus -E fit_slack), as o->size_arg. */
+int mkfs_fit(struct mkfs_opts *o, const struct mkfs_target *t);
 
 /* probe.c */
 int mkfs_target_inspect(const char *path, struct mkfs_target *t);

@@ -23,7 +23,9 @@
 #include "cli/msg.h"
 #include "cli/parse.h"
 
+#include "devtable.h"
 #include "mkfs.h"
+#include "selabel.h"
 
 /* The option strings as popt leaves them; validate_opts() converts. */
 struct raw_args {
@@ -208,6 +210,7 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 {
 	char *val = strchr(tok, '=');
 	uint64_t v;
+	int rc;
 
 	if (val)
 		*val++ = '\0';
@@ -326,6 +329,9 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		o->mmp_interval = (uint32_t)v;
 		return 0;
 	}
+	rc = mkfs_builder_ext(tok, val, o);	/* buildopt.c */
+	if (rc <= 0)
+		return rc;
 	cli_error("-E: unknown extended option '%s%s%s' (known: hash_seed=, "
 		  "stride=, stripe_width=, resize=, lazy_itable_init, "
 		  "lazy_journal_init, num_backup_sb=, packed_meta_blocks, "
@@ -543,6 +549,8 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 		cli_error("-S writes no files: -d cannot go with it");
 		return -EINVAL;
 	}
+	if (mkfs_builder_check(o))
+		return -EINVAL;
 	pick_hash_seed(o);
 	return 0;
 }
@@ -557,6 +565,7 @@ static void defaults(struct mkfs_opts *o)
 	o->packed_meta_blocks = -1;
 	o->root_perms = -1;
 	o->revision = 1;
+	o->clamp_mtime = -1;
 	o->quota_types = 3;	/* user and group */
 }
 
@@ -739,6 +748,17 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "root-directory", 'd', POPT_ARG_STRING, &o->source, 0,
 		  "copy a directory tree or an archive into the new filesystem",
 		  "SOURCE" },
+		{ "device-table", 0, POPT_ARG_STRING, &o->devtab_file, 0,
+		  "make and chown the paths of a device table (genext2fs -D, makedevs format)",
+		  "FILE" },
+		{ "file-contexts", 0, POPT_ARG_STRING, &o->file_contexts, 0,
+		  "SELinux labels from a file_contexts file (libselinux)",
+		  "FILE" },
+		{ "selinux-root", 0, POPT_ARG_STRING, &o->selinux_root, 0,
+		  "the path the filesystem is mounted at, for the labels",
+		  "PATH" },
+		{ "relabel", 0, POPT_ARG_NONE, &o->relabel, 0,
+		  "replace the labels the source has", NULL },
 		{ "creator-os", 'o', POPT_ARG_STRING, &o->creator_os, 0,
 		  "the creator OS: linux, hurd, freebsd, lites", "OS" },
 		{ "last-mounted", 'M', POPT_ARG_STRING, &a.last_mounted, 0,
@@ -798,6 +818,15 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->encoding_flags);
 	free(o->extended);
 	free(o->creator_os);
+	free(o->devtab_file);
+	mkfs_devtab_free(o->devtab);
+	free(o->file_contexts);
+	free(o->selinux_root);
+	mkfs_selabel_close(o->selabel);
+	o->file_contexts = o->selinux_root = NULL;
+	o->selabel = NULL;
+	o->devtab_file = NULL;
+	o->devtab = NULL;
 	o->extended = o->creator_os = NULL;
 	o->orphan_size = o->encoding = o->encoding_flags = NULL;
 	o->source = o->undo_file = NULL;

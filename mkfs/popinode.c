@@ -52,10 +52,11 @@ static uint32_t time_extra(const struct timespec *t)
 	return ((uint32_t)t->tv_nsec << 2) | epoch;
 }
 
-/* With SOURCE_DATE_EPOCH, no time after it (reproducible images). */
+/* With SOURCE_DATE_EPOCH, no time after it (reproducible images), unless
+ * -E clamp_mtime=0. */
 static struct timespec clamp(const struct pop *p, struct timespec t)
 {
-	if (p->o->fixed_time && t.tv_sec >= (time_t)p->o->now) {
+	if (p->o->clamp_mtime > 0 && t.tv_sec >= (time_t)p->o->now) {
 		t.tv_sec = p->o->now;
 		t.tv_nsec = 0;
 	}

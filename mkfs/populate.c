@@ -38,6 +38,7 @@ struct kid {
 	uint8_t len;
 	uint32_t ino;
 	int fresh;		/* first name of a new inode: copy it */
+	int made;		/* from the device table, not the source */
 };
 
 static void meta_from_stat(const struct pop *p, const struct stat *st,
@@ -195,6 +196,17 @@ static int copy_link(struct pop *p, int dfd, const char *name, uint32_t ino,
 
 /* ---- directories ---- */
 
+/* Opens a directory of the source without touching its access time (the
+ * next run would copy the new one): O_NOATIME where allowed. */
+static int open_dir(int dfd, const char *name, int flags)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOATIME | flags);
+
+	if (fd < 0 && errno == EPERM)	/* not the owner, not privileged */
+		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | flags);
+	return fd;
+}
+
 static int copy_dir(struct pop *p, int dfd, uint32_t ino, uint32_t parent);
 
 /* Writes the directory's own inode (its blocks come with copy_dir). */
@@ -248,19 +260,30 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 		    const struct stat *st_in, struct pop_rec *r)
 {
 	struct xsrc xs = { .fd = -1, .path = name };
+	struct pop_label lb = { 0 };
 	struct pop_meta m;
 	struct xlist x;
 	struct stat st;
-	int rc, sub;
+	int rc = 0, sub;
 
+	memset(&x, 0, sizeof(x));
 	if (st_in)
 		st = *st_in;
+	else if (k->made)
+		rc = pop_dt_stat(p, &st);
 	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
+	if (rc)
+		return rc;
 	meta_from_stat(p, &st, &m);
-	rc = open_entry(p, dfd, name, &st, r, &xs, &x);
+	if (!k->made)
+		rc = open_entry(p, dfd, name, &st, r, &xs, &x);
 	m.x = x.items;
 	m.nx = x.n;
+	if (!rc)
+		rc = pop_dt_meta(p, &m);
+	if (!rc)
+		rc = pop_label(p, &m, &lb);
 	if (rc)
 		goto out;
 	if (S_ISREG(st.st_mode))
@@ -275,18 +298,21 @@ static int copy_one(struct pop *p, int dfd, const struct kid *k,
 	pop_progress(p);
 	if (rc || !S_ISDIR(st.st_mode))
 		goto out;
-	sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-	if (sub < 0) {
+	sub = k->made ? -1 :
+	      open_dir(dfd, name, O_NOFOLLOW);
+	if (sub < 0 && !k->made) {
 		rc = -errno;
 		goto out;
 	}
 	rc = copy_dir(p, sub, k->ino, parent_ino);
-	if (p->cwd_fd == sub)
+	if (sub >= 0 && p->cwd_fd == sub)
 		p->cwd_fd = -1;	/* its number may come back for another */
-	close(sub);
+	if (sub >= 0)
+		close(sub);
 out:
 	if (xs.fd >= 0)
 		close_later(p, xs.fd);
+	pop_label_free(p, &lb);
 	pop_xlist_release(&x);
 	return rc;
 }
@@ -346,7 +372,12 @@ static int number_kid(struct pop *p, int dfd, uint32_t dir,
 	uint32_t have;
 	int rc, isdir;
 
-	if (r && r->stat_ok)
+	k->made = e->ino == POP_DT_NEW;
+	if (k->made) {
+		rc = pop_dt_stat(p, &st);
+		if (rc)
+			return rc;
+	} else if (r && r->stat_ok)
 		st = r->st;
 	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
@@ -357,17 +388,18 @@ static int number_kid(struct pop *p, int dfd, uint32_t dir,
 	if (isdir && is_lpf(dir, e->name, e->len)) {
 		k->ino = EXT2_GOOD_OLD_FIRST_INO;
 		return pop_claim_lpf(p);
-	} else if (!isdir && st.st_nlink > 1 &&
+	} else if (!isdir && st.st_nlink > 1 && !p->o->hard_deref &&
 		   pop_map_get(&p->srcino, st.st_dev, st.st_ino, &have)) {
 		k->ino = have;
 		k->fresh = 0;
 		pop_progress(p);	/* one more name: done */
-		return pop_link_add(p, have);
+		rc = pop_link_add(p, have);
+		return rc ? rc : pop_dt_set_inode(p, have, NULL);
 	} else {
 		rc = pop_new_inode(p, isdir, &k->ino);
 		if (rc)
 			return rc;
-		if (!isdir && st.st_nlink > 1)
+		if (!isdir && st.st_nlink > 1 && !p->o->hard_deref)
 			return pop_map_put(&p->srcino, st.st_dev, st.st_ino,
 					   k->ino);
 	}
@@ -391,7 +423,8 @@ static int number_kids(struct pop *p, int dfd, uint32_t dir,
 	pop_align_goal(p, db->n);
 	for (uint64_t i = 0; !rc && i < db->n; i++) {
 		struct extkit_dirbuild_entry *e = &db->e[i];
-		struct pop_rec *r = p->rd ? pop_reader_get(p->rd) : NULL;
+		struct pop_rec *r = p->rd && dfd >= 0 ?
+				     pop_reader_get(p->rd) : NULL;
 
 		kids[i].name_off = e->name_off;
 		kids[i].len = e->len;
@@ -466,9 +499,11 @@ static int copy_dir(struct pop *p, int dfd, uint32_t ino, uint32_t parent)
 	int rc, lpf = 0;
 
 	extkit_dirbuild_init(&db, p->fs);
-	rc = read_names(p, dfd, &db);
+	rc = dfd >= 0 ? read_names(p, dfd, &db) : 0;	/* -1: made */
 	if (!rc)
 		rc = extkit_dirbuild_sort_names(&db);
+	if (!rc)
+		rc = pop_dt_add_names(p, &db);
 	if (rc)
 		goto out;
 	n = db.n;
@@ -477,10 +512,10 @@ static int copy_dir(struct pop *p, int dfd, uint32_t ino, uint32_t parent)
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (p->rd)
+	if (p->rd && dfd >= 0)
 		pop_reader_start(p->rd, dfd, &db);
 	rc = number_kids(p, dfd, ino, &db, kids);
-	if (p->rd)
+	if (p->rd && dfd >= 0)
 		pop_reader_end(p->rd);
 	if (!rc && ino == EXT2_ROOT_INO && (lpf = add_lpf(&db)))
 		rc = extkit_dirbuild_add(&db, LPF_NAME, sizeof(LPF_NAME) - 1,
@@ -523,8 +558,7 @@ static uint64_t count_tree(int dfd)
 		n++;
 		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
 			continue;
-		sub = openat(dfd, de->d_name,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+		sub = open_dir(dfd, de->d_name, O_NOFOLLOW);
 		if (sub >= 0) {
 			n += count_tree(sub);
 			close(sub);
@@ -553,6 +587,7 @@ static void say_reader(const struct pop_reader *rd)
 
 static int copy_tree(struct pop *p, const char *source)
 {
+	struct pop_label lb = { 0 };
 	struct pop_meta m;
 	struct xlist x;
 	struct stat st;
@@ -564,7 +599,7 @@ static int copy_tree(struct pop *p, const char *source)
 		return -POP_EREPORTED;
 	}
 	p->cwd_fd = -1;
-	dfd = open(source, O_RDONLY | O_DIRECTORY);
+	dfd = open_dir(AT_FDCWD, source, 0);
 	if (dfd < 0 || fstat(dfd, &st)) {
 		pop_error(p, strerror(errno));
 		if (dfd >= 0)
@@ -588,6 +623,8 @@ static int copy_tree(struct pop *p, const char *source)
 	rc = pop_read_xattrs(&(struct xsrc){ .fd = dfd }, p->path, &x);
 	m.x = x.items;
 	m.nx = x.n;
+	if (!rc)
+		rc = pop_dt_meta(p, &m);
 	if (p->o->root_owner_given) {
 		m.uid = p->o->root_uid;
 		m.gid = p->o->root_gid;
@@ -595,12 +632,24 @@ static int copy_tree(struct pop *p, const char *source)
 	if (p->o->root_perms >= 0)
 		m.mode = S_IFDIR | (uint32_t)p->o->root_perms;
 	if (!rc)
+		rc = pop_label(p, &m, &lb);
+	if (!rc)
 		rc = dir_inode(p, EXT2_ROOT_INO, &m);
+	pop_label_free(p, &lb);
 	pop_xlist_release(&x);
 	if (!rc)
 		rc = copy_dir(p, dfd, EXT2_ROOT_INO, EXT2_ROOT_INO);
 	else
 		pop_error(p, extkit_strerror(rc));
+	if (!rc && pop_label_lpf(p)) {
+		pop_error(p, "labelling lost+found");
+		rc = -POP_EREPORTED;
+	}
+	if (!rc) {
+		rc = pop_dt_check_used(p);
+		if (rc)
+			pop_error(p, "");
+	}
 	pop_reader_free(p->rd);
 	p->rd = NULL;
 	close_kept(p);
@@ -622,14 +671,17 @@ int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
 
 	if (!rc)
 		rc = extkit_fsbuild_release(&p.fb, l->root_block, 1);
-	if (!rc)
+	if (!rc && o->source)
 		rc = pop_path_push(&p, o->source, strlen(o->source));
+	p.src_len = p.plen;
 	if (rc) {
 		pop_fini(&p);
 		return rc;
 	}
 	p.bar = !o->quiet && isatty(STDERR_FILENO);
-	if (!strcmp(o->source, "-")) {
+	if (!o->source) {	/* the device table alone */
+		rc = pop_archive(&p, NULL);
+	} else if (!strcmp(o->source, "-")) {
 		rc = pop_archive(&p, o->source);
 	} else if (stat(o->source, &st)) {
 		pop_error(&p, strerror(errno));

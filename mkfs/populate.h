@@ -109,6 +109,7 @@ struct pop {
 	uint64_t direct_after;	/* POP_CACHED (tests: EXTKIT_TEST_DIRECT_AFTER) */
 	uint64_t lpf_block;	/* mkfs's lost+found, until claimed */
 	uint32_t lpf_blocks;
+	size_t src_len;		/* the source's name, at the start of path */
 };
 
 #define POP_BUF		(1u << 20)
@@ -276,7 +277,41 @@ int pop_writer_direct(struct pop_writer *w);
 /* Writes what is queued, stops the thread, frees its buffers. */
 void pop_writer_free(struct pop_writer *w);
 
-/* archive.c */
+/* popdevtab.c: --device-table (devtable.h) while copying. The entry
+ * being copied is p->path; its path in the new filesystem drops the
+ * first src_len bytes. */
+struct devtab_ent;
+/* A name the table adds to a directory (not in the source), until its
+ * inode is taken. */
+#define POP_DT_NEW	UINT32_MAX
+/* The table's mode and owner for the entry (the type must match). */
+int pop_dt_meta(struct pop *p, struct pop_meta *m);
+/* The same for inode ino, already written (e: the entry, or NULL for
+ * the path being copied). */
+int pop_dt_set_inode(struct pop *p, uint32_t ino, struct devtab_ent *e);
+/* What a path the table adds is made of. */
+void pop_dt_meta_new(const struct pop *p, const struct devtab_ent *e,
+		     struct pop_meta *m);
+int pop_dt_stat(struct pop *p, struct stat *st);
+/* Adds to db (sorted by name; the directory being copied) the names the
+ * table gives it and the source lacks (ino POP_DT_NEW); sorts again. */
+int pop_dt_add_names(struct pop *p, struct extkit_dirbuild *db);
+/* Every path of the table was met or made; else an error naming it. */
+int pop_dt_check_used(struct pop *p);
+
+/* poplabel.c: --file-contexts. The entry being copied (p->path, as for
+ * the device table) gets its label: lb holds the items m points to then,
+ * until pop_label_free. */
+struct pop_label {
+	struct extkit_xattr_item *items;
+	char *ctx;
+};
+int pop_label(struct pop *p, struct pop_meta *m, struct pop_label *lb);
+void pop_label_free(struct pop *p, struct pop_label *lb);
+/* mkfs's lost+found, when the source has none. */
+int pop_label_lpf(struct pop *p);
+
+/* archive.c (source NULL: no archive, the device table alone) */
 int pop_archive(struct pop *p, const char *source);
 
 /* populate.c: the entry point mkfs_write calls (before the superblock). */

@@ -532,15 +532,15 @@ static int write_all(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = write_mmp(o, t, fs, touched);
 	/* quota before the orphan file, as mke2fs; after -d's files when
 	 * there are some (the usage must count them) */
-	if (!rc && has_quota(fs) && !o->source)
+	if (!rc && has_quota(fs) && !mkfs_populating(o))
 		rc = write_quota(o, l, fs, touched);
 	if (!rc && l->orphan_ino)
 		rc = write_orphan_file(o, l, fs, touched);
 	if (!rc)
 		set_block_uninit(l, fs, touched);
-	if (!rc && o->source)	/* after the journal, on the final flags */
+	if (!rc && mkfs_populating(o))	/* after the journal, on the final flags */
 		rc = mkfs_populate(o, l, fs);
-	if (!rc && has_quota(fs) && o->source)
+	if (!rc && has_quota(fs) && mkfs_populating(o))
 		rc = mkfs_quota_write(o, l, fs);
 	if (!rc) {
 		extkit_fs_add_kbytes_written(fs);

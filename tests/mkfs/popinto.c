@@ -64,6 +64,7 @@ int main(int argc, char **argv)
 	o.quiet = 1;
 	if (extkit_clock_now(&o.now, &o.fixed_time, &bad))
 		return 2;
+	o.clamp_mtime = o.fixed_time;
 	rc = extkit_fs_open(argv[1], EXTKIT_FS_WRITE, &fs, &why);
 	if (rc) {
 		cli_error("%s: %s", argv[1], why ? why : extkit_strerror(rc));
