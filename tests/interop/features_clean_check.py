@@ -143,9 +143,13 @@ def check_ls(img, path):
         return
     mine = set()
     for line in out.splitlines():
-        f = line.split(None, 7)
-        if len(f) == 8 and f[0].isdigit():
-            mine.add((int(f[0]), f[7]))
+        # inode mode links uid gid size type date time name[ -> target]
+        f = line.split(None, 9)
+        if len(f) == 10 and f[0].isdigit():
+            name = f[9]
+            if f[1].startswith("12") and " -> " in name:
+                name = name.split(" -> ", 1)[0]
+            mine.add((int(f[0]), name))
     theirs = set()
     for line in debugfs("ls -p %s" % path, img).splitlines():
         f = line.split("/")
