@@ -651,6 +651,12 @@ static int tables_garbled(struct fsck_ctx *ctx, const char **why)
 
 	if (fs->g.group_count < 2 || find_backup(ctx, &bfs, &blk))
 		return fsck_tables_garbled(ctx, why);
+	if (same_places(fs, bfs)) {
+		/* a backup that is a copy of the primary (meta_bg) */
+		extkit_fs_close(bfs);
+		ctx->io->block_size = fs->g.block_size;
+		return fsck_tables_garbled(ctx, why);
+	}
 	/* the backup's block size is the primary's (the geometry the
 	 * primary gives is tried first), but the io keeps the primary's */
 	ctx->io->block_size = fs->g.block_size;
