@@ -275,6 +275,19 @@ static int adopt_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 	return 0;
 }
 
+/* Whether backup descriptors name every place the primary's do. */
+static int same_places(const struct extkit_fs *fs,
+		       const struct extkit_fs *bfs)
+{
+	if (bfs->g.group_count != fs->g.group_count)
+		return 0;
+	for (uint32_t g = 0; g < fs->g.group_count; g++)
+		for (int k = 0; k < FSCK_PLACES; k++)
+			if (fsck_place_at(fs, g, k) != fsck_place_at(bfs, g, k))
+				return 0;
+	return 1;
+}
+
 static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		      int64_t group)
 {
@@ -284,7 +297,16 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 	if (code == PR_0_USE_BACKUP_SB &&
 	    ctx->opts->mode == FSCK_MODE_PREEN)
 		return preen_refuse_primary(ctx, why);
-	if (find_backup(ctx, &fs, &blk)) {
+	if (group >= 0 && !find_backup(ctx, &fs, &blk) &&
+	    same_places(ctx->fs, fs)) {
+		/* a backup naming the very places found wrong (meta_bg
+		 * writes each descriptor block to its backups too) */
+		extkit_fs_close(fs);
+		fs = NULL;
+		ctx->io->block_size = ctx->fs->g.block_size;
+		return fsck_check_group_places(ctx);
+	}
+	if (!fs && find_backup(ctx, &fs, &blk)) {
 		/* Descriptors without a backup: predict or relocate the
 		 * places they got wrong (relocate.c). */
 		if (group >= 0)
@@ -640,6 +662,12 @@ static int tables_garbled(struct fsck_ctx *ctx, const char **why)
 
 	if (fs->g.group_count < 2 || find_backup(ctx, &bfs, &blk))
 		return fsck_tables_garbled(ctx, why);
+	if (same_places(fs, bfs)) {
+		/* a backup that is a copy of the primary (meta_bg) */
+		extkit_fs_close(bfs);
+		ctx->io->block_size = fs->g.block_size;
+		return fsck_tables_garbled(ctx, why);
+	}
 	/* the backup's block size is the primary's (the geometry the
 	 * primary gives is tried first), but the io keeps the primary's */
 	ctx->io->block_size = fs->g.block_size;
