@@ -22,6 +22,8 @@ struct mkfs_opts {
 	char *size_arg;			/* SIZE, NULL when absent */
 	uint32_t block_size;		/* -b; 0: from the size class */
 	uint32_t inode_size;		/* -I; 0: 256 */
+	uint32_t cluster_size;		/* -C (bigalloc); 0: the profile's
+					 * cluster_size, else 16 blocks */
 	uint32_t inode_ratio;		/* -i; 0: from the size class */
 	uint64_t inode_count;		/* -N; 0: from the inode ratio */
 	double reserved_pct;		/* -m */
@@ -113,6 +115,9 @@ struct mkfs_layout {
 	uint64_t size_bytes;		/* size the geometry was taken from */
 	int size_from_target;		/* no SIZE: the file or device size */
 	uint32_t block_size;
+	uint32_t cluster_bits;		/* log2 blocks per cluster (bigalloc) */
+	uint64_t overhead_clusters;	/* bigalloc: clusters the tables and
+					 * group copies touch (place.c) */
 	uint32_t inode_size;
 	uint32_t inode_ratio;
 	uint64_t blocks;
@@ -176,6 +181,15 @@ int mkfs_conf_get_bool(const struct mkfs_conf *c, const char *const *types,
 int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes);
 /* -E, from the command line or a profile's options relation. */
 int mkfs_parse_extended(const char *list, struct mkfs_opts *o);
+/* bigalloc.c: -C, and the cluster size and its rules after the profile. */
+int mkfs_parse_cluster_size(const char *s, struct mkfs_opts *o);
+struct mkfs_conf;
+int mkfs_bigalloc_resolve(struct mkfs_opts *o, const struct mkfs_conf *c,
+			  const char *const *types);
+struct mkfs_layout;
+/* The cluster size for l->block_size: l->cluster_bits (0 without
+ * bigalloc), checked; mke2fs's warning past 16 blocks. */
+int mkfs_bigalloc_geometry(const struct mkfs_opts *o, struct mkfs_layout *l);
 /* -o: s_creator_os for a name or number; -1 when unknown. */
 int mkfs_creator_os(const char *name);
 /* Early checks of -O and -t (names, what extkit-mkfs can make). */

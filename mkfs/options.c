@@ -42,6 +42,7 @@ struct raw_args {
 	char *revision;
 	char *blocks_per_group;
 	char *last_mounted;
+	char *cluster_size;
 	int flex_bg_size;
 	double reserved;
 	int reserved_given;
@@ -508,6 +509,8 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 		return -EINVAL;
 	if (a->inode_size && parse_inode_size(a->inode_size, o))
 		return -EINVAL;
+	if (a->cluster_size && mkfs_parse_cluster_size(a->cluster_size, o))
+		return -EINVAL;
 	if (parse_inode_numbers(a, o))
 		return -EINVAL;
 	if (a->reserved_given)
@@ -691,6 +694,7 @@ static void raw_args_free(struct raw_args *a)
 	free(a->revision);
 	free(a->blocks_per_group);
 	free(a->last_mounted);
+	free(a->cluster_size);
 }
 
 int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
@@ -703,6 +707,9 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		  "inode size in bytes (128 .. block size)", "BYTES" },
 		{ "bytes-per-inode", 'i', POPT_ARG_STRING, &a.inode_ratio, 0,
 		  "one inode for every BYTES of space", "BYTES" },
+		{ "cluster-size", 'C', POPT_ARG_STRING, &a.cluster_size, 0,
+		  "cluster size in bytes (bigalloc): 2048 .. 2^29, a power of two",
+		  "BYTES" },
 		{ "inodes", 'N', POPT_ARG_STRING, &a.inode_count, 0,
 		  "number of inodes (at least)", "COUNT" },
 		{ "reserved-percent", 'm', POPT_ARG_DOUBLE, &a.reserved,

@@ -176,7 +176,10 @@ static void dir_inode(const struct mkfs_opts *o, const struct extkit_fs *fs,
 	ino->atime = ino->ctime = ino->mtime = ino->crtime = o->now;
 	ino->extra_isize = fs->sb.want_extra_isize;
 	ino->size = nblocks * fs->g.block_size;
-	extkit_inode_set_fs_blocks(fs, ino, nblocks);
+	/* bigalloc: a directory's blocks lie in whole clusters */
+	extkit_inode_set_fs_blocks(fs, ino,
+				   (nblocks + fs->g.cluster_ratio - 1) &
+				   ~(uint64_t)(fs->g.cluster_ratio - 1));
 }
 
 static int has_inline_data(const struct extkit_fs *fs)
@@ -255,7 +258,9 @@ static void build_inodes(const struct mkfs_opts *o,
 	in.links_count = 1;
 	in.size = mkfs_resize_inode_size(l);
 	in.block[EXT2_DIND_BLOCK] = (uint32_t)l->dind_block;
-	extkit_inode_set_fs_blocks(fs, &in, mkfs_resize_inode_blocks(l, fs));
+	/* bigalloc: e2fsprogs counts each of its blocks as a cluster */
+	extkit_inode_set_fs_blocks(fs, &in, mkfs_resize_inode_blocks(l, fs) *
+					    fs->g.cluster_ratio);
 	put_inode(fs, table, EXT2_RESIZE_INO, &in);
 }
 
