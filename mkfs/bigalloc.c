@@ -59,18 +59,6 @@ int mkfs_bigalloc_resolve(struct mkfs_opts *o, const struct mkfs_conf *c,
 		cli_error("-d with bigalloc: extkit-mkfs does not yet copy files into clusters; make the filesystem, then mount it and copy");
 		return -EINVAL;
 	}
-	if (o->compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL) {
-		cli_error("bigalloc with a journal: extkit-mkfs does not yet place a journal in clusters; use -O ^has_journal (and ^orphan_file), or mke2fs");
-		return -EINVAL;
-	}
-	if (o->ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA) {
-		cli_error("bigalloc with quota: extkit-mkfs does not yet place quota files in clusters; use -O ^quota, or mke2fs");
-		return -EINVAL;
-	}
-	if (o->incompat & EXT4_FEATURE_INCOMPAT_MMP) {
-		cli_error("bigalloc with mmp: extkit-mkfs does not yet place the MMP block in a cluster; use -O ^mmp, or mke2fs");
-		return -EINVAL;
-	}
 	if (!o->cluster_size) {
 		long v = mkfs_conf_get_int(c, types, "cluster_size", 0);
 

@@ -694,6 +694,8 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 	int rc;
 
 	memset(fs, 0, sizeof(*fs));
+	/* bigalloc: the journal and orphan file take whole clusters */
+	fs->alloc_whole_clusters = 1;
 	fill_super(o, l, &fs->sb);
 	/* The resize inode of 4 KiB and larger blocks is over 2 GiB. */
 	if ((o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) &&

@@ -7,8 +7,10 @@
 # and groups: cluster counts, bitmaps and their checksums, overhead) and
 # debugfs's stat of root, the resize inode and lost+found equal to
 # mke2fs's; the kernel mounts, writes and deletes where loop mounts work.
-# Refusals: -C without bigalloc, bigalloc without extents, a cluster
-# smaller than a block, and (not done yet) a journal, quota, mmp or -d.
+# With ext4's defaults the journal and the orphan file take whole
+# clusters (inodes 8 and 12 as mke2fs's). Refusals: -C without bigalloc,
+# bigalloc without extents, a cluster smaller than a block, and (not done
+# yet) -d.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mkfs/mkfs-lib.sh"
 need_tools e2fsck dumpe2fs mke2fs debugfs
@@ -30,8 +32,8 @@ fi
 
 layout() {
 	"$DUMPE2FS" "$1" 2>/dev/null |
-		grep -v '^Lifetime writes:\|^Checksum:\|^Journal features:\|^Journal checksum'
-	for i in 2 7 11; do
+		grep -v '^Lifetime writes:\|^Checksum:\|^Journal features:\|^Journal checksum\|mmp_device_name:\|mmp_update_date:\|mmp_update_time:'
+	for i in 2 7 8 11 12; do
 		echo "inode $i:"
 		"$DEBUGFS" -R "stat <$i>" "$1" 2>/dev/null | grep -v 'checksum'
 	done
@@ -96,7 +98,7 @@ refused() {
 		fail "$d: extkit-mkfs takes it"
 	elif [ -s "$img" ] && "$DUMPE2FS" -h "$img" >/dev/null 2>&1; then
 		fail "$d: refused, but a filesystem was left"
-	elif ! grep -q "$d" "$tmpdir/err"; then
+	elif ! grep -q -- "$d" "$tmpdir/err"; then
 		fail "$d: not the message expected: $(head -1 "$tmpdir/err")"
 	else
 		ok "$d: refused ($(head -1 "$tmpdir/err"))"
@@ -113,9 +115,26 @@ case_one 20G -t ext4 -O $NJ -b 4096 -C 16384
 case_one 200M -t ext4 -O $NJ -g 1024 -C 16k
 case_one 200M -t ext4 -O $NJ,^resize_inode,^flex_bg -C 32k
 case_one 64M -t ext2 -O bigalloc,extent -C 16384
+# ext4's defaults: the journal and the orphan file in whole clusters
+case_one 64M -t ext4 -O bigalloc -b 4096 -C 16384
+case_one 64M -t ext4 -O bigalloc -b 4096 -C 65536
+case_one 64M -t ext4 -O bigalloc -b 1024 -C 16384
+case_one 3G -t ext4 -O bigalloc -b 1024 -C 16384
+case_one 20G -t ext4 -O bigalloc -b 4096 -C 16384
+case_one 64M -t ext4 -O bigalloc,mmp -b 1024 -C 16384
+case_one 64M -t ext3 -O bigalloc,extent -C 16384
+# quota: dumpe2fs as mke2fs (the files' extents may split elsewhere)
+rm -f "$img"
+if run_mkfs "$tmpdir/out" "$tmpdir/err" -q -t ext4 -O bigalloc,quota,project \
+	-I 256 -b 1024 -C 16384 "$img" 64M &&
+   fsck_clean "bigalloc with quota and project" "$img"; then
+	ok "bigalloc with quota and project at 1 KiB: e2fsck -fn clean"
+fi
 
 refused "needs the bigalloc feature" -t ext4 -O ^has_journal -C 16384
 refused "needs the extent feature" -t ext2 -O bigalloc
 refused "may not be smaller than the block size" -t ext2 -O bigalloc,extent -b 4096 -C 2048
 refused "invalid cluster size" -t ext2 -O bigalloc,extent -C 3000
+mkdir -p "$tmpdir/src"
+refused "-d with bigalloc" -t ext4 -O bigalloc -d "$tmpdir/src"
 finish

@@ -64,8 +64,8 @@ refuse "unknown feature" "$new" "unknown feature 'frob'" \
 	-O frob "$new" 8M
 refuse "unsupported feature" "$new" "'compression' is not supported" \
 	-O compression "$new" 8M
-refuse "bigalloc with a journal (not done)" "$new" "bigalloc with a journal" \
-	-t ext4 -O bigalloc,extent,has_journal "$new" 8M
+refuse "bigalloc without extents" "$new" "bigalloc needs the extent feature" \
+	-t ext4 -O bigalloc,^extent "$new" 8M
 refuse "resize_inode without sparse_super" "$new" "needs sparse_super" \
 	-O resize_inode,^sparse_super "$new" 8M
 refuse "bad UUID" "$new" "invalid UUID" -U not-a-uuid "$new" 8M
