@@ -533,6 +533,8 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 	l->journal_at_start = o->packed_meta_blocks > 0;
 	l->packed = l->journal_at_start &&
 		    (o->incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG);
+	if (!rc)
+		rc = mkfs_badblocks_read(o, l);
 	return rc;
 }
 
@@ -675,6 +677,16 @@ static void set_overhead(const struct mkfs_layout *l, struct extkit_fs *fs)
 	for (uint32_t g = 0; g < l->groups; g++)
 		n += extkit_group_sb_overhead(&fs->sb, &fs->g, g) + 2 +
 		     l->itable_blocks;
+	/* mke2fs counts with the bad blocks unmarked: one in a superblock
+	 * backup's area is not counted */
+	for (uint32_t i = 0; i < l->nbad; i++) {
+		uint32_t g = (uint32_t)((l->bad[i] - l->first_data_block) /
+					l->blocks_per_group);
+
+		if (l->bad[i] < extkit_group_first_block(&fs->sb, g) +
+				extkit_group_sb_overhead(&fs->sb, &fs->g, g))
+			n--;
+	}
 	fs->raw_sb.s_overhead_clusters = cpu_to_le32((uint32_t)n);
 }
 
@@ -751,6 +763,9 @@ void mkfs_fs_release(struct extkit_fs *fs, struct mkfs_layout *l)
 {
 	mkfs_place_free(l->place);
 	l->place = NULL;
+	free(l->bad);
+	l->bad = NULL;
+	l->nbad = 0;
 	free(fs->groups);
 	fs->groups = NULL;
 }

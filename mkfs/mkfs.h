@@ -42,6 +42,7 @@ struct mkfs_opts {
 	int nodiscard;			/* -E nodiscard */
 	char *source;			/* -d: a directory or an archive */
 	char *undo_file;		/* -z: old contents saved there */
+	char *badblocks_file;		/* -l FILE */
 	uint32_t now;
 	int fixed_time;			/* the time came from the environment */
 	/* ext3/ext4 (issue 14): as given, then completed by profile.c */
@@ -146,6 +147,9 @@ struct mkfs_layout {
 					 * the tables at the start */
 	int journal_at_start;		/* packed_meta_blocks, flex_bg or not */
 	struct mkfs_place *place;	/* where tables went (place.c) */
+	uint64_t *bad;			/* -l: bad blocks, sorted, once each */
+	uint32_t nbad;
+	uint64_t bad_ind;		/* inode 1's indirect block; 0: none */
 };
 
 /* options.c: returns -1 to go on, else the exit code (help, bad usage). */
@@ -241,6 +245,12 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 /* quota.c: the quota inodes, from the inodes in use now. */
 int mkfs_quota_write(const struct mkfs_opts *o, const struct mkfs_layout *l,
 		     struct extkit_fs *fs);
+
+/* badblocks.c: -l FILE read into l->bad, checked (after the layout). */
+int mkfs_badblocks_read(const struct mkfs_opts *o, struct mkfs_layout *l);
+/* Whether group g holds one of the bad blocks (its bitmap is written). */
+int mkfs_badblocks_in_group(const struct mkfs_layout *l,
+			    const struct extkit_fs *fs, uint32_t g);
 
 /* resize.c: the resize inode's blocks (dind and primary reserved GDT). */
 int mkfs_resize_write(const struct mkfs_layout *l, struct extkit_fs *fs);

@@ -49,7 +49,7 @@ struct raw_args {
 };
 
 enum { OPT_FEATURES = 'O', OPT_EXTENDED = 'E', OPT_VERSION = 'V',
-       OPT_CHECK = 'c', OPT_BADLIST = 'l', OPT_DIRECT = 'D',
+       OPT_CHECK = 'c', OPT_DIRECT = 'D',
        OPT_RESERVED = 'm' };
 
 static int is_pow2(uint64_t v)
@@ -600,8 +600,7 @@ static int take_positionals(poptContext pc, struct mkfs_opts *o)
 /* Runs the popt loop; returns -1 to go on or an exit code. */
 /*
  * mke2fs options extkit-mkfs does not have, refused by name: -c (a
- * badblocks scan) and -l (a bad-block list), whose blocks the layout
- * would have to go around, and -D (direct I/O).
+ * badblocks scan; its list can be given with -l) and -D (direct I/O).
  */
 /* Whether a badblocks program is on PATH (mke2fs -c runs it). */
 static int have_badblocks(void)
@@ -626,11 +625,10 @@ static int have_badblocks(void)
 static void refuse_unsupported(int opt)
 {
 	if (opt == OPT_CHECK && !have_badblocks())
-		cli_error("-c: badblocks is not installed (e2fsprogs), and "
-			  "extkit-mkfs takes no bad-block list anyway");
-	else if (opt == OPT_CHECK || opt == OPT_BADLIST)
-		cli_error("-%c: extkit-mkfs does not place a filesystem around "
-			  "bad blocks; use mke2fs -%c", opt, opt);
+		cli_error("-c: badblocks is not installed (e2fsprogs)");
+	else if (opt == OPT_CHECK)
+		cli_error("-c: extkit-mkfs does not run badblocks itself; run "
+			  "badblocks -o FILE, then extkit-mkfs -l FILE");
 	else
 		cli_error("-D: extkit-mkfs has no direct I/O mode (file data "
 			  "of -d past 256 MiB already bypasses the page cache)");
@@ -649,7 +647,6 @@ static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 			a->reserved_given = 1;
 			break;
 		case OPT_CHECK:
-		case OPT_BADLIST:
 		case OPT_DIRECT:
 			refuse_unsupported(rc);
 			return MKFS_EXIT_FAIL;
@@ -766,9 +763,10 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "verbose", 'v', POPT_ARG_NONE, &o->verbose, 0,
 		  "print the version and every group", NULL },
 		{ NULL, 'c', POPT_ARG_NONE, NULL, OPT_CHECK,
-		  "mke2fs's bad-block scan: refused", NULL },
-		{ NULL, 'l', POPT_ARG_STRING, NULL, OPT_BADLIST,
-		  "mke2fs's bad-block list: refused", "FILE" },
+		  "mke2fs's bad-block scan: refused (run badblocks -o FILE, then -l FILE)", NULL },
+		{ "bad-blocks-file", 'l', POPT_ARG_STRING, &o->badblocks_file,
+		  0, "bad blocks to keep out of use (badblocks(8)'s list)",
+		  "FILE" },
 		{ NULL, 'D', POPT_ARG_NONE, NULL, OPT_DIRECT,
 		  "mke2fs's direct I/O: refused", NULL },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
@@ -800,6 +798,8 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->features_arg);
 	free(o->source);
 	free(o->undo_file);
+	free(o->badblocks_file);
+	o->badblocks_file = NULL;
 	free(o->orphan_size);
 	free(o->encoding);
 	free(o->encoding_flags);

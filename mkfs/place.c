@@ -326,6 +326,18 @@ static int place_packed(struct mkfs_place *p, struct extkit_group *groups)
 	return rc;
 }
 
+/* -l: the bad blocks, before the tables (mke2fs marks them first); one
+ * in a superblock backup's area is used already, not counted twice. */
+static int use_bad(struct mkfs_place *p, const struct mkfs_layout *l)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; !rc && i < l->nbad; i++)
+		if (!obstacle_end(p, l->bad[i], 1))
+			rc = use(p, l->bad[i], 1, 0);
+	return rc;
+}
+
 /* Root, lost+found and the resize inode's block, in mke2fs's order. */
 static int place_data(struct mkfs_place *p, struct mkfs_layout *l)
 {
@@ -344,6 +356,11 @@ static int place_data(struct mkfs_place *p, struct mkfs_layout *l)
 			       l->lpf_blocks, &l->lpf_block);
 	if (!rc)
 		rc = use(p, l->lpf_block, l->lpf_blocks, 0);
+	/* inode 1's indirect block: the first free block (mke2fs) */
+	if (!rc && l->nbad > EXT2_NDIR_BLOCKS)
+		rc = find_free(p, goal, goal, 1, &l->bad_ind);
+	if (!rc && l->nbad > EXT2_NDIR_BLOCKS)
+		rc = use(p, l->bad_ind, 1, 0);
 	if (rc || !(sb->feature_compat & EXT2_FEATURE_COMPAT_RESIZE_INODE))
 		return rc;
 	/* e2fsprogs res_gdt.c: goal just past group 0's classic tables */
@@ -471,6 +488,8 @@ int mkfs_place(struct mkfs_layout *l, struct extkit_fs *fs)
 	}
 	if (!rc)
 		rc = use_overhead(p);
+	if (!rc)
+		rc = use_bad(p, l);
 	if (!rc && l->packed)
 		rc = place_packed(p, fs->groups);
 	for (uint32_t g = 0; !rc && !l->packed && g < n; g++)

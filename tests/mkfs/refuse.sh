@@ -78,8 +78,6 @@ env PATH=/nonexistent "$MKFS" -c "$new" 8M 2>"$tmpdir/err"
 grep -q '^extkit-mkfs: -c: badblocks is not installed' "$tmpdir/err" &&
 	ok "-c without badblocks: $(cat "$tmpdir/err")" ||
 	fail "-c without badblocks: $(cat "$tmpdir/err")"
-refuse "-l FILE (bad-block list)" "$new" "-l: .*bad blocks" \
-	-l /dev/null "$new" 8M
 refuse "-D (direct I/O)" "$new" "-D: .*no direct I/O" -D "$new" 8M
 refuse "-E offset=" "$new" "-E offset: .*losetup -o" -E offset=4096 \
 	"$new" 8M
