@@ -8,6 +8,8 @@
  * descriptor block and one more) stops the run, as mke2fs. place.c
  * keeps the tables and everything else off the others, and inode 1 maps
  * them (write.c): twelve direct blocks, then one indirect block.
+ * -c runs badblocks(8) over the target first, as mke2fs -c, and adds
+ * what it lists.
  */
 #include "config.h"
 
@@ -15,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli/msg.h"
 #include "group.h"
@@ -73,6 +78,96 @@ static int read_list(FILE *f, const char *path, struct mkfs_layout *l)
 	return rc;
 }
 
+/* -c: the target must be there, as large as the filesystem. */
+static int check_target(const struct mkfs_opts *o,
+			const struct mkfs_layout *l)
+{
+	uint64_t need = l->blocks * l->block_size;
+	struct stat st;
+
+	if (stat(o->target, &st) < 0) {
+		cli_error("-c: %s: %s (badblocks reads the target: make it first)",
+			  o->target, strerror(errno));
+		return -errno;
+	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < need) {
+		cli_error("-c: %s has %llu bytes, %llu needed (badblocks reads the target: make it that large first)",
+			  o->target, (unsigned long long)st.st_size,
+			  (unsigned long long)need);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
+ * -c: badblocks -b BLOCKSIZE -X [-s] [-w] TARGET LAST, as mke2fs runs it
+ * (-s unless -q, -w for -cc), its output read as a list. Run without a
+ * shell; an exit other than 0 stops the run (mke2fs goes on).
+ */
+static int run_badblocks(const struct mkfs_opts *o, struct mkfs_layout *l)
+{
+	char bs[16], last[24];
+	const char *argv[9];
+	int fd[2], n = 0, status, rc;
+	FILE *f;
+	pid_t pid;
+
+	snprintf(bs, sizeof(bs), "%u", l->block_size);
+	snprintf(last, sizeof(last), "%llu", (unsigned long long)l->blocks - 1);
+	argv[n++] = "badblocks";
+	argv[n++] = "-b";
+	argv[n++] = bs;
+	argv[n++] = "-X";
+	if (!o->quiet)
+		argv[n++] = "-s";
+	if (o->check > 1)
+		argv[n++] = "-w";
+	argv[n++] = o->target;
+	argv[n++] = last;
+	argv[n] = NULL;
+	if (o->verbose)
+		printf("Running command: badblocks -b %s -X %s%s%s %s\n", bs,
+		       o->quiet ? "" : "-s ", o->check > 1 ? "-w " : "",
+		       o->target, last);
+	fflush(stdout);
+	if (pipe(fd) < 0) {
+		cli_error("-c: %s", strerror(errno));
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		cli_error("-c: %s", strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return rc;
+	}
+	if (!pid) {
+		close(fd[0]);
+		if (dup2(fd[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		execvp("badblocks", (char *const *)argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "r");
+	rc = f ? read_list(f, "badblocks", l) : -errno;
+	if (f)
+		fclose(f);
+	else
+		close(fd[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		status = -1;
+	if (!rc && (!WIFEXITED(status) || WEXITSTATUS(status))) {
+		cli_error("-c: badblocks failed (%s %d); nothing was written",
+			  WIFEXITED(status) ? "exit" : "signal",
+			  WIFEXITED(status) ? WEXITSTATUS(status) :
+			  WTERMSIG(status));
+		rc = -EIO;
+	}
+	return rc;
+}
+
 /* Sorted, each once. */
 static void sort_unique(struct mkfs_layout *l)
 {
@@ -108,26 +203,33 @@ int mkfs_badblocks_read(const struct mkfs_opts *o, struct mkfs_layout *l)
 	FILE *f;
 	int rc;
 
-	if (!o->badblocks_file)
+	if (!o->badblocks_file && !o->check)
 		return 0;
 	if (l->cluster_bits) {
-		cli_error("-l with bigalloc: extkit-mkfs does not place bad blocks in clusters; use mke2fs");
+		cli_error("-%c with bigalloc: extkit-mkfs does not place bad blocks in clusters; use mke2fs",
+			  o->badblocks_file ? 'l' : 'c');
 		return -EINVAL;
 	}
-	f = fopen(o->badblocks_file, "r");
-	if (!f) {
-		cli_error("%s: %s", o->badblocks_file, strerror(errno));
-		return -errno;
+	rc = o->check && !o->dry_run ? check_target(o, l) : 0;
+	if (!rc && o->badblocks_file) {
+		f = fopen(o->badblocks_file, "r");
+		if (!f) {
+			cli_error("%s: %s", o->badblocks_file, strerror(errno));
+			return -errno;
+		}
+		rc = read_list(f, o->badblocks_file, l);
+		fclose(f);
 	}
-	rc = read_list(f, o->badblocks_file, l);
-	fclose(f);
+	if (!rc && o->check && !o->dry_run)
+		rc = run_badblocks(o, l);
 	if (rc == -ENOMEM)
 		cli_error("out of memory");
 	if (!rc) {
 		sort_unique(l);
 		if (l->nbad > max) {
 			cli_error("%s: %u bad blocks; extkit-mkfs maps at most %llu (one indirect block)",
-				  o->badblocks_file, l->nbad,
+				  o->badblocks_file ? o->badblocks_file :
+				  "badblocks", l->nbad,
 				  (unsigned long long)max);
 			rc = -EFBIG;
 		}

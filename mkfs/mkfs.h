@@ -43,6 +43,8 @@ struct mkfs_opts {
 	char *source;			/* -d: a directory or an archive */
 	char *undo_file;		/* -z: old contents saved there */
 	char *badblocks_file;		/* -l FILE */
+	int check;			/* -c: 1 badblocks read-only, 2 (-cc)
+					 * read-write */
 	uint32_t now;
 	int fixed_time;			/* the time came from the environment */
 	/* ext3/ext4 (issue 14): as given, then completed by profile.c */

@@ -599,8 +599,8 @@ static int take_positionals(poptContext pc, struct mkfs_opts *o)
 
 /* Runs the popt loop; returns -1 to go on or an exit code. */
 /*
- * mke2fs options extkit-mkfs does not have, refused by name: -c (a
- * badblocks scan; its list can be given with -l) and -D (direct I/O).
+ * -c runs badblocks (badblocks.c) and needs it on PATH; -D (direct I/O)
+ * is an mke2fs option extkit-mkfs does not have, refused by name.
  */
 /* Whether a badblocks program is on PATH (mke2fs -c runs it). */
 static int have_badblocks(void)
@@ -622,16 +622,10 @@ static int have_badblocks(void)
 	return 0;
 }
 
-static void refuse_unsupported(int opt)
+static void refuse_unsupported(void)
 {
-	if (opt == OPT_CHECK && !have_badblocks())
-		cli_error("-c: badblocks is not installed (e2fsprogs)");
-	else if (opt == OPT_CHECK)
-		cli_error("-c: extkit-mkfs does not run badblocks itself; run "
-			  "badblocks -o FILE, then extkit-mkfs -l FILE");
-	else
-		cli_error("-D: extkit-mkfs has no direct I/O mode (file data "
-			  "of -d past 256 MiB already bypasses the page cache)");
+	cli_error("-D: extkit-mkfs has no direct I/O mode (file data "
+		  "of -d past 256 MiB already bypasses the page cache)");
 }
 
 static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
@@ -647,8 +641,14 @@ static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 			a->reserved_given = 1;
 			break;
 		case OPT_CHECK:
+			if (!have_badblocks()) {
+				cli_error("-c: badblocks is not installed (e2fsprogs)");
+				return MKFS_EXIT_FAIL;
+			}
+			o->check++;
+			break;
 		case OPT_DIRECT:
-			refuse_unsupported(rc);
+			refuse_unsupported();
 			return MKFS_EXIT_FAIL;
 		case OPT_FEATURES:
 			if (add_to_list(&a->features, poptGetOptArg(pc))) {
@@ -763,7 +763,8 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "verbose", 'v', POPT_ARG_NONE, &o->verbose, 0,
 		  "print the version and every group", NULL },
 		{ NULL, 'c', POPT_ARG_NONE, NULL, OPT_CHECK,
-		  "mke2fs's bad-block scan: refused (run badblocks -o FILE, then -l FILE)", NULL },
+		  "scan the target with badblocks(8) first (-cc: read-write)",
+		  NULL },
 		{ "bad-blocks-file", 'l', POPT_ARG_STRING, &o->badblocks_file,
 		  0, "bad blocks to keep out of use (badblocks(8)'s list)",
 		  "FILE" },

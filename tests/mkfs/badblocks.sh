@@ -6,7 +6,9 @@
 # range (ignored with mke2fs's warning), an empty list; dumpe2fs (header,
 # groups, -b) and debugfs's stat of inode 1 equal to mke2fs's, e2fsck -fn
 # clean; where loop mounts work the kernel fills the filesystem and
-# e2fsck still finds it clean (no bad block handed out). Refused as by
+# e2fsck still finds it clean (no bad block handed out). -c and -cc run
+# badblocks with mke2fs's arguments (a stand-in on PATH checks them) and
+# keep what it lists out of use. Refused as by
 # mke2fs: a bad block in the primary superblock or descriptors. Refused
 # by name: a missing list, more blocks than one indirect block maps, -l
 # with bigalloc.
@@ -87,6 +89,50 @@ if grep -q "Bad block 70000 out of range; ignored." "$tmpdir/err"; then
 	ok "a block out of range: mke2fs's warning"
 else
 	fail "a block out of range: no warning: $(head -1 "$tmpdir/err")"
+fi
+
+# -c: badblocks run as mke2fs runs it (a stand-in on PATH logs its
+# arguments and lists three blocks); the result is mke2fs -l's with them
+mkdir -p "$tmpdir/bin"
+cat >"$tmpdir/bin/badblocks" <<'EOS'
+#!/bin/sh
+echo "$*" | sed 's|[^ ]*/||g' >>"$FAKE_BB_LOG"
+printf '5000\n5001\n9000\n'
+EOS
+chmod +x "$tmpdir/bin/badblocks"
+printf '5000\n5001\n9000\n' >"$tmpdir/three"
+for c in -c -cc; do
+	rm -f "$ref" "$img" "$tmpdir/bb.log"
+	truncate -s 64M "$img" || exit 99
+	"$MKE2FS" -q -F -U "$TEST_UUID" -E hash_seed=$TEST_SEED -t ext4 \
+		-l "$tmpdir/three" "$ref" 64M >/dev/null 2>&1 ||
+		fail "$c: mke2fs -l"
+	if ! FAKE_BB_LOG=$tmpdir/bb.log PATH=$tmpdir/bin:$PATH run_mkfs \
+		"$tmpdir/out" "$tmpdir/err" -F -U "$TEST_UUID" \
+		-E hash_seed=$TEST_SEED -t ext4 $c "$img"; then
+		fail "$c: extkit-mkfs: $(head -2 "$tmpdir/err")"
+		continue
+	fi
+	want="-b 1024 -X -s img.img 65535"
+	[ "$c" = -cc ] && want="-b 1024 -X -s -w img.img 65535"
+	layout "$ref" >"$tmpdir/ref.txt"
+	layout "$img" >"$tmpdir/img.txt"
+	uninit_147 "$tmpdir/ref.txt" "$tmpdir/img.txt"
+	if [ "$(cat "$tmpdir/bb.log")" != "$want" ]; then
+		fail "$c: badblocks ran as '$(cat "$tmpdir/bb.log")', not '$want'"
+	elif ! cmp -s "$tmpdir/ref.txt" "$tmpdir/img.txt"; then
+		fail "$c: the layout differs from mke2fs -l with the same list"
+		diff "$tmpdir/ref.txt" "$tmpdir/img.txt" | head -8
+	elif fsck_clean "$c" "$img"; then
+		ok "$c: badblocks $want; the blocks it listed kept out as mke2fs -l"
+	fi
+done
+rm -f "$img"
+if run_mkfs "$tmpdir/out" "$tmpdir/err" -c "$img" 64M ||
+   ! grep -q "badblocks reads the target" "$tmpdir/err"; then
+	fail "-c on a missing image: $(head -1 "$tmpdir/err")"
+else
+	ok "-c on a missing image: refused ($(head -1 "$tmpdir/err"))"
 fi
 
 refused() {
