@@ -131,6 +131,18 @@ if run_mkfs "$tmpdir/out" "$tmpdir/err" -q -t ext4 -O bigalloc,quota,project \
 	ok "bigalloc with quota and project at 1 KiB: e2fsck -fn clean"
 fi
 
+# the report (-n -v): the cluster size, group 0's superblock in block 1
+# at 1 KiB (group 0 starts at block 0), free counts in clusters
+rm -f "$img"
+if run_mkfs "$tmpdir/out" "$tmpdir/err" -n -v -t ext4 -O bigalloc -b 1024 \
+	-C 16384 "$img" 64M &&
+   grep -q '^cluster size: *16384 (16 blocks)$' "$tmpdir/out" &&
+   grep -q '^group 0: blocks 0-65535, superblock 1, descriptors 2-2, reserved 3-33, .* 4024 free clusters,' "$tmpdir/out"; then
+	ok "-n -v: the cluster size, group 0 from block 0, free clusters"
+else
+	fail "-n -v report: $(grep 'cluster\|^group 0' "$tmpdir/out")"
+fi
+
 refused "needs the bigalloc feature" -t ext4 -O ^has_journal -C 16384
 refused "needs the extent feature" -t ext2 -O bigalloc
 refused "may not be smaller than the block size" -t ext2 -O bigalloc,extent -b 4096 -C 2048
