@@ -23,6 +23,7 @@
 
 #include "cli/msg.h"
 #include "group.h"
+#include "super.h"
 
 #include "mkfs.h"
 
@@ -254,4 +255,37 @@ int mkfs_badblocks_in_group(const struct mkfs_layout *l,
 		if (l->bad[i] >= first && l->bad[i] < end)
 			return 1;
 	return 0;
+}
+
+static int is_bad(const struct mkfs_layout *l, uint64_t blk)
+{
+	uint32_t lo = 0, hi = l->nbad;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (l->bad[mid] < blk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->nbad && l->bad[lo] == blk;
+}
+
+void mkfs_badblocks_warn(const struct mkfs_layout *l,
+			 const struct extkit_fs *fs)
+{
+	for (uint32_t g = 1; l->nbad && g < l->groups; g++) {
+		uint64_t first = extkit_group_first_block(&fs->sb, g);
+
+		if (!extkit_super_group_has_backup(&fs->sb, g))
+			continue;
+		for (uint32_t j = 0; j <= l->desc_blocks; j++) {
+			if (is_bad(l, first + j)) {
+				fprintf(stderr, "Warning: the backup superblock/group descriptors at block %llu contain\n\tbad blocks.\n\n",
+					(unsigned long long)first);
+				break;
+			}
+		}
+	}
 }

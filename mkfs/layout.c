@@ -756,6 +756,7 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 			     EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE)))
 		fs->raw_sb.s_kbytes_written = cpu_to_le64(1);
 	set_overhead(l, fs);
+	mkfs_badblocks_warn(l, fs);
 	return 0;
 }
 

@@ -250,6 +250,10 @@ int mkfs_quota_write(const struct mkfs_opts *o, const struct mkfs_layout *l,
 
 /* badblocks.c: -l FILE read into l->bad, checked (after the layout). */
 int mkfs_badblocks_read(const struct mkfs_opts *o, struct mkfs_layout *l);
+/* mke2fs's warning for each superblock backup with a bad block in its
+ * superblock or descriptors (those are used already). */
+void mkfs_badblocks_warn(const struct mkfs_layout *l,
+			 const struct extkit_fs *fs);
 /* Whether group g holds one of the bad blocks (its bitmap is written). */
 int mkfs_badblocks_in_group(const struct mkfs_layout *l,
 			    const struct extkit_fs *fs, uint32_t g);

@@ -82,6 +82,12 @@ case_one "$tmpdir/few" 64M -t ext4
 case_one "$tmpdir/ind" 64M -t ext4
 case_one "$tmpdir/few" 64M -t ext2 -b 4096
 case_one "$tmpdir/backup" 1G -t ext4
+if grep -q "backup superblock/group descriptors at block 32768 contain" \
+	"$tmpdir/err"; then
+	ok "a bad block in a backup's descriptors: mke2fs's warning"
+else
+	fail "a bad block in a backup's descriptors: no warning"
+fi
 case_one "$tmpdir/range" 64M -t ext3
 case_one "$tmpdir/empty" 64M -t ext4
 run_mkfs "$tmpdir/out" "$tmpdir/err" -F -q -l "$tmpdir/range" -t ext3 "$img" 64M
