@@ -30,7 +30,8 @@ struct group_map {
 
 static int writable(const struct extkit_fs *fs)
 {
-	if (extkit_has_ro_compat(&fs->sb, EXT4_FEATURE_RO_COMPAT_BIGALLOC))
+	if (extkit_has_ro_compat(&fs->sb, EXT4_FEATURE_RO_COMPAT_BIGALLOC) &&
+	    !fs->alloc_whole_clusters)
 		return -EXTKIT_EUNSUPP;
 	return 0;
 }
@@ -126,7 +127,7 @@ static int alloc_in_group(struct extkit_fs *fs, uint32_t g, uint64_t goal,
 int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk)
 {
 	uint32_t g0, g, i, n = fs->g.group_count;
-	int rc = writable(fs);
+	int rc = fs->g.cluster_bits ? -EXTKIT_EUNSUPP : writable(fs);
 
 	if (rc)
 		return rc;
@@ -320,6 +321,73 @@ static int find_in_group(struct extkit_fs *fs, uint32_t g, uint64_t from,
 	return rc;
 }
 
+static int find(struct extkit_fs *fs, uint64_t goal, struct find_out *o);
+
+/* Skip runs of blocks as sorted, merged runs of the clusters they touch
+ * (*n of them; NULL and 0 when there are none or on ENOMEM: *err). */
+static struct extkit_blk_run *skip_clusters(const struct extkit_fs *fs,
+					    const struct find_out *o,
+					    size_t *n, int *err)
+{
+	uint32_t bits = fs->g.cluster_bits;
+	uint64_t mask = (1ULL << bits) - 1;
+	struct extkit_blk_run *r;
+	size_t k = 0;
+
+	*n = 0;
+	*err = 0;
+	if (!o->nskip)
+		return NULL;
+	r = malloc(o->nskip * sizeof(*r));
+	if (!r) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < o->nskip; i++) {
+		uint64_t s = o->skip[i].start >> bits;
+		uint64_t e = (o->skip[i].start + o->skip[i].len + mask) >> bits;
+
+		if (k && r[k - 1].start + r[k - 1].len >= s) {
+			if (e > r[k - 1].start + r[k - 1].len)
+				r[k - 1].len = e - r[k - 1].start;
+			continue;
+		}
+		r[k].start = s;
+		r[k++].len = e - s;
+	}
+	*n = k;
+	return r;
+}
+
+/* fs->alloc_whole_clusters: whole free clusters, put out as blocks. */
+static int find_whole(struct extkit_fs *fs, uint64_t goal, struct find_out *o)
+{
+	uint32_t bits = fs->g.cluster_bits;
+	struct find_out c = { .shift = bits,
+			      .want = (o->want + (1ULL << bits) - 1) >> bits };
+	int rc;
+
+	c.skip = skip_clusters(fs, o, &c.nskip, &rc);
+	if (!rc)
+		rc = find(fs, goal, &c);
+	for (size_t i = 0; !rc && i < c.nruns && o->found < o->want; i++) {
+		uint64_t n = c.runs[i].len << bits;
+
+		if (n > o->want - o->found)
+			n = o->want - o->found;
+		rc = put_found(o, c.runs[i].start << bits, n);
+	}
+	free((void *)c.skip);
+	free(c.runs);
+	return rc;
+}
+
+/* Whether the block functions work in whole clusters. */
+static int whole_clusters(const struct extkit_fs *fs)
+{
+	return fs->alloc_whole_clusters && fs->g.cluster_bits;
+}
+
 /* The search of extkit_alloc_find_skip, into o (goal: a block). */
 static int find(struct extkit_fs *fs, uint64_t goal, struct find_out *o)
 {
@@ -327,6 +395,8 @@ static int find(struct extkit_fs *fs, uint64_t goal, struct find_out *o)
 	uint64_t count = o->want;
 	int rc = o->shift ? 0 : writable(fs);
 
+	if (!rc && !o->shift && whole_clusters(fs))
+		return find_whole(fs, goal, o);
 	if (rc || !count)
 		return rc;
 	if (count > fs->sb.free_blocks_count >> o->shift)
@@ -432,14 +502,28 @@ static int set_range(struct extkit_fs *fs, uint32_t shift, uint64_t start,
 	return rc;
 }
 
+/* Blocks [start, start + count): their clusters in whole-cluster mode. */
+static int set_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count,
+		      int used)
+{
+	uint32_t bits = fs->g.cluster_bits;
+	uint64_t s, e;
+
+	if (!whole_clusters(fs) || !count)
+		return set_range(fs, 0, start, count, used);
+	s = start >> bits;
+	e = (start + count + (1ULL << bits) - 1) >> bits;
+	return set_range(fs, bits, s, e - s, used);
+}
+
 int extkit_free_blocks(struct extkit_fs *fs, uint64_t start, uint64_t count)
 {
-	return set_range(fs, 0, start, count, 0);
+	return set_blocks(fs, start, count, 0);
 }
 
 int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count)
 {
-	return set_range(fs, 0, start, count, 1);
+	return set_blocks(fs, start, count, 1);
 }
 
 int extkit_alloc_find_clusters(struct extkit_fs *fs, uint64_t goal,

@@ -71,7 +71,13 @@ int extkit_alloc_mark(struct extkit_fs *fs, uint64_t start, uint64_t count);
  * (an extent file whose blocks keep their logical offset in the cluster).
  * goal is a block. The group counts are in clusters, the superblock's
  * in blocks. The block functions above refuse bigalloc (-EXTKIT_EUNSUPP):
- * a block is not what its bitmaps count.
+ * a block is not what its bitmaps count, unless fs->alloc_whole_clusters
+ * is set by a writer whose files take whole clusters (mkfs's journal and
+ * orphan file, blocks 0 .. n of a file in clusters from the first): then
+ * a search finds whole free clusters and gives their blocks in order
+ * (the last cluster's blocks past count unused), skip runs pass over the
+ * clusters they touch, and marking or freeing blocks marks or frees the
+ * clusters holding them.
  */
 int extkit_alloc_find_clusters(struct extkit_fs *fs, uint64_t goal,
 			       uint64_t count, uint64_t *clusters);

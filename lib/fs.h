@@ -33,6 +33,9 @@ struct extkit_fs {
 	int owns_io;
 	int mmp_started;		/* close: clean MMP sequence */
 	char *device_name;
+	int alloc_whole_clusters;	/* bigalloc: the block allocation
+					 * functions of alloc.h take whole
+					 * free clusters (see there) */
 };
 
 /*

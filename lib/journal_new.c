@@ -427,7 +427,11 @@ static int build(struct extkit_fs *fs, const struct extkit_journal_params *p,
 		in->extra_isize = fs->sb.want_extra_isize;
 	in->size = jp->n * fs->g.block_size;
 	extkit_mapbuild_fill(fs, &jp->mb, in);
-	extkit_inode_set_fs_blocks(fs, in, jp->n + jp->nmeta);
+	/* bigalloc: data in whole clusters, a cluster per map block */
+	extkit_inode_set_fs_blocks(fs, in,
+				   ((jp->n + fs->g.cluster_ratio - 1) &
+				    ~(uint64_t)(fs->g.cluster_ratio - 1)) +
+				   (uint64_t)jp->nmeta * fs->g.cluster_ratio);
 	build_jsb(fs, p, jp->jsb);
 	return 0;
 }
@@ -551,11 +555,12 @@ static void set_super(struct extkit_fs *fs, const struct jplan *jp)
 	raw->s_jnl_backup_type = EXT3_JNL_BACKUP_BLOCKS;
 	memset(raw->s_journal_uuid, 0, sizeof(raw->s_journal_uuid));
 	raw->s_journal_dev = 0;
-	/* mke2fs 1.47 counts the journal's blocks in the overhead */
+	/* mke2fs 1.47 counts the journal's clusters in the overhead */
 	if (raw->s_overhead_clusters)
 		raw->s_overhead_clusters = cpu_to_le32(
 			le32(raw->s_overhead_clusters) +
-			(uint32_t)jp->n);
+			(uint32_t)((jp->n + fs->g.cluster_ratio - 1) >>
+				   fs->g.cluster_bits));
 }
 
 static int write_plan(struct extkit_fs *fs,

@@ -132,7 +132,11 @@ static void build_inode(const struct extkit_fs *fs, struct oplan *op,
 	in->size = op->n * fs->g.block_size;
 	op->mb.meta = op->meta;
 	extkit_mapbuild_fill(fs, &op->mb, in);
-	extkit_inode_set_fs_blocks(fs, in, op->n + op->mb.nmeta);
+	/* bigalloc: data in whole clusters, a cluster per map block */
+	extkit_inode_set_fs_blocks(fs, in,
+				   ((op->n + fs->g.cluster_ratio - 1) &
+				    ~(uint64_t)(fs->g.cluster_ratio - 1)) +
+				   (uint64_t)op->mb.nmeta * fs->g.cluster_ratio);
 }
 
 /* Marks the blocks in use, a run of consecutive ones at a time. */

@@ -94,6 +94,42 @@ static int pick_block_size(const struct mkfs_opts *o,
 	return 0;
 }
 
+/*
+ * Blocks per group: 8 x the block size (-g), at most 65528; with bigalloc
+ * the same counts clusters (mke2fs), and the size is whole clusters.
+ */
+static uint32_t log2u(uint32_t v);
+
+static int pick_groups(const struct mkfs_opts *o, struct mkfs_layout *l)
+{
+	uint64_t per = 8 * l->block_size;
+
+	l->first_data_block = l->block_size == 1024 && !l->cluster_bits;
+	if (o->blocks_per_group) {
+		if (o->blocks_per_group < 256 || o->blocks_per_group > per) {
+			cli_error("blocks per group %u out of range: 256 .. %llu "
+				  "(8 x the block size)", o->blocks_per_group,
+				  (unsigned long long)per);
+			return -EINVAL;
+		}
+		per = o->blocks_per_group;
+	} else if (l->cluster_bits && log2u(l->block_size) +
+		   l->cluster_bits - EXT2_MIN_BLOCK_LOG_SIZE + 15 >= 32) {
+		per = 8ULL * (l->block_size - 1);
+	}
+	if (per > MAX_BPG)
+		per = MAX_BPG;
+	per <<= l->cluster_bits;
+	if (per > UINT32_MAX) {
+		cli_error("%llu blocks per group do not fit in 32 bits; use a smaller cluster size (-C)",
+			  (unsigned long long)per);
+		return -EINVAL;
+	}
+	l->blocks_per_group = (uint32_t)per;
+	l->blocks &= ~((1ULL << l->cluster_bits) - 1);
+	return 0;
+}
+
 static int pick_sizes(struct mkfs_opts *o, const struct mkfs_target *t,
 		      struct mkfs_layout *l)
 {
@@ -120,10 +156,14 @@ static int pick_sizes(struct mkfs_opts *o, const struct mkfs_target *t,
 		cli_error("128-byte inodes are too small for inline data; give a larger inode size (-I)");
 		return -EINVAL;
 	}
+	if (mkfs_bigalloc_geometry(o, l))
+		return -EINVAL;
 	l->inode_ratio = o->inode_ratio;
 	if (!l->inode_ratio)
 		l->inode_ratio = o->def_inode_ratio < l->block_size ?
 				 l->block_size : o->def_inode_ratio;
+	if (!o->inode_ratio && l->inode_ratio < l->block_size << l->cluster_bits)
+		l->inode_ratio = l->block_size << l->cluster_bits;
 	l->blocks = l->size_bytes / l->block_size;
 	/* mke2fs rounds a device's (not a given) size down to whole pages. */
 	if (l->size_from_target && page > l->block_size)
@@ -140,21 +180,7 @@ static int pick_sizes(struct mkfs_opts *o, const struct mkfs_target *t,
 	l->desc_size = !(o->incompat & EXT4_FEATURE_INCOMPAT_64BIT) ?
 		       EXT2_MIN_DESC_SIZE :
 		       o->desc_size ? o->desc_size : DESC_SIZE_64BIT;
-	l->first_data_block = l->block_size == 1024;
-	l->blocks_per_group = 8 * l->block_size;
-	if (o->blocks_per_group) {
-		if (o->blocks_per_group < 256 ||
-		    o->blocks_per_group > l->blocks_per_group) {
-			cli_error("blocks per group %u out of range: 256 .. %u "
-				  "(8 x the block size)", o->blocks_per_group,
-				  l->blocks_per_group);
-			return -EINVAL;
-		}
-		l->blocks_per_group = o->blocks_per_group;
-	}
-	if (l->blocks_per_group > MAX_BPG)
-		l->blocks_per_group = MAX_BPG;
-	return 0;
+	return pick_groups(o, l);
 }
 
 static int pick_inodes(const struct mkfs_opts *o, const struct mkfs_layout *l,
@@ -295,7 +321,7 @@ static int fit_groups(struct mkfs_opts *o, struct mkfs_layout *l,
 		inodes = EXT2_GOOD_OLD_FIRST_INO + 1;
 	ipg = div_ceil(inodes, groups);
 	if (ipg > 8ULL * bs) {
-		if (l->blocks_per_group < 256) {
+		if (l->blocks_per_group < 256 || l->cluster_bits) {
 			cli_error("too many inodes for the filesystem size");
 			return -EINVAL;
 		}
@@ -507,6 +533,8 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 	l->journal_at_start = o->packed_meta_blocks > 0;
 	l->packed = l->journal_at_start &&
 		    (o->incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG);
+	if (!rc)
+		rc = mkfs_badblocks_read(o, l);
 	return rc;
 }
 
@@ -546,9 +574,9 @@ static void fill_super(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	sb->r_blocks_count = l->r_blocks;
 	sb->first_data_block = l->first_data_block;
 	sb->log_block_size = log2u(l->block_size) - EXT2_MIN_BLOCK_LOG_SIZE;
-	sb->log_cluster_size = sb->log_block_size;
+	sb->log_cluster_size = sb->log_block_size + l->cluster_bits;
 	sb->blocks_per_group = l->blocks_per_group;
-	sb->clusters_per_group = l->blocks_per_group;
+	sb->clusters_per_group = l->blocks_per_group >> l->cluster_bits;
 	sb->inodes_per_group = l->inodes_per_group;
 	sb->wtime = sb->lastcheck = sb->mkfs_time = o->now;
 	sb->max_mnt_count = 0xffff;	/* -1: no mount-count checks */
@@ -627,7 +655,7 @@ static void fill_groups(const struct mkfs_opts *o,
 		free_blocks += gd->free_blocks;
 		free_inodes += gd->free_inodes;
 	}
-	fs->sb.free_blocks_count = free_blocks;
+	fs->sb.free_blocks_count = free_blocks << l->cluster_bits;
 	fs->sb.free_inodes_count = (uint32_t)free_inodes;
 }
 
@@ -641,9 +669,24 @@ static void set_overhead(const struct mkfs_layout *l, struct extkit_fs *fs)
 {
 	uint64_t n = l->first_data_block;
 
+	if (l->cluster_bits) {
+		fs->raw_sb.s_overhead_clusters =
+			cpu_to_le32((uint32_t)l->overhead_clusters);
+		return;
+	}
 	for (uint32_t g = 0; g < l->groups; g++)
 		n += extkit_group_sb_overhead(&fs->sb, &fs->g, g) + 2 +
 		     l->itable_blocks;
+	/* mke2fs counts with the bad blocks unmarked: one in a superblock
+	 * backup's area is not counted */
+	for (uint32_t i = 0; i < l->nbad; i++) {
+		uint32_t g = (uint32_t)((l->bad[i] - l->first_data_block) /
+					l->blocks_per_group);
+
+		if (l->bad[i] < extkit_group_first_block(&fs->sb, g) +
+				extkit_group_sb_overhead(&fs->sb, &fs->g, g))
+			n--;
+	}
 	fs->raw_sb.s_overhead_clusters = cpu_to_le32((uint32_t)n);
 }
 
@@ -663,6 +706,8 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 	int rc;
 
 	memset(fs, 0, sizeof(*fs));
+	/* bigalloc: the journal and orphan file take whole clusters */
+	fs->alloc_whole_clusters = 1;
 	fill_super(o, l, &fs->sb);
 	/* The resize inode of 4 KiB and larger blocks is over 2 GiB. */
 	if ((o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
@@ -711,6 +756,7 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 			     EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE)))
 		fs->raw_sb.s_kbytes_written = cpu_to_le64(1);
 	set_overhead(l, fs);
+	mkfs_badblocks_warn(l, fs);
 	return 0;
 }
 
@@ -718,6 +764,9 @@ void mkfs_fs_release(struct extkit_fs *fs, struct mkfs_layout *l)
 {
 	mkfs_place_free(l->place);
 	l->place = NULL;
+	free(l->bad);
+	l->bad = NULL;
+	l->nbad = 0;
 	free(fs->groups);
 	fs->groups = NULL;
 }

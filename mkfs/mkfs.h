@@ -22,6 +22,8 @@ struct mkfs_opts {
 	char *size_arg;			/* SIZE, NULL when absent */
 	uint32_t block_size;		/* -b; 0: from the size class */
 	uint32_t inode_size;		/* -I; 0: 256 */
+	uint32_t cluster_size;		/* -C (bigalloc); 0: the profile's
+					 * cluster_size, else 16 blocks */
 	uint32_t inode_ratio;		/* -i; 0: from the size class */
 	uint64_t inode_count;		/* -N; 0: from the inode ratio */
 	double reserved_pct;		/* -m */
@@ -40,6 +42,9 @@ struct mkfs_opts {
 	int nodiscard;			/* -E nodiscard */
 	char *source;			/* -d: a directory or an archive */
 	char *undo_file;		/* -z: old contents saved there */
+	char *badblocks_file;		/* -l FILE */
+	int check;			/* -c: 1 badblocks read-only, 2 (-cc)
+					 * read-write */
 	uint32_t now;
 	int fixed_time;			/* the time came from the environment */
 	/* ext3/ext4 (issue 14): as given, then completed by profile.c */
@@ -135,6 +140,9 @@ struct mkfs_layout {
 	uint64_t size_bytes;		/* size the geometry was taken from */
 	int size_from_target;		/* no SIZE: the file or device size */
 	uint32_t block_size;
+	uint32_t cluster_bits;		/* log2 blocks per cluster (bigalloc) */
+	uint64_t overhead_clusters;	/* bigalloc: clusters the tables and
+					 * group copies touch (place.c) */
 	uint32_t inode_size;
 	uint32_t inode_ratio;
 	uint64_t blocks;
@@ -163,6 +171,9 @@ struct mkfs_layout {
 					 * the tables at the start */
 	int journal_at_start;		/* packed_meta_blocks, flex_bg or not */
 	struct mkfs_place *place;	/* where tables went (place.c) */
+	uint64_t *bad;			/* -l: bad blocks, sorted, once each */
+	uint32_t nbad;
+	uint64_t bad_ind;		/* inode 1's indirect block; 0: none */
 };
 
 /* options.c: returns -1 to go on, else the exit code (help, bad usage). */
@@ -198,6 +209,15 @@ int mkfs_conf_get_bool(const struct mkfs_conf *c, const char *const *types,
 int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes);
 /* -E, from the command line or a profile's options relation. */
 int mkfs_parse_extended(const char *list, struct mkfs_opts *o);
+/* bigalloc.c: -C, and the cluster size and its rules after the profile. */
+int mkfs_parse_cluster_size(const char *s, struct mkfs_opts *o);
+struct mkfs_conf;
+int mkfs_bigalloc_resolve(struct mkfs_opts *o, const struct mkfs_conf *c,
+			  const char *const *types);
+struct mkfs_layout;
+/* The cluster size for l->block_size: l->cluster_bits (0 without
+ * bigalloc), checked; mke2fs's warning past 16 blocks. */
+int mkfs_bigalloc_geometry(const struct mkfs_opts *o, struct mkfs_layout *l);
 /* -o: s_creator_os for a name or number; -1 when unknown. */
 int mkfs_creator_os(const char *name);
 /* Early checks of -O and -t (names, what extkit-mkfs can make). */
@@ -253,6 +273,16 @@ int mkfs_write(const struct mkfs_opts *o, const struct mkfs_target *t,
 /* quota.c: the quota inodes, from the inodes in use now. */
 int mkfs_quota_write(const struct mkfs_opts *o, const struct mkfs_layout *l,
 		     struct extkit_fs *fs);
+
+/* badblocks.c: -l FILE read into l->bad, checked (after the layout). */
+int mkfs_badblocks_read(const struct mkfs_opts *o, struct mkfs_layout *l);
+/* mke2fs's warning for each superblock backup with a bad block in its
+ * superblock or descriptors (those are used already). */
+void mkfs_badblocks_warn(const struct mkfs_layout *l,
+			 const struct extkit_fs *fs);
+/* Whether group g holds one of the bad blocks (its bitmap is written). */
+int mkfs_badblocks_in_group(const struct mkfs_layout *l,
+			    const struct extkit_fs *fs, uint32_t g);
 
 /* resize.c: the resize inode's blocks (dind and primary reserved GDT). */
 int mkfs_resize_write(const struct mkfs_layout *l, struct extkit_fs *fs);

@@ -44,13 +44,14 @@ struct raw_args {
 	char *revision;
 	char *blocks_per_group;
 	char *last_mounted;
+	char *cluster_size;
 	int flex_bg_size;
 	double reserved;
 	int reserved_given;
 };
 
 enum { OPT_FEATURES = 'O', OPT_EXTENDED = 'E', OPT_VERSION = 'V',
-       OPT_CHECK = 'c', OPT_BADLIST = 'l', OPT_DIRECT = 'D',
+       OPT_CHECK = 'c', OPT_DIRECT = 'D',
        OPT_RESERVED = 'm' };
 
 static int is_pow2(uint64_t v)
@@ -514,6 +515,8 @@ static int validate_opts(struct raw_args *a, struct mkfs_opts *o)
 		return -EINVAL;
 	if (a->inode_size && parse_inode_size(a->inode_size, o))
 		return -EINVAL;
+	if (a->cluster_size && mkfs_parse_cluster_size(a->cluster_size, o))
+		return -EINVAL;
 	if (parse_inode_numbers(a, o))
 		return -EINVAL;
 	if (a->reserved_given)
@@ -605,9 +608,8 @@ static int take_positionals(poptContext pc, struct mkfs_opts *o)
 
 /* Runs the popt loop; returns -1 to go on or an exit code. */
 /*
- * mke2fs options extkit-mkfs does not have, refused by name: -c (a
- * badblocks scan) and -l (a bad-block list), whose blocks the layout
- * would have to go around, and -D (direct I/O).
+ * -c runs badblocks (badblocks.c) and needs it on PATH; -D (direct I/O)
+ * is an mke2fs option extkit-mkfs does not have, refused by name.
  */
 /* Whether a badblocks program is on PATH (mke2fs -c runs it). */
 static int have_badblocks(void)
@@ -629,17 +631,10 @@ static int have_badblocks(void)
 	return 0;
 }
 
-static void refuse_unsupported(int opt)
+static void refuse_unsupported(void)
 {
-	if (opt == OPT_CHECK && !have_badblocks())
-		cli_error("-c: badblocks is not installed (e2fsprogs), and "
-			  "extkit-mkfs takes no bad-block list anyway");
-	else if (opt == OPT_CHECK || opt == OPT_BADLIST)
-		cli_error("-%c: extkit-mkfs does not place a filesystem around "
-			  "bad blocks; use mke2fs -%c", opt, opt);
-	else
-		cli_error("-D: extkit-mkfs has no direct I/O mode (file data "
-			  "of -d past 256 MiB already bypasses the page cache)");
+	cli_error("-D: extkit-mkfs has no direct I/O mode (file data "
+		  "of -d past 256 MiB already bypasses the page cache)");
 }
 
 static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
@@ -655,9 +650,14 @@ static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 			a->reserved_given = 1;
 			break;
 		case OPT_CHECK:
-		case OPT_BADLIST:
+			if (!have_badblocks()) {
+				cli_error("-c: badblocks is not installed (e2fsprogs)");
+				return MKFS_EXIT_FAIL;
+			}
+			o->check++;
+			break;
 		case OPT_DIRECT:
-			refuse_unsupported(rc);
+			refuse_unsupported();
 			return MKFS_EXIT_FAIL;
 		case OPT_FEATURES:
 			if (add_to_list(&a->features, poptGetOptArg(pc))) {
@@ -700,6 +700,7 @@ static void raw_args_free(struct raw_args *a)
 	free(a->revision);
 	free(a->blocks_per_group);
 	free(a->last_mounted);
+	free(a->cluster_size);
 }
 
 int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
@@ -712,6 +713,9 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		  "inode size in bytes (128 .. block size)", "BYTES" },
 		{ "bytes-per-inode", 'i', POPT_ARG_STRING, &a.inode_ratio, 0,
 		  "one inode for every BYTES of space", "BYTES" },
+		{ "cluster-size", 'C', POPT_ARG_STRING, &a.cluster_size, 0,
+		  "cluster size in bytes (bigalloc): 2048 .. 2^29, a power of two",
+		  "BYTES" },
 		{ "inodes", 'N', POPT_ARG_STRING, &a.inode_count, 0,
 		  "number of inodes (at least)", "COUNT" },
 		{ "reserved-percent", 'm', POPT_ARG_DOUBLE, &a.reserved,
@@ -779,9 +783,11 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "verbose", 'v', POPT_ARG_NONE, &o->verbose, 0,
 		  "print the version and every group", NULL },
 		{ NULL, 'c', POPT_ARG_NONE, NULL, OPT_CHECK,
-		  "mke2fs's bad-block scan: refused", NULL },
-		{ NULL, 'l', POPT_ARG_STRING, NULL, OPT_BADLIST,
-		  "mke2fs's bad-block list: refused", "FILE" },
+		  "scan the target with badblocks(8) first (-cc: read-write)",
+		  NULL },
+		{ "bad-blocks-file", 'l', POPT_ARG_STRING, &o->badblocks_file,
+		  0, "bad blocks to keep out of use (badblocks(8)'s list)",
+		  "FILE" },
 		{ NULL, 'D', POPT_ARG_NONE, NULL, OPT_DIRECT,
 		  "mke2fs's direct I/O: refused", NULL },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
@@ -813,6 +819,8 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->features_arg);
 	free(o->source);
 	free(o->undo_file);
+	free(o->badblocks_file);
+	o->badblocks_file = NULL;
 	free(o->orphan_size);
 	free(o->encoding);
 	free(o->encoding_flags);

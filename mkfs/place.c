@@ -46,6 +46,7 @@ struct mkfs_place {
 	uint32_t nr, cap;
 	uint32_t *head;		/* per group: first range, 1-based */
 	uint32_t stride;	/* -E stride= */
+	uint32_t cbits;		/* bigalloc: searches in whole clusters */
 	uint8_t *flex_used;	/* per group: took a flex_bg table block */
 };
 
@@ -167,9 +168,13 @@ static int find_free(const struct mkfs_place *p, uint64_t start,
 		     uint64_t finish, uint64_t num, uint64_t *out)
 {
 	uint64_t first = p->fs->sb.first_data_block, b, e;
+	uint64_t mask = (1ULL << p->cbits) - 1;
 	int wrap = finish <= start, wrapped = 0;
 
-	b = start ? start : first;
+	/* on clusters (ext2fs_get_free_blocks2 on a cluster bitmap): from
+	 * the start of a cluster, each found run ends on a cluster's end */
+	b = (start ? start : first) & ~mask;
+	num = (num + mask) & ~mask;
 	for (;;) {
 		if (b + num > p->blocks) {
 			if (!wrap || wrapped)
@@ -184,7 +189,7 @@ static int find_free(const struct mkfs_place *p, uint64_t start,
 			*out = b;
 			return 0;
 		}
-		b = e;
+		b = (e + mask) & ~mask;
 	}
 }
 
@@ -321,6 +326,18 @@ static int place_packed(struct mkfs_place *p, struct extkit_group *groups)
 	return rc;
 }
 
+/* -l: the bad blocks, before the tables (mke2fs marks them first); one
+ * in a superblock backup's area is used already, not counted twice. */
+static int use_bad(struct mkfs_place *p, const struct mkfs_layout *l)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; !rc && i < l->nbad; i++)
+		if (!obstacle_end(p, l->bad[i], 1))
+			rc = use(p, l->bad[i], 1, 0);
+	return rc;
+}
+
 /* Root, lost+found and the resize inode's block, in mke2fs's order. */
 static int place_data(struct mkfs_place *p, struct mkfs_layout *l)
 {
@@ -328,6 +345,9 @@ static int place_data(struct mkfs_place *p, struct mkfs_layout *l)
 	uint64_t goal = sb->first_data_block, blk;
 	int rc;
 
+	/* mke2fs converts its bitmap to clusters after the tables: from
+	 * here on, every allocation takes whole clusters */
+	p->cbits = p->fs->g.cluster_bits;
 	rc = find_free(p, goal, goal, 1, &l->root_block);
 	if (!rc)
 		rc = use(p, l->root_block, 1, 0);
@@ -336,6 +356,11 @@ static int place_data(struct mkfs_place *p, struct mkfs_layout *l)
 			       l->lpf_blocks, &l->lpf_block);
 	if (!rc)
 		rc = use(p, l->lpf_block, l->lpf_blocks, 0);
+	/* inode 1's indirect block: the first free block (mke2fs) */
+	if (!rc && l->nbad > EXT2_NDIR_BLOCKS)
+		rc = find_free(p, goal, goal, 1, &l->bad_ind);
+	if (!rc && l->nbad > EXT2_NDIR_BLOCKS)
+		rc = use(p, l->bad_ind, 1, 0);
 	if (rc || !(sb->feature_compat & EXT2_FEATURE_COMPAT_RESIZE_INODE))
 		return rc;
 	/* e2fsprogs res_gdt.c: goal just past group 0's classic tables */
@@ -347,6 +372,7 @@ static int place_data(struct mkfs_place *p, struct mkfs_layout *l)
 	if (!rc)
 		rc = use(p, blk, 1, 0);
 	l->dind_block = rc ? 0 : blk;
+	p->cbits = 0;
 	return rc;
 }
 
@@ -376,6 +402,65 @@ static uint32_t group_free(const struct mkfs_place *p, uint32_t g)
 	return free;
 }
 
+/* bigalloc: group g's used blocks as clusters in bm (a cluster holding
+ * one used block is used), and the number of free clusters. */
+static uint32_t group_clusters(const struct mkfs_place *p, uint32_t g,
+			       struct extkit_bitmap *bm)
+{
+	uint32_t bits = p->fs->g.cluster_bits;
+	uint64_t count = extkit_group_block_count(&p->fs->sb, g);
+	uint64_t n = (count + (1ULL << bits) - 1) >> bits, used = 0;
+
+	extkit_bitmap_clear_all(bm);
+	for (uint32_t i = p->head[g]; i; i = p->r[i - 1].next) {
+		uint64_t s, e;
+
+		clipped(p, g, i, &s, &e);
+		s >>= bits;
+		e = (e + (1ULL << bits) - 1) >> bits;
+		extkit_bitmap_set_range(bm, s, e - s);
+	}
+	for (uint64_t c = 0; c < n; c++)
+		used += (uint64_t)extkit_bitmap_test(bm, c);
+	extkit_bitmap_set_range(bm, n, bm->nbits - n);
+	return (uint32_t)(n - used);
+}
+
+/* Free counts of every group: blocks, or clusters on bigalloc. */
+static int count_free(const struct mkfs_place *p)
+{
+	struct extkit_bitmap bm;
+	uint32_t n = p->fs->g.group_count;
+	int rc;
+
+	if (!p->fs->g.cluster_bits) {
+		for (uint32_t g = 0; g < n; g++)
+			p->fs->groups[g].free_blocks = group_free(p, g);
+		return 0;
+	}
+	rc = extkit_bitmap_init(&bm, 8ULL * p->fs->g.block_size);
+	for (uint32_t g = 0; !rc && g < n; g++)
+		p->fs->groups[g].free_blocks = group_clusters(p, g, &bm);
+	if (!rc)
+		extkit_bitmap_free(&bm);
+	return rc;
+}
+
+/* bigalloc: the clusters in use after the tables (mke2fs's
+ * s_overhead_clusters, counted once its bitmap is in clusters). */
+static int count_overhead(const struct mkfs_place *p, struct mkfs_layout *l)
+{
+	uint64_t n = 0;
+	int rc = count_free(p);
+
+	for (uint32_t g = 0; !rc && g < p->fs->g.group_count; g++)
+		n += ((extkit_group_block_count(&p->fs->sb, g) +
+		       p->fs->g.cluster_ratio - 1) >> p->fs->g.cluster_bits) -
+		     p->fs->groups[g].free_blocks;
+	l->overhead_clusters = n;
+	return rc;
+}
+
 void mkfs_place_free(struct mkfs_place *p)
 {
 	if (!p)
@@ -403,14 +488,18 @@ int mkfs_place(struct mkfs_layout *l, struct extkit_fs *fs)
 	}
 	if (!rc)
 		rc = use_overhead(p);
+	if (!rc)
+		rc = use_bad(p, l);
 	if (!rc && l->packed)
 		rc = place_packed(p, fs->groups);
 	for (uint32_t g = 0; !rc && !l->packed && g < n; g++)
 		rc = place_group(p, fs->groups, g);
+	if (!rc && fs->g.cluster_bits)
+		rc = count_overhead(p, l);
 	if (!rc)
 		rc = place_data(p, l);
-	for (uint32_t g = 0; !rc && g < n; g++)
-		fs->groups[g].free_blocks = group_free(p, g);
+	if (!rc)
+		rc = count_free(p);
 	if (rc) {
 		mkfs_place_free(p);
 		return rc;
@@ -428,7 +517,7 @@ int mkfs_place_group_empty(const struct mkfs_place *p, uint32_t g)
 {
 	return !p->head[g] &&
 	       extkit_group_block_count(&p->fs->sb, g) ==
-	       8 * p->fs->g.block_size;
+	       (8ULL * p->fs->g.block_size << p->fs->g.cluster_bits);
 }
 
 int mkfs_place_bitmap_same(const struct mkfs_place *p, uint32_t g,
@@ -455,6 +544,10 @@ void mkfs_place_group_bitmap(const struct mkfs_place *p, uint32_t g,
 {
 	uint32_t count = extkit_group_block_count(&p->fs->sb, g);
 
+	if (p->fs->g.cluster_bits) {
+		group_clusters(p, g, bm);
+		return;
+	}
 	extkit_bitmap_clear_all(bm);
 	for (uint32_t i = p->head[g]; i; i = p->r[i - 1].next) {
 		uint64_t s, e;

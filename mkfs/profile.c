@@ -57,7 +57,8 @@
 				 EXT4_FEATURE_RO_COMPAT_GDT_CSUM |	\
 				 EXT4_FEATURE_RO_COMPAT_VERITY |	\
 				 EXT4_FEATURE_RO_COMPAT_QUOTA |	\
-				 EXT4_FEATURE_RO_COMPAT_PROJECT)
+				 EXT4_FEATURE_RO_COMPAT_PROJECT |	\
+				 EXT4_FEATURE_RO_COMPAT_BIGALLOC)
 
 /* The size classes of mke2fs (misc/mke2fs.c parse_fs_type). */
 static const char *size_type_of(uint64_t bytes)
@@ -610,6 +611,8 @@ int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes)
 		rc = resolve_encoding(o, &c, types);
 	if (!rc)
 		resolve_numbers(o, &c, types);
+	if (!rc)
+		rc = mkfs_bigalloc_resolve(o, &c, types);
 	if (rc == -ENOMEM)
 		cli_error("out of memory");
 	free(usage);

@@ -71,6 +71,9 @@ static void print_summary(const struct mkfs_opts *o,
 	       t->exists ? "exists" : "new");
 	printf("size class:         %s\n", l->size_class);
 	printf("block size:         %u\n", l->block_size);
+	if (l->cluster_bits)
+		printf("cluster size:       %u (%u blocks)\n",
+		       l->block_size << l->cluster_bits, 1u << l->cluster_bits);
 	printf("blocks:             %" PRIu64 " (%" PRIu64 " reserved)\n",
 	       l->blocks, l->r_blocks);
 	/* The ratio made, not the one asked: groups round the count up,
@@ -79,8 +82,14 @@ static void print_summary(const struct mkfs_opts *o,
 	       " bytes)\n", fs->sb.inodes_count, l->inode_size,
 	       fs->sb.inodes_count ? l->blocks * l->block_size /
 				     fs->sb.inodes_count : 0);
-	printf("groups:             %u of %u blocks and %u inodes\n",
-	       l->groups, l->blocks_per_group, l->inodes_per_group);
+	if (l->cluster_bits)
+		printf("groups:             %u of %u blocks (%u clusters) and %u inodes\n",
+		       l->groups, l->blocks_per_group,
+		       l->blocks_per_group >> l->cluster_bits,
+		       l->inodes_per_group);
+	else
+		printf("groups:             %u of %u blocks and %u inodes\n",
+		       l->groups, l->blocks_per_group, l->inodes_per_group);
 	printf("inode table:        %u blocks per group\n", l->itable_blocks);
 	printf("descriptor blocks:  %u (+%u reserved for growth)\n",
 	       l->desc_blocks, l->rsv_gdt);
@@ -103,6 +112,8 @@ static void print_group(const struct mkfs_layout *l,
 	uint64_t end = start + extkit_group_block_count(&fs->sb, g) - 1;
 
 	printf("group %u: blocks %" PRIu64 "-%" PRIu64, g, start, end);
+	/* 1 KiB bigalloc: group 0 starts at block 0, the superblock at 1 */
+	start += extkit_group_boot_block(&fs->sb, &fs->g, g);
 	if (extkit_super_group_has_backup(&fs->sb, g)) {
 		printf(", superblock %" PRIu64 ", descriptors %" PRIu64
 		       "-%" PRIu64, start, start + 1, start + l->desc_blocks);
@@ -112,10 +123,10 @@ static void print_group(const struct mkfs_layout *l,
 			       start + l->desc_blocks + l->rsv_gdt);
 	}
 	printf(", bitmaps %" PRIu64 " %" PRIu64 ", inode table %" PRIu64
-	       "-%" PRIu64 ", %u free blocks, %u free inodes\n",
+	       "-%" PRIu64 ", %u free %s, %u free inodes\n",
 	       gd->block_bitmap, gd->inode_bitmap, gd->inode_table,
 	       gd->inode_table + l->itable_blocks - 1, gd->free_blocks,
-	       gd->free_inodes);
+	       l->cluster_bits ? "clusters" : "blocks", gd->free_inodes);
 }
 
 void mkfs_report(const struct mkfs_opts *o, const struct mkfs_target *t,

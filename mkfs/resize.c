@@ -85,7 +85,9 @@ static int write_reserved(const struct mkfs_layout *l, struct extkit_fs *fs,
 int mkfs_resize_write(const struct mkfs_layout *l, struct extkit_fs *fs)
 {
 	uint32_t bs = l->block_size, apb = bs / 4;
-	uint64_t first = l->first_data_block + 1 + l->desc_blocks;
+	/* the primary superblock's block: 1 with 1 KiB blocks, bigalloc's
+	 * first data block 0 too (res_gdt.c) */
+	uint64_t first = (bs == 1024 ? 1 : 0) + 1 + l->desc_blocks;
 	uint32_t *groups, ngroups;
 	uint8_t *dind;
 	int rc = -ENOMEM;

@@ -176,7 +176,10 @@ static void dir_inode(const struct mkfs_opts *o, const struct extkit_fs *fs,
 	ino->atime = ino->ctime = ino->mtime = ino->crtime = o->now;
 	ino->extra_isize = fs->sb.want_extra_isize;
 	ino->size = nblocks * fs->g.block_size;
-	extkit_inode_set_fs_blocks(fs, ino, nblocks);
+	/* bigalloc: a directory's blocks lie in whole clusters */
+	extkit_inode_set_fs_blocks(fs, ino,
+				   (nblocks + fs->g.cluster_ratio - 1) &
+				   ~(uint64_t)(fs->g.cluster_ratio - 1));
 }
 
 static int has_inline_data(const struct extkit_fs *fs)
@@ -221,6 +224,21 @@ static void map_dir(const struct extkit_fs *fs, struct extkit_inode *in,
 	extkit_mapbuild_fill(fs, &mb, in);
 }
 
+/* -l: inode 1's indirect block, the bad blocks past the twelfth. */
+static int write_bad_ind(const struct mkfs_layout *l, struct extkit_fs *fs)
+{
+	uint8_t *buf = calloc(1, l->block_size);
+	int rc;
+
+	if (!buf)
+		return -ENOMEM;
+	for (uint32_t i = EXT2_NDIR_BLOCKS; i < l->nbad; i++)
+		put_le32(buf + 4 * (i - EXT2_NDIR_BLOCKS), (uint32_t)l->bad[i]);
+	rc = extkit_io_write_blocks(fs->io, l->bad_ind, 1, buf);
+	free(buf);
+	return rc;
+}
+
 /* Inodes 1 (bad blocks), 2 (root), 7 (resize) and 11 (lost+found). */
 static void build_inodes(const struct mkfs_opts *o,
 			 const struct mkfs_layout *l, struct extkit_fs *fs,
@@ -228,9 +246,15 @@ static void build_inodes(const struct mkfs_opts *o,
 {
 	struct extkit_inode in;
 
-	/* mke2fs writes only the 128-byte core of the bad blocks inode. */
+	/* mke2fs writes only the 128-byte core of the bad blocks inode;
+	 * with -l it maps the bad blocks, i_blocks counting them alone */
 	memset(&in, 0, sizeof(in));
 	in.atime = in.ctime = in.mtime = o->now;
+	for (uint32_t i = 0; i < l->nbad && i < EXT2_NDIR_BLOCKS; i++)
+		in.block[i] = (uint32_t)l->bad[i];
+	in.block[EXT2_IND_BLOCK] = (uint32_t)l->bad_ind;
+	in.size = (uint64_t)l->nbad * l->block_size;
+	extkit_inode_set_fs_blocks(fs, &in, l->nbad);
 	put_inode(fs, table, EXT2_BAD_INO, &in);
 
 	dir_inode(o, fs, &in, S_IFDIR | 0755, 1);
@@ -255,7 +279,9 @@ static void build_inodes(const struct mkfs_opts *o,
 	in.links_count = 1;
 	in.size = mkfs_resize_inode_size(l);
 	in.block[EXT2_DIND_BLOCK] = (uint32_t)l->dind_block;
-	extkit_inode_set_fs_blocks(fs, &in, mkfs_resize_inode_blocks(l, fs));
+	/* bigalloc: e2fsprogs counts each of its blocks as a cluster */
+	extkit_inode_set_fs_blocks(fs, &in, mkfs_resize_inode_blocks(l, fs) *
+					    fs->g.cluster_ratio);
 	put_inode(fs, table, EXT2_RESIZE_INO, &in);
 }
 
@@ -501,7 +527,8 @@ static void set_block_uninit(const struct mkfs_layout *l,
 		struct extkit_group *gd = &fs->groups[g];
 
 		if (touched[g] || mkfs_place_flex_used(l->place, g) ||
-		    extkit_group_sb_overhead(&fs->sb, &fs->g, g))
+		    extkit_group_sb_overhead(&fs->sb, &fs->g, g) ||
+		    mkfs_badblocks_in_group(l, fs, g))
 			continue;
 		gd->flags |= EXT4_BG_BLOCK_UNINIT;
 		gd->block_bitmap_csum = 0;
@@ -524,6 +551,8 @@ static int write_all(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = write_dirs(l, fs);
 	if (!rc && l->dind_block)
 		rc = mkfs_resize_write(l, fs);
+	if (!rc && l->bad_ind)
+		rc = write_bad_ind(l, fs);
 	if (!rc && !t->known_zero)
 		rc = zero_slack(l, fs);
 	if (!rc && l->journal_blocks)

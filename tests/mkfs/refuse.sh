@@ -64,8 +64,8 @@ refuse "unknown feature" "$new" "unknown feature 'frob'" \
 	-O frob "$new" 8M
 refuse "unsupported feature" "$new" "'compression' is not supported" \
 	-O compression "$new" 8M
-refuse "bigalloc" "$new" "'bigalloc' is not supported" \
-	-t ext4 -O bigalloc "$new" 8M
+refuse "bigalloc without extents" "$new" "bigalloc needs the extent feature" \
+	-t ext4 -O bigalloc,^extent "$new" 8M
 refuse "resize_inode without sparse_super" "$new" "needs sparse_super" \
 	-O resize_inode,^sparse_super "$new" 8M
 refuse "bad UUID" "$new" "invalid UUID" -U not-a-uuid "$new" 8M
@@ -78,8 +78,6 @@ env PATH=/nonexistent "$MKFS" -c "$new" 8M 2>"$tmpdir/err"
 grep -q '^extkit-mkfs: -c: badblocks is not installed' "$tmpdir/err" &&
 	ok "-c without badblocks: $(cat "$tmpdir/err")" ||
 	fail "-c without badblocks: $(cat "$tmpdir/err")"
-refuse "-l FILE (bad-block list)" "$new" "-l: .*bad blocks" \
-	-l /dev/null "$new" 8M
 refuse "-D (direct I/O)" "$new" "-D: .*no direct I/O" -D "$new" 8M
 refuse "-E offset=" "$new" "-E offset: .*losetup -o" -E offset=4096 \
 	"$new" 8M
