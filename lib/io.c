@@ -78,7 +78,8 @@ int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
 	rc = check_range(io, off, len);
 	if (rc)
 		return rc;
-	test_stop_point();
+	if (!(io->flags & EXTKIT_IO_VOLATILE))
+		test_stop_point();
 	io->writes++;
 	io->bytes_written += len;
 	extkit_readahead_drop(io, off, len);
