@@ -210,6 +210,15 @@ static int rewrite_csums(struct extkit_fs *fs, const uint8_t *u,
 		cli_error("%s: cannot set the UUID: %s", target, why);
 		return -EINVAL;
 	}
+	if (rc && extkit_io_writes(fs->io)) {
+		/* Before the commit point the old UUID holds everywhere,
+		 * after it the journal holds the new one: a rerun replays
+		 * it, or starts again. */
+		cli_error("%s: %s: the UUID change was cut short; run the same "
+			  "command again to finish it", target,
+			  extkit_strerror(rc));
+		return -EINVAL;
+	}
 	return rc;
 }
 
