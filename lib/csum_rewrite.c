@@ -233,6 +233,9 @@ static int rewrite_ea_block(struct rw *r, uint64_t blk)
 			   "extkit-fsck first", -EFSCORRUPTED);
 	if ((rc = extkit_fs_read_block(fs, blk, r->buf)))
 		return bad(r, "an EA block cannot be read", rc);
+	use_seed(r, 1);
+	if (le32(h->h_checksum) == extkit_ea_block_csum(fs, blk, r->buf))
+		return 0;	/* shared: planned for an earlier owner */
 	use_seed(r, 0);
 	if (le32(h->h_checksum) != extkit_ea_block_csum(fs, blk, r->buf))
 		return bad(r, "an EA block checksum is wrong: run extkit-fsck "
@@ -250,11 +253,10 @@ static int is_zero(const uint8_t *p, size_t n)
 	return 1;
 }
 
-/* Inode ino: its blocks first (they are read through the overlay, so a
- * block shared by two owners, an EA block, is planned once per owner,
- * each time from the same old contents), then the inode itself. An
- * inode not in use keeps its bytes with a new checksum (tune2fs zeroes
- * it). */
+/* Inode ino: its blocks first (read through the overlay: an EA block
+ * shared by several owners is found already rewritten after the first),
+ * then the inode itself. An inode not in use keeps its bytes with a new
+ * checksum (tune2fs zeroes it). */
 static int rewrite_inode(struct rw *r, uint32_t ino, int in_use)
 {
 	struct extkit_fs *fs = r->fs;

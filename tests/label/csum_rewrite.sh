@@ -172,6 +172,27 @@ check_image 1k 1024 20M -O metadata_csum,^metadata_csum_seed,inline_data,orphan_
 check_image 4k 4096 64M -I 256 -O metadata_csum,^metadata_csum_seed,inline_data,orphan_file,quota,project,mmp
 check_image 4k-noquota 4096 32M -O metadata_csum,^metadata_csum_seed,inline_data,orphan_file
 
+# An EA block shared by several inodes (the kernel shares equal ones):
+# rewritten once, found rewritten by its other owners.
+img=$tmpdir/shared.img
+"$MKE2FS" -q -F -t ext4 -b 1024 -O metadata_csum,^metadata_csum_seed "$img" 8M || exit 99
+if [ "$(id -u)" -eq 0 ] && command -v setfattr >/dev/null 2>&1 &&
+   use_mount_point && mount -o loop "$img" "$mnt" 2>/dev/null; then
+	v=$(head -c 600 /dev/zero | tr '\0' y)
+	for i in 1 2 3; do
+		echo "$i" >"$mnt/s$i" && setfattr -n user.big -v "$v" "$mnt/s$i"
+	done
+	umount "$mnt"
+	acls=$(for i in 1 2 3; do "$DEBUGFS" -R "stat s$i" "$img" 2>/dev/null |
+		sed -n 's/.*File ACL: \([0-9]*\).*/\1/p'; done | sort -u)
+	if [ "$(echo "$acls" | wc -l)" -eq 1 ] && [ "$acls" != 0 ] &&
+	   label -u "$NEW" "$img" && "$E2FSCK" -fn "$img" >/dev/null 2>&1; then
+		ok "an EA block shared by 3 inodes: e2fsck -fn clean"
+	else
+		fail "shared EA block ($acls)"
+	fi
+fi
+
 # --keep-csum-seed: one superblock write, the seed kept.
 img=$tmpdir/seed.img
 "$MKE2FS" -q -F -t ext4 -O metadata_csum,^metadata_csum_seed "$img" 16M || exit 99
