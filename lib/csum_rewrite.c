@@ -9,11 +9,13 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csum.h"
 #include "csum_rewrite.h"
+#include "csum_rewrite_ea.h"
 #include "dirblock.h"
 #include "endian.h"
 #include "error.h"
@@ -36,6 +38,8 @@ struct rw {
 	int is_index;
 	const char *why;
 	struct extkit_csum_plan *plan;
+	int ea_pass;		/* the EA inodes' value hashes only */
+	struct extkit_ea_hashes ea;
 };
 
 static void use_seed(struct rw *r, int new)
@@ -65,9 +69,6 @@ static int check_clean(struct rw *r)
 	if (sb->last_orphan)
 		return bad(r, "the orphan list is not empty: run extkit-fsck "
 			   "first", -EFSCORRUPTED);
-	if (extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_EA_INODE))
-		return bad(r, "ea_inode: the EA inodes' value hashes are not "
-			   "rewritten (use --keep-csum-seed)", -EXTKIT_EUNSUPP);
 	if (!extkit_fs_super_csum_ok(r->fs))
 		return bad(r, "the superblock checksum is wrong: run "
 			   "extkit-fsck first", -EFSBADCRC);
@@ -241,6 +242,9 @@ static int rewrite_ea_block(struct rw *r, uint64_t blk)
 		return bad(r, "an EA block checksum is wrong: run extkit-fsck "
 			   "first", -EFSBADCRC);
 	use_seed(r, 1);
+	if ((rc = extkit_ea_block_rehash(fs, r->buf, &r->ea)))
+		return bad(r, "an EA block names an unknown EA inode: run "
+			   "extkit-fsck first", rc);
 	extkit_ea_block_csum_set(fs, blk, r->buf);
 	return extkit_fs_write_block(fs, blk, r->buf);
 }
@@ -251,6 +255,37 @@ static int is_zero(const uint8_t *p, size_t n)
 		if (*p++)
 			return 0;
 	return 1;
+}
+
+/* First pass: the new value hash of EA inode ino (r->raw left alone). */
+static int ea_inode_hash(struct rw *r, uint32_t ino)
+{
+	uint8_t *copy = malloc(r->fs->g.inode_size);
+	int rc;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, r->raw, r->fs->g.inode_size);
+	rc = extkit_ea_inode_rehash(r->fs, ino, copy, r->old_uuid, r->new_uuid,
+				    &r->ea);
+	free(copy);
+	if (rc == -EFSBADCRC || rc == -EFSCORRUPTED)
+		return bad(r, "an EA inode's value hash is wrong: run "
+			   "extkit-fsck first", rc);
+	return rc ? bad(r, "an EA inode cannot be read", rc) : 0;
+}
+
+/* Second pass: EA inode ino gets the value hash the first computed. */
+static int ea_inode_set(struct rw *r, uint32_t ino)
+{
+	uint32_t hash;
+	__le32 le;
+
+	if (!extkit_ea_hash_lookup(&r->ea, ino, &hash))
+		return 0;	/* not in use: no entry names it */
+	le = cpu_to_le32(hash);
+	memcpy(r->raw + offsetof(struct ext2_inode, i_atime), &le, 4);
+	return 0;
 }
 
 /* Inode ino: its blocks first (read through the overlay: an EA block
@@ -276,6 +311,10 @@ static int rewrite_inode(struct rw *r, uint32_t ino, int in_use)
 	r->gen = in.generation;
 	r->is_dir = (in.mode & 0xF000) == 0x4000;
 	r->is_index = !!(in.flags & EXT2_INDEX_FL);
+	if (r->ea_pass)
+		return (in_use && in.links_count &&
+			(in.flags & EXT4_EA_INODE_FL)) ? ea_inode_hash(r, ino)
+						       : 0;
 	if (in_use && in.links_count) {
 		if ((rc = rewrite_map(r, &in)))
 			return rc;
@@ -283,6 +322,11 @@ static int rewrite_inode(struct rw *r, uint32_t ino, int in_use)
 			return rc;
 	}
 	use_seed(r, 1);
+	if ((in.flags & EXT4_EA_INODE_FL) && (rc = ea_inode_set(r, ino)))
+		return rc;
+	if ((rc = extkit_ea_ibody_rehash(fs, r->raw, &r->ea)))
+		return bad(r, "an inode names an unknown EA inode: run "
+			   "extkit-fsck first", rc);
 	r->plan->inodes++;
 	return extkit_inode_write_raw(fs, ino, r->raw);
 }
@@ -340,6 +384,11 @@ static int plan_all(struct rw *r)
 
 	for (uint32_t g = 0; !rc && g < fs->g.group_count; g++)
 		rc = rewrite_bitmaps(r, g);
+	r->ea_pass = extkit_has_incompat(&fs->sb,
+					 EXT4_FEATURE_INCOMPAT_EA_INODE);
+	for (uint32_t g = 0; !rc && r->ea_pass && g < fs->g.group_count; g++)
+		rc = rewrite_group_inodes(r, g);
+	r->ea_pass = 0;
 	for (uint32_t g = 0; !rc && g < fs->g.group_count; g++)
 		rc = rewrite_group_inodes(r, g);
 	use_seed(r, 1);
@@ -378,6 +427,7 @@ int extkit_csum_rewrite_plan(struct extkit_fs *fs, const uint8_t uuid[16],
 out:
 	free(r.buf);
 	free(r.raw);
+	extkit_ea_hashes_free(&r.ea);
 	if (rc) {
 		memcpy(fs->sb.uuid, r.old_uuid, 16);
 		*why = r.why;

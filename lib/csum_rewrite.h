@@ -7,14 +7,15 @@
  * every group descriptor with the checksums of its block and inode
  * bitmaps, every inode (the initialized part of each inode table),
  * extent tree blocks, directory leaf tails and htree dx tails, EA blocks,
- * the orphan file's blocks and the MMP block. Not seeded: the bitmaps and
+ * the orphan file's blocks and the MMP block; with ea_inode also the EA
+ * inodes' value hashes and the entry hashes naming them
+ * (csum_rewrite_ea.c). Not seeded: the bitmaps and
  * quota files themselves, the journal (its own UUID seeds it).
  *
  * extkit_csum_rewrite_plan reads and checks everything with the old seed
  * and builds the new blocks in memory (an overlay io, io_overlay.h):
- * nothing is written. A bad checksum, an unreadable block, a filesystem
- * not cleanly unmounted or with errors, or one with ea_inode (its value
- * hashes are not rewritten) refuse with *why set.
+ * nothing is written. A bad checksum or value hash, an unreadable block,
+ * a filesystem not cleanly unmounted or with errors refuse with *why set.
  */
 #ifndef EXTKIT_CSUM_REWRITE_H
 #define EXTKIT_CSUM_REWRITE_H

@@ -193,6 +193,37 @@ if [ "$(id -u)" -eq 0 ] && command -v setfattr >/dev/null 2>&1 &&
 	fi
 fi
 
+# ea_inode: values in EA inodes, whose value hash (i_atime) and the
+# entries' e_hash are seeded too; the same bytes as tune2fs -U.
+img=$tmpdir/eaino.img
+"$MKE2FS" -q -F -t ext4 -b 4096 -I 256 -O metadata_csum,^metadata_csum_seed,ea_inode "$img" 32M || exit 99
+head -c 30000 /dev/urandom >"$tmpdir/big.bin"
+printf 'x\n' >"$tmpdir/x"
+# (debugfs 1.47.0 does not charge the EA inode's blocks to the owner's
+# i_blocks as the kernel does: e2fsck -fy adds them)
+# (six entries on f1: some in its body, the rest in an EA block)
+for c in "write $tmpdir/x f1" "ea_set -f $tmpdir/big.bin f1 user.big" \
+	 "ea_set -f $tmpdir/big.bin / user.big2" \
+	 "ea_set -f $tmpdir/big.bin f1 user.big_number_3" \
+	 "ea_set -f $tmpdir/big.bin f1 user.big_number_4" \
+	 "ea_set -f $tmpdir/big.bin f1 user.big_number_5" \
+	 "ea_set -f $tmpdir/big.bin f1 user.big_number_6"; do
+	"$DEBUGFS" -w -R "$c" "$img" >/dev/null 2>&1
+done
+"$E2FSCK" -fy "$img" >/dev/null 2>&1
+"$E2FSCK" -fn "$img" >/dev/null 2>&1 || exit 99
+cp "$img" "$tmpdir/t.img"
+if "$DEBUGFS" -R "stat <13>" "$img" 2>/dev/null | grep -q 'Flags: 0x2[0-9a-f]*0000' &&
+   "$DEBUGFS" -R "stat f1" "$img" 2>/dev/null | grep -q 'File ACL: [1-9]' &&
+   label -u "$NEW" "$img" 2>"$tmpdir/err" && "$E2FSCK" -fn "$img" >/dev/null 2>&1 &&
+   "$TUNE2FS" -U "$NEW" "$tmpdir/t.img" >/dev/null 2>&1 &&
+   same_as_tune2fs "$img" "$tmpdir/t.img" 4096; then
+	ok "ea_inode: e2fsck -fn clean, the same image as tune2fs -U"
+else
+	fail "ea_inode"
+	sed 's/^/    /' "$tmpdir/err"
+fi
+
 # --keep-csum-seed: one superblock write, the seed kept.
 img=$tmpdir/seed.img
 "$MKE2FS" -q -F -t ext4 -O metadata_csum,^metadata_csum_seed "$img" 16M || exit 99
