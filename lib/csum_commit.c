@@ -225,6 +225,31 @@ int extkit_csum_rewrite_commit(struct extkit_fs *fs,
 	return rc;
 }
 
+int extkit_csum_rewrite_room(struct extkit_fs *fs, uint64_t *blocks,
+			     const char **why)
+{
+	struct extkit_journal *j;
+	uint64_t log, n;
+	int rc = load_journal(fs, &j, why);
+
+	if (rc)
+		return rc;
+	log = j->last > j->first ? j->last - j->first : 0;
+	/* the largest n whose transaction fits */
+	n = log;
+	while (n && (!extkit_journal_transaction_blocks(j, n) ||
+		     extkit_journal_transaction_blocks(j, n) > log))
+		n = n > 64 ? n - n / 64 : n - 1;
+	if (!extkit_journal_transaction_blocks(j, 1)) {
+		*why = "the journal's format cannot take the rewrite "
+		       "(use --keep-csum-seed)";
+		rc = -ENOSPC;
+	}
+	extkit_journal_free(j);
+	*blocks = n;
+	return rc;
+}
+
 int extkit_csum_rewrite_finish(struct extkit_fs **fs, const char *path,
 			       int flags, int *replayed, const char **why)
 {

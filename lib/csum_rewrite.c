@@ -39,6 +39,7 @@ struct rw {
 	const char *why;
 	struct extkit_csum_plan *plan;
 	int ea_pass;		/* the EA inodes' value hashes only */
+	uint64_t room;		/* blocks the journal can take */
 	struct extkit_ea_hashes ea;
 };
 
@@ -389,8 +390,14 @@ static int plan_all(struct rw *r)
 	for (uint32_t g = 0; !rc && r->ea_pass && g < fs->g.group_count; g++)
 		rc = rewrite_group_inodes(r, g);
 	r->ea_pass = 0;
-	for (uint32_t g = 0; !rc && g < fs->g.group_count; g++)
+	for (uint32_t g = 0; !rc && g < fs->g.group_count; g++) {
 		rc = rewrite_group_inodes(r, g);
+		if (!rc && extkit_overlay_count(fs->io) > r->room)
+			rc = bad(r, "the journal is too small to hold the "
+				 "rewrite in one transaction (use "
+				 "--keep-csum-seed, or a larger journal)",
+				 -ENOSPC);
+	}
 	use_seed(r, 1);
 	if (!rc)
 		rc = rewrite_mmp(r);
@@ -410,6 +417,8 @@ int extkit_csum_rewrite_plan(struct extkit_fs *fs, const uint8_t uuid[16],
 	memcpy(r.old_uuid, fs->sb.uuid, 16);
 	memcpy(r.new_uuid, uuid, 16);
 	rc = check_clean(&r);
+	if (!rc)
+		rc = extkit_csum_rewrite_room(fs, &r.room, &r.why);
 	if (rc)
 		goto out;
 	r.buf = malloc(fs->g.block_size);

@@ -63,6 +63,16 @@ int extkit_csum_rewrite_commit(struct extkit_fs *fs,
 			       const char **why);
 
 /*
+ * How many blocks the journal's log can take in one transaction (its
+ * descriptors and commit block counted out): 0, or -ENOSPC with *why
+ * when there is no internal journal or its format cannot be written.
+ * The plan stops as soon as it grows past this (memory stays bounded by
+ * the journal's size).
+ */
+int extkit_csum_rewrite_room(struct extkit_fs *fs, uint64_t *blocks,
+			     const char **why);
+
+/*
  * A filesystem left with needs_recovery by an interrupted commit (or by
  * the kernel): replays its journal and clears the flag, then reopens
  * *fs (opened with flags). Returns 0 (nothing to do included) or an

@@ -216,6 +216,13 @@ int extkit_overlay_blocks(struct extkit_io *io, struct extkit_plan_block **out,
 	return 0;
 }
 
+uint64_t extkit_overlay_count(const struct extkit_io *io)
+{
+	const struct ovl *o = io->priv;
+
+	return o->used;
+}
+
 void extkit_plan_free(struct extkit_plan_block *p, uint64_t n)
 {
 	for (uint64_t i = 0; p && i < n; i++)

@@ -34,6 +34,8 @@ int extkit_overlay_open(struct extkit_io *target, uint32_t unit,
  */
 int extkit_overlay_blocks(struct extkit_io *io, struct extkit_plan_block **out,
 			  uint64_t *n);
+/* Blocks the overlay holds. */
+uint64_t extkit_overlay_count(const struct extkit_io *io);
 void extkit_plan_free(struct extkit_plan_block *p, uint64_t n);
 
 #endif /* EXTKIT_IO_OVERLAY_H */

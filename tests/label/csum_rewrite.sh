@@ -243,6 +243,21 @@ else
 	sed 's/^/    /' "$tmpdir/err"
 fi
 
+# A journal too small for the transaction (1 MiB, 5,000 inodes in use):
+# refused before any write, the plan stopped as soon as it outgrew it.
+"$MKE2FS" -q -F -t ext4 -b 1024 -J size=1 -N 8000 -O metadata_csum,^metadata_csum_seed "$img" 64M || exit 99
+i=1
+while [ $i -le 5000 ]; do echo "write $tmpdir/tiny f$i"; i=$((i + 1)); done >"$tmpdir/cmds"
+"$DEBUGFS" -w -f "$tmpdir/cmds" "$img" >/dev/null 2>&1 || exit 99
+cp "$img" "$tmpdir/before.img"
+if ! label -u "$NEW" "$img" 2>"$tmpdir/err" &&
+   grep -q 'journal is too small' "$tmpdir/err" && cmp -s "$img" "$tmpdir/before.img"; then
+	ok "a journal too small: refused before any write"
+else
+	fail "a journal too small"
+	sed 's/^/    /' "$tmpdir/err"
+fi
+
 # Every interruption point, on a small image.
 img=$tmpdir/int.img
 "$MKE2FS" -q -F -t ext4 -b 1024 -O metadata_csum,^metadata_csum_seed,inline_data,orphan_file "$img" 8M || exit 99
