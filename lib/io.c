@@ -15,7 +15,8 @@
  * Test builds only (configure --enable-test-hooks). Every write, zeroing
  * or resize call made through this file is counted over the whole
  * process (a wrapping io such as the undo log counts with what it
- * passes on). With EXTKIT_TEST_STOP_AFTER_WRITES=N the process ends right
+ * passes on; writes to an io marked EXTKIT_IO_VOLATILE, which stay in
+ * memory, are not). With EXTKIT_TEST_STOP_AFTER_WRITES=N the process ends right
  * before the Nth call, with _exit(99): no flush, no cleanup, as if it had
  * been killed there. With EXTKIT_TEST_COUNT_WRITES set, the count is
  * printed to stderr at exit ("extkit-test: N writes").
@@ -78,7 +79,8 @@ int extkit_io_write_bytes(struct extkit_io *io, uint64_t off, const void *buf,
 	rc = check_range(io, off, len);
 	if (rc)
 		return rc;
-	test_stop_point();
+	if (!(io->flags & EXTKIT_IO_VOLATILE))
+		test_stop_point();
 	io->writes++;
 	io->bytes_written += len;
 	extkit_readahead_drop(io, off, len);

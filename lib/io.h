@@ -34,6 +34,8 @@ struct extkit_io_ops {
 #define EXTKIT_IO_WRITE		0x1	/* open for writing */
 #define EXTKIT_IO_EXCL		0x2	/* O_EXCL on block devices */
 #define EXTKIT_IO_CREATE	0x4	/* create a missing image file */
+#define EXTKIT_IO_VOLATILE	0x8	/* writes stay in memory (an overlay):
+					 * test builds do not count them */
 
 struct extkit_io {
 	const struct extkit_io_ops *ops;

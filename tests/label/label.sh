@@ -73,9 +73,10 @@ label --uuid not-a-uuid "$img" 2>/dev/null && fail "bad UUID accepted" ||
 label "$img" ext4label && "$E2FSCK" -fn "$img" >/dev/null 2>&1 &&
 	[ "$("$E2LABEL" "$img")" = ext4label ] &&
 	ok "metadata_csum label, e2fsck clean" || fail "metadata_csum label"
-# The UUID of a metadata_csum filesystem: the old seed is kept in
-# s_checksum_seed (metadata_csum_seed), as tune2fs can do it.
-if label --uuid "$u" "$img" 2>"$tmpdir/err" &&
+# The UUID of a metadata_csum filesystem with --keep-csum-seed: the old
+# seed is kept in s_checksum_seed (metadata_csum_seed), as tune2fs can do
+# it (without it every checksum is rewritten: csum_rewrite.sh).
+if label --keep-csum-seed --uuid "$u" "$img" 2>"$tmpdir/err" &&
    [ "$("$BLKID" -o value -s UUID "$img")" = "$u" ] &&
    "$DUMPE2FS" -h "$img" 2>/dev/null | grep -q 'features:.*metadata_csum_seed' &&
    "$E2FSCK" -fn "$img" >"$tmpdir/e2" 2>&1; then

@@ -31,5 +31,6 @@ Suite *nameset_suite(void);
 Suite *keysort_suite(void);
 Suite *encmap_suite(void);
 Suite *owners_suite(void);
+Suite *overlay_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
