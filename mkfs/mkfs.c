@@ -126,6 +126,32 @@ static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 	return rc;
 }
 
+/* -E android_sparse: made in a raw file, written as a sparse image. */
+static int format_sparse(const struct mkfs_opts *o, struct mkfs_target *t,
+			 const struct mkfs_layout *l, struct extkit_fs *fs)
+{
+	struct mkfs_target raw = *t;
+	char *path;
+	int rc;
+
+	rc = mkfs_sparse_temp(t->path, &path);
+	if (rc)
+		return rc;
+	raw.path = path;
+	raw.exists = 1;		/* removed here, whatever happens */
+	raw.size = raw.file_size = 0;
+	rc = format(o, &raw, l, fs);
+	if (!rc)
+		rc = mkfs_sparse_write(path, t->path, l->block_size,
+				       l->blocks * l->block_size);
+	if (unlink(path) < 0 && !rc) {
+		cli_error("%s: removing it: %s", path, strerror(errno));
+		rc = -errno;
+	}
+	free(path);
+	return rc;
+}
+
 /* A file this run made is not left behind half made. */
 static void remove_new_file(const struct mkfs_target *t)
 {
@@ -147,7 +173,8 @@ int main(int argc, char **argv)
 	if (mkfs_target_inspect(&o, &t) || mkfs_target_check(&o, &t) ||
 	    (o.source && !o.size_arg && !t.exists && mkfs_fit(&o, &t)) ||
 	    mkfs_layout_compute(&o, &t, &l) ||
-	    mkfs_target_fits(&o, &t, &l) || mkfs_fs_init(&o, &l, &fs)) {
+	    mkfs_target_fits(&o, &t, &l) || mkfs_sparse_check(&o, &t) ||
+	    mkfs_fs_init(&o, &l, &fs)) {
 		mkfs_opts_free(&o);
 		return MKFS_EXIT_FAIL;
 	}
@@ -157,7 +184,8 @@ int main(int argc, char **argv)
 	mkfs_report(&o, &t, &l, &fs);
 	rc = 0;
 	if (!o.dry_run)
-		rc = format(&o, &t, &l, &fs);
+		rc = o.android_sparse ? format_sparse(&o, &t, &l, &fs) :
+					format(&o, &t, &l, &fs);
 	if (rc)
 		remove_new_file(&t);
 	mkfs_fs_release(&fs, &l);

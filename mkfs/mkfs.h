@@ -110,6 +110,7 @@ struct mkfs_opts {
 	struct cli_image image;		/* --offset, --partition */
 	uint64_t ext_offset;		/* -E offset= */
 	int ext_offset_given;
+	int android_sparse;		/* -E android_sparse: sparse.c */
 };
 
 /* buildopt.c: -E options for image builders (1: not one of them), and
@@ -223,6 +224,15 @@ int mkfs_fit(struct mkfs_opts *o, const struct mkfs_target *t);
  * 1 no (*need: the size the fit finds), -errno. */
 int mkfs_fit_check(struct mkfs_opts *o, const struct mkfs_target *t,
 		   uint64_t size, uint64_t *need);
+
+/* sparse.c: -E android_sparse. The check (an image file, a SIZE,
+ * libsparse there), a raw file beside the target, and the raw file
+ * written to the target as an Android sparse image. */
+int mkfs_sparse_check(const struct mkfs_opts *o,
+		      const struct mkfs_target *t);
+int mkfs_sparse_temp(const char *target, char **raw);
+int mkfs_sparse_write(const char *raw, const char *target,
+		      uint32_t block_size, uint64_t bytes);
 
 /* probe.c */
 int mkfs_target_inspect(struct mkfs_opts *o, struct mkfs_target *t);

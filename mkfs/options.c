@@ -285,6 +285,10 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		o->desc_size = (uint32_t)v;
 		return 0;
 	}
+	if (!strcmp(tok, "android_sparse") && !val) {
+		o->android_sparse = 1;
+		return 0;
+	}
 	if (!strcmp(tok, "offset") && val) {
 		/* mke2fs: bytes, decimal, 0x hex or 0 octal (probe.c) */
 		char *end;
@@ -731,7 +735,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], root_perms=MODE, desc_size=BYTES, revision=0|1, test_fs, no_copy_xattrs, assume_storage_prezeroed[=0|1], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard, offset=BYTES",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], root_perms=MODE, desc_size=BYTES, revision=0|1, test_fs, no_copy_xattrs, assume_storage_prezeroed[=0|1], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard, offset=BYTES, android_sparse",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },
