@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 
 DEPS="build-essential libblkid-dev uuid-dev libpopt-dev check libarchive-dev libunistring-dev liburing-dev attr acl genext2fs \
 autoconf \
-automake libtool pkg-config e2fsprogs python3 python3-jsonschema jq groff-base fdisk"
+automake libtool pkg-config e2fsprogs python3 python3-jsonschema jq groff-base fdisk android-sdk-libsparse-utils"
 
 install_deps() {
 	missing=""

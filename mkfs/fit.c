@@ -375,16 +375,15 @@ static int search(struct mkfs_opts *o, const struct mkfs_target *t,
 	return 0;
 }
 
-int mkfs_fit(struct mkfs_opts *o, const struct mkfs_target *t)
+/* Walks -d's directory into nd (a clear error when it is not one). */
+static int measure(const struct mkfs_opts *o, const struct mkfs_target *t,
+		   struct fit_need *nd)
 {
-	struct fit_need nd;
 	struct stat st;
-	uint64_t size;
-	char buf[32];
 	int dfd, cwd, rc;
 
-	memset(&nd, 0, sizeof(nd));
-	nd.deref = o->hard_deref;
+	memset(nd, 0, sizeof(*nd));
+	nd->deref = o->hard_deref;
 	if (!o->source || !strcmp(o->source, "-") || stat(o->source, &st) ||
 	    !S_ISDIR(st.st_mode)) {
 		cli_error("%s does not exist; give a SIZE to create it (the "
@@ -401,16 +400,32 @@ int mkfs_fit(struct mkfs_opts *o, const struct mkfs_target *t)
 		rc = -errno;
 		goto out;
 	}
-	nd.inodes = 0;
-	rc = walk(&nd, dfd);
+	rc = walk(nd, dfd);
 	if (fchdir(cwd) && !rc)
 		rc = -errno;
-	if (rc) {
+	if (rc)
 		cli_error("-d %s: measuring the tree: %s", o->source,
 			  strerror(-rc));
+	else
+		add_devtab(nd, o->devtab);
+out:
+	if (dfd >= 0)
+		close(dfd);
+	if (cwd >= 0)
+		close(cwd);
+	return rc;
+}
+
+int mkfs_fit(struct mkfs_opts *o, const struct mkfs_target *t)
+{
+	struct fit_need nd;
+	uint64_t size;
+	char buf[32];
+	int rc;
+
+	rc = measure(o, t, &nd);
+	if (rc)
 		goto out;
-	}
-	add_devtab(&nd, o->devtab);
 	rc = search(o, t, &nd, &size);
 	if (rc) {
 		cli_error("-d %s: no size found: %s", o->source,
@@ -425,9 +440,24 @@ int mkfs_fit(struct mkfs_opts *o, const struct mkfs_target *t)
 		rc = -ENOMEM;
 out:
 	pop_map_free(&nd.seen);
-	if (dfd >= 0)
-		close(dfd);
-	if (cwd >= 0)
-		close(cwd);
+	return rc;
+}
+
+int mkfs_fit_check(struct mkfs_opts *o, const struct mkfs_target *t,
+		   uint64_t size, uint64_t *need)
+{
+	struct fit_need nd;
+	int rc;
+
+	rc = measure(o, t, &nd);
+	if (!rc)
+		rc = try_size(o, t, &nd, size);
+	if (rc == 0) {		/* does not hold: how much would */
+		rc = search(o, t, &nd, need);
+		rc = rc ? rc : 1;
+	} else if (rc == 1) {
+		rc = 0;
+	}
+	pop_map_free(&nd.seen);
 	return rc;
 }

@@ -42,6 +42,20 @@ static int open_target(const struct mkfs_opts *o, struct mkfs_target *t,
 			  "the device is in use" : extkit_strerror(rc));
 		return rc;
 	}
+	if (t->window) {
+		struct extkit_io *win;
+
+		/* the partition, or what follows the offset */
+		rc = extkit_io_open_window(io, t->start, t->partition ?
+					   t->size : io->size - t->start,
+					   &win);
+		if (rc) {
+			cli_error("%s: %s", t->path, extkit_strerror(rc));
+			extkit_io_close(io);
+			return rc;
+		}
+		io = win;
+	}
 	io->block_size = l->block_size;
 	if (!o->undo_file) {
 		*out = io;
@@ -60,7 +74,11 @@ static int open_target(const struct mkfs_opts *o, struct mkfs_target *t,
 		extkit_io_close(io);
 		return rc;
 	}
-	if (!o->quiet)
+	if (!o->quiet && t->start)
+		printf("Saving overwritten blocks; to undo this run:\n"
+		       "    e2undo -o %llu %s %s\n\n",
+		       (unsigned long long)t->start, o->undo_file, t->path);
+	else if (!o->quiet)
 		printf("Saving overwritten blocks; to undo this run:\n"
 		       "    e2undo %s %s\n\n", o->undo_file, t->path);
 	*out = undo;
@@ -108,6 +126,32 @@ static int format(const struct mkfs_opts *o, struct mkfs_target *t,
 	return rc;
 }
 
+/* -E android_sparse: made in a raw file, written as a sparse image. */
+static int format_sparse(const struct mkfs_opts *o, struct mkfs_target *t,
+			 const struct mkfs_layout *l, struct extkit_fs *fs)
+{
+	struct mkfs_target raw = *t;
+	char *path;
+	int rc;
+
+	rc = mkfs_sparse_temp(t->path, &path);
+	if (rc)
+		return rc;
+	raw.path = path;
+	raw.exists = 1;		/* removed here, whatever happens */
+	raw.size = raw.file_size = 0;
+	rc = format(o, &raw, l, fs);
+	if (!rc)
+		rc = mkfs_sparse_write(path, t->path, l->block_size,
+				       l->blocks * l->block_size);
+	if (unlink(path) < 0 && !rc) {
+		cli_error("%s: removing it: %s", path, strerror(errno));
+		rc = -errno;
+	}
+	free(path);
+	return rc;
+}
+
 /* A file this run made is not left behind half made. */
 static void remove_new_file(const struct mkfs_target *t)
 {
@@ -126,9 +170,11 @@ int main(int argc, char **argv)
 	rc = mkfs_parse_args(argc, (const char **)argv, &o);
 	if (rc >= 0)
 		return rc;
-	if (mkfs_target_inspect(o.target, &t) || mkfs_target_check(&o, &t) ||
+	if (mkfs_target_inspect(&o, &t) || mkfs_target_check(&o, &t) ||
 	    (o.source && !o.size_arg && !t.exists && mkfs_fit(&o, &t)) ||
-	    mkfs_layout_compute(&o, &t, &l) || mkfs_fs_init(&o, &l, &fs)) {
+	    mkfs_layout_compute(&o, &t, &l) ||
+	    mkfs_target_fits(&o, &t, &l) || mkfs_sparse_check(&o, &t) ||
+	    mkfs_fs_init(&o, &l, &fs)) {
 		mkfs_opts_free(&o);
 		return MKFS_EXIT_FAIL;
 	}
@@ -138,7 +184,8 @@ int main(int argc, char **argv)
 	mkfs_report(&o, &t, &l, &fs);
 	rc = 0;
 	if (!o.dry_run)
-		rc = format(&o, &t, &l, &fs);
+		rc = o.android_sparse ? format_sparse(&o, &t, &l, &fs) :
+					format(&o, &t, &l, &fs);
 	if (rc)
 		remove_new_file(&t);
 	mkfs_fs_release(&fs, &l);

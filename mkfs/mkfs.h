@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "fs.h"
+#include "cli/image.h"
 #include "cli/parse.h"
 
 /* Exit codes: 0 done, 1 for anything else (bad argument, refusal, error). */
@@ -110,6 +111,11 @@ struct mkfs_opts {
 	char *selinux_root;		/* --selinux-root */
 	int relabel;			/* --relabel */
 	struct mkfs_selabel *selabel;	/* opened (selabel.c) */
+	/* whole-disk images (issues 33, 35): probe.c */
+	struct cli_image image;		/* --offset, --partition */
+	uint64_t ext_offset;		/* -E offset= */
+	int ext_offset_given;
+	int android_sparse;		/* -E android_sparse: sparse.c */
 };
 
 /* buildopt.c: -E options for image builders (1: not one of them), and
@@ -133,6 +139,13 @@ struct mkfs_target {
 	dev_t dev;			/* regular files: st_dev and st_ino */
 	ino_t ino;
 	int known_zero;			/* every byte of the fs reads zero */
+	/* -E offset=, --offset, --partition, TARGET@N: the filesystem is
+	 * the window from start, and size above is the window's (for an
+	 * offset: what the file or device has past it) */
+	int window;
+	uint32_t partition;		/* 1-based; 0: none */
+	uint64_t start;			/* bytes before the filesystem */
+	uint64_t file_size;		/* the whole file or device */
 };
 
 struct mkfs_layout {
@@ -227,9 +240,30 @@ int mkfs_fs_type_check(const char *type);
 /* fit.c: no SIZE for a new file with -d DIR: the smallest that holds
  * the tree (plus -E fit_slack), as o->size_arg. */
 int mkfs_fit(struct mkfs_opts *o, const struct mkfs_target *t);
+/* Whether -d's directory fits in size bytes (the fit's estimate): 0 yes,
+ * 1 no (*need: the size the fit finds), -errno. */
+int mkfs_fit_check(struct mkfs_opts *o, const struct mkfs_target *t,
+		   uint64_t size, uint64_t *need);
+
+/* sparse.c: -E android_sparse. The check (an image file, a SIZE,
+ * libsparse there), a raw file beside the target, and the raw file
+ * written to the target as an Android sparse image. */
+int mkfs_sparse_check(const struct mkfs_opts *o,
+		      const struct mkfs_target *t);
+int mkfs_sparse_temp(const char *target, char **raw);
+int mkfs_sparse_write(const char *raw, const char *target,
+		      uint32_t block_size, uint64_t bytes);
 
 /* probe.c */
-int mkfs_target_inspect(const char *path, struct mkfs_target *t);
+int mkfs_target_inspect(struct mkfs_opts *o, struct mkfs_target *t);
+/* How the target is named in messages: "disk.img partition 2". */
+const char *mkfs_target_name(const struct mkfs_target *t, char *buf,
+			     size_t len);
+/* A partition or window holds the layout: a SIZE larger than the
+ * partition, or a tree (-d) too large for it, is an error here, before
+ * anything is written. */
+int mkfs_target_fits(struct mkfs_opts *o, const struct mkfs_target *t,
+		     const struct mkfs_layout *l);
 int mkfs_target_check(const struct mkfs_opts *o,
 		      const struct mkfs_target *t);
 int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,

@@ -286,11 +286,22 @@ static int ext_one(char *tok, struct mkfs_opts *o)
 		o->desc_size = (uint32_t)v;
 		return 0;
 	}
-	if (!strcmp(tok, "offset")) {
-		cli_error("-E offset: extkit-mkfs makes a filesystem at the start "
-			  "of its target only; give it a partition or a loop "
-			  "device (losetup -o) instead");
-		return -EINVAL;
+	if (!strcmp(tok, "android_sparse") && !val) {
+		o->android_sparse = 1;
+		return 0;
+	}
+	if (!strcmp(tok, "offset") && val) {
+		/* mke2fs: bytes, decimal, 0x hex or 0 octal (probe.c) */
+		char *end;
+
+		errno = 0;
+		o->ext_offset = strtoull(val, &end, 0);
+		if (errno || end == val || *end || *val == '-') {
+			cli_error("-E offset: invalid offset '%s'", val);
+			return -EINVAL;
+		}
+		o->ext_offset_given = 1;
+		return 0;
 	}
 	if (!strcmp(tok, "revision") && val) {
 		/* 1.47.4's spelling of -r (which it keeps for 1 only) */
@@ -728,7 +739,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "features", 'O', POPT_ARG_STRING, NULL, OPT_FEATURES,
 		  "features to set, ^feature to clear", "LIST" },
 		{ "extended", 'E', POPT_ARG_STRING, NULL, OPT_EXTENDED,
-		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], root_perms=MODE, desc_size=BYTES, revision=0|1, test_fs, no_copy_xattrs, assume_storage_prezeroed[=0|1], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard",
+		  "extended options: hash_seed=UUID, stride=N, stripe_width=N, resize=BLOCKS, lazy_itable_init[=0|1], lazy_journal_init[=0|1], root_owner[=UID:GID], root_perms=MODE, desc_size=BYTES, revision=0|1, test_fs, no_copy_xattrs, assume_storage_prezeroed[=0|1], num_backup_sb=0|1|2, packed_meta_blocks[=0|1], orphan_file_size=SIZE, quotatype=TYPES, mmp_update_interval=SECONDS, encoding=utf8, encoding_flags=strict, discard, nodiscard, offset=BYTES, android_sparse",
 		  "OPTS" },
 		{ "type", 't', POPT_ARG_STRING, &a.type, 0,
 		  "filesystem type: ext2, ext3 or ext4", "TYPE" },
@@ -763,6 +774,7 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		  "PATH" },
 		{ "relabel", 0, POPT_ARG_NONE, &o->relabel, 0,
 		  "replace the labels the source has", NULL },
+		CLI_IMAGE_OPTIONS(&o->image),
 		{ "creator-os", 'o', POPT_ARG_STRING, &o->creator_os, 0,
 		  "the creator OS: linux, hurd, freebsd, lites", "OS" },
 		{ "last-mounted", 'M', POPT_ARG_STRING, &a.last_mounted, 0,
@@ -831,6 +843,7 @@ void mkfs_opts_free(struct mkfs_opts *o)
 	free(o->file_contexts);
 	free(o->selinux_root);
 	mkfs_selabel_close(o->selabel);
+	cli_image_free(&o->image);
 	o->file_contexts = o->selinux_root = NULL;
 	o->selabel = NULL;
 	o->devtab_file = NULL;

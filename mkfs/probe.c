@@ -46,7 +46,7 @@ static uint32_t sector_size(int fd)
 	return 0;
 }
 
-int mkfs_target_inspect(const char *path, struct mkfs_target *t)
+static int inspect_path(const char *path, struct mkfs_target *t)
 {
 	struct stat st;
 
@@ -84,6 +84,88 @@ int mkfs_target_inspect(const char *path, struct mkfs_target *t)
 	t->dev = st.st_dev;
 	t->ino = st.st_ino;
 	t->size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* TARGET@N, --partition, --offset and -E offset= into one place. */
+static int resolve_place(struct mkfs_opts *o, struct extkit_image_loc *loc)
+{
+	char *path;
+
+	if (cli_image_resolve(&o->image, o->target, &path, loc))
+		return -EINVAL;
+	free(o->target);
+	o->target = path;
+	if (!o->ext_offset_given)
+		return 0;
+	if (loc->partition || o->image.offset) {
+		cli_error("%s: give one place: -E offset, --offset, "
+			  "--partition or IMAGE@N", o->target);
+		return -EINVAL;
+	}
+	loc->offset = o->ext_offset;
+	return 0;
+}
+
+/* The window of partition n: the table must be there, the entry too. */
+static int locate_partition(struct mkfs_target *t, uint32_t n)
+{
+	char why[256];
+	uint64_t start, len;
+	int rc;
+
+	if (!t->exists) {
+		cli_error("%s: no such file (partition %u of it was asked)",
+			  t->path, n);
+		return -ENOENT;
+	}
+	rc = extkit_image_partition(t->path, n, &start, &len, why,
+				    sizeof(why));
+	if (rc) {
+		cli_error("%s: %s", t->path, rc == -ENOENT ? why :
+			  strerror(-rc));
+		return rc;
+	}
+	if (start > t->file_size || len > t->file_size - start) {
+		cli_error("%s: partition %u (bytes %llu to %llu) passes the "
+			  "end of the image (%llu bytes)", t->path, n,
+			  (unsigned long long)start,
+			  (unsigned long long)(start + len - 1),
+			  (unsigned long long)t->file_size);
+		return -ENOSPC;
+	}
+	t->partition = n;
+	t->start = start;
+	t->size = len;
+	return 0;
+}
+
+int mkfs_target_inspect(struct mkfs_opts *o, struct mkfs_target *t)
+{
+	struct extkit_image_loc loc;
+	int rc;
+
+	rc = resolve_place(o, &loc);
+	if (!rc)
+		rc = inspect_path(o->target, t);
+	if (rc)
+		return rc;
+	t->file_size = t->size;
+	if (!loc.partition && !loc.offset)
+		return 0;
+	t->window = 1;
+	if (loc.partition)
+		return locate_partition(t, loc.partition);
+	if (t->is_blockdev && loc.offset >= t->file_size) {
+		cli_error("%s: offset %llu is past the end of the device "
+			  "(%llu bytes)", t->path,
+			  (unsigned long long)loc.offset,
+			  (unsigned long long)t->file_size);
+		return -EINVAL;
+	}
+	/* a file grows to hold what is written past its end */
+	t->start = loc.offset;
+	t->size = t->file_size > loc.offset ? t->file_size - loc.offset : 0;
 	return 0;
 }
 
@@ -322,15 +404,37 @@ static void describe(blkid_probe pr, const char *path, char *msg, size_t len)
 	snprintf(msg, len, "%s contains data libblkid recognises", path);
 }
 
-/* libblkid: 1 if something was found (msg says what), 0 if not. */
+const char *mkfs_target_name(const struct mkfs_target *t, char *buf,
+			     size_t len)
+{
+	if (t->partition)
+		snprintf(buf, len, "%s partition %u", t->path, t->partition);
+	else if (t->window)
+		snprintf(buf, len, "%s at offset %llu", t->path,
+			 (unsigned long long)t->start);
+	else
+		snprintf(buf, len, "%s", t->path);
+	return buf;
+}
+
+/* libblkid, over the filesystem's window: 1 if something was found (msg
+ * says what), 0 if not. */
 static int blkid_finds(const struct mkfs_target *t, char *msg, size_t len)
 {
-	blkid_probe pr = blkid_new_probe_from_filename(t->path);
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	blkid_probe pr = fd < 0 ? NULL : blkid_new_probe();
+	char name[PATH_LEN + 64];
 	int rc;
 
-	if (!pr) {
+	if (!pr || blkid_probe_set_device(pr, fd, (blkid_loff_t)t->start,
+					  t->window ? (blkid_loff_t)t->size :
+						      0)) {
 		snprintf(msg, len, "%s: cannot probe: %s", t->path,
 			 strerror(errno ? errno : EIO));
+		if (pr)
+			blkid_free_probe(pr);
+		if (fd >= 0)
+			close(fd);
 		return 1;
 	}
 	blkid_probe_enable_superblocks(pr, 1);
@@ -341,13 +445,14 @@ static int blkid_finds(const struct mkfs_target *t, char *msg, size_t len)
 	blkid_probe_enable_partitions(pr, 1);
 	rc = blkid_do_safeprobe(pr);
 	if (rc == 0)
-		describe(pr, t->path, msg, len);
+		describe(pr, mkfs_target_name(t, name, sizeof(name)), msg, len);
 	else if (rc == -2)
 		snprintf(msg, len, "%s contains several conflicting signatures",
 			 t->path);
 	else if (rc < 0)
 		snprintf(msg, len, "%s: libblkid cannot probe it", t->path);
 	blkid_free_probe(pr);
+	close(fd);
 	return rc != 1;
 }
 
@@ -409,7 +514,7 @@ int mkfs_target_check(const struct mkfs_opts *o, const struct mkfs_target *t)
 static int discard_device(const struct mkfs_opts *o,
 			  const struct mkfs_target *t, uint64_t fs_bytes)
 {
-	uint64_t range[2] = { 0, fs_bytes };
+	uint64_t range[2] = { t->start, fs_bytes };
 	int fd;
 
 	if (o->nodiscard || o->undo_file)
@@ -435,7 +540,7 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 			uint64_t fs_bytes)
 {
 	int fd, err = 0;
-	uint64_t old = t->size;
+	uint64_t old = t->file_size, end = t->start + fs_bytes;
 
 	/* -S keeps every byte but the superblocks and descriptors */
 	if (o->super_only) {
@@ -451,15 +556,21 @@ int mkfs_target_prepare(const struct mkfs_opts *o, struct mkfs_target *t,
 		err = errno;
 		goto fail;
 	}
-	/* a file longer than SIZE keeps its length and what is past it */
-	if (o->size_arg && fs_bytes > old && ftruncate(fd, (off_t)fs_bytes) < 0) {
+	/* a file longer than SIZE keeps its length and what is past it;
+	 * with an offset, the file grows to hold the filesystem */
+	if ((o->size_arg || t->window) && end > old &&
+	    ftruncate(fd, (off_t)end) < 0) {
 		err = errno;
 		goto fail;
 	}
-	t->known_zero |= old == 0;
-	/* with -z the old contents stay, to be saved before each write */
-	if (old && !o->undo_file && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
-			     (off_t)(old < fs_bytes ? old : fs_bytes)) == 0)
+	/* nothing of the old file there: all zeros */
+	t->known_zero |= old <= t->start;
+	/* with -z the old contents stay, to be saved before each write;
+	 * nothing outside the window is punched */
+	if (old > t->start && !o->undo_file &&
+	    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)t->start,
+		      (off_t)((old < end ? old : end) - t->start)) == 0)
 		t->known_zero = 1;
 	if (close(fd) < 0) {
 		fd = -1;
@@ -472,4 +583,38 @@ fail:
 		close(fd);
 	cli_error("%s: %s", t->path, strerror(err));
 	return -err;
+}
+
+int mkfs_target_fits(struct mkfs_opts *o, const struct mkfs_target *t,
+		     const struct mkfs_layout *l)
+{
+	uint64_t fs_bytes = l->blocks * l->block_size, need = 0;
+	char name[PATH_LEN + 64];
+	struct stat st;
+	int rc;
+
+	if (!t->window)
+		return 0;
+	mkfs_target_name(t, name, sizeof(name));
+	if ((t->partition || t->is_blockdev) && fs_bytes > t->size) {
+		cli_error("%s: size %s (%llu bytes) is larger than the %s "
+			  "(%llu bytes)", name, o->size_arg,
+			  (unsigned long long)fs_bytes, t->partition ?
+			  "partition" : "rest of the device",
+			  (unsigned long long)t->size);
+		return -ENOSPC;
+	}
+	/* a tree too large for a partition is found before writing */
+	if (!t->partition || !o->source || stat(o->source, &st) ||
+	    !S_ISDIR(st.st_mode))
+		return 0;
+	rc = mkfs_fit_check(o, t, fs_bytes, &need);
+	if (rc == 1)
+		cli_error("%s is too small for -d %s: %llu bytes, and the "
+			  "tree needs about %llu", name, o->source,
+			  (unsigned long long)fs_bytes,
+			  (unsigned long long)need);
+	else if (rc < 0)
+		cli_error("-d %s: %s", o->source, strerror(-rc));
+	return rc ? -ENOSPC : 0;
 }

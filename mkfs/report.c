@@ -66,7 +66,10 @@ static void print_summary(const struct mkfs_opts *o,
 			  const struct mkfs_layout *l,
 			  const struct extkit_fs *fs)
 {
-	printf("target:             %s (%s, %s)\n", t->path,
+	char name[4200];
+
+	printf("target:             %s (%s, %s)\n",
+	       mkfs_target_name(t, name, sizeof(name)),
 	       t->is_blockdev ? "block device" : "image file",
 	       t->exists ? "exists" : "new");
 	printf("size class:         %s\n", l->size_class);

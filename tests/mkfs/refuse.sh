@@ -79,8 +79,10 @@ grep -q '^extkit-mkfs: -c: badblocks is not installed' "$tmpdir/err" &&
 	ok "-c without badblocks: $(cat "$tmpdir/err")" ||
 	fail "-c without badblocks: $(cat "$tmpdir/err")"
 refuse "-D (direct I/O)" "$new" "-D: .*no direct I/O" -D "$new" 8M
-refuse "-E offset=" "$new" "-E offset: .*losetup -o" -E offset=4096 \
-	"$new" 8M
+refuse "-E offset= with --partition" "$new" "give one place" \
+	-E offset=4096 --partition 1 "$new" 8M
+refuse "-E offset=junk" "$new" "-E offset: invalid offset" \
+	-E offset=4k "$new" 8M
 refuse "unknown -E option" "$new" "unknown extended option" \
 	-E frob=4 "$new" 8M
 refuse "type ext5" "$new" "not supported" -t ext5 "$new" 8M
