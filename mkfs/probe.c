@@ -473,6 +473,13 @@ int mkfs_target_check(const struct mkfs_opts *o, const struct mkfs_target *t)
 		cli_error("-d %s: %s", o->source, strerror(err));
 		return -err;
 	}
+	/* badblocks(8) reads a whole file or device from its block 0 */
+	if (o->check && t->window) {
+		cli_error("%s: -c runs badblocks over the whole target, not "
+			  "a partition or an offset into it: run badblocks on "
+			  "the region and give its list with -l", t->path);
+		return -EINVAL;
+	}
 	if (o->super_only && (!t->exists || !t->size)) {
 		cli_error("%s: -S rewrites the superblocks of a filesystem "
 			  "that is there: %s", t->path, t->exists ?

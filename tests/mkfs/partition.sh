@@ -135,6 +135,12 @@ rc=$?
 	[ "$sum" = "$(sha "$disk")" ] &&
 	ok "SIZE larger than the partition: refused: $(cat "$tmpdir/err")" ||
 	fail "SIZE larger than the partition: exit $rc, $(cat "$tmpdir/err")"
+# -c would run badblocks over the whole disk image, not the partition
+run_mkfs "$tmpdir/out" "$tmpdir/err" -q -c "$disk@2"
+[ $? = 1 ] && grep -q "badblocks over the whole target" "$tmpdir/err" &&
+	[ "$sum" = "$(sha "$disk")" ] &&
+	ok "-c on a partition: refused: $(cat "$tmpdir/err")" ||
+	fail "-c on a partition: $(cat "$tmpdir/err")"
 # no partition 4
 run_mkfs "$tmpdir/out" "$tmpdir/err" -q "$disk@4"
 [ $? = 1 ] && grep -q "no partition 4" "$tmpdir/err" &&
