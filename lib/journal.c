@@ -148,9 +148,9 @@ static int inode_in_place(struct extkit_fs *fs, uint32_t ino)
 /*
  * The journal inode, or when it is unusable the copy of its map the
  * superblock keeps (e2fsck's fallback): j->backup_why then says what
- * was wrong with the inode. An inode whose table is out of place cannot
- * be restored: it stays a bad inode (e2fsck, failing to write it, also
- * drops the journal).
+ * was wrong with the inode (inode 8 only). An inode whose table is out
+ * of place cannot be restored: it stays a bad inode (e2fsck, failing to
+ * write it, also drops the journal).
  */
 static int map_inode(struct extkit_journal *j, const char **why)
 {
@@ -171,7 +171,11 @@ static int map_inode(struct extkit_journal *j, const char **why)
 		if (rc || !*why)
 			return rc;
 	}
-	if (!inode_in_place(j->fs, j->ino) ||
+	/* the copy is the reserved journal inode's map: an inode the
+	 * superblock names in its place (a file, a directory, another
+	 * reserved inode) is never rewritten from it; that journal is
+	 * invalid (e2fsck: PR_0_JOURNAL_BAD_INODE, the files kept) */
+	if (j->ino != EXT2_JOURNAL_INO || !inode_in_place(j->fs, j->ino) ||
 	    extkit_journal_backup_inode(j->fs, &inode))
 		return 0;
 	rc = map_journal_inode(j, &inode, &backup_why);
