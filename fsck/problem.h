@@ -157,6 +157,7 @@ enum problem_prompt {
 /* Parity with e2fsck (issue 12; super_check.c). */
 #define PR_0_FIRST_META_BG_TOO_BIG 0x000300 /* past the descriptor blocks */
 #define PR_0_INVALID_QUOTA_INO	0x000301 /* a reserved or too big number */
+#define PR_0_STALE_INTERNAL_INO	0x000302 /* quota/orphan inum, feature off */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
