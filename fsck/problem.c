@@ -756,6 +756,10 @@ const struct problem problem_table[] = {
 	{ PR_2_SET_FILETYPE,
 	  "Entry '%Dn' in %p (%i) has file type %Dt, should be %N.",
 	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
+	/* a type byte without the filetype feature (e2fsck's wording) */
+	{ PR_2_CLEAR_FILETYPE,
+	  "Entry '%Dn' in %p (%i) has filetype set.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
 	  "Root inode not allocated.",

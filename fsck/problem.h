@@ -310,6 +310,7 @@ enum problem_prompt {
 /* Preen parity with e2fsck (preen14). */
 #define PR_2_HTREE_CLEAR	0x020C00 /* index and blocks disagree */
 #define PR_2_SET_FILETYPE	0x020C01 /* file type 0: set */
+#define PR_2_CLEAR_FILETYPE	0x020C02 /* type byte, no filetype feature */
 
 /* Pass 3: connectivity. */
 #define PR_3_NO_ROOT		0x030001
