@@ -553,6 +553,10 @@ int fsck_tables_garbled(struct fsck_ctx *ctx, const char **why);
 /* Whether blk is group metadata: a superblock copy, descriptors, a bitmap
  * or an inode table (blocks.c). */
 int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk);
+/* Whether the indirect block blk holding buf is group metadata read as a
+ * map (not a bitmap place holding a valid map: blocks.c). */
+int fsck_ind_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk,
+			   const uint8_t *buf);
 /* Whether blk is group g's own superblock copy, descriptors, bitmaps or
  * inode table (reserved GDT blocks are not). */
 int fsck_group_meta_has(const struct extkit_fs *fs, uint32_t g, uint64_t blk);
