@@ -573,6 +573,9 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
  * blocks (its indirect blocks) and their copies in each group with a
  * superblock backup, each a whole cluster with bigalloc. */
 uint64_t fsck_resize_inode_blocks(const struct extkit_fs *fs);
+/* The last logical block of the resize inode mke2fs makes (its last
+ * backup of a reserved GDT block), -1 when it maps none (resize.c). */
+int64_t fsck_resize_inode_last_lblk(const struct extkit_fs *fs);
 /* Whether inode 7 is a valid resize inode in use, the layout of which
  * fixes its i_blocks (pass 1 checks it then). */
 int fsck_resize_inode_countable(const struct fsck_ctx *ctx,
