@@ -158,6 +158,7 @@ enum problem_prompt {
 #define PR_0_FIRST_META_BG_TOO_BIG 0x000300 /* past the descriptor blocks */
 #define PR_0_INVALID_QUOTA_INO	0x000301 /* a reserved or too big number */
 #define PR_0_STALE_INTERNAL_INO	0x000302 /* quota/orphan inum, feature off */
+#define PR_0_QUOTA_INO_NOT_USUAL 0x000303 /* usr/grp inum away from 3/4 */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
