@@ -269,22 +269,86 @@ int fsck_group_meta_has(const struct extkit_fs *fs, uint32_t g, uint64_t blk)
  * the groups whose metadata mkfs packs in its group (the flex group it
  * starts). Metadata moved elsewhere is not seen (pass 1B clones it then).
  */
+/* The groups whose metadata may lie at blk: [*g, *last]. */
+static int meta_groups(const struct extkit_fs *fs, uint64_t blk, uint64_t *g,
+		       uint64_t *last)
+{
+	if (blk < fs->sb.first_data_block || blk >= fs->sb.blocks_count)
+		return 0;
+	*g = (blk - fs->sb.first_data_block) / fs->sb.blocks_per_group;
+	*last = *g;
+	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_FLEX_BG) &&
+	    fs->sb.log_groups_per_flex < 32)
+		*last = *g + (1ull << fs->sb.log_groups_per_flex) - 1;
+	if (*last >= fs->g.group_count)
+		*last = fs->g.group_count - 1;
+	return 1;
+}
+
 int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk)
 {
 	const struct extkit_fs *fs = ctx->fs;
 	uint64_t g, last;
 
-	if (blk < fs->sb.first_data_block || blk >= fs->sb.blocks_count)
+	if (!meta_groups(fs, blk, &g, &last))
 		return 0;
-	g = (blk - fs->sb.first_data_block) / fs->sb.blocks_per_group;
-	last = g;
-	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_FLEX_BG) &&
-	    fs->sb.log_groups_per_flex < 32)
-		last = g + (1ull << fs->sb.log_groups_per_flex) - 1;
-	for (uint64_t o = g; o <= last && o < fs->g.group_count; o++)
+	for (uint64_t o = g; o <= last; o++)
 		if (fsck_group_meta_has(fs, (uint32_t)o, blk))
 			return 1;
 	return 0;
+}
+
+/* Whether blk is only a bitmap (no superblock copy, descriptor or inode
+ * table block of any group its flex group packs). */
+static int only_bitmap(const struct extkit_fs *fs, uint64_t blk)
+{
+	uint64_t g, last;
+	int bitmap = 0;
+
+	if (!meta_groups(fs, blk, &g, &last))
+		return 0;
+	for (uint64_t o = g; o <= last; o++) {
+		const struct extkit_group *gd = &fs->groups[o];
+
+		if (blk == gd->block_bitmap || blk == gd->inode_bitmap)
+			bitmap = 1;
+		else if (fsck_group_meta_has(fs, (uint32_t)o, blk))
+			return 0;
+	}
+	return bitmap;
+}
+
+/* Every number of buf a valid block or 0, one at least not 0. */
+static int whole_map(const struct extkit_fs *fs, const uint8_t *buf)
+{
+	uint32_t used = 0;
+
+	for (uint32_t i = 0; i < fs->g.addr_per_block; i++) {
+		uint32_t b = get_le32(buf + 4 * i);
+
+		if (b && !extkit_fs_valid_block(fs, b))
+			return 0;
+		used += b != 0;
+	}
+	return used != 0;
+}
+
+/*
+ * Whether the indirect block blk holding buf is group metadata read as a
+ * map (dropped in pass 1, skipped by the clone). A bitmap place holding
+ * a valid map through and through (no bitmap of a used group reads so)
+ * is a descriptor pointing its bitmap at a file's indirect block: the
+ * descriptor is the liar. The map is kept; the block is claimed twice,
+ * and pass 1B gives the file a copy of it before pass 5 writes the
+ * bitmap there (e2fsck: "conflicts with critical metadata", cloned in
+ * pass 1D).
+ */
+int fsck_ind_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk,
+			   const uint8_t *buf)
+{
+	if (!fsck_block_is_group_meta(ctx, blk))
+		return 0;
+	return !(only_bitmap(ctx->fs, blk) && whole_map(ctx->fs, buf));
 }
 
 /*
@@ -295,11 +359,12 @@ int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk)
  * inodes), and pass 1B clone those (e2fsck clones the metadata and
  * restarts). Returns 1 when dropped.
  */
-static int meta_as_map(struct scan *s, uint64_t blk, int level)
+static int meta_as_map(struct scan *s, const uint8_t *buf, uint64_t blk,
+		       int level)
 {
 	struct problem_context pctx;
 
-	if (!fsck_block_is_group_meta(s->ctx, blk))
+	if (!fsck_ind_is_group_meta(s->ctx, blk, buf))
 		return 0;
 	clear_problem_context(&pctx);
 	pctx.ino = s->ino;
@@ -322,7 +387,7 @@ static int meta_as_map(struct scan *s, uint64_t blk, int level)
  */
 static int scan_ind(struct scan *s, const struct extkit_walk_ent *e)
 {
-	if (meta_as_map(s, e->pblk, e->level))
+	if (meta_as_map(s, e->block, e->pblk, e->level))
 		return EXTKIT_WALK_DROP;
 	if (garbage(s, e->block, e->pblk, e->level))
 		return s->res->failed ? EXTKIT_WALK_SKIP : EXTKIT_WALK_DROP;
@@ -507,7 +572,7 @@ static int ind_fix_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	if (e->bad || !e->level)
 		return 0;
 	if (garbage_count(fs, e->block) ||
-	    fsck_block_is_group_meta(f->ctx, e->pblk))
+	    fsck_ind_is_group_meta(f->ctx, e->pblk, e->block))
 		return EXTKIT_WALK_DROP;
 	if (f->skip_shared &&
 	    extkit_bitmap_test(&f->ctx->block_dup,
@@ -610,8 +675,9 @@ static int remap_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 	 * a block not copied the drop is written after pass 1B
 	 * (fsck_pass1_ind_fixes), and nothing under it is cloned
 	 * meanwhile. */
-	if (e->level && !e->bad && (garbage_count(fs, e->block) ||
-				    fsck_block_is_group_meta(r->ctx, e->pblk)))
+	if (e->level && !e->bad &&
+	    (garbage_count(fs, e->block) ||
+	     fsck_ind_is_group_meta(r->ctx, e->pblk, e->block)))
 		return in_copy(r, e) ? EXTKIT_WALK_DROP : EXTKIT_WALK_SKIP;
 	nb = r->fn(r->ctx, e->pblk, e->level, r->arg);
 	if (!nb) {

@@ -171,6 +171,35 @@ static int check_dir_extent(struct ext_scan *s, struct extkit_walk_ent *e)
 	return rc;
 }
 
+/*
+ * A directory extent reaching past the 2 GiB a directory holds without
+ * large_dir (i_size_high 0): removed, as e2fsck's PR_1_TOOBIG_DIR for
+ * extents (checked before the extent's range against its index: a
+ * garbage logical block would otherwise be kept and make a directory of
+ * terabytes). Returns 1 when removed.
+ */
+static int dir_extent_too_far(struct ext_scan *s,
+			      const struct extkit_walk_ent *e)
+{
+	const struct extkit_fs *fs = s->ctx->fs;
+	struct problem_context pctx;
+
+	if (!s->is_dir || (s->inode->size >> 32) ||
+	    extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_LARGEDIR) ||
+	    (uint64_t)e->lblk + e->len <=
+		    (1ull << (21 - fs->sb.log_block_size)))
+		return 0;
+	clear_problem_context(&pctx);
+	pctx.ino = s->ino;
+	pctx.inode = s->inode;
+	pctx.blk = e->pblk;
+	pctx.blkcount = (int64_t)e->lblk;
+	if (fix_problem(s->ctx, PR_1_TOOBIG_DIR, &pctx))
+		return 1;
+	s->res->failed = 1;
+	return 0;
+}
+
 /* A leaf extent: claimed when sound, else reported and removed (one
  * reaching past its index range shortened, then claimed). */
 static int scan_extent(struct ext_scan *s, struct extkit_walk_ent *e)
@@ -184,6 +213,9 @@ static int scan_extent(struct ext_scan *s, struct extkit_walk_ent *e)
 	int late = e->bad == EXTKIT_WALK_BAD_ORDER ||
 		   e->bad == EXTKIT_WALK_BAD_PAST;
 
+	if ((!e->bad || e->bad == EXTKIT_WALK_BAD_PAST) &&
+	    dir_extent_too_far(s, e))
+		return EXTKIT_WALK_DROP;
 	if (!e->bad) {
 		int rc = s->is_dir ? check_dir_extent(s, e) : 0;
 

@@ -553,6 +553,10 @@ int fsck_tables_garbled(struct fsck_ctx *ctx, const char **why);
 /* Whether blk is group metadata: a superblock copy, descriptors, a bitmap
  * or an inode table (blocks.c). */
 int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk);
+/* Whether the indirect block blk holding buf is group metadata read as a
+ * map (not a bitmap place holding a valid map: blocks.c). */
+int fsck_ind_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk,
+			   const uint8_t *buf);
 /* Whether blk is group g's own superblock copy, descriptors, bitmaps or
  * inode table (reserved GDT blocks are not). */
 int fsck_group_meta_has(const struct extkit_fs *fs, uint32_t g, uint64_t blk);
@@ -569,6 +573,9 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
  * blocks (its indirect blocks) and their copies in each group with a
  * superblock backup, each a whole cluster with bigalloc. */
 uint64_t fsck_resize_inode_blocks(const struct extkit_fs *fs);
+/* The last logical block of the resize inode mke2fs makes (its last
+ * backup of a reserved GDT block), -1 when it maps none (resize.c). */
+int64_t fsck_resize_inode_last_lblk(const struct extkit_fs *fs);
 /* Whether inode 7 is a valid resize inode in use, the layout of which
  * fixes its i_blocks (pass 1 checks it then). */
 int fsck_resize_inode_countable(const struct fsck_ctx *ctx,

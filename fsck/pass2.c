@@ -220,6 +220,22 @@ static void clear_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	ds->dirty = 1;
 }
 
+/* Without the filetype feature the type byte must be 0 (e2fsck's
+ * check_filetype: a Hurd filesystem loses the feature in check_super). */
+static void clear_stray_filetype(struct dir_state *ds, uint8_t *buf,
+				 uint32_t off)
+{
+	struct problem_context pctx;
+
+	if (!buf[off + 7])
+		return;
+	fill_pctx(ds, &pctx, buf, off);
+	if (fix_problem(ds->ctx, PR_2_CLEAR_FILETYPE, &pctx)) {
+		buf[off + 7] = 0;
+		ds->dirty = 1;
+	}
+}
+
 /* The entry's file type byte against want (a missing one is set, a
  * wrong one is a question, as e2fsck's check_filetype). */
 static void check_filetype_is(struct dir_state *ds, uint8_t *buf,
@@ -227,7 +243,11 @@ static void check_filetype_is(struct dir_state *ds, uint8_t *buf,
 {
 	struct problem_context pctx;
 
-	if (!ds->fmt.has_filetype || buf[off + 7] == want)
+	if (!ds->fmt.has_filetype) {
+		clear_stray_filetype(ds, buf, off);
+		return;
+	}
+	if (buf[off + 7] == want)
 		return;
 	fill_pctx(ds, &pctx, buf, off);
 	pctx.num = want;

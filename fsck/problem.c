@@ -229,6 +229,15 @@ const struct problem problem_table[] = {
 	{ PR_0_INVALID_QUOTA_INO,
 	  "Invalid %s quota inode %i.",
 	  PROMPT_FIX, 0 },
+	{ PR_0_STALE_INTERNAL_INO,
+	  "The superblock names inode %i as its %s, but the feature that "
+	  "uses it is off: the number is stale (the inode is left as it "
+	  "is).",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_0_QUOTA_INO_NOT_USUAL,
+	  "The superblock names inode %i as its %s, but inode %N holds "
+	  "that quota file.",
+	  PROMPT_FIX, PR_PREEN_OK },
 	/* Lazy-init marks of the descriptors (group_flags.c) */
 	{ PR_0_GDT_UNINIT,
 	  "Group descriptor %g has lazy-init marks, but the filesystem has "
@@ -751,6 +760,10 @@ const struct problem problem_table[] = {
 	{ PR_2_SET_FILETYPE,
 	  "Entry '%Dn' in %p (%i) has file type %Dt, should be %N.",
 	  PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
+	/* a type byte without the filetype feature (e2fsck's wording) */
+	{ PR_2_CLEAR_FILETYPE,
+	  "Entry '%Dn' in %p (%i) has filetype set.",
+	  PROMPT_CLEAR, PR_PREEN_OK },
 	/* Pass 3 */
 	{ PR_3_NO_ROOT,
 	  "Root inode not allocated.",

@@ -157,6 +157,8 @@ enum problem_prompt {
 /* Parity with e2fsck (issue 12; super_check.c). */
 #define PR_0_FIRST_META_BG_TOO_BIG 0x000300 /* past the descriptor blocks */
 #define PR_0_INVALID_QUOTA_INO	0x000301 /* a reserved or too big number */
+#define PR_0_STALE_INTERNAL_INO	0x000302 /* quota/orphan inum, feature off */
+#define PR_0_QUOTA_INO_NOT_USUAL 0x000303 /* usr/grp inum away from 3/4 */
 
 /* Pass 1: inodes and blocks. */
 #define PR_1_ROOT_NOT_DIR	0x010001
@@ -309,6 +311,7 @@ enum problem_prompt {
 /* Preen parity with e2fsck (preen14). */
 #define PR_2_HTREE_CLEAR	0x020C00 /* index and blocks disagree */
 #define PR_2_SET_FILETYPE	0x020C01 /* file type 0: set */
+#define PR_2_CLEAR_FILETYPE	0x020C02 /* type byte, no filetype feature */
 
 /* Pass 3: connectivity. */
 #define PR_3_NO_ROOT		0x030001

@@ -18,6 +18,7 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
 #include <time.h>
 
 #include "extent.h"
@@ -226,6 +227,103 @@ static void check_quota_inums(struct fsck_ctx *ctx)
 }
 
 /*
+ * An s_*_quota_inum or s_orphan_file_inum left set while its feature
+ * (quota, orphan_file) is off names an inode nothing uses as such: the
+ * field is the liar, not the inode. e2fsck believes the number (pass 1
+ * clears a project quota or orphan file inode that "contains data",
+ * pass 2 drops every entry naming any of them), which loses the file or
+ * directory the number happens to name; extkit clears the number and
+ * keeps the inode to the passes. The conventional user and group quota
+ * inodes (3 and 4) are reserved anyway: e2fsck's pass 1 rules for them
+ * stay (they are not reported here).
+ */
+static void clear_stale_inum(struct fsck_ctx *ctx, uint32_t *field,
+			     const char *what)
+{
+	struct problem_context pctx;
+
+	clear_problem_context(&pctx);
+	pctx.ino = *field;
+	pctx.str = what;
+	if (!fix_problem(ctx, PR_0_STALE_INTERNAL_INO, &pctx))
+		return;
+	*field = 0;
+	ctx->flags |= FSCK_FL_SB_DIRTY;
+}
+
+/* Whether inode ino holds a quota file (a regular file in use with
+ * blocks) that no other quota type of the superblock names. */
+static int holds_quota_file(struct fsck_ctx *ctx, int type, uint32_t ino)
+{
+	const struct extkit_super *sb = &ctx->fs->sb;
+	struct extkit_inode inode;
+
+	for (int t = 0; t < 3; t++)
+		if (t != type && sb->quota_inum[t] == ino)
+			return 0;
+	return !extkit_inode_read(ctx->fs, ino, &inode) &&
+	       S_ISREG(inode.mode) && inode.links_count && inode.blocks &&
+	       !inode.dtime;
+}
+
+/*
+ * With the quota feature, the user and group quota files are inodes 3
+ * and 4 (mke2fs, tune2fs). A number naming another inode (a file, a
+ * directory, the project quota inode) while 3 or 4 holds the quota file
+ * is the liar: e2fsck believes it, clears the real quota file, and
+ * treats the inode named as a quota file (a directory's entries
+ * dropped; two types sharing one inode rewrite it for ever). The
+ * number is set back.
+ */
+static void check_usual_quota_inums(struct fsck_ctx *ctx)
+{
+	static const char *const names[] = {
+		"user quota inode", "group quota inode",
+	};
+	static const uint32_t usual[] = {
+		EXT4_USR_QUOTA_INO, EXT4_GRP_QUOTA_INO,
+	};
+	struct extkit_super *sb = &ctx->fs->sb;
+	struct problem_context pctx;
+
+	if (!extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_QUOTA))
+		return;
+	for (int t = 0; t < 2; t++) {
+		if (!sb->quota_inum[t] || sb->quota_inum[t] == usual[t] ||
+		    !holds_quota_file(ctx, t, usual[t]))
+			continue;
+		clear_problem_context(&pctx);
+		pctx.ino = sb->quota_inum[t];
+		pctx.num = usual[t];
+		pctx.str = names[t];
+		if (!fix_problem(ctx, PR_0_QUOTA_INO_NOT_USUAL, &pctx))
+			continue;
+		sb->quota_inum[t] = usual[t];
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	}
+}
+
+static void check_stale_inums(struct fsck_ctx *ctx)
+{
+	static const char *const names[] = {
+		"user quota inode", "group quota inode", "project quota inode",
+	};
+	static const uint32_t usual[] = {
+		EXT4_USR_QUOTA_INO, EXT4_GRP_QUOTA_INO, 0,
+	};
+	struct extkit_super *sb = &ctx->fs->sb;
+
+	if (!extkit_has_ro_compat(sb, EXT4_FEATURE_RO_COMPAT_QUOTA))
+		for (int t = 0; t < 3; t++)
+			if (sb->quota_inum[t] && sb->quota_inum[t] != usual[t])
+				clear_stale_inum(ctx, &sb->quota_inum[t],
+						 names[t]);
+	if (!extkit_has_compat(sb, EXT4_FEATURE_COMPAT_ORPHAN_FILE) &&
+	    sb->orphan_file_inum)
+		clear_stale_inum(ctx, &sb->orphan_file_inum, "orphan file");
+}
+
+/*
  * Without bigalloc a cluster is a block: s_clusters_per_group must equal
  * s_blocks_per_group. The library (like the kernel) does not read it
  * then, but e2fsprogs' ext2fs_open refuses a superblock where it does
@@ -257,6 +355,8 @@ void fsck_check_super_more(struct fsck_ctx *ctx)
 	check_features(ctx);
 	check_first_meta_bg(ctx);
 	check_quota_inums(ctx);
+	check_stale_inums(ctx);
+	check_usual_quota_inums(ctx);
 	check_extra_isize(ctx, &sb->min_extra_isize, PR_0_BAD_MIN_EXTRA_ISIZE);
 	check_extra_isize(ctx, &sb->want_extra_isize,
 			  PR_0_BAD_WANT_EXTRA_ISIZE);

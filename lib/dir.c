@@ -96,14 +96,16 @@ void extkit_dir_format_init(const struct extkit_fs *fs,
 						EXT2_FEATURE_INCOMPAT_FILETYPE);
 }
 
-/* name_len of the raw record at p: byte 7 is its high byte without the
- * filetype feature. */
+/* name_len of the raw record at p: byte 6 alone, with or without the
+ * filetype feature (names are at most 255 bytes). Byte 7 is the file
+ * type; without the feature it must be 0, a check of its own (the
+ * kernel and e2fsprogs read name_len so: a Hurd filesystem whose
+ * filetype feature was dropped keeps its entries' names). */
 static uint32_t raw_name_len(const struct extkit_dir_format *fmt,
 			     const uint8_t *p)
 {
-	if (fmt->has_filetype)
-		return p[6];
-	return p[6] | ((uint32_t)p[7] << 8);
+	(void)fmt;
+	return p[6];
 }
 
 uint32_t extkit_dirent_name_len(const struct extkit_dir_format *fmt,

@@ -73,6 +73,9 @@ static int map_journal_inode(struct extkit_journal *j,
 {
 	struct extkit_fs *fs = j->fs;
 	uint64_t n = inode->size / fs->g.block_size;
+	/* a partial last block must be mapped too (e2fsck: the blocks
+	 * must cover i_size, else the journal is too small) */
+	uint64_t cover = n + (inode->size % fs->g.block_size != 0);
 	int rc;
 
 	*why = NULL;
@@ -88,21 +91,23 @@ static int map_journal_inode(struct extkit_journal *j,
 		return 0;
 	j->nblocks = (uint32_t)n;
 	free(j->map);
-	j->map = calloc(n, sizeof(*j->map));
+	j->map = calloc(cover, sizeof(*j->map));
 	if (!j->map)
 		return -ENOMEM;
-	rc = extkit_bmap_all(fs, inode, n, j->map);
+	rc = extkit_bmap_all(fs, inode, cover, j->map);
 	if (rc == -EFSCORRUPTED || rc == -EXTKIT_ELOOP) {
 		*why = "the journal inode's block map is corrupt";
 		return 0;
 	}
 	if (rc)
 		return rc;
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = 0; i < cover; i++) {
 		/* block 0 is in the filesystem with 4 KiB blocks: a hole
 		 * all the same */
 		if (!j->map[i] || !extkit_fs_valid_block(fs, j->map[i])) {
-			*why = "the journal inode has holes";
+			*why = i < n ? "the journal inode has holes" :
+				       "the journal's i_size runs past its "
+				       "last block";
 			return 0;
 		}
 	}
@@ -148,9 +153,9 @@ static int inode_in_place(struct extkit_fs *fs, uint32_t ino)
 /*
  * The journal inode, or when it is unusable the copy of its map the
  * superblock keeps (e2fsck's fallback): j->backup_why then says what
- * was wrong with the inode. An inode whose table is out of place cannot
- * be restored: it stays a bad inode (e2fsck, failing to write it, also
- * drops the journal).
+ * was wrong with the inode (inode 8 only). An inode whose table is out
+ * of place cannot be restored: it stays a bad inode (e2fsck, failing to
+ * write it, also drops the journal).
  */
 static int map_inode(struct extkit_journal *j, const char **why)
 {
@@ -171,7 +176,11 @@ static int map_inode(struct extkit_journal *j, const char **why)
 		if (rc || !*why)
 			return rc;
 	}
-	if (!inode_in_place(j->fs, j->ino) ||
+	/* the copy is the reserved journal inode's map: an inode the
+	 * superblock names in its place (a file, a directory, another
+	 * reserved inode) is never rewritten from it; that journal is
+	 * invalid (e2fsck: PR_0_JOURNAL_BAD_INODE, the files kept) */
+	if (j->ino != EXT2_JOURNAL_INO || !inode_in_place(j->fs, j->ino) ||
 	    extkit_journal_backup_inode(j->fs, &inode))
 		return 0;
 	rc = map_journal_inode(j, &inode, &backup_why);

@@ -185,6 +185,7 @@ static void encode_dynamic(const struct extkit_super *m,
 	d->s_usr_quota_inum = cpu_to_le32(m->quota_inum[0]);
 	d->s_grp_quota_inum = cpu_to_le32(m->quota_inum[1]);
 	d->s_prj_quota_inum = cpu_to_le32(m->quota_inum[2]);
+	d->s_orphan_file_inum = cpu_to_le32(m->orphan_file_inum);
 	d->s_checksum_seed = cpu_to_le32(m->checksum_seed);
 	d->s_checksum = cpu_to_le32(m->checksum);
 }
