@@ -322,6 +322,22 @@ uint64_t fsck_resize_inode_blocks(const struct extkit_fs *fs)
 	return (1 + rsv * (1 + copies)) << fs->g.cluster_bits;
 }
 
+int64_t fsck_resize_inode_last_lblk(const struct extkit_fs *fs)
+{
+	uint32_t apb = fs->g.addr_per_block, copies = 0, top = 0;
+
+	for (uint32_t g = 1; g < fs->g.group_count && copies < apb; g++)
+		copies += extkit_super_group_has_backup(&fs->sb, g) != 0;
+	if (!copies || !fs->sb.reserved_gdt_blocks)
+		return -1;
+	/* the highest slot of the double indirect block in use */
+	for (uint32_t r = 0; r < fs->sb.reserved_gdt_blocks && r < apb; r++)
+		if ((fs->g.gdt_blocks + r) % apb > top)
+			top = (fs->g.gdt_blocks + r) % apb;
+	return EXT2_NDIR_BLOCKS + (int64_t)apb + (int64_t)top * apb +
+	       copies - 1;
+}
+
 /*
  * Builds inode 7 anew, as mke2fs does (end of pass 1, when the maps tell
  * which block is free): a new double indirect block listing the primary
