@@ -276,10 +276,39 @@ static int adopt_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 }
 
 /* Whether backup descriptors name every place the primary's do. */
+/*
+ * Whether the backup's superblock lays the groups out as the primary's:
+ * the fields and features that say where group metadata may lie (not
+ * the bits the kernel sets in the primary only). When they differ,
+ * the same places that are wrong under the primary's fields are right
+ * under the backup's: the primary's superblock is what is bad.
+ */
+static int same_layout(const struct extkit_super *a,
+		       const struct extkit_super *b)
+{
+	return a->reserved_gdt_blocks == b->reserved_gdt_blocks &&
+	       a->first_data_block == b->first_data_block &&
+	       a->blocks_per_group == b->blocks_per_group &&
+	       a->inodes_per_group == b->inodes_per_group &&
+	       a->inode_size == b->inode_size &&
+	       a->desc_size == b->desc_size &&
+	       a->log_groups_per_flex == b->log_groups_per_flex &&
+	       a->first_meta_bg == b->first_meta_bg &&
+	       !((a->feature_compat ^ b->feature_compat) &
+		 (EXT2_FEATURE_COMPAT_RESIZE_INODE |
+		  EXT4_FEATURE_COMPAT_SPARSE_SUPER2)) &&
+	       !((a->feature_incompat ^ b->feature_incompat) &
+		 (EXT2_FEATURE_INCOMPAT_META_BG | EXT4_FEATURE_INCOMPAT_64BIT |
+		  EXT4_FEATURE_INCOMPAT_FLEX_BG)) &&
+	       !((a->feature_ro_compat ^ b->feature_ro_compat) &
+		 EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER);
+}
+
 static int same_places(const struct extkit_fs *fs,
 		       const struct extkit_fs *bfs)
 {
-	if (bfs->g.group_count != fs->g.group_count)
+	if (bfs->g.group_count != fs->g.group_count ||
+	    !same_layout(&fs->sb, &bfs->sb))
 		return 0;
 	for (uint32_t g = 0; g < fs->g.group_count; g++)
 		for (int k = 0; k < FSCK_PLACES; k++)
