@@ -317,6 +317,28 @@ static int same_places(const struct extkit_fs *fs,
 	return 1;
 }
 
+/*
+ * A primary superblock whose layout fields e2fsck's superblock checks
+ * refuse outright (more reserved GDT blocks than the resize inode can
+ * map): the places its descriptors name are not wrong, the layout it
+ * predicts is. Without a backup nothing is relocated by it (that lost
+ * every file); the check stops as e2fsck does, writing nothing.
+ */
+static int primary_refused(struct fsck_ctx *ctx)
+{
+	static char buf[160];
+	const struct extkit_fs *fs = ctx->fs;
+
+	if (fs->sb.reserved_gdt_blocks <= fs->g.addr_per_block)
+		return 0;
+	snprintf(buf, sizeof(buf), "s_reserved_gdt_blocks %u is more than "
+		 "the %" PRIu32 " a resize inode can map",
+		 (unsigned int)fs->sb.reserved_gdt_blocks,
+		 fs->g.addr_per_block);
+	report_no_super(ctx, buf);
+	return 1;
+}
+
 static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 		      int64_t group)
 {
@@ -337,7 +359,10 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 	}
 	if (!fs && find_backup(ctx, &fs, &blk)) {
 		/* Descriptors without a backup: predict or relocate the
-		 * places they got wrong (relocate.c). */
+		 * places they got wrong (relocate.c), unless the primary
+		 * superblock is what is wrong (no layout to predict). */
+		if (group >= 0 && primary_refused(ctx))
+			return -EFSCORRUPTED;
 		if (group >= 0)
 			return fsck_check_group_places(ctx);
 		/* No backup, but the fields left may do: inode counts
