@@ -108,12 +108,13 @@ static int primary_geometry(struct fsck_ctx *ctx, uint32_t *bs,
 
 	if (fsck_read_raw_primary(ctx, &disk, &sb))
 		return 0;
-	if (sb.magic != EXT2_SUPER_MAGIC || sb.log_block_size > 6 ||
-	    sb.first_data_block > 1)
+	if (sb.magic != EXT2_SUPER_MAGIC || sb.log_block_size > 6)
 		return 0;
 	*bs = EXT2_MIN_BLOCK_SIZE << sb.log_block_size;
 	*bpg = sb.blocks_per_group;
-	*fdb = sb.first_data_block;
+	/* a garbage s_first_data_block: the one its block size gives
+	 * (bigalloc's 1 KiB blocks, which start at 0, are tried too) */
+	*fdb = sb.first_data_block > 1 ? *bs == 1024 : sb.first_data_block;
 	return *bpg >= 8 && *bpg % 8 == 0 && *bpg <= 8ull * *bs;
 }
 
@@ -132,7 +133,8 @@ static int find_backup_by_primary(struct fsck_ctx *ctx,
 					 sizeof(backup_groups[0]); k++) {
 		uint64_t blk = fdb + backup_groups[k] * bpg;
 
-		if (try_open(ctx, blk, bs, out, &why) == 0) {
+		if (try_open(ctx, blk, bs, out, &why) == 0 ||
+		    (fdb && try_open(ctx, --blk, bs, out, &why) == 0)) {
 			*where = blk;
 			return 0;
 		}
