@@ -108,12 +108,13 @@ static int primary_geometry(struct fsck_ctx *ctx, uint32_t *bs,
 
 	if (fsck_read_raw_primary(ctx, &disk, &sb))
 		return 0;
-	if (sb.magic != EXT2_SUPER_MAGIC || sb.log_block_size > 6 ||
-	    sb.first_data_block > 1)
+	if (sb.magic != EXT2_SUPER_MAGIC || sb.log_block_size > 6)
 		return 0;
 	*bs = EXT2_MIN_BLOCK_SIZE << sb.log_block_size;
 	*bpg = sb.blocks_per_group;
-	*fdb = sb.first_data_block;
+	/* a garbage s_first_data_block: the one its block size gives
+	 * (bigalloc's 1 KiB blocks, which start at 0, are tried too) */
+	*fdb = sb.first_data_block > 1 ? *bs == 1024 : sb.first_data_block;
 	return *bpg >= 8 && *bpg % 8 == 0 && *bpg <= 8ull * *bs;
 }
 
@@ -132,7 +133,8 @@ static int find_backup_by_primary(struct fsck_ctx *ctx,
 					 sizeof(backup_groups[0]); k++) {
 		uint64_t blk = fdb + backup_groups[k] * bpg;
 
-		if (try_open(ctx, blk, bs, out, &why) == 0) {
+		if (try_open(ctx, blk, bs, out, &why) == 0 ||
+		    (fdb && try_open(ctx, --blk, bs, out, &why) == 0)) {
 			*where = blk;
 			return 0;
 		}
@@ -276,15 +278,66 @@ static int adopt_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 }
 
 /* Whether backup descriptors name every place the primary's do. */
+/*
+ * Whether the backup's superblock lays the groups out as the primary's:
+ * the fields and features that say where group metadata may lie (not
+ * the bits the kernel sets in the primary only). When they differ,
+ * the same places that are wrong under the primary's fields are right
+ * under the backup's: the primary's superblock is what is bad.
+ */
+static int same_layout(const struct extkit_super *a,
+		       const struct extkit_super *b)
+{
+	return a->reserved_gdt_blocks == b->reserved_gdt_blocks &&
+	       a->first_data_block == b->first_data_block &&
+	       a->blocks_per_group == b->blocks_per_group &&
+	       a->inodes_per_group == b->inodes_per_group &&
+	       a->inode_size == b->inode_size &&
+	       a->desc_size == b->desc_size &&
+	       a->log_groups_per_flex == b->log_groups_per_flex &&
+	       a->first_meta_bg == b->first_meta_bg &&
+	       !((a->feature_compat ^ b->feature_compat) &
+		 (EXT2_FEATURE_COMPAT_RESIZE_INODE |
+		  EXT4_FEATURE_COMPAT_SPARSE_SUPER2)) &&
+	       !((a->feature_incompat ^ b->feature_incompat) &
+		 (EXT2_FEATURE_INCOMPAT_META_BG | EXT4_FEATURE_INCOMPAT_64BIT |
+		  EXT4_FEATURE_INCOMPAT_FLEX_BG)) &&
+	       !((a->feature_ro_compat ^ b->feature_ro_compat) &
+		 EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER);
+}
+
 static int same_places(const struct extkit_fs *fs,
 		       const struct extkit_fs *bfs)
 {
-	if (bfs->g.group_count != fs->g.group_count)
+	if (bfs->g.group_count != fs->g.group_count ||
+	    !same_layout(&fs->sb, &bfs->sb))
 		return 0;
 	for (uint32_t g = 0; g < fs->g.group_count; g++)
 		for (int k = 0; k < FSCK_PLACES; k++)
 			if (fsck_place_at(fs, g, k) != fsck_place_at(bfs, g, k))
 				return 0;
+	return 1;
+}
+
+/*
+ * A primary superblock whose layout fields e2fsck's superblock checks
+ * refuse outright (more reserved GDT blocks than the resize inode can
+ * map): the places its descriptors name are not wrong, the layout it
+ * predicts is. Without a backup nothing is relocated by it (that lost
+ * every file); the check stops as e2fsck does, writing nothing.
+ */
+static int primary_refused(struct fsck_ctx *ctx)
+{
+	static char buf[160];
+	const struct extkit_fs *fs = ctx->fs;
+
+	if (fs->sb.reserved_gdt_blocks <= fs->g.addr_per_block)
+		return 0;
+	snprintf(buf, sizeof(buf), "s_reserved_gdt_blocks %u is more than "
+		 "the %" PRIu32 " a resize inode can map",
+		 (unsigned int)fs->sb.reserved_gdt_blocks,
+		 fs->g.addr_per_block);
+	report_no_super(ctx, buf);
 	return 1;
 }
 
@@ -308,7 +361,10 @@ static int use_backup(struct fsck_ctx *ctx, uint32_t code, const char *why,
 	}
 	if (!fs && find_backup(ctx, &fs, &blk)) {
 		/* Descriptors without a backup: predict or relocate the
-		 * places they got wrong (relocate.c). */
+		 * places they got wrong (relocate.c), unless the primary
+		 * superblock is what is wrong (no layout to predict). */
+		if (group >= 0 && primary_refused(ctx))
+			return -EFSCORRUPTED;
 		if (group >= 0)
 			return fsck_check_group_places(ctx);
 		/* No backup, but the fields left may do: inode counts

@@ -303,18 +303,18 @@ static uint64_t max_mapped_size(uint64_t bs)
  * last mapped block, not past what a block map reaches) and sets it to
  * the end of its last block.
  */
-static void check_resize_size(struct fsck_ctx *ctx, struct extkit_inode *inode,
-			      int *dirty)
+static void check_resize_size(struct fsck_ctx *ctx,
+			      struct extkit_inode *inode, int *dirty)
 {
 	uint64_t bs = ctx->fs->g.block_size;
 	int64_t last = fsck_resize_inode_last_lblk(ctx->fs);
 	uint64_t want = (uint64_t)(last + 1) * bs;
 
-	if (last < 0 ||
-	    (inode->size >= (uint64_t)last * bs &&
-	     inode->size <= max_mapped_size(bs)))
+	if ((last < 0 || inode->size >= (uint64_t)last * bs) &&
+	    inode->size <= max_mapped_size(bs))
 		return;
-	if (pass1_report(ctx, PR_1_BAD_I_SIZE, EXT2_RESIZE_INO, inode, want)) {
+	if (pass1_report(ctx, PR_1_BAD_I_SIZE, EXT2_RESIZE_INO, inode,
+			 want)) {
 		inode->size = want;
 		*dirty = 1;
 	}
@@ -331,8 +331,9 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 
 	if (res->failed)
 		return;
-	/* the resize inode's i_size is its own (it spans the indirect
-	 * reach); its i_blocks is checked as any inode's, as e2fsck does */
+	/* the resize inode's map is its layout's: i_size must reach the
+	 * last copy it lists and stay within what a block map reaches, and
+	 * i_blocks counts the layout's blocks (as e2fsck's pass 1) */
 	if (ino == EXT2_RESIZE_INO) {
 		if (!fsck_resize_inode_countable(ctx, inode))
 			return;

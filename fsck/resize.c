@@ -325,19 +325,17 @@ uint64_t fsck_resize_inode_blocks(const struct extkit_fs *fs)
 int64_t fsck_resize_inode_last_lblk(const struct extkit_fs *fs)
 {
 	uint32_t apb = fs->g.addr_per_block, copies = 0, top = 0;
-	uint64_t rsv = fs->sb.reserved_gdt_blocks;
 
-	for (uint32_t g = 1; g < fs->g.group_count; g++)
+	for (uint32_t g = 1; g < fs->g.group_count && copies < apb; g++)
 		copies += extkit_super_group_has_backup(&fs->sb, g) != 0;
-	if (!copies || !rsv || !apb)
+	if (!copies || !fs->sb.reserved_gdt_blocks || !apb)
 		return -1;
 	/* mke2fs: reserved GDT block r at double indirect entry
-	 * (descriptor blocks + r) mod apb, its backups first in it */
-	for (uint64_t r = 0; r < rsv && r < apb; r++) {
-		uint32_t off = (uint32_t)((fs->g.gdt_blocks + r) % apb);
-
-		top = off > top ? off : top;
-	}
+	 * (descriptor blocks + r) mod apb, its backups first in it: the
+	 * highest slot in use */
+	for (uint32_t r = 0; r < fs->sb.reserved_gdt_blocks && r < apb; r++)
+		if ((fs->g.gdt_blocks + r) % apb > top)
+			top = (fs->g.gdt_blocks + r) % apb;
 	return EXT2_NDIR_BLOCKS + (int64_t)apb + (int64_t)top * apb +
 	       copies - 1;
 }
