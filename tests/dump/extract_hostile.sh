@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # extkit-dump extract on hostile images (issue 34): entries forged to be
-# named "..", ".", "a/b", "a/../../x", with a NUL byte, over 255 bytes,
-# twice in one directory, a directory named like a symlink met before it
+# named "..", ".", "a/b", "a/../../x", with a NUL byte, with byte 7 set
+# without the filetype feature (read as the kernel reads it: a one-byte
+# name_len and a file-type byte), twice in one directory, a directory named like a symlink met before it
 # (with a file "sl/f" after), a hard-linked directory loop (an entry
 # naming the root, one naming its own directory), a file of i_size 2^63,
 # an entry naming a free inode, a file with the encryption flag.
@@ -84,16 +85,19 @@ do
 		fail "not reported: $(printf "%s" "$p")"
 	fi
 done
-grep -q "extract: /long/n.*: unsafe name (longer than 255 bytes)" \
-	"$w/err" && ok "reported: the 257-byte name" ||
-	fail "not reported: the overlong name"
+# name_len is one byte (names are at most 255 bytes): a record whose
+# byte 7 would make it 257 on a filesystem without the filetype feature
+# is read as the kernel and e2fsprogs read it, the name "n" with a
+# file-type byte set (e2fsck clears it): extracted under that name
+[ -f "$dest/long/n" ] && ok "an entry with byte 7 set: extracted as the kernel reads it (long/n)" ||
+	fail "long/n: not extracted as the kernel reads it: $(grep long "$w/err")"
 for p in /loop/back /loop/self; do
 	grep -F -q "extract: $p: directory inode" "$w/err" &&
 		ok "reported: $p (directory loop)" ||
 		fail "not reported: $p (directory loop)"
 done
-grep -q '^skipped: 11 unsafe entries, 2 damaged or unreadable, 1 encrypted' \
-	"$w/out" && ok "11 unsafe, 2 damaged, 1 encrypted entries counted" ||
+grep -q '^skipped: 10 unsafe entries, 2 damaged or unreadable, 1 encrypted' \
+	"$w/out" && ok "10 unsafe, 2 damaged, 1 encrypted entries counted" ||
 	fail "count: $(grep skipped "$w/out")"
 grep -q 'extract: /free: inode 200 is not in use' "$w/err" &&
 	ok "reported: an entry naming a free inode" ||
@@ -125,7 +129,7 @@ if [ "$rc" = 2 ] && python3 - "$w/j.json" \
 	"$top_srcdir/man/extkit-dump.schema.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-ok = d["partial"] and d["skipped"]["unsafe"] == 11 and \
+ok = d["partial"] and d["skipped"]["unsafe"] == 10 and \
     d["skipped"]["damaged"] == 2 and d["skipped"]["encrypted"] == 1
 try:
     import jsonschema

@@ -8,8 +8,9 @@ no htree, direct blocks only), for tests/dump/extract_hostile.sh.
                             OLD in directory DIR ("/" or "/sub"); the
                             name_len follows NEW
       setino:DIR:NAME:INO   the entry's inode number
-      overlong:DIR:NAME     the entry's name_len + 256 (no filetype
-                            feature: byte 7 is name_len's high byte)
+      overlong:DIR:NAME     byte 7 of the entry set to 1 (name_len + 256
+                            read as 16 bits; the kernel and e2fsprogs read
+                            byte 6 alone, byte 7 as a file type)
       size:PATH:N           i_size (both halves) of the file at PATH
 """
 import struct
