@@ -2,20 +2,24 @@
 """Metadata that points at metadata: a systematic fsck sweep (issue 31).
 
 metasweep.py [--geoms LIST] [--select REGEX] [--stride N[:K]]
-             [--jobs N] [--keep DIR] [--list] [--slice] WORK
+             [--jobs N] [--keep DIR] [--list] [--slice]
+             [--log FILE [--resume]] WORK
+metasweep.py --report --log FILE[,FILE...] WORK
   For each base geometry (GEOMS below: ext2 1 and 4 KiB, ext4 1 and
   4 KiB with flex_bg, meta_bg, 32-bit descriptors, bigalloc, and an
   ext4 filled by the kernel where loop mounts work), a populated base
   image is built under WORK (reused when already there) and every
   case of the enumeration below is run on a copy of it:
-    superblock: every field debugfs' set_super_value knows;
+    superblock: every field debugfs' set_super_value knows (but the
+      checksum, which debugfs writes right whatever it is told);
     descriptors: every set_bg field of group 0, of a group holding a
       backup superblock, of a group in the middle of a flex group and
       of the last group;
     reserved inodes 1-11: block[0..11], IND, DIND, TIND (the extent
       root where the inode has extents), mode, size, links_count,
       flags, dtime, file_acl, blocks, extra_isize;
-  set (one debugfs -w command: checksums stay valid) to 0, all ones,
+  set (one debugfs -w session; set_bg's descriptor checksum is
+  recomputed in it, the others debugfs keeps valid) to 0, all ones,
   the same field of another group (descriptors) or of another reserved
   inode, and, for fields that hold a block number or a count, to each
   block other metadata owns (primary and backup superblock, a
@@ -24,8 +28,12 @@ metasweep.py [--geoms LIST] [--select REGEX] [--stride N[:K]]
   journal's first and a middle block, a directory block, an indirect,
   extent or EA block where the base has one), a regular file's data
   block, the last block and the first block past the end; inode
-  numbers to reserved and in-use inodes; other fields to 1 and their
-  value +-1 and doubled.  The case id GEOM:WHERE:FIELD=KIND names it.
+  numbers to reserved and in-use inodes (a file, a directory, past
+  the last); sizes and shifts to small numbers; an inode's mode to
+  each file type, its flags with EXTENTS toggled, INDEX, INLINE_DATA,
+  EA_INODE or HUGE_FILE added, its size, blocks and links to their
+  value +-1; other fields to 1.  About 38,600 cases in all.  The case
+  id GEOM:WHERE:FIELD=KIND names it (--list).
   Every case checks:
     fnwrote  extkit-fsck -fn changed the image (sha256)
     crash    a signal, timeout or sanitizer report from extkit-fsck
@@ -51,14 +59,19 @@ metasweep.py [--geoms LIST] [--select REGEX] [--stride N[:K]]
   slice (SLICE below; tests/regress/metasweep.sh); --log FILE appends
   each case's result as a JSON line (--resume: skip the cases it has;
   --report: print the table and the failing classes of a log, no run).
-Environment: EXTKIT_FSCK (./extkit-fsck), E2FSCK (the 1.47.4 build under
-/work/e2fsprogs-src when there, else e2fsck), E2FSCK_OLD (e2fsck),
-MKE2FS, DEBUGFS, DUMPE2FS, TIMEOUT (60), METASWEEP_SCRATCH (where each
-worker copies and repairs its cases: /dev/shm where writable, else WORK).
-The full run (not in make check; a few hours on 2 cores), from the
-build dir:
+Environment: EXTKIT_FSCK (./extkit-fsck); the reference e2fsck:
+E2FSCK_NEW, else the 1.47.4 build /work/e2fsprogs-src/e2fsck/e2fsck when
+there, else E2FSCK (e2fsck); E2FSCK_OLD (e2fsck), tried where the first
+fails; MKE2FS, DEBUGFS, DUMPE2FS; TIMEOUT (60 s, each extkit-fsck run),
+E2_TIMEOUT (TIMEOUT, at most 20 s: each e2fsck run); METASWEEP_SCRATCH
+(where each worker copies and repairs its cases: /dev/shm where
+writable, else WORK); METASWEEP_VERBOSE=1 prints every case.
+The full run (not in make check; hours on 2 cores), from the build dir:
   nice python3 tests/regress/metasweep.py --jobs 2 \\
-      --keep /var/tmp/metasweep/fail /var/tmp/metasweep
+      --keep /var/tmp/metasweep/fail --log /var/tmp/metasweep/log \\
+      /var/tmp/metasweep
+then, at any time (--resume continues a run that was stopped):
+  python3 tests/regress/metasweep.py --report --log /var/tmp/metasweep/log x
 """
 import argparse
 import collections
