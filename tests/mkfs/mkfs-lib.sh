@@ -86,3 +86,19 @@ uninit_147() {
 		{ print }' "$_uf" >"$_uf.u" && mv "$_uf.u" "$_uf"
 	done
 }
+
+# probe_kernel_mounts SCRATCH: kernel=1 when the kernel checks can run
+# (root, and a loop mount of a plain ext2 image made at SCRATCH works;
+# $mnt is then the mount point), else kernel=0 with a note.
+probe_kernel_mounts() {
+	kernel=0
+	if [ "$(id -u)" = 0 ] && command -v mount >/dev/null 2>&1 &&
+	   "$MKE2FS" -q -F -t ext2 "$1" 4M >/dev/null 2>&1; then
+		use_mount_point
+		if mount -o loop "$1" "$mnt" 2>/dev/null; then
+			umount "$mnt" && kernel=1
+		fi
+	fi
+	[ "$kernel" = 1 ] ||
+		echo "note: no loop mounts here: the kernel checks are skipped"
+}
