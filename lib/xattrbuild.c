@@ -51,10 +51,15 @@ int extkit_xattr_name_split(const char *full, uint8_t *index,
 	return -EOPNOTSUPP;
 }
 
+/* system.data first (it goes in the inode before anything else), then
+ * by index, name length and name: the order of an EA block. */
 static int cmp_item(const void *a, const void *b)
 {
 	const struct extkit_xattr_item *x = a, *y = b;
+	int dx = extkit_xattr_item_is_data(x), dy = extkit_xattr_item_is_data(y);
 
+	if (dx != dy)
+		return dx ? -1 : 1;
 	if (x->index != y->index)
 		return x->index < y->index ? -1 : 1;
 	if (x->name_len != y->name_len)
@@ -67,9 +72,10 @@ static uint32_t entry_size(const struct extkit_xattr_item *it)
 	return (sizeof(struct ext2_ext_attr_entry) + it->name_len + 3) & ~3u;
 }
 
+/* Bytes of the value in the area (none when it is in an EA inode). */
 static uint32_t value_size(const struct extkit_xattr_item *it)
 {
-	return (it->size + 3) & ~3u;
+	return it->ea_inode ? 0 : (it->size + 3) & ~3u;
 }
 
 /* An area being filled: entries up from ent, values down from end. */
@@ -83,25 +89,41 @@ struct area {
 
 static int fits(const struct area *a, const struct extkit_xattr_item *it)
 {
-	return a->ent + entry_size(it) + 4 + value_size(it) <= a->end;
+	return (uint64_t)a->ent + entry_size(it) + 4 + value_size(it) <=
+	       a->end;
+}
+
+/* Takes the room of item it in area a (counting only, no bytes). */
+static void take(struct area *a, const struct extkit_xattr_item *it)
+{
+	a->end -= value_size(it);
+	a->ent += entry_size(it);
+	a->count++;
 }
 
 static void put(struct area *a, const struct extkit_xattr_item *it)
 {
 	struct ext2_ext_attr_entry *e = (void *)(a->base + a->ent);
-	uint32_t h;
+	uint32_t h, vs = value_size(it);
 
-	a->end -= value_size(it);
-	memset(a->base + a->end, 0, value_size(it));
-	memcpy(a->base + a->end, it->value, it->size);
+	a->end -= vs;
 	memset(e, 0, entry_size(it));
 	e->e_name_len = it->name_len;
 	e->e_name_index = it->index;
-	e->e_value_offs = cpu_to_le16(it->size ? (uint16_t)a->end : 0);
 	e->e_value_size = cpu_to_le32(it->size);
 	memcpy(e->e_name, it->name, it->name_len);
-	h = extkit_xattr_hash_entry((const uint8_t *)it->name, it->name_len,
-				    a->base + a->end, it->size, 0);
+	if (it->ea_inode) {
+		e->e_value_inum = cpu_to_le32(it->value_inum);
+		h = extkit_xattr_hash_ea_inode((const uint8_t *)it->name,
+					       it->name_len, it->value_hash, 0);
+	} else {
+		memset(a->base + a->end, 0, vs);
+		memcpy(a->base + a->end, it->value, it->size);
+		e->e_value_offs = cpu_to_le16(it->size ? (uint16_t)a->end : 0);
+		h = extkit_xattr_hash_entry((const uint8_t *)it->name,
+					    it->name_len, a->base + a->end,
+					    it->size, 0);
+	}
 	e->e_hash = cpu_to_le32(h);
 	a->hash = (a->hash << BLOCK_HASH_SHIFT) ^
 		  (a->hash >> (32 - BLOCK_HASH_SHIFT)) ^ h;
@@ -109,45 +131,117 @@ static void put(struct area *a, const struct extkit_xattr_item *it)
 	a->count++;
 }
 
-int extkit_xattr_build(const struct extkit_fs *fs,
-		       struct extkit_xattr_item *items, size_t n,
-		       uint8_t *raw_inode, uint8_t *block, int *use_block)
+/* The in-inode area of raw (base NULL when the inode has none) and the
+ * block's, empty. ibody: where the magic goes. */
+static void areas(const struct extkit_fs *fs, const uint8_t *raw_inode,
+		  struct area *in, struct area *blk, uint32_t *ibody)
 {
-	uint32_t isize = fs->g.inode_size, bs = fs->g.block_size;
-	struct ext2_inode *ri = (void *)raw_inode;
-	uint32_t ibody = EXT2_INODE_CORE_SIZE;
-	struct area in = { 0 }, blk = { 0 };
+	uint32_t isize = fs->g.inode_size;
+	const struct ext2_inode *ri = (const void *)raw_inode;
+
+	memset(in, 0, sizeof(*in));
+	memset(blk, 0, sizeof(*blk));
+	*ibody = EXT2_INODE_CORE_SIZE;
+	if (isize > EXT2_INODE_CORE_SIZE)
+		*ibody += le16(ri->i_extra_isize);
+	if (isize >= *ibody + 4 + 4) {
+		in->base = (uint8_t *)raw_inode + *ibody + 4;
+		in->end = isize - *ibody - 4;
+	}
+	blk->ent = sizeof(struct ext2_ext_attr_header);
+	blk->end = fs->g.block_size;
+}
+
+/* Places one item (not system.data); see extkit_xattr_place. */
+static int place_one(struct area *in, struct area *blk, uint32_t bs,
+		     struct extkit_xattr_item *it, int use_ea_inode)
+{
+	it->ea_inode = use_ea_inode && it->size > extkit_xattr_large_value(bs);
+	for (;;) {
+		if (in->base && fits(in, it)) {
+			it->where = EXTKIT_XATTR_AT_INODE;
+			take(in, it);
+			return 0;
+		}
+		if (fits(blk, it)) {
+			it->where = EXTKIT_XATTR_AT_BLOCK;
+			take(blk, it);
+			return 0;
+		}
+		if (!use_ea_inode || it->ea_inode)
+			return -ENOSPC;
+		it->ea_inode = 1;	/* the kernel's retry */
+	}
+}
+
+int extkit_xattr_place(const struct extkit_fs *fs,
+		       struct extkit_xattr_item *items, size_t n,
+		       const uint8_t *raw_inode, int use_ea_inode)
+{
+	struct area in, blk;
+	uint32_t ibody;
+	int rc;
+
+	qsort(items, n, sizeof(*items), cmp_item);
+	areas(fs, raw_inode, &in, &blk, &ibody);
+	for (size_t i = 0; i < n; i++) {
+		struct extkit_xattr_item *it = &items[i];
+
+		it->value_inum = 0;
+		it->value_hash = 0;
+		if (extkit_xattr_item_is_data(it)) {
+			it->ea_inode = 0;
+			if (!in.base || !fits(&in, it))
+				return -ENOSPC;
+			it->where = EXTKIT_XATTR_AT_INODE;
+			take(&in, it);
+			continue;
+		}
+		rc = place_one(&in, &blk, fs->g.block_size, it, use_ea_inode);
+		if (rc)
+			return rc;
+		if (it->ea_inode && it->size > EXTKIT_XATTR_MAX_VALUE)
+			return -E2BIG;
+	}
+	return 0;
+}
+
+void extkit_xattr_lay_out(const struct extkit_fs *fs,
+			  const struct extkit_xattr_item *items, size_t n,
+			  uint8_t *raw_inode, uint8_t *block, int *use_block)
+{
 	struct ext2_ext_attr_header *h = (void *)block;
+	struct area in, blk;
+	uint32_t ibody;
 
 	*use_block = 0;
-	qsort(items, n, sizeof(*items), cmp_item);
-	if (isize > EXT2_INODE_CORE_SIZE)
-		ibody += le16(ri->i_extra_isize);
-	if (isize >= ibody + 4 + 4) {
-		in.base = raw_inode + ibody + 4;
-		in.end = isize - ibody - 4;
-	}
-	memset(block, 0, bs);
+	areas(fs, raw_inode, &in, &blk, &ibody);
+	memset(block, 0, fs->g.block_size);
 	blk.base = block;
-	blk.ent = sizeof(*h);
-	blk.end = bs;
-	for (size_t i = 0; i < n; i++) {
-		if (in.base && fits(&in, &items[i]))
-			put(&in, &items[i]);
-		else if (fits(&blk, &items[i]))
-			put(&blk, &items[i]);
-		else
-			return -ENOSPC;
-	}
+	for (size_t i = 0; i < n; i++)
+		put(items[i].where == EXTKIT_XATTR_AT_INODE ? &in : &blk,
+		    &items[i]);
 	if (in.count)
 		put_le32(raw_inode + ibody, EXT2_EXT_ATTR_MAGIC);
 	if (!blk.count)
-		return 0;
+		return;
 	h->h_magic = cpu_to_le32(EXT2_EXT_ATTR_MAGIC);
 	h->h_refcount = cpu_to_le32(1);
 	h->h_blocks = cpu_to_le32(1);
 	h->h_hash = cpu_to_le32(blk.hash);
 	*use_block = 1;
+}
+
+int extkit_xattr_build(const struct extkit_fs *fs,
+		       struct extkit_xattr_item *items, size_t n,
+		       uint8_t *raw_inode, uint8_t *block, int *use_block)
+{
+	int rc = extkit_xattr_place(fs, items, n, raw_inode, 0);
+
+	*use_block = 0;
+	if (rc)
+		return rc;
+	extkit_xattr_lay_out(fs, items, n, raw_inode, block, use_block);
 	return 0;
 }
 

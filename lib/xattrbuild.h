@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fs.h"
 
@@ -29,7 +30,34 @@ struct extkit_xattr_item {
 	const char *name;	/* the suffix after the index's prefix */
 	const void *value;
 	uint32_t size;
+	/* set by extkit_xattr_place: */
+	uint8_t where;		/* EXTKIT_XATTR_AT_*: the area of the entry */
+	uint8_t ea_inode;	/* 1: the value goes in an EA inode */
+	/* an EA inode's value: set by the caller before the layout */
+	uint32_t value_inum;
+	uint32_t value_hash;	/* extkit_ea_inode_value_hash of the value */
 };
+
+#define EXTKIT_XATTR_AT_INODE	1
+#define EXTKIT_XATTR_AT_BLOCK	2
+
+/* "system.data", the inline data attribute: in the inode or nowhere. */
+static inline int extkit_xattr_item_is_data(const struct extkit_xattr_item *it)
+{
+	return it->index == EXTKIT_XATTR_INDEX_SYSTEM && it->name_len == 4 &&
+	       !memcmp(it->name, "data", 4);
+}
+
+/*
+ * The smallest value the kernel (ext4_xattr_set_handle) and e2fsprogs
+ * put straight into an EA inode when the filesystem has ea_inode: what
+ * is left of a block after its header, one 3-byte-name entry and the
+ * end mark.
+ */
+static inline uint32_t extkit_xattr_large_value(uint32_t block_size)
+{
+	return block_size - 20 - 32 - 4;
+}
 
 /*
  * Splits a full name ("user.foo", "system.posix_acl_access") into index
@@ -40,7 +68,31 @@ int extkit_xattr_name_split(const char *full, uint8_t *index,
 			    const char **suffix);
 
 /*
- * Lays the items out (sorting them): those that fit go in the extra
+ * Decides where each item goes, as the kernel's ext4_xattr_set_handle
+ * would setting them one by one (the items are sorted first; system.data
+ * comes first and only ever goes in the inode): in the extra space of
+ * raw inode (i_extra_isize already set in it) when entry and value fit,
+ * else in the EA block; with ea_inode (use_ea_inode), a value over
+ * extkit_xattr_large_value, or one that fits neither, goes in an EA
+ * inode of its own and only its entry in the inode or the block.
+ * -ENOSPC when they do not fit (or system.data does not fit the inode),
+ * -E2BIG for a value over 64 KiB in an EA inode.
+ */
+int extkit_xattr_place(const struct extkit_fs *fs,
+		       struct extkit_xattr_item *items, size_t n,
+		       const uint8_t *raw_inode, int use_ea_inode);
+/*
+ * Writes the placed items (extkit_xattr_place; an EA inode item with its
+ * value_inum and value_hash set) into raw inode and block (block size
+ * bytes, zeroed here; h_refcount 1, its checksum set by the caller when
+ * it knows where the block goes). *use_block: 1 when block holds any.
+ */
+void extkit_xattr_lay_out(const struct extkit_fs *fs,
+			  const struct extkit_xattr_item *items, size_t n,
+			  uint8_t *raw_inode, uint8_t *block, int *use_block);
+
+/*
+ * Place and lay out in one go, without EA inodes: those that fit go in the extra
  * space of raw inode (inode_size bytes, i_extra_isize already set in it),
  * the others in block (block size bytes, h_refcount 1; its checksum is
  * set by the caller when it knows where the block goes). *use_block: 1

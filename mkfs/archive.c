@@ -461,6 +461,29 @@ static int gather(struct arc *c, struct pop_file *f, uint64_t off,
 	return rc;
 }
 
+/* A small file's data (inline data) read whole into rbuf: holes (pax
+ * sparse files) stay zeros. */
+static int read_small(struct arc *c, uint64_t size)
+{
+	const void *buf;
+	size_t len;
+	la_int64_t off;
+	int r;
+
+	memset(c->p->rbuf, 0, size);
+	while ((r = la->archive_read_data_block(c->a, &buf, &len, &off)) ==
+	       ARCHIVE_OK) {
+		if (off < 0 || (uint64_t)off > size || len > size - off)
+			return -EFBIG;
+		memcpy(c->p->rbuf + off, buf, len);
+	}
+	if (r != ARCHIVE_EOF) {
+		c->why = la->archive_error_string(c->a);
+		return -EIO;
+	}
+	return 0;
+}
+
 static int copy_data(struct arc *c, uint32_t ino, const struct pop_meta *m)
 {
 	struct extkit_inode in = { 0 };
@@ -468,9 +491,20 @@ static int copy_data(struct arc *c, uint32_t ino, const struct pop_meta *m)
 	const void *buf;
 	size_t size;
 	la_int64_t off;
-	int rc = pop_file_begin(c->p, &f, m->size), r;
-
 	uint64_t at = 0, have = 0;
+	int rc, r;
+
+	if (pop_inline_ok(c->p, ino)) {
+		rc = pop_inline_fits(c->p, m);
+		if (rc < 0)
+			return rc;
+		if (rc > 0) {
+			rc = read_small(c, m->size);
+			return rc ? rc : pop_inline_file(c->p, ino, m,
+							 c->p->rbuf);
+		}
+	}
+	rc = pop_file_begin(c->p, &f, m->size);
 
 	while (!rc &&
 	       (r = la->archive_read_data_block(c->a, &buf, &size, &off)) ==

@@ -103,7 +103,8 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 		uint8_t *dst;
 		int inside;
 
-		if (!in && n == bs && !f->pblks[lb] && all_zero(src, bs)) {
+		if (!in && n == bs && !f->pblks[lb] && !f->no_holes &&
+		    all_zero(src, bs)) {
 			src += n;	/* a block of zeros stays a hole */
 			off += n;
 			len -= n;

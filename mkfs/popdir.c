@@ -46,8 +46,12 @@ int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 {
 	struct extkit_inode in;
 	uint64_t *pblks, i, start, got, total;
-	int rc = extkit_dirbuild_layout(db);
+	int rc = pop_inline_ok(p, ino) ?
+		 pop_inline_dir(p, ino, db, dir_links(db)) : 0;
 
+	if (rc)		/* 1: inline, written */
+		return rc < 0 ? rc : 0;
+	rc = extkit_dirbuild_layout(db);
 	if (rc)
 		return rc;
 	pblks = calloc(db->nout, sizeof(*pblks));

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -88,47 +89,122 @@ static int xattrs_too_big(struct pop *p, const struct pop_meta *m)
 {
 	const struct extkit_xattr_item *big = &m->x[0];
 	const char *prefix;
+	int ea = extkit_has_incompat(&p->fs->sb,
+				     EXT4_FEATURE_INCOMPAT_EA_INODE);
 
 	for (size_t i = 1; i < m->nx; i++)
 		if (m->x[i].size > big->size)
 			big = &m->x[i];
 	prefix = extkit_xattr_prefix(big->index);
-	snprintf(p->why, sizeof(p->why), "attribute %s%.*s (%u bytes): the "
-		 "attributes do not fit in the inode and one %u-byte block",
-		 prefix ? prefix : "", (int)big->name_len,
-		 big->name, big->size, p->fs->g.block_size);
+	if (ea && big->size > EXTKIT_XATTR_MAX_VALUE)
+		snprintf(p->why, sizeof(p->why), "attribute %s%.*s (%u "
+			 "bytes): larger than the %u bytes ext4 stores",
+			 prefix ? prefix : "", (int)big->name_len, big->name,
+			 big->size, EXTKIT_XATTR_MAX_VALUE);
+	else
+		snprintf(p->why, sizeof(p->why), "attribute %s%.*s (%u "
+			 "bytes): the attributes do not fit in the inode "
+			 "and one %u-byte block%s", prefix ? prefix : "",
+			 (int)big->name_len, big->name, big->size,
+			 p->fs->g.block_size,
+			 ea ? " (with EA inodes)" : " (no ea_inode)");
 	return -E2BIG;
 }
 
-/* The extended attributes: in the inode, then one block. */
-static int put_xattrs(struct pop *p, const struct pop_meta *m,
-		      struct extkit_inode *in)
+/* The attributes to write: the entry's (unless -E no_copy_xattrs) and
+ * extra (system.data), in a new array *items of *n. */
+static int gather_items(const struct pop *p, const struct pop_meta *m,
+			const struct extkit_xattr_item *extra,
+			struct extkit_xattr_item **items, size_t *n)
 {
-	uint64_t blk, got;
-	int use, rc;
+	size_t nx = p->o->no_copy_xattrs ? 0 : m->nx;
 
-	if (!m->nx || p->o->no_copy_xattrs)
+	*n = nx + (extra != NULL);
+	*items = NULL;
+	if (!*n)
 		return 0;
-	rc = extkit_xattr_build(p->fs, m->x, m->nx, p->raw, p->ea, &use);
-	if (rc == -ENOSPC)
-		return xattrs_too_big(p, m);
-	if (rc || !use)
-		return rc;
-	rc = pop_take_blocks(p, p->blk_goal, 1, &blk, &got);
-	if (rc)
-		return rc;
-	extkit_ea_block_csum_set(p->fs, blk, p->ea);
-	rc = extkit_fs_write_block(p->fs, blk, p->ea);
-	if (rc)
-		return rc;
-	in->file_acl = blk;
-	extkit_inode_set_fs_blocks(p->fs, in, in->blocks /
-				   p->fs->g.sb_sectors_per_block + 1);
+	*items = calloc(*n, sizeof(**items));
+	if (!*items)
+		return -ENOMEM;
+	for (size_t i = 0; i < nx; i++)
+		(*items)[i] = m->x[i];
+	if (extra)
+		(*items)[nx] = *extra;
 	return 0;
 }
 
-int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
-		    struct extkit_inode *in, uint16_t links)
+static int use_ea_inode(const struct pop *p)
+{
+	return extkit_has_incompat(&p->fs->sb, EXT4_FEATURE_INCOMPAT_EA_INODE);
+}
+
+int pop_xattrs_fit(struct pop *p, const struct pop_meta *m,
+		   const struct extkit_xattr_item *extra)
+{
+	struct extkit_xattr_item *items;
+	size_t n;
+	int rc = gather_items(p, m, extra, &items, &n);
+
+	if (!rc && n) {
+		/* only i_extra_isize matters to the placing */
+		memset(p->raw, 0, p->fs->g.inode_size);
+		if (p->fs->g.inode_size > EXT2_INODE_CORE_SIZE)
+			put_le16(p->raw + offsetof(struct ext2_inode,
+						   i_extra_isize),
+				 p->fs->sb.want_extra_isize);
+		rc = extkit_xattr_place(p->fs, items, n, p->raw,
+					use_ea_inode(p));
+	}
+	free(items);
+	return rc == -ENOSPC || rc == -E2BIG ? 0 : rc ? rc : 1;
+}
+
+/* The extended attributes: in the inode, then one block, then EA
+ * inodes. POP_ENOFIT when they do not fit (nothing written then). */
+static int put_xattrs(struct pop *p, const struct pop_meta *m,
+		      const struct extkit_xattr_item *extra,
+		      struct extkit_inode *in)
+{
+	uint32_t bs = p->fs->g.block_size;
+	struct extkit_xattr_item *items;
+	uint64_t blk, got, charged = 0;
+	size_t n;
+	int use = 0, rc = gather_items(p, m, extra, &items, &n);
+
+	if (rc || !n)
+		return rc;
+	rc = extkit_xattr_place(p->fs, items, n, p->raw, use_ea_inode(p));
+	if (rc == -ENOSPC || rc == -E2BIG)
+		rc = -POP_ENOFIT;
+	/* the kernel charges an EA inode's blocks to the inode whose
+	 * attribute it holds (ext4_xattr_inode_alloc_quota): in i_blocks,
+	 * as e2fsck counts them */
+	for (size_t i = 0; !rc && i < n; i++)
+		if (items[i].ea_inode) {
+			rc = pop_ea_inode(p, &items[i]);
+			charged += (items[i].size + bs - 1) / bs;
+		}
+	if (!rc)
+		extkit_xattr_lay_out(p->fs, items, n, p->raw, p->ea, &use);
+	free(items);
+	if (!rc && use)
+		rc = pop_take_blocks(p, p->blk_goal, 1, &blk, &got);
+	if (!rc && use) {
+		extkit_ea_block_csum_set(p->fs, blk, p->ea);
+		rc = extkit_fs_write_block(p->fs, blk, p->ea);
+		in->file_acl = blk;
+		charged++;
+	}
+	if (!rc && charged)
+		extkit_inode_set_fs_blocks(p->fs, in, in->blocks /
+					   p->fs->g.sb_sectors_per_block +
+					   charged);
+	return rc;
+}
+
+int pop_write_inode_x(struct pop *p, uint32_t ino, const struct pop_meta *m,
+		      struct extkit_inode *in, uint16_t links,
+		      const struct extkit_xattr_item *extra)
 {
 	uint32_t isize = p->fs->g.inode_size;
 	int rc;
@@ -144,7 +220,7 @@ int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 			EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
 	memset(p->raw, 0, isize);
 	put_times(p, m, in);
-	rc = put_xattrs(p, m, in);
+	rc = put_xattrs(p, m, extra, in);
 	if (rc)
 		return rc;
 	/* file_acl and i_blocks may have changed: encode again */
@@ -152,6 +228,23 @@ int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 	return pop_inode_put(p, ino, p->raw, 1);
 }
 
+int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
+		    struct extkit_inode *in, uint16_t links)
+{
+	struct extkit_inode keep = *in;
+	int rc;
+
+	/* a directory that may stay inline: its system.data, empty, goes
+	 * in first (pop_dir_finish fills or drops it) */
+	if (S_ISDIR(m->mode) && pop_inline_ok(p, ino)) {
+		rc = pop_write_inode_x(p, ino, m, in, links, &pop_inline_item);
+		if (rc != -POP_ENOFIT)
+			return rc;
+		*in = keep;
+	}
+	rc = pop_write_inode_x(p, ino, m, in, links, NULL);
+	return rc == -POP_ENOFIT ? xattrs_too_big(p, m) : rc;
+}
 
 /* ---- other kinds ---- */
 

@@ -161,6 +161,24 @@ static int open_data(struct pop *p, int dfd, const char *name, int *fd)
 	return *fd < 0 ? -errno : 0;
 }
 
+/* The whole of a small file (inline data): 1, or -EIO when it is shorter
+ * than its size said. */
+static int read_small(int fd, uint8_t *buf, uint64_t size)
+{
+	uint64_t got = 0;
+
+	while (got < size) {
+		ssize_t n = pread(fd, buf + got, size - got, (off_t)got);
+
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;	/* shrank while being copied */
+		got += (uint64_t)n;
+	}
+	return 1;
+}
+
 /* A regular file; fd: opened with open_data, -1 when it is empty; data:
  * its m->size bytes when the reader read them, else NULL. */
 static int copy_file(struct pop *p, int fd, const uint8_t *data, uint32_t ino,
@@ -170,6 +188,16 @@ static int copy_file(struct pop *p, int fd, const uint8_t *data, uint32_t ino,
 	struct pop_file f = { 0 };
 	int rc;
 
+	if (pop_inline_ok(p, ino)) {
+		rc = pop_inline_fits(p, m);
+		if (rc > 0 && !data && m->size)
+			rc = read_small(fd, p->rbuf, m->size);
+		if (rc > 0)
+			return pop_inline_file(p, ino, m, data ? data :
+					       p->rbuf);
+		if (rc < 0)
+			return rc;
+	}
 	if (!m->size)
 		return pop_write_inode(p, ino, m, &in, 1);
 	rc = pop_file_begin(p, &f, m->size);

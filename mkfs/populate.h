@@ -59,6 +59,7 @@ struct pop_file {
 	uint64_t *pblks;	/* 0: a hole */
 	uint64_t run_next;	/* blocks taken but not yet used */
 	uint64_t run_left;
+	int no_holes;		/* blocks of zeros written too (EA inodes) */
 };
 
 #define POP_FDS		64
@@ -123,6 +124,8 @@ struct pop {
 int pop_direct_now(const struct pop *p);
 /* An error already reported (with the path): say nothing more. */
 #define POP_EREPORTED	ECANCELED
+/* The attributes (with the inline data) do not fit: nothing written. */
+#define POP_ENOFIT	EMSGSIZE
 
 int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	     const struct mkfs_layout *l);
@@ -141,6 +144,14 @@ void pop_align_goal(struct pop *p, uint64_t n);
 /* Writes inode ino from meta; in carries the map, size and flags. */
 int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		    struct extkit_inode *in, uint16_t links);
+/* The same with one more attribute (system.data), not from the source;
+ * -POP_ENOFIT (nothing written) when the attributes do not fit. */
+int pop_write_inode_x(struct pop *p, uint32_t ino, const struct pop_meta *m,
+		      struct extkit_inode *in, uint16_t links,
+		      const struct extkit_xattr_item *extra);
+/* Whether m's attributes and extra would fit (1) or not (0). */
+int pop_xattrs_fit(struct pop *p, const struct pop_meta *m,
+		   const struct extkit_xattr_item *extra);
 /* Takes up to want blocks from goal on (the next blocks go after them). */
 int pop_take_blocks(struct pop *p, uint64_t goal, uint64_t want,
 		    uint64_t *start, uint64_t *got);
@@ -182,6 +193,25 @@ int pop_path_push(struct pop *p, const char *name, size_t len);
 const char *pop_reason(int rc);
 /* The error message for the entry being copied. */
 void pop_error(const struct pop *p, const char *why);
+
+/* popinline.c: inline_data and EA inodes. */
+/* The empty system.data a directory starts with. */
+extern const struct extkit_xattr_item pop_inline_item;
+/* Whether inode ino may keep its data inline (inline_data; not the
+ * root or lost+found, as mke2fs). */
+int pop_inline_ok(const struct pop *p, uint32_t ino);
+/* Whether regular file m (m->size bytes) goes inline with its
+ * attributes. */
+int pop_inline_fits(struct pop *p, const struct pop_meta *m);
+/* Writes regular file ino inline: data holds its m->size bytes. */
+int pop_inline_file(struct pop *p, uint32_t ino, const struct pop_meta *m,
+		    const uint8_t *data);
+/* Directory ino inline when db's entries fit (1, written), else its
+ * empty system.data dropped (0: lay it out in blocks). */
+int pop_inline_dir(struct pop *p, uint32_t ino, struct extkit_dirbuild *db,
+		   uint16_t links);
+/* Makes the EA inode of item it: sets its value_inum and value_hash. */
+int pop_ea_inode(struct pop *p, struct extkit_xattr_item *it);
 
 /* popxattr.c: the source's extended attributes of an entry. */
 struct xlist {
