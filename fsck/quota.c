@@ -49,42 +49,6 @@ struct quota_scan {
 	uint8_t *blk;		/* an EA block */
 };
 
-/* EA inodes a region names (each is charged to the owner). */
-static uint32_t region_ea_inodes(const struct extkit_xattr_region *r)
-{
-	struct extkit_xattr x;
-	uint32_t off = r->first, n = 0;
-	int guard = 0;
-
-	while (extkit_xattr_next(r, &off, &x) == 1 && guard++ < 4096)
-		if (x.value_inum)
-			n++;
-	return n;
-}
-
-/* With ea_inode: the EA inodes inode ino's attributes name. */
-static uint32_t ea_inodes_of(struct quota_scan *qs, const uint8_t *raw,
-			     const struct extkit_inode *in)
-{
-	struct extkit_fs *fs = qs->ctx->fs;
-	struct extkit_xattr_format fmt;
-	struct extkit_xattr_region r;
-	uint32_t n = 0;
-
-	if (!extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_EA_INODE))
-		return 0;
-	if (extkit_xattr_ibody_region(raw, fs->g.inode_size, &r) == 1)
-		n += region_ea_inodes(&r);
-	if (!in->file_acl || !extkit_fs_valid_block(fs, in->file_acl) ||
-	    extkit_fs_read_block(fs, in->file_acl, qs->blk))
-		return n;
-	extkit_xattr_format_init(fs, &fmt);
-	if (extkit_xattr_block_check(&fmt, qs->blk))
-		return n;
-	extkit_xattr_block_region(&fmt, qs->blk, &r);
-	return n + region_ea_inodes(&r);
-}
-
 static int charge(struct quota_scan *qs, uint32_t ino, const uint8_t *raw)
 {
 	struct extkit_fs *fs = qs->ctx->fs;
@@ -95,7 +59,7 @@ static int charge(struct quota_scan *qs, uint32_t ino, const uint8_t *raw)
 	if (!extkit_quota_charged(fs, ino, &in))
 		return 0;
 	space = extkit_inode_blocks_bytes(fs, &in);
-	inodes = 1 + ea_inodes_of(qs, raw, &in);
+	inodes = 1 + extkit_quota_ea_inodes(fs, raw, &in, qs->blk);
 	for (int t = 0; t < EXTKIT_QUOTA_TYPES; t++) {
 		struct extkit_dquot *d;
 

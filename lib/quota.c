@@ -18,6 +18,7 @@
 #include "mapbuild.h"
 #include "ondisk.h"
 #include "quota.h"
+#include "xattr.h"
 
 #define QBLK		EXTKIT_QUOTA_BLOCK
 #define QREFS		(QBLK / 4)	/* references in a tree block */
@@ -66,6 +67,40 @@ int extkit_quota_charged(const struct extkit_fs *fs, uint32_t ino,
 		return 0;
 	return !((sb->feature_compat & EXT4_FEATURE_COMPAT_ORPHAN_FILE) &&
 		 ino == sb->orphan_file_inum);
+}
+
+/* EA inodes a region names. */
+static uint32_t region_ea_inodes(const struct extkit_xattr_region *r)
+{
+	struct extkit_xattr x;
+	uint32_t off = r->first, n = 0;
+	int guard = 0;
+
+	while (extkit_xattr_next(r, &off, &x) == 1 && guard++ < 4096)
+		if (x.value_inum)
+			n++;
+	return n;
+}
+
+uint32_t extkit_quota_ea_inodes(struct extkit_fs *fs, const uint8_t *raw,
+				const struct extkit_inode *in, uint8_t *blk)
+{
+	struct extkit_xattr_format fmt;
+	struct extkit_xattr_region r;
+	uint32_t n = 0;
+
+	if (!extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_EA_INODE))
+		return 0;
+	if (extkit_xattr_ibody_region(raw, fs->g.inode_size, &r) == 1)
+		n += region_ea_inodes(&r);
+	if (!in->file_acl || !extkit_fs_valid_block(fs, in->file_acl) ||
+	    extkit_fs_read_block(fs, in->file_acl, blk))
+		return n;
+	extkit_xattr_format_init(fs, &fmt);
+	if (extkit_xattr_block_check(&fmt, blk))
+		return n;
+	extkit_xattr_block_region(&fmt, blk, &r);
+	return n + region_ea_inodes(&r);
 }
 
 /* ---- the set of dquots ---- */

@@ -79,6 +79,14 @@ uint32_t extkit_quota_id(const struct extkit_inode *inode, int type);
  */
 int extkit_quota_charged(const struct extkit_fs *fs, uint32_t ino,
 			 const struct extkit_inode *inode);
+/*
+ * With ea_inode: the EA inodes raw inode's attributes name (in the inode
+ * and in a valid EA block, read into blk, a block's worth of bytes):
+ * each is charged to the inode's owners as one more inode, as the
+ * kernel (ext4_xattr_inode_alloc_quota) and e2fsck count them.
+ */
+uint32_t extkit_quota_ea_inodes(struct extkit_fs *fs, const uint8_t *raw,
+				const struct extkit_inode *in, uint8_t *blk);
 
 /*
  * Reads and checks the quota file of type in inode ino into *qf (the

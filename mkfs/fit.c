@@ -4,7 +4,8 @@
  * holds the tree, found before anything is written. The tree is walked
  * once (status, data segments, attribute sizes): for every block size,
  * the blocks its files take (data without holes, extent or indirect
- * blocks, symbolic link blocks, attribute blocks) and its directories
+ * blocks, symbolic link blocks, attribute blocks, with ea_inode the EA
+ * inodes of values too large for a block) and its directories
  * take (entries packed into blocks, htree index blocks), and the inodes.
  * Then sizes are tried by bisection, each through the same layout code
  * the run uses (in a child process, so that nothing of the trials stays):
@@ -42,6 +43,8 @@ struct fit_need {
 	uint64_t dir[FIT_NBS];		/* directory blocks */
 	uint64_t ea128;			/* attribute blocks, 128-byte inodes */
 	uint64_t ea256;			/* ... larger inodes */
+	uint64_t eai_inodes;		/* EA inodes (ea_inode) at most */
+	uint64_t eai[FIT_NBS];		/* ... and their blocks */
 	struct pop_map seen;		/* (dev, ino) of files with links */
 	int deref;			/* -E hard_dereference: copies */
 	const char *why;
@@ -156,8 +159,20 @@ static void add_file(struct fit_need *nd, int fd, const struct stat *st)
 	}
 }
 
+/* A value that may go in an EA inode of its own (with ea_inode): one
+ * over what an EA block holds (extkit_xattr_large_value). */
+static void add_ea_inode(struct fit_need *nd, uint64_t v)
+{
+	if (v <= 1024 - 56)
+		return;
+	nd->eai_inodes++;
+	for (int i = 0; i < FIT_NBS; i++)
+		if (v > (1024u << i) - 56)
+			nd->eai[i] += div_up(v, 1024u << i);
+}
+
 /* Attribute bytes of an entry as ext4 stores them (prefix dropped). */
-static uint64_t xattr_bytes(int dfd, const char *name)
+static uint64_t xattr_bytes(struct fit_need *nd, int dfd, const char *name)
 {
 	char list[65536];
 	ssize_t n;
@@ -169,6 +184,9 @@ static uint64_t xattr_bytes(int dfd, const char *name)
 		const char *x = list + off, *dot = strchr(x, '.');
 		size_t len = strlen(x);
 		ssize_t v = lgetxattr(name, x, NULL, 0);
+
+		if (v > 0)
+			add_ea_inode(nd, (uint64_t)v);
 
 		sum += 16 + ((len - (dot ? (size_t)(dot - x) + 1 : 0) + 3) &
 			     ~3u) + (v > 0 ? ((uint64_t)v + 3) & ~3ull : 0);
@@ -226,7 +244,7 @@ static int one(struct fit_need *nd, int dfd, const char *name,
 	nd->inodes++;
 	if (fchdir(dfd))
 		return -errno;
-	add_xattrs(nd, xattr_bytes(dfd, name));
+	add_xattrs(nd, xattr_bytes(nd, dfd, name));
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NOATIME);
 		if (fd < 0)
@@ -298,7 +316,7 @@ static int holds(struct mkfs_opts *o, const struct mkfs_target *t,
 	char arg[32];
 	struct mkfs_layout l;
 	struct extkit_fs fs;
-	uint64_t need;
+	uint64_t need, inodes = nd->inodes;
 	int i = 0;
 
 	snprintf(arg, sizeof(arg), "%lluk", (unsigned long long)(size >> 10));
@@ -315,8 +333,12 @@ static int holds(struct mkfs_opts *o, const struct mkfs_target *t,
 	 * and a margin for the quota files */
 	need += (uint64_t)l.journal_blocks + l.fc_blocks + l.orphan_blocks +
 		(o->ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA ? 16 : 0);
+	if (o->incompat & EXT4_FEATURE_INCOMPAT_EA_INODE) {
+		need += nd->eai[i];
+		inodes += nd->eai_inodes;
+	}
 	return fs.sb.free_blocks_count >= need &&
-	       fs.sb.free_inodes_count >= nd->inodes ? 0 : 1;
+	       fs.sb.free_inodes_count >= inodes ? 0 : 1;
 }
 
 static int try_size(struct mkfs_opts *o, const struct mkfs_target *t,

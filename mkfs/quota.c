@@ -30,18 +30,21 @@ struct qscan {
 	unsigned int types;		/* bits 0 user, 1 group, 2 project */
 	uint8_t *chunk;
 	uint8_t *ibm;
+	uint8_t *blk;		/* an EA block */
 };
 
 static int charge(struct qscan *qs, uint32_t ino, const uint8_t *raw)
 {
 	struct extkit_inode in;
-	uint64_t space;
+	uint64_t space, inodes;
 
 	extkit_inode_decode(raw, qs->fs->g.inode_size, &in);
 	/* an inode mkfs has taken but not made yet (the orphan file) */
 	if (!in.mode || !extkit_quota_charged(qs->fs, ino, &in))
 		return 0;
 	space = extkit_inode_blocks_bytes(qs->fs, &in);
+	/* its EA inodes count as its own (-d with ea_inode) */
+	inodes = 1 + extkit_quota_ea_inodes(qs->fs, raw, &in, qs->blk);
 	for (int t = 0; t < EXTKIT_QUOTA_TYPES; t++) {
 		struct extkit_dquot *d;
 
@@ -51,7 +54,7 @@ static int charge(struct qscan *qs, uint32_t ino, const uint8_t *raw)
 		if (!d)
 			return -ENOMEM;
 		d->curspace += space;
-		d->curinodes++;
+		d->curinodes += inodes;
 	}
 	return 0;
 }
@@ -129,7 +132,8 @@ int mkfs_quota_write(const struct mkfs_opts *o, const struct mkfs_layout *l,
 			fs->sb.quota_inum[t] = t < 2 ? fixed[t] : l->prj_ino;
 	qs.chunk = malloc((size_t)CHUNK_BLOCKS * fs->g.block_size);
 	qs.ibm = malloc(fs->g.block_size);
-	if (!qs.chunk || !qs.ibm)
+	qs.blk = malloc(fs->g.block_size);
+	if (!qs.chunk || !qs.ibm || !qs.blk)
 		rc = -ENOMEM;
 	for (uint32_t g = 0; !rc && g < fs->g.group_count; g++)
 		rc = scan_group(&qs, g);
@@ -140,5 +144,6 @@ int mkfs_quota_write(const struct mkfs_opts *o, const struct mkfs_layout *l,
 		extkit_quota_set_free(&qs.set[t]);
 	free(qs.chunk);
 	free(qs.ibm);
+	free(qs.blk);
 	return rc;
 }

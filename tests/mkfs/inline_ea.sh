@@ -167,6 +167,17 @@ for bs in 1024 4096; do
 	done
 done
 
+# quota: an inode's EA inodes are charged to its owners (inodes and
+# blocks), as e2fsck counts them
+d="tar, quota and project"
+if [ -e "$tmpdir/tree.tar" ] &&
+   run_mkfs "$tmpdir/out" "$tmpdir/err" $EXT4 -O inline_data,ea_inode,quota,project \
+	-d "$tmpdir/tree.tar" "$tmpdir/q.img" 64M; then
+	both_clean "$d" "$tmpdir/q.img" && ok "$d: quota files right"
+elif ! grep -q libarchive "$tmpdir/err"; then
+	fail "$d: extkit-mkfs: $(cat "$tmpdir/err")"
+fi
+
 # ---- from a directory ----
 # Here the source is wherever $tmpdir is: values up to 1000 bytes
 # (ext4 without ea_inode takes them); at 1 KiB blocks those over 968
@@ -231,6 +242,21 @@ if [ "$kernel" = 1 ]; then
 	layout "$d" "$img"
 	kernel_ro "$d" "$img"
 	kernel_rw "$d" "$img"
+	# no SIZE: the image sized from the tree, its EA inodes counted
+	# (40 values of 64 KiB: 2.6 MB the estimate used to leave out)
+	d="sized from a tree of 64 KiB values"
+	mount -o loop "$tmpdir/src.img" "$mnt" &&
+		python3 -c 'import os, sys
+os.mkdir(sys.argv[1])
+for i in range(40):
+    p = "%s/v%d" % (sys.argv[1], i)
+    open(p, "w").close()
+    os.setxattr(p, "user.v", bytes([i]) * 65536)' "$mnt/many" &&
+		run_mkfs "$tmpdir/out" "$tmpdir/err" $EXT4 -b 1024 \
+			-O inline_data,ea_inode -d "$mnt/many" "$tmpdir/fit.img" ||
+		fail "$d: extkit-mkfs: $(cat "$tmpdir/err")"
+	umount "$mnt"
+	both_clean "$d" "$tmpdir/fit.img" && ok "$d: clean"
 fi
 
 finish
