@@ -5,7 +5,7 @@
 # of 0 to 50 entries, attribute values from 10 bytes to 64 KiB, links),
 # from a pax archive and from a directory, at 1 KiB and 4 KiB blocks,
 # with and without metadata_csum: e2fsck -fn (1.47.0 and, when built,
-# 1.47.4) finds each image clean; debugfs reads back every file and
+# 1.47.4) and extkit-fsck -fn find each image clean; debugfs reads back every file and
 # every attribute value; small files and directories are inline, as the
 # kernel and mke2fs lay them out (i_size, system.data, no blocks), large
 # values in EA inodes charged to their inode; where loop mounts work the
@@ -16,6 +16,7 @@
 . "$top_srcdir/tests/mkfs/mkfs-lib.sh"
 
 need_tools e2fsck debugfs mke2fs
+need_dump
 # ext4 as e2fsprogs 1.47.4 ships it (orphan_file, metadata_csum_seed)
 MKE2FS_CONFIG=$top_srcdir/tests/mkfs/mke2fs-1.47.4.conf
 E2FSCK_NEW=${E2FSCK_NEW:-/work/e2fsprogs-src/e2fsck/e2fsck}
@@ -23,9 +24,15 @@ E2FSCK_NEW=${E2FSCK_NEW:-/work/e2fsprogs-src/e2fsck/e2fsck}
 PY="python3 $top_srcdir/tests/mkfs/inline_ea.py"
 EXT4="-q -F -t ext4 -U $TEST_UUID -E hash_seed=$TEST_SEED"
 
-# both_clean DESC IMAGE: e2fsck 1.47.0 and 1.47.4 -fn exit 0.
+# both_clean DESC IMAGE: e2fsck 1.47.0 and 1.47.4 -fn exit 0, and so
+# does extkit-fsck -fn.
 both_clean() {
 	fsck_clean "$1" "$2" || return 1
+	if ! "$top_builddir/extkit-fsck" -fn "$2" >"$tmpdir/fsck.out" 2>&1; then
+		fail "$1: extkit-fsck -fn exit $?"
+		sed 's/^/    /' "$tmpdir/fsck.out" | head -20
+		return 1
+	fi
 	[ -n "$E2FSCK_NEW" ] || return 0
 	if "$E2FSCK_NEW" -fn "$2" >"$tmpdir/fsck.out" 2>&1; then
 		return 0
@@ -242,6 +249,22 @@ if [ "$kernel" = 1 ]; then
 	layout "$d" "$img"
 	kernel_ro "$d" "$img"
 	kernel_rw "$d" "$img"
+	# extkit-dump reads the inline data and EA inodes back: extracted
+	# onto the ext4 with ea_inode, the tree again
+	d="extkit-dump extract"
+	if run_mkfs "$tmpdir/out" "$tmpdir/err" $EXT4 -b 1024 \
+	     -O inline_data,ea_inode -d "$tmpdir/tree.tar" "$tmpdir/x.img" 64M &&
+	   mount -o loop "$tmpdir/src.img" "$mnt"; then
+		if "$DUMP" "$tmpdir/x.img" extract / "$mnt/ex" >/dev/null \
+			2>"$tmpdir/err" &&
+		   $PY check "$mnt/ex" >"$tmpdir/check.out"; then
+			ok "$d: the tree again"
+		else
+			fail "$d: $(cat "$tmpdir/err" "$tmpdir/check.out")"
+		fi
+		rm -rf "$mnt/ex"
+		umount "$mnt"
+	fi
 	# no SIZE: the image sized from the tree, its EA inodes counted
 	# (40 values of 64 KiB: 2.6 MB the estimate used to leave out)
 	d="sized from a tree of 64 KiB values"
