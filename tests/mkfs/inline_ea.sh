@@ -185,6 +185,26 @@ elif ! grep -q libarchive "$tmpdir/err"; then
 	fail "$d: extkit-mkfs: $(cat "$tmpdir/err")"
 fi
 
+# a value over 64 KiB: refused by name, as the kernel refuses it; and a
+# large one without ea_inode
+python3 -c 'import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as t:
+    ti = tarfile.TarInfo("h")
+    ti.size = 3
+    ti.pax_headers = {"SCHILY.xattr.user.huge": "z" * int(sys.argv[2])}
+    t.addfile(ti, io.BytesIO(b"abc"))' "$tmpdir/huge.tar" 65537
+for f in inline_data,ea_inode inline_data; do
+	d="a 65537-byte value, -O $f"
+	if run_mkfs "$tmpdir/out" "$tmpdir/err" $EXT4 -O $f \
+	   -d "$tmpdir/huge.tar" "$tmpdir/h.img" 16M; then
+		fail "$d: accepted"
+	elif grep -q "h: attribute user.huge (65537 bytes)" "$tmpdir/err"; then
+		ok "$d: refused, the attribute named"
+	elif ! grep -q libarchive "$tmpdir/err"; then
+		fail "$d: $(cat "$tmpdir/err")"
+	fi
+done
+
 # ---- from a directory ----
 # Here the source is wherever $tmpdir is: values up to 1000 bytes
 # (ext4 without ea_inode takes them); at 1 KiB blocks those over 968
