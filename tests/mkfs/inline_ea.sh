@@ -124,6 +124,7 @@ kernel_rw() {
 		echo "$i" >"$mnt/d1/new$i"	# past inline: a block
 	done
 	echo new >"$mnt/d3/z"			# into the system.data part
+	echo new >"$mnt/d5/z"			# past its value: a block
 	mkdir "$mnt/d0/sub"
 	# an EA inode dropped, another made
 	python3 -c 'import os, sys
