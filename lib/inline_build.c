@@ -92,8 +92,7 @@ int extkit_inline_fill(const struct extkit_fs *fs, uint8_t *raw,
 	e = (void *)(buf + b.data_off);
 	e->e_value_offs = cpu_to_le16(size ? (uint16_t)(at - b.r.vbase) : 0);
 	e->e_value_size = cpu_to_le32(size);
-	e->e_hash = cpu_to_le32(extkit_xattr_hash_entry(
-		(const uint8_t *)e->e_name, e->e_name_len, buf + at, size, 0));
+	e->e_hash = 0;	/* in the inode: none, as the kernel writes it */
 	return 0;
 }
 

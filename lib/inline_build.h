@@ -30,7 +30,8 @@
 int extkit_inline_room(const struct extkit_fs *fs, const uint8_t *raw,
 		       uint32_t *room);
 /* Gives the empty system.data of raw its value (size bytes, at most
- * the room): below the other values, its entry hash set. */
+ * the room): below the other values; its entry hash 0, as the kernel
+ * writes in-inode entries. */
 int extkit_inline_fill(const struct extkit_fs *fs, uint8_t *raw,
 		       const uint8_t *value, uint32_t size);
 /* Removes the empty system.data entry of raw (and the in-inode area's

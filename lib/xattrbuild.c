@@ -85,6 +85,7 @@ struct area {
 	uint32_t end;		/* values start here */
 	uint32_t hash;
 	int count;
+	int ibody;		/* in the inode: entry hashes 0 */
 };
 
 static int fits(const struct area *a, const struct extkit_xattr_item *it)
@@ -120,7 +121,11 @@ static void put(struct area *a, const struct extkit_xattr_item *it)
 		memset(a->base + a->end, 0, vs);
 		memcpy(a->base + a->end, it->value, it->size);
 		e->e_value_offs = cpu_to_le16(it->size ? (uint16_t)a->end : 0);
-		h = extkit_xattr_hash_entry((const uint8_t *)it->name,
+		/* in the inode, as the kernel (ext4_xattr_set_entry) and
+		 * e2fsprogs write it: no hash (the kernel edits inline
+		 * data in place without one) */
+		h = a->ibody ? 0 :
+		    extkit_xattr_hash_entry((const uint8_t *)it->name,
 					    it->name_len, a->base + a->end,
 					    it->size, 0);
 	}
@@ -147,6 +152,7 @@ static void areas(const struct extkit_fs *fs, const uint8_t *raw_inode,
 	if (isize >= *ibody + 4 + 4) {
 		in->base = (uint8_t *)raw_inode + *ibody + 4;
 		in->end = isize - *ibody - 4;
+		in->ibody = 1;
 	}
 	blk->ent = sizeof(struct ext2_ext_attr_header);
 	blk->end = fs->g.block_size;

@@ -86,6 +86,9 @@ int extkit_xattr_place(const struct extkit_fs *fs,
  * value_inum and value_hash set) into raw inode and block (block size
  * bytes, zeroed here; h_refcount 1, its checksum set by the caller when
  * it knows where the block goes). *use_block: 1 when block holds any.
+ * Entry hashes: in the block the value's, for an EA inode the name's
+ * and the EA inode's hash, in the inode 0 (as the kernel and e2fsprogs
+ * write them: the kernel edits inline data in place, hash unchanged).
  */
 void extkit_xattr_lay_out(const struct extkit_fs *fs,
 			  const struct extkit_xattr_item *items, size_t n,
