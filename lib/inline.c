@@ -105,8 +105,10 @@ int extkit_inline_write(struct extkit_fs *fs, uint32_t ino, int part,
 		goto out;
 	}
 	memcpy(dst, data, len);
-	if (part == 1) {
-		e = (void *)(raw + in.entry_off);
+	e = (void *)(raw + in.entry_off);
+	/* a hash of 0 (the kernel's and e2fsprogs' in the inode) stays 0:
+	 * the kernel edits the value in place without one */
+	if (part == 1 && e->e_hash) {
 		e->e_hash = cpu_to_le32(extkit_xattr_hash_entry(
 			(const uint8_t *)e->e_name, e->e_name_len,
 			raw + (in.ea - raw), in.ea_len, 0));

@@ -50,7 +50,7 @@ int extkit_inline_read(struct extkit_fs *fs, uint32_t ino, uint8_t *buf,
 /*
  * Rewrites len bytes of the inline part of inode ino: part 0 is i_block
  * from byte off, part 1 the system.data value from byte off (its entry
- * hash is recomputed). The inode is written once, with its checksum.
+ * hash recomputed, unless 0 as the kernel leaves it). The inode is written once, with its checksum.
  * -EINVAL for a range outside the part.
  */
 int extkit_inline_write(struct extkit_fs *fs, uint32_t ino, int part,
