@@ -186,6 +186,7 @@ static const struct dump_cmd commands[] = {
 	{ "icheck", dump_icheck, 1, -1, 0, "BLOCK..." },
 	{ "imap", dump_imap, 1, 1, 0, "PATH|<INO>" },
 	{ "xattr", dump_xattr, 1, 2, 0, "PATH [NAME]" },
+	{ "htree", dump_htree, 1, 1, 0, "PATH|<INO>" },
 };
 
 static const struct dump_cmd *find_command(const char *name)

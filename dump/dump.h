@@ -92,6 +92,7 @@ uint8_t *dump_group_block_map(struct dump_ctx *ctx, uint32_t g,
 			      uint64_t *nbits, uint32_t *ratio);
 int dump_freefrag(struct dump_ctx *ctx);	/* freefrag.c */
 int dump_lsdel(struct dump_ctx *ctx);	/* lsdel.c */
+int dump_htree(struct dump_ctx *ctx);	/* htree.c */
 int dump_ls(struct dump_ctx *ctx);	/* dirs.c */
 int dump_dirblock(struct dump_ctx *ctx);
 int dump_stat(struct dump_ctx *ctx);	/* files.c */
