@@ -81,7 +81,8 @@ uint32_t extkit_dx_entry_block(const struct extkit_dx_index *ix, uint32_t i)
 
 int extkit_dx_hash_in_dirent(const struct extkit_fs *fs, uint32_t dir_flags)
 {
-	return (dir_flags & EXT4_ENCRYPT_FL) && (dir_flags & EXT4_CASEFOLD_FL) &&
+	return (dir_flags & EXT4_ENCRYPT_FL) &&
+	       (dir_flags & EXT4_CASEFOLD_FL) &&
 	       extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_CASEFOLD);
 }
 
