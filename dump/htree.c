@@ -113,14 +113,24 @@ static void leaf_text(char *out, size_t size,
 	else
 		n = (size_t)snprintf(out, size, "%" PRIu32 " ?-? (%" PRIu32
 				     ") ", r->inode, r->rec_len);
-	/* controls and backslashes escaped, as ls shows them */
-	for (uint32_t i = 0; i < r->name_len && n + 8 < size; i++) {
-		unsigned char c = (unsigned char)r->name[i];
+	/* as ls shows names: UTF-8 and printable ASCII as they are,
+	 * controls, backslashes and stray bytes as \\ooo */
+	for (uint32_t i = 0; i < r->name_len && n + 8 < size;) {
+		const unsigned char *p = (const unsigned char *)r->name + i;
+		size_t k = *p >= 0x80 ?
+			   json_utf8_seq_len(p, r->name_len - i) : 0;
 
-		if (c < 0x20 || c == 0x7f || c == '\\')
-			n += (size_t)snprintf(out + n, size - n, "\\%03o", c);
-		else
-			out[n++] = (char)c;
+		if (k) {
+			memcpy(out + n, p, k);
+			n += k;
+			i += (uint32_t)k;
+		} else if (*p < 0x20 || *p >= 0x7f || *p == '\\') {
+			n += (size_t)snprintf(out + n, size - n, "\\%03o", *p);
+			i++;
+		} else {
+			out[n++] = (char)*p;
+			i++;
+		}
 	}
 	snprintf(out + n, size - n, "   ");
 }
