@@ -2,7 +2,8 @@
 # extkit-dump htree against debugfs' htree_dump (issue 34, Deliver 3):
 # the same text, byte for byte, on indexed directories built by
 # e2fsck -D over mke2fs -d trees (1 KiB blocks with metadata_csum and
-# two levels, 4 KiB without, tea hashes on ext3, a casefolded directory)
+# two levels, 4 KiB without, tea and legacy hashes on ext3, a casefolded
+# directory)
 # and, where loop mounts work, by the kernel (thousands of files
 # created, some deleted; 1 KiB and 4 KiB blocks, two levels). The JSON
 # carries the same index and leaf records. Forged roots and nodes
@@ -101,11 +102,16 @@ mkimg csum1k -t ext4 -b 1024 && same "$tmpdir/csum1k.img" /big \
 	"ext4, 1 KiB, metadata_csum, 2 levels"
 mkimg plain4k -t ext4 -b 4096 -O ^metadata_csum &&
 	same "$tmpdir/plain4k.img" /big "ext4, 4 KiB, no metadata_csum"
-if mkimg tea -t ext3 -b 2048 && "$TUNE2FS" -E hash_alg=tea \
-    "$tmpdir/tea.img" >/dev/null 2>&1 &&
-    "$E2FSCK" -fyD "$tmpdir/tea.img" >/dev/null 2>&1; [ $? -le 1 ]; then
-	same "$tmpdir/tea.img" /big "ext3, 2 KiB, tea"
-fi
+for alg in tea legacy; do
+	if mkimg $alg -t ext3 -b 2048 && "$TUNE2FS" -E hash_alg=$alg \
+	    "$tmpdir/$alg.img" >/dev/null 2>&1 &&
+	    "$E2FSCK" -fyD "$tmpdir/$alg.img" >/dev/null 2>&1; [ $? -le 1 ]
+	then
+		same "$tmpdir/$alg.img" /big "ext3, 2 KiB, $alg"
+		grep -q "Hash Version: $([ $alg = tea ] && echo 2 || echo 0)$" \
+			"$tmpdir/got" || fail "ext3, $alg: not a $alg index"
+	fi
+done
 
 # A casefolded directory: the names are folded before hashing.
 cf=$tmpdir/cf
