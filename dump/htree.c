@@ -228,20 +228,23 @@ static void dump_leaf(struct htree_walk *w, uint64_t lblk, uint8_t *buf)
 	int64_t corrupt = -1;
 	int tail = 0, bad = read_lblk(w, lblk, buf, &pblk) != 0;
 
+	if (json_mode(w) && bad) {
+		json_string(jw(w), "error", pblk ? "block not readable" :
+			    "block not mapped");
+		return;
+	}
 	if (json_mode(w)) {
 		json_begin_object(jw(w), "leaf");
 		json_u64(jw(w), "lblk", lblk);
 		json_u64(jw(w), "pblk", pblk);
 		json_begin_array(jw(w), "entries");
-		if (!bad)
-			note_rc(w, leaf_records(w, lblk, buf, &tail,
-						&corrupt));
+		note_rc(w, leaf_records(w, lblk, buf, &tail, &corrupt));
 		json_end_array(jw(w));
 		if (corrupt >= 0)
 			json_u64(jw(w), "corrupt_at", (uint64_t)corrupt);
 		else
 			json_null(jw(w), "corrupt_at");
-		json_csum(w, buf, !bad && tail);
+		json_csum(w, buf, tail);
 		json_end_object(jw(w));
 		return;
 	}
@@ -281,7 +284,8 @@ static void dump_node(struct htree_walk *w, uint64_t lblk, uint32_t level)
 	}
 	if (read_lblk(w, lblk, buf, &pblk)) {
 		if (json_mode(w))
-			json_string(jw(w), "error", "block not readable");
+			json_string(jw(w), "error", pblk ?
+				    "block not readable" : "block not mapped");
 		free(buf);
 		return;
 	}
