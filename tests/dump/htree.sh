@@ -113,6 +113,23 @@ for alg in tea legacy; do
 	fi
 done
 
+# extkit-mkfs -d indexes what it lays out: one level, and two.
+if [ -x "$top_builddir/extkit-mkfs" ]; then
+	mkdir -p "$tmpdir/x2/big" || exit 99
+	python3 -c 'import sys
+for i in range(6000):
+    open("%s/big/a_longer_file_name_%05d" % (sys.argv[1], i), "w")' "$tmpdir/x2" || exit 99
+	for t in src:1 x2:2; do
+		"$top_builddir/extkit-mkfs" -q -t ext4 -b 1024 \
+			-d "$tmpdir/${t%:*}" "$tmpdir/x${t#*:}.img" 32M \
+			>/dev/null 2>&1 || { fail "extkit-mkfs -d $t"; continue; }
+		same "$tmpdir/x${t#*:}.img" /big "extkit-mkfs -d, tree $t"
+	done
+	grep -q 'Indirect levels: 1' "$tmpdir/got" &&
+		ok "extkit-mkfs -d: a two-level tree" ||
+		fail "extkit-mkfs -d: not two levels"
+fi
+
 # A casefolded directory: the names are folded before hashing.
 cf=$tmpdir/cf
 mkdir -p "$cf/big" || exit 99
