@@ -186,6 +186,9 @@ static const struct dump_cmd commands[] = {
 	{ "icheck", dump_icheck, 1, -1, 0, "BLOCK..." },
 	{ "imap", dump_imap, 1, 1, 0, "PATH|<INO>" },
 	{ "xattr", dump_xattr, 1, 2, 0, "PATH [NAME]" },
+	{ "htree", dump_htree, 1, 1, 0, "PATH|<INO>" },
+	{ "logdump", dump_logdump, 0, 0, DUMP_OPT_LOG,
+	  "[-acOS] [-b BLOCK] [-i PATH] [-n N]" },
 };
 
 static const struct dump_cmd *find_command(const char *name)
@@ -223,10 +226,35 @@ static int popt_loop(poptContext pc, struct dump_opts *o)
 	  "print the version and exit", NULL },				\
 	CLI_IMAGE_OPTIONS(&(o)->img)
 
+#define LOGDUMP_OPTIONS(l)						\
+	{ "all", 'a', POPT_ARG_NONE, &(l)->all, DUMP_OPT_LOG,		\
+	  "logdump: every tag and revoke record", NULL },		\
+	{ "block", 'b', POPT_ARG_STRING, &(l)->block, DUMP_OPT_LOG,	\
+	  "logdump: where BLOCK is logged, and its bit in the logged "	\
+	  "bitmaps", "BLOCK" },						\
+	{ "contents", 'c', POPT_ARG_NONE, &(l)->contents, DUMP_OPT_LOG,	\
+	  "logdump: hex dumps of the logged blocks shown", NULL },	\
+	{ "inode", 'i', POPT_ARG_STRING, &(l)->inode, DUMP_OPT_LOG,	\
+	  "logdump: where the inode's block is logged, and the "	\
+	  "logged inode", "PATH" },					\
+	{ "count", 'n', POPT_ARG_STRING, &(l)->count, DUMP_OPT_LOG,	\
+	  "logdump -O: stop after N transactions", "N" },		\
+	{ "old", 'O', POPT_ARG_NONE, &(l)->old, DUMP_OPT_LOG,		\
+	  "logdump: go on past the log's end (old transactions)", NULL },\
+	{ "super", 'S', POPT_ARG_NONE, &(l)->super, DUMP_OPT_LOG,	\
+	  "logdump: the journal superblock first", NULL }
+
+/* Whether any logdump option was given. */
+static int log_opts_given(const struct dump_opts *o)
+{
+	return o->log.all || o->log.contents || o->log.old || o->log.super ||
+	       o->log.block || o->log.inode || o->log.count;
+}
+
 static int is_cmd_option(int val)
 {
 	const int all = DUMP_OPT_LONG | DUMP_OPT_META | DUMP_OPT_TAR |
-			DUMP_OPT_PRESERVE | DUMP_OPT_PARSE;
+			DUMP_OPT_PRESERVE | DUMP_OPT_PARSE | DUMP_OPT_LOG;
 
 	return val > 0 && !(val & ~all);
 }
@@ -255,6 +283,7 @@ static int parse_command(struct dump_opts *o, const struct dump_cmd *cmd,
 		{ "preserve", 'p', POPT_ARG_NONE, &o->preserve,
 		  DUMP_OPT_PRESERVE | DUMP_OPT_PARSE, "dump: also set owner, "
 		  "mode and times (ls: --parsable)", NULL },
+		LOGDUMP_OPTIONS(&o->log),
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -278,11 +307,13 @@ static int parse_command(struct dump_opts *o, const struct dump_cmd *cmd,
 		    (o->parse_list && !(cmd->opts & DUMP_OPT_PARSE)) ||
 		    (o->meta && !(cmd->opts & DUMP_OPT_META)) ||
 		    (o->tar && !(cmd->opts & DUMP_OPT_TAR)) ||
-		    (o->preserve && !(cmd->opts & DUMP_OPT_PRESERVE)))) {
+		    (o->preserve && !(cmd->opts & DUMP_OPT_PRESERVE)) ||
+		    (log_opts_given(o) && !(cmd->opts & DUMP_OPT_LOG)))) {
 		cli_error("%s: option %s not accepted", cmd->name,
 			  o->long_list ? "-l" : o->parse_list ? "ls -p" :
 			  o->meta ? "-m" :
-			  o->tar ? "--tar" : "-p");
+			  o->tar ? "--tar" : o->preserve ? "-p" :
+			  "-a/-b/-c/-i/-n/-O/-S (logdump's)");
 		rc = 1;
 	}
 	/* popt owns what it hands out: keep copies past poptFreeContext(). */
@@ -520,6 +551,9 @@ int main(int argc, char **argv)
 	free(o.args);
 	free((char *)o.target);
 	free((char *)o.tar);
+	free(o.log.block);
+	free(o.log.inode);
+	free(o.log.count);
 	cli_image_free(&o.img);
 	return rc;
 }

@@ -25,6 +25,7 @@
 #define DUMP_OPT_TAR	0x4	/* extract --tar FILE */
 #define DUMP_OPT_PRESERVE	0x8	/* dump -p */
 #define DUMP_OPT_PARSE	0x10	/* ls -p */
+#define DUMP_OPT_LOG	0x20	/* logdump -a -b -c -i -n -O -S */
 
 struct dump_opts {
 	int json;		/* --json */
@@ -35,6 +36,15 @@ struct dump_opts {
 	int meta;		/* blocks -m: indirect/extent tree blocks too */
 	const char *tar;	/* extract --tar FILE ("-": stdout) */
 	int preserve;		/* dump -p: owner, mode and times too */
+	struct {		/* logdump, as debugfs' options */
+		int all;	/* -a: every tag and revoke record */
+		int contents;	/* -c: hex dumps of logged blocks */
+		int old;	/* -O: past the log's end, old records too */
+		int super;	/* -S: the journal superblock first */
+		char *block;	/* -b BLOCK: where that block is logged */
+		char *inode;	/* -i PATH: where that inode is logged */
+		char *count;	/* -n N: with -O, N transactions */
+	} log;
 	struct cli_image img;	/* --offset, --partition */
 	const char *target;
 	const char *command;
@@ -84,6 +94,12 @@ int dump_resolve(struct dump_ctx *ctx, const char *path, uint32_t *ino);
 int dump_super(struct dump_ctx *ctx);	/* super.c */
 /* journal.c: the journal's lines of dumpe2fs -h, or "journal" */
 void dump_journal(struct dump_ctx *ctx);
+/* journal.c: those lines, or the "journal" object, of a loaded journal */
+struct extkit_journal;
+void dump_journal_text(const struct extkit_fs *fs,
+		       const struct extkit_journal *j);
+void dump_journal_json(struct json_writer *w, const struct extkit_fs *fs,
+		       const struct extkit_journal *j);
 int dump_groups(struct dump_ctx *ctx);
 /* groups.c: group g's block bitmap as the kernel reads it (uninit: free
  * but for the group's own metadata), bit i for blocks first + i * ratio;
@@ -92,6 +108,8 @@ uint8_t *dump_group_block_map(struct dump_ctx *ctx, uint32_t g,
 			      uint64_t *nbits, uint32_t *ratio);
 int dump_freefrag(struct dump_ctx *ctx);	/* freefrag.c */
 int dump_lsdel(struct dump_ctx *ctx);	/* lsdel.c */
+int dump_htree(struct dump_ctx *ctx);	/* htree.c */
+int dump_logdump(struct dump_ctx *ctx);	/* logdump.c */
 int dump_ls(struct dump_ctx *ctx);	/* dirs.c */
 int dump_dirblock(struct dump_ctx *ctx);
 int dump_stat(struct dump_ctx *ctx);	/* files.c */

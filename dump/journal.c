@@ -50,8 +50,8 @@ static void view(const struct extkit_fs *fs, const struct extkit_journal *j,
 			  "unknown";
 }
 
-static void journal_text(const struct extkit_fs *fs,
-			 const struct extkit_journal *j)
+void dump_journal_text(const struct extkit_fs *fs,
+		       const struct extkit_journal *j)
 {
 	struct journal_view v;
 
@@ -86,8 +86,8 @@ static void journal_text(const struct extkit_fs *fs,
 		LINE("Journal errno:", "%d", (int)j->errno_);
 }
 
-static void journal_json(struct json_writer *w, const struct extkit_fs *fs,
-			 const struct extkit_journal *j)
+void dump_journal_json(struct json_writer *w, const struct extkit_fs *fs,
+		       const struct extkit_journal *j)
 {
 	struct journal_view v;
 
@@ -140,10 +140,10 @@ void dump_journal(struct dump_ctx *ctx)
 		j = NULL;
 	}
 	if (ctx->o->json && j)
-		journal_json(&ctx->jw, ctx->fs, j);
+		dump_journal_json(&ctx->jw, ctx->fs, j);
 	else if (ctx->o->json)
 		json_null(&ctx->jw, "journal");
 	else if (j)
-		journal_text(ctx->fs, j);
+		dump_journal_text(ctx->fs, j);
 	extkit_journal_free(j);
 }

@@ -140,6 +140,18 @@ int extkit_dirblock_csum_verify(const struct extkit_fs *fs, uint32_t ino,
 	return get_le32(buf + at) == csum;
 }
 
+int extkit_dirblock_csum_get(const struct extkit_fs *fs, uint32_t ino,
+			     uint32_t gen, const uint8_t *buf,
+			     uint32_t *stored, uint32_t *want)
+{
+	uint32_t at = csum_place(fs, ino, gen, buf, want);
+
+	if (!at)
+		return -ENOSPC;
+	*stored = get_le32(buf + at);
+	return 0;
+}
+
 int extkit_dirblock_leaf_csum_verify(const struct extkit_fs *fs, uint32_t ino,
 				     uint32_t gen, const uint8_t *buf)
 {

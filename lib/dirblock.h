@@ -36,6 +36,14 @@ int extkit_dirblock_csum_set(const struct extkit_fs *fs, uint32_t ino,
 int extkit_dirblock_csum_verify(const struct extkit_fs *fs, uint32_t ino,
 				uint32_t gen, const uint8_t *buf);
 /*
+ * The checksum of buf as stored (*stored) and as it should be (*want):
+ * a leaf's tail, or an htree root's or node's dx_tail. -ENOSPC when the
+ * block has no place for one.
+ */
+int extkit_dirblock_csum_get(const struct extkit_fs *fs, uint32_t ino,
+			     uint32_t gen, const uint8_t *buf,
+			     uint32_t *stored, uint32_t *want);
+/*
  * The same for a block of a directory without an htree index, which can
  * only be a leaf: a block that reads as an index root (say one left
  * behind when the index flag was cleared) is checked for a leaf's tail.

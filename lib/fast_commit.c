@@ -37,9 +37,8 @@ struct fc_scan {
 	int stale;		/* the tags since the last TAIL are older */
 };
 
-/* Whether len is a length tag may have (the kernel's
- * ext4_fc_value_len_isvalid). */
-static int len_ok(const struct extkit_journal *j, uint16_t tag, uint32_t len)
+int extkit_fc_tag_len_ok(const struct extkit_journal *j, uint16_t tag,
+			 uint32_t len)
 {
 	uint32_t isize = j->fs->g.inode_size;
 
@@ -142,7 +141,8 @@ static int scan_block(struct fc_scan *s, const uint8_t *b, int first)
 				fc->end = "an unknown tag";
 			return 0;
 		}
-		if (len > bs - off - TL_SIZE || !len_ok(s->j, tag, len)) {
+		if (len > bs - off - TL_SIZE ||
+		    !extkit_fc_tag_len_ok(s->j, tag, len)) {
 			fc->end = "a tag of a bad length";
 			return 0;
 		}

@@ -82,6 +82,11 @@ int extkit_fc_scan(struct extkit_journal *j, uint32_t tid,
 		   struct extkit_fc **out);
 void extkit_fc_free(struct extkit_fc *fc);
 
+/* Whether len is a length a tag of type tag may have (the kernel's
+ * ext4_fc_value_len_isvalid); 0 for an unknown tag. */
+int extkit_fc_tag_len_ok(const struct extkit_journal *j, uint16_t tag,
+			 uint32_t len);
+
 /* What a replay did. */
 struct extkit_fc_stats {
 	uint32_t applied[EXTKIT_FC_NTYPES];	/* tags replayed, by type */

@@ -24,6 +24,7 @@
 #include "jbd2_ondisk.h"
 #include "journal.h"
 #include "journal_int.h"
+#include "journal_log.h"
 
 /* One data block of the plan: journal block jblk goes to fs block blk. */
 struct plan_entry {
@@ -46,8 +47,6 @@ struct recovery {
 	struct extkit_journal_replay *res;
 	uint8_t *buf;		/* the log block being parsed */
 	uint8_t *data;		/* a data block */
-	uint32_t tag_bytes;
-	uint32_t tail;		/* checksum tail of descriptor blocks */
 	uint32_t end_tid;	/* first transaction not to replay */
 	int fatal;		/* the scan failed: replay nothing */
 	struct revoke_table revoke;
@@ -56,31 +55,9 @@ struct recovery {
 	size_t plan_cap;
 };
 
-/* A tag of a descriptor block. */
-struct tag {
-	uint64_t blk;
-	uint32_t flags;
-	uint32_t csum;
-};
-
 static int has_incompat(const struct extkit_journal *j, uint32_t f)
 {
 	return (j->incompat & f) != 0;
-}
-
-/* Tag size: 16 with csum v3; else 12, +2 with v2, -4 without 64bit
- * (the kernel's count, csum v2's oddity included). */
-static uint32_t tag_size(const struct extkit_journal *j)
-{
-	uint32_t sz = 12;
-
-	if (has_incompat(j, JBD2_FEATURE_INCOMPAT_CSUM_V3))
-		return 16;
-	if (has_incompat(j, JBD2_FEATURE_INCOMPAT_CSUM_V2))
-		sz += 2;
-	if (!has_incompat(j, JBD2_FEATURE_INCOMPAT_64BIT))
-		sz -= 4;
-	return sz;
 }
 
 static uint32_t wrap(const struct extkit_journal *j, uint64_t b)
@@ -92,7 +69,7 @@ static uint32_t wrap(const struct extkit_journal *j, uint64_t b)
 
 static int read_log(struct recovery *r, uint32_t idx, void *buf)
 {
-	return extkit_fs_read_block(r->j->fs, r->j->map[idx], buf);
+	return extkit_jlog_read(r->j, idx, buf);
 }
 
 /* crc32 big-endian (the v1 journal checksum), poly 0x04c11db7. */
@@ -107,89 +84,9 @@ static uint32_t crc32_be(uint32_t crc, const uint8_t *p, size_t len)
 	return crc;
 }
 
-/* crc32c over a log block with the 4 bytes at off taken as zero. */
-static uint32_t block_csum(const struct extkit_journal *j, const uint8_t *buf,
-			   size_t off)
-{
-	static const uint8_t zero[4];
-	uint32_t c = extkit_crc32c(j->csum_seed, buf, off);
-
-	c = extkit_crc32c(c, zero, 4);
-	return extkit_crc32c(c, buf + off + 4, j->blocksize - off - 4);
-}
-
-/* Descriptor and revoke blocks end in a crc32c tail (csum v2/v3). */
-static int tail_ok(const struct extkit_journal *j, const uint8_t *buf)
-{
-	size_t off = j->blocksize - sizeof(struct jbd2_block_tail);
-
-	if (!jbd2_has_csum_v2or3(j))
-		return 1;
-	return block_csum(j, buf, off) == get_be32(buf + off);
-}
-
-static int commit_ok(const struct extkit_journal *j, const uint8_t *buf)
-{
-	size_t off = offsetof(struct jbd2_commit_header, h_chksum);
-
-	if (!jbd2_has_csum_v2or3(j))
-		return 1;
-	return block_csum(j, buf, off) == get_be32(buf + off);
-}
-
-/* Data block checksum of a tag: crc32c(seed, be32 seq, block). */
-static int tag_csum_ok(const struct extkit_journal *j, const struct tag *t,
-		       const uint8_t *data, uint32_t seq)
-{
-	uint8_t be[4];
-	uint32_t c;
-
-	if (!jbd2_has_csum_v2or3(j))
-		return 1;
-	put_be32(be, seq);
-	c = extkit_crc32c(j->csum_seed, be, 4);
-	c = extkit_crc32c(c, data, j->blocksize);
-	if (has_incompat(j, JBD2_FEATURE_INCOMPAT_CSUM_V3))
-		return t->csum == c;
-	return t->csum == (c & 0xffff);
-}
-
-/*
- * Next tag of descriptor buf at *off; 1 with *t filled, 0 at the end.
- * *off moves past the tag (and its UUID); after the last tag it is set
- * past the block so the walk ends.
- */
-static int next_tag(const struct recovery *r, const uint8_t *buf,
-		    size_t *off, struct tag *t)
-{
-	const struct extkit_journal *j = r->j;
-	const uint8_t *p = buf + *off;
-	int v3 = has_incompat(j, JBD2_FEATURE_INCOMPAT_CSUM_V3);
-
-	if (*off + r->tag_bytes > j->blocksize - r->tail)
-		return 0;
-	t->blk = get_be32(p);
-	t->flags = v3 ? get_be32(p + 4) : get_be16(p + 6);
-	t->csum = v3 ? get_be32(p + 12) : get_be16(p + 4);
-	if (has_incompat(j, JBD2_FEATURE_INCOMPAT_64BIT))
-		t->blk |= (uint64_t)get_be32(p + 8) << 32;
-	*off += r->tag_bytes;
-	if (!(t->flags & JBD2_FLAG_SAME_UUID))
-		*off += 16;
-	if (t->flags & JBD2_FLAG_LAST_TAG)
-		*off = j->blocksize;
-	return 1;
-}
-
 static uint32_t count_tags(const struct recovery *r, const uint8_t *buf)
 {
-	size_t off = sizeof(struct jbd2_header);
-	struct tag t;
-	uint32_t n = 0;
-
-	while (next_tag(r, buf, &off, &t))
-		n++;
-	return n;
+	return extkit_jlog_tag_count(r->j, buf);
 }
 
 /* v1 checksum: crc32_be over the descriptor and the data blocks it
@@ -213,26 +110,28 @@ static int v1_sum(struct recovery *r, uint32_t *blk, uint32_t *sum)
 /* A v1 commit checksum: the sum over the transaction, or none at all. */
 static int v1_commit_ok(const uint8_t *buf, uint32_t sum)
 {
-	uint32_t found = get_be32(buf + 16);
+	struct extkit_jlog_commit c;
 
-	if (buf[12] == JBD2_CRC32_CHKSUM && buf[13] == 4 && found == sum)
+	extkit_jlog_commit_decode(buf, &c);
+	if (c.csum_type == JBD2_CRC32_CHKSUM && c.csum_size == 4 &&
+	    c.csum == sum)
 		return 1;
-	return buf[12] == 0 && buf[13] == 0 && found == 0;
+	return c.csum_type == 0 && c.csum_size == 0 && c.csum == 0;
 }
 
 /* Reads log block *blk into r->buf if it is a header of transaction tid;
  * returns its type, 0 when the log ends there, or a negative error. */
 static int read_header(struct recovery *r, uint32_t *blk, uint32_t tid)
 {
+	uint32_t type, seq;
 	int rc = read_log(r, *blk, r->buf);
 
 	if (rc)
 		return rc;
 	*blk = wrap(r->j, (uint64_t)*blk + 1);
-	if (get_be32(r->buf) != JBD2_MAGIC_NUMBER ||
-	    get_be32(r->buf + 8) != tid)
+	if (!extkit_jlog_header(r->buf, &type, &seq) || seq != tid)
 		return 0;
-	return (int)get_be32(r->buf + 4);
+	return (int)type;
 }
 
 /* A commit block whose checksum failed: ends the log; *stop when the
@@ -269,7 +168,7 @@ static int scan_log(struct recovery *r)
 		if (type < 0)
 			return type;
 		if (type == JBD2_DESCRIPTOR_BLOCK) {
-			if (!tail_ok(j, r->buf))
+			if (!extkit_jlog_tail_ok(j, r->buf))
 				need_time_check = 1;
 			if ((j->compat & JBD2_FEATURE_COMPAT_CHECKSUM) &&
 			    !need_time_check) {
@@ -281,7 +180,11 @@ static int scan_log(struct recovery *r)
 					   count_tags(r, r->buf));
 			}
 		} else if (type == JBD2_COMMIT_BLOCK) {
-			uint64_t time = get_be64(r->buf + 0x30);
+			struct extkit_jlog_commit c;
+			uint64_t time;
+
+			extkit_jlog_commit_decode(r->buf, &c);
+			time = c.sec;
 
 			if ((j->compat & JBD2_FEATURE_COMPAT_CHECKSUM) &&
 			    !need_time_check && !v1_commit_ok(r->buf, sum)) {
@@ -289,7 +192,7 @@ static int scan_log(struct recovery *r)
 				break;
 			}
 			sum = ~0u;
-			if (!commit_ok(j, r->buf)) {
+			if (!extkit_jlog_commit_ok(j, r->buf)) {
 				bad_commit(r, tid, time, last_time);
 				break;
 			}
@@ -305,7 +208,7 @@ static int scan_log(struct recovery *r)
 			used = 0;
 			continue;
 		} else if (type == JBD2_REVOKE_BLOCK) {
-			if (!tail_ok(j, r->buf))
+			if (!extkit_jlog_tail_ok(j, r->buf))
 				need_time_check = 1;
 		} else {
 			break;
@@ -374,18 +277,14 @@ static int revoked(const struct revoke_table *t, uint64_t blk, uint32_t tid)
 /* The records of one revoke block; a count past the block is corrupt. */
 static int scan_revoke_block(struct recovery *r, uint32_t tid)
 {
-	const struct extkit_journal *j = r->j;
-	uint32_t count = get_be32(r->buf + 12);
-	uint32_t rec = has_incompat(j, JBD2_FEATURE_INCOMPAT_64BIT) ? 8 : 4;
-	uint32_t off = sizeof(struct jbd2_revoke_header);
+	struct extkit_jlog_revokes it;
+	uint64_t blk;
 	int rc;
 
-	if (count > j->blocksize - r->tail)
+	extkit_jlog_revokes_init(&it, r->j, r->buf);
+	if (!extkit_jlog_revokes_fit(&it))
 		return -EFSCORRUPTED;
-	for (; off + rec <= count; off += rec) {
-		uint64_t blk = rec == 8 ? get_be64(r->buf + off) :
-					  get_be32(r->buf + off);
-
+	while (extkit_jlog_revokes_next(&it, &blk)) {
 		rc = revoke_add(&r->revoke, blk, tid);
 		if (rc)
 			return rc;
@@ -415,11 +314,12 @@ static int plan_add(struct recovery *r, uint64_t blk, uint32_t jblk,
 static int plan_descriptor(struct recovery *r, uint32_t *blk, uint32_t tid)
 {
 	struct extkit_journal *j = r->j;
-	size_t off = sizeof(struct jbd2_header);
-	struct tag t;
+	struct extkit_jlog_tags it;
+	struct extkit_jlog_tag t;
 	int rc;
 
-	while (next_tag(r, r->buf, &off, &t)) {
+	extkit_jlog_tags_init(&it, j, r->buf);
+	while (extkit_jlog_tags_next(&it, &t)) {
 		uint32_t jblk = *blk;
 
 		*blk = wrap(j, (uint64_t)*blk + 1);
@@ -430,7 +330,7 @@ static int plan_descriptor(struct recovery *r, uint32_t *blk, uint32_t tid)
 		rc = read_log(r, jblk, r->data);
 		if (rc)
 			return rc;
-		if (!tag_csum_ok(j, &t, r->data, tid)) {
+		if (!extkit_jlog_tag_csum_ok(j, &t, r->data, tid)) {
 			r->res->error = -EFSBADCRC;
 			continue;
 		}
@@ -460,7 +360,7 @@ static int walk_log(struct recovery *r, int want_revoke)
 		if (type < 0)
 			return type;
 		if (type == JBD2_DESCRIPTOR_BLOCK) {
-			if (!tail_ok(j, r->buf))
+			if (!extkit_jlog_tail_ok(j, r->buf))
 				return -EFSBADCRC;
 			if (want_revoke)
 				blk = wrap(j, (uint64_t)blk +
@@ -575,8 +475,6 @@ int extkit_journal_recover(struct extkit_journal *j, int mode,
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	r.tag_bytes = tag_size(j);
-	r.tail = jbd2_has_csum_v2or3(j) ? sizeof(struct jbd2_block_tail) : 0;
 	r.buf = malloc(j->blocksize);
 	r.data = malloc(j->blocksize);
 	rc = r.buf && r.data ? plan_recovery(&r) : -ENOMEM;

@@ -126,6 +126,8 @@ COMMANDS = [
     (["frag", "/big"], "frag_dir"), (["frag", "<2>"], "frag_dir"),
     (["frag"], "frag_all"),
     (["quota"], "quota"), (["freefrag"], "freefrag"), (["lsdel"], "lsdel"),
+    (["htree", "/big"], "htree"), (["logdump"], "logdump"),
+    (["logdump", "-O", "-n", "1"], "logdump"),
     (["bmap", "/dir/data", "0"], "bmap"),
     (["ncheck", "2", "12", "13"], "ncheck"), (["icheck", "0", "1"], "icheck"),
     (["imap", "/small"], "imap"), (["xattr", "/small"], "xattr_list"),
@@ -217,7 +219,7 @@ helptext = subprocess.run([DUMP, "--help"], capture_output=True,
                           text=True).stdout
 for cmd in ("super", "groups", "ls", "stat", "blocks", "dirblock", "frag",
             "quota", "extract", "bmap", "ncheck", "icheck", "imap",
-            "xattr", "freefrag", "lsdel"):
+            "xattr", "freefrag", "lsdel", "htree", "logdump"):
     defs = {"frag": "frag_dir", "xattr": "xattr_list"}.get(cmd, cmd)
     report(cmd in helptext and defs in schema["$defs"] and
            {"$ref": "#/$defs/" + defs} in schema["anyOf"],

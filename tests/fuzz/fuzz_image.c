@@ -3,8 +3,9 @@
  * Fuzz target for the library's read path: open an image held in memory,
  * read every inode, walk every block map, the attributes in every inode
  * and its inline data, every attribute value (EA inodes, ACLs converted)
- * and symlink target as extract reads them, iterate every directory and
- * resolve a few paths. Whatever the bytes, the library must return an
+ * and symlink target as extract reads them, iterate every directory,
+ * decode an indexed directory's root and the journal's first log blocks
+ * as extkit-dump htree and logdump read them, and resolve a few paths. Whatever the bytes, the library must return an
  * error or succeed: no crash, no hang, no unbounded allocation.
  *
  * Built two ways: with -DEXTKIT_LIBFUZZER as a libFuzzer target
@@ -21,10 +22,13 @@
 #include "acl.h"
 #include "bmap.h"
 #include "dir.h"
+#include "dxblock.h"
 #include "fs.h"
 #include "inode.h"
 #include "inline.h"
 #include "io.h"
+#include "journal.h"
+#include "journal_log.h"
 #include "symlink.h"
 #include "xattr.h"
 #include "xattrlist.h"
@@ -109,6 +113,79 @@ static void walk_values(struct extkit_fs *fs, uint32_t ino,
 				    &len);
 }
 
+/* Block 0 of an indexed directory, as extkit-dump htree reads it. */
+static void walk_dx_root(struct extkit_fs *fs, uint32_t ino)
+{
+	struct extkit_dx_root_info ri;
+	struct extkit_dx_index ix;
+	struct extkit_dir_iter *it;
+	uint8_t *b;
+	uint64_t pblk;
+	volatile uint64_t sum = 0;
+
+	if (extkit_dir_iter_open(fs, ino, 0, &it))
+		return;
+	b = malloc(fs->g.block_size);
+	pblk = extkit_dir_iter_nblocks(it) ? extkit_dir_iter_pblk(it, 0) : 0;
+	if (b && pblk && !extkit_fs_read_block(fs, pblk, b) &&
+	    !extkit_dx_root_decode(fs, b, &ri, &ix))
+		for (uint32_t i = 0; i < ix.n; i++)
+			sum += extkit_dx_entry_hash(&ix, i) +
+			       extkit_dx_entry_block(&ix, i);
+	free(b);
+	extkit_dir_iter_close(it);
+}
+
+/* The journal's first log blocks and its fast-commit area's first, as
+ * extkit-dump logdump reads them. */
+static void walk_log_block(struct extkit_journal *j, const uint8_t *b)
+{
+	struct extkit_jlog_revokes rv;
+	struct extkit_jlog_tags it;
+	struct extkit_jlog_tag t;
+	struct extkit_jlog_fc_tag ft;
+	uint32_t type, seq, off = 0;
+	uint64_t blk;
+
+	if (extkit_jlog_header(b, &type, &seq)) {
+		extkit_jlog_tags_init(&it, j, b);
+		while (extkit_jlog_tags_next(&it, &t))
+			;
+		extkit_jlog_revokes_init(&rv, j, b);
+		while (extkit_jlog_revokes_next(&rv, &blk))
+			;
+		extkit_jlog_tail_ok(j, b);
+		extkit_jlog_commit_ok(j, b);
+		return;
+	}
+	while (extkit_jlog_fc_next(j, b, &off, &ft) > 0)
+		;
+}
+
+static void walk_journal(struct extkit_fs *fs)
+{
+	enum extkit_journal_problem problem;
+	struct extkit_journal *j = NULL;
+	const char *why;
+	uint32_t first, last;
+	uint8_t *b;
+
+	if (!fs->sb.journal_inum ||
+	    extkit_journal_load(fs, &j, &problem, &why) || !j)
+		return;
+	b = malloc(fs->g.block_size);
+	if (b && j->blocksize == fs->g.block_size &&
+	    !extkit_jlog_bounds(j, &first, &last)) {
+		for (uint32_t i = first; i < last && i < first + 32; i++)
+			if (!extkit_jlog_read(j, i, b))
+				walk_log_block(j, b);
+		if (last + 1 < j->nblocks && !extkit_jlog_read(j, last + 1, b))
+			walk_log_block(j, b);
+	}
+	free(b);
+	extkit_journal_free(j);
+}
+
 static void walk_inode(struct extkit_fs *fs, uint32_t ino)
 {
 	struct extkit_inode inode;
@@ -124,6 +201,8 @@ static void walk_inode(struct extkit_fs *fs, uint32_t ino)
 	walk_values(fs, ino, &inode);
 	if (extkit_inode_is_dir(&inode))
 		walk_dir(fs, ino);
+	if (extkit_inode_is_dir(&inode) && (inode.flags & EXT2_INDEX_FL))
+		walk_dx_root(fs, ino);
 }
 
 static void exercise(uint8_t *data, size_t size)
@@ -141,6 +220,7 @@ static void exercise(uint8_t *data, size_t size)
 			walk_inode(fs, ino);
 		extkit_path_resolve(fs, "/lost+found/../a/b/c", &ino);
 		extkit_path_resolve(fs, "<12>/x", &ino);
+		walk_journal(fs);
 		extkit_fs_close(fs);
 	}
 	extkit_io_close(io);

@@ -20,6 +20,8 @@ int main(void)
 	srunner_add_suite(sr, dir_suite());
 	srunner_add_suite(sr, dirspace_suite());
 	srunner_add_suite(sr, htree_suite());
+	srunner_add_suite(sr, dxblock_suite());
+	srunner_add_suite(sr, journal_log_suite());
 	srunner_add_suite(sr, bitmap_suite());
 	srunner_add_suite(sr, problem_suite());
 	srunner_add_suite(sr, undo_suite());

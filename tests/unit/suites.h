@@ -15,6 +15,8 @@ Suite *dircompact_suite(void);
 Suite *dir_suite(void);
 Suite *dirspace_suite(void);
 Suite *htree_suite(void);
+Suite *dxblock_suite(void);
+Suite *journal_log_suite(void);
 Suite *bitmap_suite(void);
 Suite *problem_suite(void);
 Suite *undo_suite(void);
