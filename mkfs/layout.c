@@ -554,8 +554,7 @@ static void fill_ids(const struct mkfs_opts *o, struct extkit_super *sb)
 		sb->checksum_seed = extkit_crc32c(~0u, sb->uuid,
 						  sizeof(sb->uuid));
 	memcpy(sb->volume_name, o->label, sizeof(o->label));
-	for (int i = 0; i < 4; i++)
-		sb->hash_seed[i] = get_le32(o->hash_seed + 4 * i);
+	extkit_super_set_hash_seed(sb, o->hash_seed);
 	sb->def_hash_version = o->hash_alg;	/* half_md4 by default */
 	/* Name bytes hash as the C char of this machine, as mke2fs does. */
 #ifdef __CHAR_UNSIGNED__
