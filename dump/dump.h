@@ -3,7 +3,7 @@
  * extkit-dump: read-only views of an ext2/ext4 image, as text or JSON.
  * The options parsed from the command line, the context every command
  * runs in, the commands (super.c, dirs.c, files.c, frag.c) and the output
- * helpers they share (dump.c).
+ * helpers they share (output.c).
  */
 #ifndef EXTKIT_DUMP_H
 #define EXTKIT_DUMP_H
@@ -69,7 +69,7 @@ struct dump_cmd {
 
 #define N_ELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* dump.c: text output shared by the commands (messages: lib/cli) */
+/* output.c: text output shared by the commands (messages: lib/cli) */
 void dump_put_blk(const struct dump_ctx *ctx, uint64_t blk);
 void dump_put_time(int64_t t);
 void dump_json_time(struct json_writer *w, const char *key, int64_t sec,

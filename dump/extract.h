@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Getting files out of an image: the data of one file as runs (xdata.c),
- * the tree walk of extract and its two sinks, a directory (extract.c)
- * and a pax archive (xtar.c), and cat/dump (cat.c).
+ * the extract command (extract_cmd.c), its tree walk (extract.c) and
+ * its two sinks, a directory (xdisk.c) and a pax archive (xtar.c), and
+ * cat/dump (cat.c).
  */
 #ifndef EXTKIT_DUMP_EXTRACT_H
 #define EXTKIT_DUMP_EXTRACT_H
@@ -46,7 +47,7 @@ int dump_data_to_fd(struct extkit_fs *fs, uint32_t ino,
 /* Exit status of extract when something reachable did not come out. */
 #define DUMP_EXIT_PARTIAL	2
 
-int dump_extract(struct dump_ctx *ctx);	/* extract.c */
+int dump_extract(struct dump_ctx *ctx);	/* extract_cmd.c */
 int dump_cat(struct dump_ctx *ctx);	/* cat.c */
 int dump_dump(struct dump_ctx *ctx);
 

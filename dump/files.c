@@ -18,6 +18,7 @@
 #include "fs.h"
 #include "inode.h"
 #include "ondisk.h"
+#include "symlink.h"
 #include "walk.h"
 #include "cli/msg.h"
 
@@ -147,8 +148,7 @@ static void stat_iblock(struct dump_ctx *ctx, const struct extkit_inode *in)
 	unsigned int i;
 
 	if (!strcmp(map_kind(in), "fast_symlink")) {
-		for (i = 0; i < EXT2_N_BLOCKS; i++)
-			put_le32(target + 4 * i, in->block[i]);
+		extkit_symlink_iblock_bytes(in, (uint8_t *)target);
 		target[sizeof(in->block)] = 0;
 		i = (unsigned int)strnlen(target, in->size < sizeof(in->block)
 					  ? in->size : sizeof(in->block));

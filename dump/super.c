@@ -461,8 +461,8 @@ static void super_json_field(struct dump_ctx *ctx,
 	default:	/* ARRAY32, ARRAY8 */
 		json_begin_array(w, f->name);
 		for (i = 0; i < f->count; i++)
-			json_u64(w, NULL, f->kind == EXTKIT_FIELD_ARRAY8 ?
-				 raw[i] : get_le32(raw + 4 * i));
+			json_u64(w, NULL, extkit_super_field_element(
+					 &ctx->fs->raw_sb, f, i));
 		json_end_array(w);
 	}
 }

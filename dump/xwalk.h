@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * extract's tree walk (extract.c) and the sinks it feeds: a directory
- * (xdisk.c) or a pax archive (xtar.c). The walk decides what is safe and
+ * (xdisk.c) or a pax archive (xtar.c), both opened by the command
+ * (extract_cmd.c). The walk decides what is safe and
  * what comes out (names, loops, hard links, depth) and reports; a sink
  * only creates what it is handed, under the handle of its parent.
  */

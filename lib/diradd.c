@@ -6,10 +6,9 @@
 
 #include <string.h>
 
-#include "alloc.h"
 #include "diradd.h"
 #include "dirblock.h"
-#include "dirext.h"
+#include "dirleaf.h"
 #include "dxadd.h"
 #include "endian.h"
 #include "error.h"
@@ -46,81 +45,6 @@ static int drop_index(struct extkit_dirspace *ds)
 		return rc;
 	ds->stale = 1;
 	return extkit_dirspace_refresh(ds);
-}
-
-/* Appends an empty block: one free record over its usable bytes. */
-static int grow(struct extkit_dirspace *ds, uint64_t *lblk)
-{
-	uint32_t bs = ds->fmt.block_size, usable;
-	struct extkit_inode inode;
-	uint64_t n = ds->nblocks, goal = 0, pblk;
-	int rc;
-
-	rc = extkit_inode_read(ds->fs, ds->ino, &inode);
-	if (rc)
-		return rc;
-	if (n && ds->pblks[n - 1])
-		goal = ds->pblks[n - 1] + 1;
-	rc = extkit_dir_append_block(ds->fs, &inode, n, goal, &pblk,
-				     &ds->alloc);
-	if (rc)
-		return rc;
-	usable = extkit_dirspace_usable(&ds->fmt);
-	memset(ds->buf, 0, bs);
-	extkit_dirent_set(&ds->fmt, ds->buf, 0, usable, "", 0, 0);
-	if (ds->fmt.tail_len)
-		extkit_dirblock_init_tail(ds->fs, ds->buf);
-	rc = extkit_dirblock_write(ds->fs, ds->ino, inode.generation, pblk,
-				   ds->buf);
-	inode.size = (n + 1) * bs;
-	if (!rc)
-		rc = extkit_inode_write(ds->fs, ds->ino, &inode);
-	if (!rc && !ds->alloc.alloc)	/* else the allocator's to write */
-		rc = extkit_alloc_commit(ds->fs);
-	if (!rc)
-		rc = extkit_dirspace_set_room(ds, n, pblk, usable);
-	*lblk = n;
-	return rc;
-}
-
-/* Places the record in the first record of buf with room (the kernel's
- * ext2_add_link): a free record is reused, a live one split. Returns its
- * offset, or -ENOSPC. */
-static int place(const struct extkit_dir_format *fmt, uint8_t *buf,
-		 const char *name, uint32_t len, uint32_t ino, uint8_t ftype)
-{
-	uint32_t need = extkit_dirent_min_len(len), min, off;
-	struct extkit_dir_cursor c;
-	int rc;
-
-	extkit_dir_cursor_init(&c, fmt, buf, 0, extkit_dirspace_usable(fmt));
-	while ((rc = extkit_dir_cursor_next(&c)) > 0) {
-		min = 0;
-		if (get_le32(buf + c.off))
-			min = extkit_dirent_min_len(extkit_dirent_name_len(fmt,
-				(const struct ext2_dir_entry_2 *)(buf + c.off)));
-		if (c.rec_len - min < need)
-			continue;
-		if (min)
-			extkit_dirent_set_rec_len(fmt, buf + c.off, min);
-		off = c.off + min;
-		extkit_dirent_set(fmt, buf + off, ino, c.rec_len - min, name,
-				  len, ftype);
-		return (int)off;
-	}
-	return rc < 0 ? -EFSCORRUPTED : -ENOSPC;
-}
-
-int extkit_dx_place(const struct extkit_dir_format *fmt, uint8_t *buf,
-		    const char *name, uint32_t len, uint32_t ino,
-		    uint8_t ftype)
-{
-	return place(fmt, buf, name, len, ino, ftype);
-}
-
-int extkit_dx_grow(struct extkit_dirspace *ds, uint64_t *lblk)
-{
-	return grow(ds, lblk);
 }
 
 /* Writes buf back as block lblk and records its room. */
@@ -163,14 +87,14 @@ int extkit_dir_add(struct extkit_dirspace *ds, const char *name,
 		return rc;
 	rc = extkit_dirspace_find(ds, extkit_dirent_min_len(len), &lblk);
 	if (rc == -ENOSPC)
-		rc = grow(ds, &lblk);
+		rc = extkit_dir_leaf_append(ds, &lblk);
 	if (rc)
 		return rc;
 	rc = extkit_fs_read_block(ds->fs, ds->pblks[lblk], ds->buf);
 	if (rc)
 		return rc;
 	ds->visits++;
-	off = place(&ds->fmt, ds->buf, name, len, ino, ftype);
+	off = extkit_dir_leaf_place(&ds->fmt, ds->buf, name, len, ino, ftype);
 	if (off < 0)
 		return off == -ENOSPC ? -EFSCORRUPTED : off;
 placed:

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "csum.h"
-#include "dir.h"
 #include "dirblock.h"
+#include "direntry.h"
 #include "endian.h"
 #include "ondisk.h"
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "dirblock.h"
+#include "dirleaf.h"
 #include "dxadd.h"
 #include "endian.h"
 #include "error.h"
@@ -245,7 +246,7 @@ static int add_level(struct extkit_dirspace *ds, struct dx_frame *fr,
 	uint32_t count = fr[0].count;
 	uint8_t *e = a + fr[0].entries;
 	uint64_t nb;
-	int rc = extkit_dx_grow(ds, &nb);
+	int rc = extkit_dir_leaf_append(ds, &nb);
 
 	if (!rc)
 		rc = read_lblk(ds, 0, a);
@@ -284,7 +285,7 @@ static int split_node(struct extkit_dirspace *ds, struct dx_frame *fr, int j,
 	uint32_t count = fr[j].count, half = count / 2, key;
 	uint8_t *e = a + fr[j].entries;
 	uint64_t nb;
-	int rc = extkit_dx_grow(ds, &nb);
+	int rc = extkit_dir_leaf_append(ds, &nb);
 
 	if (!rc)
 		rc = read_lblk(ds, fr[j].lblk, a);
@@ -389,7 +390,7 @@ static int split(struct extkit_dirspace *ds, uint32_t dir_flags,
 	at = n - move;
 	if (!rc) {
 		hash2 = r[at].hash + (r[at].hash == r[at - 1].hash);
-		rc = extkit_dx_grow(ds, &nl);
+		rc = extkit_dir_leaf_append(ds, &nl);
 	}
 	if (!rc) {	/* new block, index, then the old leaf */
 		pack(ds, old, r, at, n, out);
@@ -429,7 +430,7 @@ int extkit_dx_add(struct extkit_dirspace *ds, const char *name, uint32_t len,
 		rc = read_lblk(ds, leaf, ds->buf);
 	if (rc)
 		return rc;
-	*off = extkit_dx_place(&ds->fmt, ds->buf, name, len, ino, ftype);
+	*off = extkit_dir_leaf_place(&ds->fmt, ds->buf, name, len, ino, ftype);
 	if (*off >= 0) {
 		*lblk = leaf;
 		return 0;
@@ -448,6 +449,6 @@ int extkit_dx_add(struct extkit_dirspace *ds, const char *name, uint32_t len,
 		rc = read_lblk(ds, *lblk, ds->buf);
 	if (rc)
 		return rc;
-	*off = extkit_dx_place(&ds->fmt, ds->buf, name, len, ino, ftype);
+	*off = extkit_dir_leaf_place(&ds->fmt, ds->buf, name, len, ino, ftype);
 	return *off < 0 ? -EFSCORRUPTED : 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Adding a name to an htree directory with its index kept (dxadd.c);
- * used by extkit_dir_add (diradd.c), which owns the helpers below.
+ * used by extkit_dir_add (diradd.c). Both put records into leaves and
+ * grow the directory through dirleaf.c.
  */
 #ifndef EXTKIT_DXADD_H
 #define EXTKIT_DXADD_H
@@ -19,12 +20,5 @@
  */
 int extkit_dx_add(struct extkit_dirspace *ds, const char *name, uint32_t len,
 		  uint32_t ino, uint8_t ftype, uint64_t *lblk, int *off);
-
-/* diradd.c: places a record in the first record of buf with room (its
- * offset, or -ENOSPC); appends an empty block to the directory. */
-int extkit_dx_place(const struct extkit_dir_format *fmt, uint8_t *buf,
-		    const char *name, uint32_t len, uint32_t ino,
-		    uint8_t ftype);
-int extkit_dx_grow(struct extkit_dirspace *ds, uint64_t *lblk);
 
 #endif /* EXTKIT_DXADD_H */

@@ -144,6 +144,39 @@ int extkit_inode_time_get(const void *raw, uint32_t raw_size,
 	return 0;
 }
 
+int extkit_inode_time_set(void *raw, uint32_t raw_size,
+			  enum extkit_inode_time_field which,
+			  const struct extkit_inode_time *t)
+{
+	uint8_t *p = raw;
+	const struct time_place *tp;
+	uint16_t extra = 0;
+	uint32_t epoch;
+
+	if ((unsigned int)which >= sizeof(time_places) / sizeof(*time_places))
+		return -EINVAL;
+	tp = &time_places[which];
+	if (raw_size > EXT2_INODE_CORE_SIZE)
+		extra = get_le16(p + offsetof(struct ext2_inode,
+					      i_extra_isize));
+	if (tp->sec >= EXT2_INODE_CORE_SIZE &&
+	    !has_extra(raw_size, extra, tp->sec, 4))
+		return -ENOENT;
+	put_le32(p + tp->sec, (uint32_t)t->sec);
+	if (tp->extra && has_extra(raw_size, extra, tp->extra, 4)) {
+		epoch = (uint32_t)(((uint64_t)(t->sec - (int32_t)t->sec) >>
+				    32) & 3);
+		put_le32(p + tp->extra, t->nsec << 2 | epoch);
+	}
+	return 0;
+}
+
+void extkit_inode_set_links_raw(void *raw, uint16_t links)
+{
+	put_le16((uint8_t *)raw + offsetof(struct ext2_inode, i_links_count),
+		 links);
+}
+
 static void encode_core(const struct extkit_inode *m, struct ext2_inode *d)
 {
 	d->i_mode = cpu_to_le16(m->mode);

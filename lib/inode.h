@@ -56,6 +56,18 @@ struct extkit_inode_time {
 int extkit_inode_time_get(const void *raw, uint32_t raw_size,
 			  enum extkit_inode_time_field which,
 			  struct extkit_inode_time *t);
+/*
+ * Writes one time stamp into a raw inode: the low 32 bits of t->sec, and
+ * where the inode has the field's _extra word, t->nsec and the epoch bits
+ * (t->has_extra is not read). dtime gets its seconds only. 0, or -ENOENT
+ * when the inode has no such field.
+ */
+int extkit_inode_time_set(void *raw, uint32_t raw_size,
+			  enum extkit_inode_time_field which,
+			  const struct extkit_inode_time *t);
+/* Sets i_links_count of a raw inode, for a caller editing a copy of an
+ * inode table block in place (the other bytes are kept). */
+void extkit_inode_set_links_raw(void *raw, uint16_t links);
 
 /* raw_size is the on-disk inode size (128 .. block size). */
 void extkit_inode_decode(const void *raw, uint32_t raw_size,
@@ -104,6 +116,19 @@ static inline void extkit_inode_rdev(const struct extkit_inode *inode,
 	d = inode->block[1];
 	*major = (d & 0xfff00) >> 8;
 	*minor = (d & 0xff) | ((d >> 12) & 0xfff00);
+}
+
+/* Stores a device number the way extkit_inode_rdev reads it: the old
+ * form in i_block[0] when both fit a byte (as the kernel and mke2fs -d
+ * write it), else the new form in i_block[1]. */
+static inline void extkit_inode_set_rdev(struct extkit_inode *inode,
+					 uint32_t major, uint32_t minor)
+{
+	if (major < 256 && minor < 256)
+		inode->block[0] = (major << 8) | minor;
+	else
+		inode->block[1] = (minor & 0xff) | (major << 8) |
+				  ((minor & ~0xffu) << 12);
 }
 
 /* EXT2_FT_* for a mode, EXT2_FT_UNKNOWN for an invalid one. */

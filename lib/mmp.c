@@ -7,6 +7,8 @@
  * reads the block; a live sequence is re-read after 2 * interval + 1
  * seconds, and if it moved another node is alive. The protocol and the
  * values: the kernel's fs/ext4/mmp.c, e2fsprogs' lib/ext2fs/mmp.c.
+ * fs.c takes and releases the block when a writer opens and closes the
+ * filesystem, so this file sits under fs.c: its I/O goes to io.c.
  */
 #include "config.h"
 
@@ -108,7 +110,9 @@ int extkit_mmp_reset_at(struct extkit_fs *fs, const char *devname,
 	raw->mmp_check_interval = cpu_to_le16((uint16_t)update_interval(fs));
 	if (extkit_has_metadata_csum(&fs->sb))
 		raw->mmp_checksum = cpu_to_le32(mmp_csum(fs, raw));
-	rc = extkit_fs_write_block(fs, fs->sb.mmp_block, raw);
+	rc = -EFSCORRUPTED;
+	if (fs->sb.mmp_block < fs->sb.blocks_count)
+		rc = extkit_io_write_blocks(fs->io, fs->sb.mmp_block, 1, raw);
 	free(raw);
 	return rc ? rc : extkit_io_flush(fs->io);
 }

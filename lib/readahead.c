@@ -240,7 +240,7 @@ static void ahead_post(struct extkit_io *io, uint64_t off, size_t size)
 	if (a->state != AH_ASKED) {
 		a->off = off;
 		a->len = size;
-		a->writes = extkit_io_writes(io);
+		a->writes = io->writes;
 		a->state = AH_ASKED;
 		pthread_cond_broadcast(&a->cond);
 	}
@@ -262,7 +262,7 @@ static int ahead_take(struct extkit_io *io, struct ra_window *w,
 	if (a->state == AH_ASKED && a->off == off)
 		ahead_wait(a);
 	have = a->state == AH_DONE && !a->rc && a->off == off &&
-	       a->len >= len && a->writes == extkit_io_writes(io);
+	       a->len >= len && a->writes == io->writes;
 	if (a->state == AH_DONE)
 		a->state = AH_IDLE;
 	pthread_mutex_unlock(&a->lock);

@@ -190,6 +190,13 @@ static void encode_dynamic(const struct extkit_super *m,
 	d->s_checksum = cpu_to_le32(m->checksum);
 }
 
+void extkit_super_set_hash_seed(struct extkit_super *sb,
+				const uint8_t seed[16])
+{
+	for (int i = 0; i < 4; i++)
+		sb->hash_seed[i] = get_le32(seed + 4 * i);
+}
+
 void extkit_super_encode(const struct extkit_super *m,
 			 struct ext2_super_block *d)
 {

@@ -93,6 +93,10 @@ struct extkit_geom {
 
 void extkit_super_decode(const struct ext2_super_block *disk,
 			 struct extkit_super *mem);
+/* s_hash_seed from its 16 bytes as stored (the UUID form mke2fs's
+ * -E hash_seed= takes). */
+void extkit_super_set_hash_seed(struct extkit_super *sb,
+				const uint8_t seed[16]);
 /* Writes the known fields of mem into disk; other bytes are kept. */
 void extkit_super_encode(const struct extkit_super *mem,
 			 struct ext2_super_block *disk);
@@ -162,5 +166,9 @@ extern const unsigned int extkit_super_field_count;
 uint64_t extkit_super_field_value(const struct ext2_super_block *disk,
 				  const struct extkit_super_field *f,
 				  int is_64bit);
+/* Element i (below f->count) of an ARRAY32 or ARRAY8 field. */
+uint64_t extkit_super_field_element(const struct ext2_super_block *disk,
+				    const struct extkit_super_field *f,
+				    unsigned int i);
 
 #endif /* EXTKIT_SUPER_H */

@@ -232,3 +232,12 @@ uint64_t extkit_super_field_value(const struct ext2_super_block *disk,
 		v |= read_le(raw + f->hi_offset, f->size) << 32;
 	return v;
 }
+
+uint64_t extkit_super_field_element(const struct ext2_super_block *disk,
+				    const struct extkit_super_field *f,
+				    unsigned int i)
+{
+	const uint8_t *raw = (const uint8_t *)disk;
+
+	return read_le(raw + f->offset + (size_t)i * f->size, f->size);
+}

@@ -34,6 +34,13 @@ static int read_slow(struct extkit_fs *fs, const struct extkit_inode *inode,
 	return rc;
 }
 
+void extkit_symlink_iblock_bytes(const struct extkit_inode *inode,
+				 uint8_t out[EXTKIT_FAST_SYMLINK_MAX])
+{
+	for (uint32_t i = 0; i < EXT2_N_BLOCKS; i++)
+		put_le32(out + 4 * i, inode->block[i]);
+}
+
 int extkit_symlink_read(struct extkit_fs *fs, uint32_t ino,
 			const struct extkit_inode *inode, char *out,
 			size_t cap, size_t *len)
@@ -52,12 +59,11 @@ int extkit_symlink_read(struct extkit_fs *fs, uint32_t ino,
 		if (!rc && got != size)
 			rc = -EFSCORRUPTED;
 	} else if (!extkit_inode_has_block_map(inode)) {
-		uint8_t ib[4 * EXT2_N_BLOCKS];
+		uint8_t ib[EXTKIT_FAST_SYMLINK_MAX];
 
 		if (size > sizeof(ib))
 			return -EFSCORRUPTED;
-		for (uint32_t i = 0; i < EXT2_N_BLOCKS; i++)
-			put_le32(ib + 4 * i, inode->block[i]);
+		extkit_symlink_iblock_bytes(inode, ib);
 		memcpy(out, ib, (size_t)size);
 	} else {
 		rc = read_slow(fs, inode, out, (size_t)size);

@@ -13,6 +13,14 @@
 #include "fs.h"
 #include "inode.h"
 
+/* The bytes of i_block, where a fast symlink keeps its target. */
+#define EXTKIT_FAST_SYMLINK_MAX	(4 * EXT2_N_BLOCKS)
+
+/* i_block of inode (decoded) as the bytes the inode holds on disk: a
+ * fast symlink's target, as stored (not NUL-terminated). */
+void extkit_symlink_iblock_bytes(const struct extkit_inode *inode,
+				 uint8_t out[EXTKIT_FAST_SYMLINK_MAX]);
+
 /*
  * Reads the target of symlink inode ino (decoded in inode) into out
  * (cap bytes, NUL-terminated); *len gets its length. -EFSCORRUPTED for a

@@ -554,8 +554,7 @@ static void fill_ids(const struct mkfs_opts *o, struct extkit_super *sb)
 		sb->checksum_seed = extkit_crc32c(~0u, sb->uuid,
 						  sizeof(sb->uuid));
 	memcpy(sb->volume_name, o->label, sizeof(o->label));
-	for (int i = 0; i < 4; i++)
-		sb->hash_seed[i] = get_le32(o->hash_seed + 4 * i);
+	extkit_super_set_hash_seed(sb, o->hash_seed);
 	sb->def_hash_version = o->hash_alg;	/* half_md4 by default */
 	/* Name bytes hash as the C char of this machine, as mke2fs does. */
 #ifdef __CHAR_UNSIGNED__
@@ -688,15 +687,6 @@ static void set_overhead(const struct mkfs_layout *l, struct extkit_fs *fs)
 			n--;
 	}
 	fs->raw_sb.s_overhead_clusters = cpu_to_le32((uint32_t)n);
-}
-
-uint32_t mkfs_backup_count(const struct extkit_fs *fs)
-{
-	uint32_t n = 0;
-
-	for (uint32_t g = 1; g < fs->g.group_count; g++)
-		n += (uint32_t)extkit_super_group_has_backup(&fs->sb, g);
-	return n;
 }
 
 int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,

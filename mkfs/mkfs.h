@@ -220,7 +220,8 @@ int mkfs_conf_get_bool(const struct mkfs_conf *c, const char *const *types,
 
 /* profile.c: features and defaults for a filesystem of size_bytes. */
 int mkfs_profile_apply(struct mkfs_opts *o, uint64_t size_bytes);
-/* -E, from the command line or a profile's options relation. */
+/* extended.c: -E, from the command line or a profile's options
+ * relation. */
 int mkfs_parse_extended(const char *list, struct mkfs_opts *o);
 /* bigalloc.c: -C, and the cluster size and its rules after the profile. */
 int mkfs_parse_cluster_size(const char *s, struct mkfs_opts *o);
@@ -231,9 +232,10 @@ struct mkfs_layout;
 /* The cluster size for l->block_size: l->cluster_bits (0 without
  * bigalloc), checked; mke2fs's warning past 16 blocks. */
 int mkfs_bigalloc_geometry(const struct mkfs_opts *o, struct mkfs_layout *l);
-/* -o: s_creator_os for a name or number; -1 when unknown. */
+/* profile.c: -o, s_creator_os for a name or number; -1 when unknown. */
 int mkfs_creator_os(const char *name);
-/* Early checks of -O and -t (names, what extkit-mkfs can make). */
+/* profile.c: early checks of -O and -t (names, what extkit-mkfs can
+ * make). */
 int mkfs_features_check(const char *list);
 int mkfs_fs_type_check(const char *type);
 
@@ -275,14 +277,15 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 		 struct extkit_fs *fs);
 void mkfs_fs_release(struct extkit_fs *fs, struct mkfs_layout *l);
-/* Number of groups other than 0 holding a superblock backup. */
-uint32_t mkfs_backup_count(const struct extkit_fs *fs);
 
 /* place.c: tables, root, lost+found and the resize block, as mke2fs
  * places them; group free counts. */
 struct extkit_bitmap;
 struct mkfs_place;
 int mkfs_place(struct mkfs_layout *l, struct extkit_fs *fs);
+/* Number of groups other than 0 holding a superblock backup (the copies
+ * of the reserved GDT blocks the resize inode lists). */
+uint32_t mkfs_backup_count(const struct extkit_fs *fs);
 void mkfs_place_free(struct mkfs_place *p);
 /* Whether group g took a flex_bg table block (no BLOCK_UNINIT). */
 int mkfs_place_flex_used(const struct mkfs_place *p, uint32_t g);

@@ -461,6 +461,15 @@ static int count_overhead(const struct mkfs_place *p, struct mkfs_layout *l)
 	return rc;
 }
 
+uint32_t mkfs_backup_count(const struct extkit_fs *fs)
+{
+	uint32_t n = 0;
+
+	for (uint32_t g = 1; g < fs->g.group_count; g++)
+		n += (uint32_t)extkit_super_group_has_backup(&fs->sb, g);
+	return n;
+}
+
 void mkfs_place_free(struct mkfs_place *p)
 {
 	if (!p)

@@ -44,15 +44,6 @@ void pop_align_goal(struct pop *p, uint64_t n)
 		p->ino_goal += ipb - used;
 }
 
-/* Seconds as i_*time (low 32 bits) and the epoch bits of *_extra. */
-static uint32_t time_extra(const struct timespec *t)
-{
-	int64_t s = t->tv_sec;
-	uint32_t epoch = (uint32_t)(((uint64_t)(s - (int32_t)s) >> 32) & 3);
-
-	return ((uint32_t)t->tv_nsec << 2) | epoch;
-}
-
 /* With SOURCE_DATE_EPOCH, no time after it (reproducible images), unless
  * -E clamp_mtime=0. */
 static struct timespec clamp(const struct pop *p, struct timespec t)
@@ -69,18 +60,22 @@ static void put_times(struct pop *p, const struct pop_meta *m,
 {
 	struct timespec a = clamp(p, m->atime), c = clamp(p, m->ctime);
 	struct timespec mt = clamp(p, m->mtime);
-	struct ext2_inode *ri = (void *)p->raw;
-	uint32_t have = EXT2_INODE_CORE_SIZE + in->extra_isize;
+	const struct timespec *ts[] = {
+		[EXTKIT_TIME_ATIME] = &a, [EXTKIT_TIME_CTIME] = &c,
+		[EXTKIT_TIME_MTIME] = &mt,
+	};
 
 	in->atime = (uint32_t)a.tv_sec;
 	in->ctime = (uint32_t)c.tv_sec;
 	in->mtime = (uint32_t)mt.tv_sec;
 	in->crtime = p->o->now;
 	extkit_inode_encode(in, p->fs->g.inode_size, p->raw);
-	if (have >= offsetof(struct ext2_inode, i_crtime_extra) + 4) {
-		ri->i_ctime_extra = cpu_to_le32(time_extra(&c));
-		ri->i_mtime_extra = cpu_to_le32(time_extra(&mt));
-		ri->i_atime_extra = cpu_to_le32(time_extra(&a));
+	/* nanoseconds and the epoch bits, where the inode has room */
+	for (int i = EXTKIT_TIME_ATIME; i <= EXTKIT_TIME_MTIME; i++) {
+		struct extkit_inode_time t = { .sec = ts[i]->tv_sec,
+					       .nsec = (uint32_t)ts[i]->tv_nsec };
+
+		extkit_inode_time_set(p->raw, p->fs->g.inode_size, i, &t);
 	}
 }
 
@@ -275,14 +270,8 @@ int pop_symlink(struct pop *p, uint32_t ino, const struct pop_meta *m,
 int pop_special(struct pop *p, uint32_t ino, const struct pop_meta *m)
 {
 	struct extkit_inode in = { 0 };
-	uint32_t ma = m->rdev_major, mi = m->rdev_minor;
 
-	if (S_ISCHR(m->mode) || S_ISBLK(m->mode)) {
-		if (ma < 256 && mi < 256)
-			in.block[0] = (ma << 8) | mi;	/* old encoding */
-		else
-			in.block[1] = (mi & 0xff) | (ma << 8) |
-				      ((mi & ~0xffu) << 12);
-	}
+	if (S_ISCHR(m->mode) || S_ISBLK(m->mode))
+		extkit_inode_set_rdev(&in, m->rdev_major, m->rdev_minor);
 	return pop_write_inode(p, ino, m, &in, 1);
 }

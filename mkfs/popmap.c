@@ -11,6 +11,7 @@
 
 #include "endian.h"
 #include "error.h"
+#include "inode.h"
 #include "ondisk.h"
 
 #include "populate.h"
@@ -132,8 +133,7 @@ int pop_links_write(struct pop *p)
 		rc = pop_inode_get(p, ino, p->raw);
 		if (rc)
 			break;
-		put_le16(p->raw + offsetof(struct ext2_inode, i_links_count),
-			 (uint16_t)v[i]);
+		extkit_inode_set_links_raw(p->raw, (uint16_t)v[i]);
 		rc = pop_inode_put(p, ino, p->raw, 0);
 	}
 	free(v);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "casefold.h"
@@ -20,6 +21,7 @@
 #include "journal_new.h"
 #include "ondisk.h"
 #include "cli/msg.h"
+#include "cli/parse.h"
 
 #include "mkfs.h"
 
@@ -125,6 +127,22 @@ static int edit_features(const char *list, struct mkfs_opts *o)
 	}
 	free(copy);
 	return rc;
+}
+
+int mkfs_creator_os(const char *name)
+{
+	static const char *const names[] = { "linux", "hurd", "masix",
+					     "freebsd", "lites" };
+	uint64_t v;
+
+	if (!cli_parse_u64(name, &v))
+		return v <= 4 ? (int)v : -1;
+	if (!strcasecmp(name, "gnu"))
+		return EXT2_OS_HURD;
+	for (int i = 0; i < 5; i++)
+		if (i != 2 && !strcasecmp(name, names[i]))
+			return i;
+	return -1;
 }
 
 int mkfs_features_check(const char *list)
