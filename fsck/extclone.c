@@ -55,6 +55,9 @@ struct ext_clone {
 	struct ext_list list;	/* second step: the leaf extents */
 	struct ext_list meta;	/* second step: the old tree blocks (lblk
 				 * unused, pblk each) */
+	struct ext_list kept;	/* a reserved inode's shared blocks it
+				 * keeps, with the logical block keeping
+				 * each (a later reference copies) */
 };
 
 struct piece {
@@ -63,6 +66,29 @@ struct piece {
 	uint32_t len;
 	int shared;
 };
+
+static int list_add(struct ext_list *l, const struct extkit_extent *ex);
+
+/*
+ * Whether the clone copies blk, the inode's logical block lblk (a tree
+ * block: the first it maps): shared and kept by another owner. A
+ * reserved inode keeps what no group metadata owns, by its first
+ * reference only: a journal mapping one block twice copies it for the
+ * second (the block-map clone's reserved_keeps).
+ */
+static int must_copy(struct ext_clone *c, uint64_t blk, uint64_t lblk)
+{
+	struct extkit_extent ex = { .lblk = lblk, .pblk = blk };
+
+	if (!fsck_dup_must_copy(c->ctx, c->dups, blk))
+		return 0;
+	if (!fsck_dup_reserved_keeps(c->ctx, c->dups, c->ino, blk))
+		return 1;
+	for (uint64_t i = 0; i < c->kept.n; i++)
+		if (c->kept.e[i].pblk == blk)
+			return c->kept.e[i].lblk != lblk;
+	return list_add(&c->kept, &ex) ? 1 : 0;
+}
 
 static int list_add(struct ext_list *l, const struct extkit_extent *ex)
 {
@@ -119,7 +145,7 @@ static int cut_pieces(struct ext_clone *c, const struct extkit_extent *ex,
 	int n = 0;
 
 	for (uint32_t i = 0; i < ex->len; i++) {
-		int shared = fsck_dup_must_copy(c->ctx, c->dups, ex->pblk + i);
+		int shared = must_copy(c, ex->pblk + i, ex->lblk + i);
 
 		if (n && p[n - 1].shared == shared) {
 			p[n - 1].len++;
@@ -233,7 +259,7 @@ static int clone_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
 		return clone_extent(c, e);
 	if (e->bad)
 		return 0;
-	if (!fsck_dup_must_copy(c->ctx, c->dups, e->pblk)) {
+	if (!must_copy(c, e->pblk, e->lblk)) {
 		/* kept, shared or not: it gets this owner's checksum */
 		if (extkit_has_metadata_csum(&fs->sb) &&
 		    extkit_bitmap_test(&c->ctx->block_dup, e->pblk -
@@ -384,5 +410,6 @@ int fsck_clone_extents(struct fsck_ctx *ctx, struct fsck_dups *dups,
 		c.err = queue_realign(ctx, ino, inode);
 	free(c.list.e);
 	free(c.meta.e);
+	free(c.kept.e);
 	return c.err;
 }

@@ -486,6 +486,12 @@ int fsck_dup_must_copy(struct fsck_ctx *ctx, struct fsck_dups *d,
 		       uint64_t blk);
 void fsck_dup_copied(struct fsck_ctx *ctx, struct fsck_dups *d,
 		     uint64_t blk);
+/* Whether reserved inode ino keeps shared block blk rather than copy it:
+ * no group metadata and no bad blocks list owns blk (the files naming it
+ * copy it; a journal whose map was pointed at a file's block keeps the
+ * block, the file its data). */
+int fsck_dup_reserved_keeps(struct fsck_ctx *ctx, struct fsck_dups *d,
+			    uint32_t ino, uint64_t blk);
 /*
  * Pass 1B for an extent tree (extclone.c): gives inode private copies
  * of the shared blocks it maps that another owner keeps (dups says

@@ -112,9 +112,10 @@ static int primary_geometry(struct fsck_ctx *ctx, uint32_t *bs,
 		return 0;
 	*bs = EXT2_MIN_BLOCK_SIZE << sb.log_block_size;
 	*bpg = sb.blocks_per_group;
-	/* a garbage s_first_data_block: the one its block size gives
-	 * (bigalloc's 1 KiB blocks, which start at 0, are tried too) */
-	*fdb = sb.first_data_block > 1 ? *bs == 1024 : sb.first_data_block;
+	/* s_first_data_block may be the garbage that made the primary
+	 * unusable: the one its block size gives (bigalloc's 1 KiB
+	 * blocks, which start at 0, are tried too) */
+	*fdb = *bs == 1024;
 	return *bpg >= 8 && *bpg % 8 == 0 && *bpg <= 8ull * *bs;
 }
 

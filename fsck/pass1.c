@@ -297,6 +297,15 @@ static uint64_t max_mapped_size(uint64_t bs)
 	return (EXT2_NDIR_BLOCKS + p + p * p + p * p * p) * bs;
 }
 
+/* Inode 7 as the resize inode: with the resize_inode feature only
+ * (without it, e2fsck checks inode 7 as any other reserved inode). */
+static int is_resize_inode(const struct fsck_ctx *ctx, uint32_t ino)
+{
+	return ino == EXT2_RESIZE_INO &&
+	       extkit_has_compat(&ctx->fs->sb,
+				 EXT2_FEATURE_COMPAT_RESIZE_INODE);
+}
+
 /*
  * The resize inode's i_size: mke2fs' covers what its double indirect
  * map reaches; e2fsck checks it as any regular file's (not below its
@@ -334,7 +343,7 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 	/* the resize inode's map is its layout's: i_size must reach the
 	 * last copy it lists and stay within what a block map reaches, and
 	 * i_blocks counts the layout's blocks (as e2fsck's pass 1) */
-	if (ino == EXT2_RESIZE_INO) {
+	if (is_resize_inode(ctx, ino)) {
 		if (!fsck_resize_inode_countable(ctx, inode))
 			return;
 		check_resize_size(ctx, inode, dirty);
@@ -574,7 +583,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 	}
 	/* the resize, journal and quota inodes have checks of their own,
 	 * which rebuild what they clear */
-	if (ino != EXT2_RESIZE_INO && ino != EXT2_JOURNAL_INO &&
+	if (!is_resize_inode(ctx, ino) && ino != EXT2_JOURNAL_INO &&
 	    !extkit_super_internal_inode(&ctx->fs->sb, ino) &&
 	    (inode->flags & EXT4_INLINE_DATA_FL) &&
 	    (inode->flags & EXT4_EXTENTS_FL) &&

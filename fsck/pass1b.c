@@ -402,6 +402,24 @@ void fsck_dup_copied(struct fsck_ctx *ctx, struct fsck_dups *d,
 	r = dup_slot(d, blk);
 	if (!(*r & DUP_KEEP) && *r > 1)
 		(*r)--;
+	/* one owner left: no longer shared (a later release of that
+	 * owner, pass 4 deleting it, frees the block) */
+	if (!(*r & DUP_KEEP) && *r <= 1 && !is_group_metadata(ctx->fs, blk))
+		extkit_bitmap_clear(&ctx->block_dup,
+				    blk - ctx->fs->sb.first_data_block);
+}
+
+int fsck_dup_reserved_keeps(struct fsck_ctx *ctx, struct fsck_dups *d,
+			    uint32_t ino, uint64_t blk)
+{
+	uint32_t r;
+
+	if (ino >= ctx->fs->g.first_ino || ino == EXT2_ROOT_INO ||
+	    ino == EXT2_BAD_INO || !is_dup(ctx, blk) ||
+	    is_group_metadata(ctx->fs, blk))
+		return 0;
+	r = *dup_slot(d, blk);
+	return (r & DUP_KEEP) && !(r & DUP_BAD);
 }
 
 /*

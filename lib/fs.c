@@ -352,9 +352,16 @@ static int put_classic(struct extkit_fs *fs, int dry, uint32_t first,
 	int rc = 0;
 
 	for (uint32_t g = 0; !rc && g < count;
-	     g = extkit_super_next_backup(&fs->sb, g, count))
+	     g = extkit_super_next_backup(&fs->sb, g, count)) {
+		/* meta_bg: only the meta groups before s_first_meta_bg
+		 * hold classic copies (the block after the superblock of
+		 * a later one is the group's to use) */
+		if ((fs->sb.feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG) &&
+		    g / fs->g.descs_per_block >= fs->sb.first_meta_bg)
+			break;
 		rc = put(fs, dry, (classic_desc_start(fs, g) + first) * bs,
 			 buf, (uint64_t)n * bs);
+	}
 	return rc;
 }
 

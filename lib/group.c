@@ -118,11 +118,17 @@ uint32_t extkit_group_sb_overhead(const struct extkit_super *sb,
 	 * e2fsprogs lays the groups out, a stray s_reserved_gdt_blocks is
 	 * not counted (e2fsck zeroes it) */
 	if (sb->feature_incompat & EXT2_FEATURE_INCOMPAT_META_BG) {
+		/* the s_first_meta_bg blocks of old-style descriptors
+		 * follow a superblock copy only in the meta groups before
+		 * s_first_meta_bg (the kernel's ext4_bg_num_gdb and
+		 * libext2fs lay them out so) */
 		if (has_super) {
 			uint32_t old = sb->first_meta_bg < geom->gdt_blocks ?
 				       sb->first_meta_bg : geom->gdt_blocks;
 
-			n += 1 + old;
+			n += 1;
+			if (g / geom->descs_per_block < sb->first_meta_bg)
+				n += old;
 		}
 		return n + meta_bg_desc_blocks(sb, geom, g) +
 		       extkit_group_boot_block(sb, geom, g);

@@ -10,10 +10,16 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "bmap.h"
+#include "csum.h"
+#include "endian.h"
 #include "fs.h"
 #include "group.h"
 #include "inode.h"
+#include "io.h"
+#include "jbd2_ondisk.h"
 #include "ondisk.h"
 #include "owners.h"
 #include "walk.h"
@@ -176,6 +182,49 @@ static int inode_readable(const struct extkit_fs *fs, uint32_t ino)
 	       it + fs->g.itable_blocks > it;
 }
 
+/* Whether the first block inode maps holds a journal superblock. */
+static int starts_journal(struct extkit_fs *fs,
+			  const struct extkit_inode *inode)
+{
+	uint8_t magic[4];
+	uint64_t pblk = 0;
+
+	if (extkit_bmap(fs, inode, 0, &pblk) || !pblk ||
+	    !extkit_fs_valid_block(fs, pblk) ||
+	    extkit_io_read_bytes(fs->io, pblk * fs->g.block_size, magic,
+				 sizeof(magic)))
+		return 0;
+	return get_be32(magic) == JBD2_MAGIC_NUMBER;
+}
+
+/*
+ * Reads inode ino when its map can be believed to judge other metadata
+ * by: a regular file whose checksum matches (metadata_csum), and for the
+ * journal, one whose first block is a journal superblock. A garbage
+ * inode (its table block overwritten) would claim blocks at random and
+ * make sound descriptors look wrong.
+ */
+static int read_believable(struct extkit_fs *fs, uint32_t ino, int kind,
+			   struct extkit_inode *inode)
+{
+	uint8_t *raw;
+	int ok;
+
+	if (!inode_readable(fs, ino))
+		return 0;
+	raw = malloc(fs->g.inode_size);
+	if (!raw)
+		return 0;
+	ok = !extkit_inode_read_raw(fs, ino, raw) &&
+	     extkit_inode_csum_verify(fs, ino, raw);
+	if (ok)
+		extkit_inode_decode(raw, fs->g.inode_size, inode);
+	free(raw);
+	if (!ok || !S_ISREG(inode->mode) || !extkit_inode_has_block_map(inode))
+		return 0;
+	return kind != EXTKIT_OWN_JOURNAL || starts_journal(fs, inode);
+}
+
 static int add_inode_map(struct extkit_owners *o, struct extkit_fs *fs,
 			 uint32_t ino, int kind)
 {
@@ -184,8 +233,7 @@ static int add_inode_map(struct extkit_owners *o, struct extkit_fs *fs,
 				  .fn = claim_run, .arg = &ic };
 	struct extkit_inode inode;
 
-	if (!inode_readable(fs, ino) || extkit_inode_read(fs, ino, &inode) ||
-	    !inode.mode || !extkit_inode_has_block_map(&inode))
+	if (!read_believable(fs, ino, kind, &inode))
 		return 0;
 	/* a map that cannot be walked claims what was seen of it */
 	(void)extkit_walk(fs, &inode, &wk);
