@@ -43,12 +43,6 @@
 
 /* ---- allocation ---- */
 
-static uint32_t block_group(const struct extkit_fs *fs, uint64_t blk)
-{
-	return (uint32_t)((blk - fs->sb.first_data_block) /
-			  fs->sb.blocks_per_group);
-}
-
 /*
  * Whether bit nr of the on-disk bitmap at block bm is clear: only then
  * does an allocation change the free counts (the block or inode may be
@@ -87,10 +81,10 @@ int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk)
 	rc = fsck_alloc_push(&ctx->alloc_blocks, *blk);
 	if (rc)
 		return rc;
-	g = block_group(fs, *blk);
+	g = extkit_group_of_block(&fs->sb, *blk);
 	if (!fresh ||
 	    !fsck_disk_bit_free(ctx, fs->groups[g].block_bitmap,
-				(uint32_t)(bit % fs->sb.blocks_per_group) >>
+				extkit_group_block_index(&fs->sb, *blk) >>
 				fs->g.cluster_bits))
 		return 0;
 	if (fs->groups[g].free_blocks)
@@ -310,7 +304,7 @@ static void lf_release(void *arg, uint64_t blk)
 	struct extkit_fs *fs = ctx->fs;
 	struct fsck_alloc_list *l = &ctx->alloc_blocks;
 	uint64_t bit = blk - fs->sb.first_data_block;
-	uint32_t g = block_group(fs, blk);
+	uint32_t g = extkit_group_of_block(&fs->sb, blk);
 	size_t i;
 
 	extkit_bitmap_clear(&ctx->block_found, bit);
@@ -323,7 +317,7 @@ static void lf_release(void *arg, uint64_t blk)
 		}
 	}
 	if (!fsck_disk_bit_free(ctx, fs->groups[g].block_bitmap,
-				(uint32_t)(bit % fs->sb.blocks_per_group)))
+				extkit_group_block_index(&fs->sb, blk)))
 		return;
 	fs->groups[g].free_blocks++;
 	fs->sb.free_blocks_count++;

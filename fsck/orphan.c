@@ -128,12 +128,6 @@ static int bm_load(struct orphans *o, struct bm_cache *c, uint32_t g)
 	return rc;
 }
 
-static uint32_t block_group(const struct extkit_fs *fs, uint64_t blk)
-{
-	return (uint32_t)((blk - fs->sb.first_data_block) /
-			  fs->sb.blocks_per_group);
-}
-
 static int group_flag(const struct extkit_fs *fs, uint32_t g, uint16_t fl)
 {
 	return extkit_has_group_csum(&fs->sb) && (fs->groups[g].flags & fl);
@@ -155,9 +149,8 @@ static int for_each_piece(struct orphans *o, uint64_t blk, uint64_t count,
 	int rc;
 
 	while (count) {
-		uint32_t g = block_group(fs, blk);
-		uint32_t bit = (uint32_t)((blk - fs->sb.first_data_block) %
-					  bpg);
+		uint32_t g = extkit_group_of_block(&fs->sb, blk);
+		uint32_t bit = extkit_group_block_index(&fs->sb, blk);
 		uint32_t n = count < bpg - bit ? (uint32_t)count : bpg - bit;
 
 		if (group_flag(fs, g, EXT4_BG_BLOCK_UNINIT)) {

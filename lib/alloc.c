@@ -133,8 +133,7 @@ int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk)
 		return rc;
 	if (!extkit_fs_valid_block(fs, goal))
 		goal = fs->sb.first_data_block;
-	g0 = (uint32_t)((goal - fs->sb.first_data_block) /
-			fs->sb.blocks_per_group);
+	g0 = extkit_group_of_block(&fs->sb, goal);
 	for (i = 0; i < n; i++) {
 		g = (g0 + i) % n;
 		rc = alloc_in_group(fs, g, goal, blk);
@@ -148,8 +147,7 @@ int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk)
 static uint32_t unit_group(const struct extkit_fs *fs, uint32_t shift,
 			   uint64_t u)
 {
-	return (uint32_t)((u - (fs->sb.first_data_block >> shift)) /
-			  (fs->sb.blocks_per_group >> shift));
+	return extkit_group_of_block(&fs->sb, u << shift);
 }
 
 /* Group of unit u and the part of [u, end) inside it. */

@@ -665,12 +665,10 @@ static int set_blocks(struct extkit_fs *fs, uint64_t start, uint64_t len,
 
 	if (!len)
 		return 0;
-	g = (uint32_t)((start - fs->sb.first_data_block) /
-		       fs->sb.blocks_per_group);
+	g = extkit_group_of_block(&fs->sb, start);
 	if (g >= fs->g.group_count ||
 	    (fs->groups[g].flags & EXT4_BG_BLOCK_UNINIT) ||
-	    g != (uint32_t)((start + len - 1 - fs->sb.first_data_block) /
-			    fs->sb.blocks_per_group)) {
+	    g != extkit_group_of_block(&fs->sb, start + len - 1)) {
 		if (len == 1)
 			return 0;
 	} else {

@@ -178,8 +178,9 @@ static void count_blocks(struct extkit_fsbuild *fb, uint64_t b,
 		fs->sb.free_blocks_count += count;
 	}
 	while (count) {
-		uint32_t g = (uint32_t)(b / bpg);
-		uint64_t in = bpg - b % bpg;
+		uint64_t blk = b + fs->sb.first_data_block;
+		uint32_t g = extkit_group_of_block(&fs->sb, blk);
+		uint64_t in = bpg - extkit_group_block_index(&fs->sb, blk);
 
 		if (in > count)
 			in = count;
