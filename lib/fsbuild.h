@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Filling a filesystem in bulk (mkfs -d): every block and inode bitmap is
+ * Filling a filesystem in bulk (mkfs -d), the allocator whose backing is
+ * the whole filesystem in memory: every block and inode bitmap is
  * loaded into memory once, inodes and runs of blocks are taken from them
  * near a goal without any I/O, and extkit_fsbuild_flush() writes the
  * bitmaps of the groups that changed (with their checksums). Group and
@@ -24,7 +25,6 @@ struct extkit_fsbuild {
 	struct extkit_bitmap blocks;	/* bit b: first_data_block + b */
 	struct extkit_bitmap inodes;	/* bit i: inode i + 1 */
 	uint8_t *dirty;		/* per group: 1 blocks, 2 inodes */
-	uint32_t *ino_high;	/* per group: inodes used up to here */
 };
 
 int extkit_fsbuild_open(struct extkit_fs *fs, struct extkit_fsbuild *fb);
