@@ -515,6 +515,150 @@ int extkit_free_clusters(struct extkit_fs *fs, uint64_t start, uint64_t count)
 	return set_range(fs, fs->g.cluster_bits, start, count, 0);
 }
 
+/* Group g's part [u, u + n) (units) set in use (used) or free where it
+ * is not, counted; *changed adds the units that changed. */
+static int settle_in_group(struct extkit_fs *fs, uint32_t g, uint64_t u,
+			   uint32_t n, int used, uint64_t *changed)
+{
+	struct group_map m;
+	uint64_t set, diff;
+	int rc;
+
+	if (extkit_has_group_csum(&fs->sb) &&
+	    (fs->groups[g].flags & EXT4_BG_BLOCK_UNINIT))
+		return 0;	/* never initialised: left alone */
+	rc = gmap_load(fs, g, fs->g.cluster_bits, &m);
+	if (rc)
+		return rc;
+	set = extkit_bitmap_count_range(&m.m.bm, u - m.first, n);
+	diff = used ? n - set : set;
+	if (diff && used)
+		rc = extkit_bitmap_set_range(&m.m.bm, u - m.first, n);
+	else if (diff)
+		rc = extkit_bitmap_clear_range(&m.m.bm, u - m.first, n);
+	if (diff && !rc) {
+		extkit_alloc_stats_blocks(fs, g, diff, used);
+		rc = gmap_store(fs, &m);
+		*changed += diff;
+	}
+	gmap_free(&m);
+	return rc;
+}
+
+int extkit_alloc_settle(struct extkit_fs *fs, uint64_t start, uint64_t count,
+			int used, uint64_t *changed)
+{
+	uint64_t end = start + count, n_changed = 0;
+	uint32_t g, n;
+	int rc = writable(fs);
+
+	if (!rc && whole_clusters(fs))
+		rc = -EXTKIT_EUNSUPP;
+	if (!rc)
+		rc = check_range(fs, 0, start, count);
+	while (!rc && start < end) {
+		g = group_part(fs, 0, start, end, &n);
+		rc = settle_in_group(fs, g, start, n, used, &n_changed);
+		start += n;
+	}
+	if (changed)
+		*changed = n_changed;
+	return rc;
+}
+
+static int inode_ok(const struct extkit_fs *fs, uint32_t ino)
+{
+	return ino >= 1 && ino <= fs->sb.inodes_count;
+}
+
+int extkit_inode_in_use(struct extkit_fs *fs, uint32_t ino)
+{
+	struct extkit_group_map m;
+	int rc;
+
+	if (!inode_ok(fs, ino))
+		return -EINVAL;
+	rc = extkit_group_map_load(fs, extkit_group_of_inode(&fs->sb, ino),
+				   EXTKIT_MAP_INODES, &m);
+	if (rc)
+		return rc;
+	rc = extkit_bitmap_test(&m.bm,
+				extkit_group_inode_index(&fs->sb, ino));
+	extkit_group_map_free(&m);
+	return rc;
+}
+
+int extkit_alloc_inode_set(struct extkit_fs *fs, uint32_t ino, int take,
+			   int is_dir)
+{
+	uint32_t idx = extkit_group_inode_index(&fs->sb, ino);
+	struct extkit_group_map m;
+	int rc;
+
+	if (!inode_ok(fs, ino))
+		return -EINVAL;
+	rc = extkit_group_map_load(fs, extkit_group_of_inode(&fs->sb, ino),
+				   EXTKIT_MAP_INODES, &m);
+	if (rc)
+		return rc;
+	if (extkit_bitmap_test(&m.bm, idx) == !!take)
+		rc = -EFSCORRUPTED;	/* in that state already */
+	else if (take)
+		rc = extkit_bitmap_set(&m.bm, idx);
+	else
+		rc = extkit_bitmap_clear(&m.bm, idx);
+	if (!rc) {
+		extkit_alloc_stats_inode(fs, ino, take, is_dir);
+		rc = extkit_group_map_store(fs, &m);
+	}
+	extkit_group_map_free(&m);
+	return rc;
+}
+
+/* The first free inode of group g at or after index from (-ENOENT). */
+static int free_inode_in(struct extkit_fs *fs, uint32_t g, uint32_t from,
+			 uint32_t *ino)
+{
+	struct extkit_group_map m;
+	uint64_t found;
+	int rc;
+
+	if (!fs->groups[g].free_inodes)
+		return -ENOENT;
+	rc = extkit_group_map_load(fs, g, EXTKIT_MAP_INODES, &m);
+	if (rc)
+		return rc;
+	rc = extkit_bitmap_find_first_zero(&m.bm, from, m.bits - from,
+					   &found);
+	if (!rc)
+		*ino = g * fs->sb.inodes_per_group + (uint32_t)found + 1;
+	extkit_group_map_free(&m);
+	return rc;
+}
+
+int extkit_alloc_inode(struct extkit_fs *fs, uint32_t goal, int is_dir,
+		       uint32_t *ino)
+{
+	uint32_t n = fs->g.group_count, g0, from;
+	int rc = -ENOENT;
+
+	if (goal < fs->g.first_ino || !inode_ok(fs, goal))
+		goal = fs->g.first_ino;
+	g0 = extkit_group_of_inode(&fs->sb, goal);
+	from = extkit_group_inode_index(&fs->sb, goal);
+	for (uint32_t i = 0; rc == -ENOENT && i <= n; i++) {
+		uint32_t g = (g0 + i) % n;
+
+		rc = free_inode_in(fs, g, i ? 0 : from, ino);
+		if (!rc && *ino < fs->g.first_ino)
+			rc = free_inode_in(fs, g, fs->g.first_ino - 1 -
+					   g * fs->sb.inodes_per_group, ino);
+	}
+	if (rc)
+		return rc == -ENOENT ? -ENOSPC : rc;
+	return extkit_alloc_inode_set(fs, *ino, 1, is_dir);
+}
+
 int extkit_blk_list_push(struct extkit_blk_list *l, uint64_t blk)
 {
 	uint64_t *nb, cap;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Block allocation on the on-disk block bitmaps: take one free block near
- * a goal, free a range of blocks. Group and superblock free counts are
+ * Allocation on the on-disk bitmaps (one of the allocator's backings, see
+ * struct extkit_allocator): take one free block near a goal, free a
+ * range of blocks, take or release an inode; alloc_stats.c turns each
+ * into disk state. Group and superblock free counts are
  * updated in memory; extkit_alloc_commit() writes the descriptors and the
  * superblock (once per batch of edits, not per block).
  */
@@ -90,6 +92,33 @@ int extkit_free_clusters(struct extkit_fs *fs, uint64_t start,
  * one is not, or a negative error. Reads only. */
 int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
 			   uint64_t count);
+
+/*
+ * Sets blocks [start, start + count) in use (used) or free where they
+ * are not already, counting only those that change (*changed, may be
+ * NULL): a writer settling the maps it edited (fast commit replay, the
+ * orphan list). Groups whose bitmap was never initialised are left
+ * alone. -EFSCORRUPTED for a range outside the filesystem;
+ * -EXTKIT_EUNSUPP with bigalloc.
+ */
+int extkit_alloc_settle(struct extkit_fs *fs, uint64_t start, uint64_t count,
+			int used, uint64_t *changed);
+
+/*
+ * Inodes on the on-disk inode bitmaps. extkit_inode_in_use: 1 when
+ * inode ino's bit is set, 0 when not (a group never initialised holds
+ * none), or a negative error. extkit_alloc_inode_set takes (take 1) or
+ * releases it, counted as a directory when is_dir (alloc_stats.c);
+ * -EFSCORRUPTED when it is in that state already (nothing changes).
+ * extkit_alloc_inode takes the first free inode at or after goal
+ * (wrapping around the groups, never a reserved one). Counts in memory:
+ * extkit_alloc_commit writes them.
+ */
+int extkit_inode_in_use(struct extkit_fs *fs, uint32_t ino);
+int extkit_alloc_inode_set(struct extkit_fs *fs, uint32_t ino, int take,
+			   int is_dir);
+int extkit_alloc_inode(struct extkit_fs *fs, uint32_t goal, int is_dir,
+		       uint32_t *ino);
 
 /*
  * A growing list of block numbers, for writers that collect what they

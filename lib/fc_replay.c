@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "alloc_stats.h"
 #include "csum.h"
 #include "diradd.h"
 #include "dirblock.h"
@@ -341,40 +342,17 @@ static void drop_dir(struct fc_replay *r)
 
 static int flush_extents(struct fc_replay *r);
 
-/* Marks inode ino in use in its group: bitmap bit, INODE_UNINIT and
- * bg_itable_unused (else the check would take it for never used). */
+/* Marks inode ino in use in its group (alloc.c): bitmap bit, counts,
+ * INODE_UNINIT and bg_itable_unused (else the check would take it for
+ * never used), also when its bit is set already. */
 static int mark_inode_used(struct fc_replay *r, uint32_t ino)
 {
-	struct extkit_fs *fs = r->fs;
-	uint32_t ipg = fs->sb.inodes_per_group;
-	uint32_t g = (ino - 1) / ipg, idx = (ino - 1) % ipg;
-	struct extkit_group *gd = &fs->groups[g];
-	uint8_t *b = malloc(fs->g.block_size);
-	int rc;
+	int rc = extkit_alloc_inode_set(r->fs, ino, 1, 0);
 
-	if (!b)
-		return -ENOMEM;
-	if (gd->flags & EXT4_BG_INODE_UNINIT) {
-		memset(b, 0, fs->g.block_size);
-		gd->flags &= (uint16_t)~EXT4_BG_INODE_UNINIT;
+	if (rc == -EFSCORRUPTED) {	/* in use already */
+		extkit_alloc_stats_inode_in_use(r->fs, ino);
 		rc = 0;
-	} else {
-		rc = extkit_fs_read_block(fs, gd->inode_bitmap, b);
 	}
-	if (!rc && !(b[idx / 8] & (1u << (idx % 8)))) {
-		b[idx / 8] |= (uint8_t)(1u << (idx % 8));
-		if (gd->free_inodes)
-			gd->free_inodes--;
-		if (fs->sb.free_inodes_count)
-			fs->sb.free_inodes_count--;
-	}
-	if (gd->itable_unused > ipg - idx - 1)
-		gd->itable_unused = ipg - idx - 1;
-	if (!rc) {
-		extkit_group_inode_bitmap_csum_set(fs, g, b);
-		rc = extkit_fs_write_block(fs, gd->inode_bitmap, b);
-	}
-	free(b);
 	return rc;
 }
 
@@ -656,34 +634,17 @@ static int ext_normalize(struct ext_list *l)
 /* Sets the blocks of [start, start + len) in use (used) or free where
  * they are not, as the kernel's replay does for the maps it edited
  * (pass 5 would otherwise report them); groups whose bitmap is
- * uninitialised are left to pass 5. */
+ * uninitialised, and bigalloc, are left to pass 5. */
 static int set_blocks(struct extkit_fs *fs, uint64_t start, uint64_t len,
 		      int used)
 {
-	uint32_t g;
 	int rc;
 
-	if (!len)
+	if (!len || !extkit_fs_valid_block(fs, start) ||
+	    !extkit_fs_valid_block(fs, start + len - 1))
 		return 0;
-	g = extkit_group_of_block(&fs->sb, start);
-	if (g >= fs->g.group_count ||
-	    (fs->groups[g].flags & EXT4_BG_BLOCK_UNINIT) ||
-	    g != extkit_group_of_block(&fs->sb, start + len - 1)) {
-		if (len == 1)
-			return 0;
-	} else {
-		rc = used ? extkit_alloc_mark(fs, start, len) :
-			    extkit_free_blocks(fs, start, len);
-		if (rc == -EXTKIT_EUNSUPP)
-			return 0;	/* bigalloc: left to pass 5 */
-		if (rc != -EFSCORRUPTED)
-			return rc;	/* done, or an error */
-		if (len == 1)
-			return 0;	/* in that state already */
-	}
-	/* partly in that state, or across groups: by halves */
-	rc = set_blocks(fs, start, len / 2, used);
-	return rc ? rc : set_blocks(fs, start + len / 2, len - len / 2, used);
+	rc = extkit_alloc_settle(fs, start, len, used, NULL);
+	return rc == -EXTKIT_EUNSUPP ? 0 : rc;
 }
 
 /* Frees what the edited maps let go (punched data, old tree blocks)
@@ -1104,30 +1065,13 @@ static int remove_name(struct fc_replay *r, uint32_t dir, const char *name,
 	return rc < 0 ? rc : done;
 }
 
-/* Clears inode ino's bit in its group's bitmap (counts in memory). */
+/* Clears inode ino's bit in its group's bitmap (alloc.c; counts in
+ * memory); one free already, or in a group never initialised, stays. */
 static int mark_inode_free(struct fc_replay *r, uint32_t ino)
 {
-	struct extkit_fs *fs = r->fs;
-	uint32_t ipg = fs->sb.inodes_per_group;
-	uint32_t g = (ino - 1) / ipg, idx = (ino - 1) % ipg;
-	struct extkit_group *gd = &fs->groups[g];
-	uint8_t *b;
-	int rc;
+	int rc = extkit_alloc_inode_set(r->fs, ino, 0, 0);
 
-	if (gd->flags & EXT4_BG_INODE_UNINIT)
-		return 0;
-	b = malloc(fs->g.block_size);
-	if (!b)
-		return -ENOMEM;
-	rc = extkit_fs_read_block(fs, gd->inode_bitmap, b);
-	if (!rc && (b[idx / 8] & (1u << (idx % 8)))) {
-		b[idx / 8] &= (uint8_t)~(1u << (idx % 8));
-		gd->free_inodes++;
-		extkit_group_inode_bitmap_csum_set(fs, g, b);
-		rc = extkit_fs_write_block(fs, gd->inode_bitmap, b);
-	}
-	free(b);
-	return rc;
+	return rc == -EFSCORRUPTED ? 0 : rc;
 }
 
 /*
