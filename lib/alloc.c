@@ -659,6 +659,51 @@ int extkit_alloc_inode(struct extkit_fs *fs, uint32_t goal, int is_dir,
 	return extkit_alloc_inode_set(fs, *ino, 1, is_dir);
 }
 
+static int disk_take_blocks(void *arg, uint64_t goal, uint64_t want,
+			    uint64_t *start, uint64_t *got)
+{
+	(void)want;
+	*got = 1;
+	return extkit_alloc_block(arg, goal, start);
+}
+
+static int disk_take_inode(void *arg, uint32_t goal, int is_dir,
+			   uint32_t *ino)
+{
+	return extkit_alloc_inode(arg, goal, is_dir, ino);
+}
+
+static int disk_release(void *arg, uint64_t start, uint64_t count)
+{
+	return extkit_free_blocks(arg, start, count);
+}
+
+void extkit_alloc_disk(struct extkit_fs *fs, struct extkit_allocator *a)
+{
+	a->take_blocks = disk_take_blocks;
+	a->take_inode = disk_take_inode;
+	a->release = disk_release;
+	a->arg = fs;
+}
+
+int extkit_take_block(struct extkit_fs *fs, const struct extkit_allocator *a,
+		      uint64_t goal, uint64_t *blk)
+{
+	uint64_t got;
+
+	if (!a || !a->take_blocks)
+		return extkit_alloc_block(fs, goal, blk);
+	return a->take_blocks(a->arg, goal, 1, blk, &got);
+}
+
+int extkit_give_back(struct extkit_fs *fs, const struct extkit_allocator *a,
+		     uint64_t start, uint64_t count)
+{
+	if (!a || !a->take_blocks)
+		return extkit_free_blocks(fs, start, count);
+	return a->release ? a->release(a->arg, start, count) : 0;
+}
+
 int extkit_blk_list_push(struct extkit_blk_list *l, uint64_t blk)
 {
 	uint64_t *nb, cap;

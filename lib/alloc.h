@@ -15,6 +15,41 @@
 #include "fs.h"
 
 /*
+ * The allocator: who hands out blocks and inodes, one interface over
+ * three backings: the on-disk bitmaps (extkit_alloc_disk, this file),
+ * the whole filesystem in memory (extkit_fsbuild_allocator, mkfs -d) and
+ * fsck's pass-1 maps (fsck/alloc.c). Each backing turns a take or a
+ * release into disk state through alloc_stats.c.
+ *   take_blocks: a run of free blocks, the first at or after goal
+ *     (wrapping around) and up to want in all following it, taken;
+ *     *got >= 1. -ENOSPC when none is free.
+ *   take_inode: a free inode at or after goal, taken (counted as a
+ *     directory when is_dir).
+ *   release: gives back blocks [start, start + count) taken and not
+ *     used (an error path).
+ * A writer takes an allocator, or NULL for the on-disk bitmaps of its
+ * fs, whose counts it then writes with extkit_alloc_commit().
+ */
+struct extkit_allocator {
+	int (*take_blocks)(void *arg, uint64_t goal, uint64_t want,
+			   uint64_t *start, uint64_t *got);
+	int (*take_inode)(void *arg, uint32_t goal, int is_dir,
+			  uint32_t *ino);
+	int (*release)(void *arg, uint64_t start, uint64_t count);
+	void *arg;
+};
+
+/* The on-disk bitmaps of fs as an allocator. */
+void extkit_alloc_disk(struct extkit_fs *fs, struct extkit_allocator *a);
+
+/* One block near goal from a (NULL, or no take_blocks: fs's on-disk
+ * bitmaps); giving back blocks it took (a release may be NULL). */
+int extkit_take_block(struct extkit_fs *fs, const struct extkit_allocator *a,
+		      uint64_t goal, uint64_t *blk);
+int extkit_give_back(struct extkit_fs *fs, const struct extkit_allocator *a,
+		     uint64_t start, uint64_t count);
+
+/*
  * The first free block at or after goal (wrapping around the groups;
  * groups whose bitmap is uninitialised are skipped). -ENOSPC when none.
  * With metadata_csum the group's bitmap checksum is updated in memory:

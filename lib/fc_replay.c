@@ -161,15 +161,7 @@ static int ino_ok(const struct extkit_fs *fs, uint32_t ino)
 /* The extent of an ADD_RANGE tag (fc_ex: a struct ext4_extent). */
 static void add_range_extent(const uint8_t *v, struct extkit_extent *ex)
 {
-	const uint8_t *e = v + offsetof(struct ext4_fc_add_range, fc_ex);
-	uint32_t len = get_le16(e + offsetof(struct ext4_extent, ee_len));
-
-	ex->lblk = FC_LE32(e, ext4_extent, ee_block);
-	ex->pblk = (uint64_t)get_le16(e + offsetof(struct ext4_extent,
-						   ee_start_hi)) << 32 |
-		   FC_LE32(e, ext4_extent, ee_start_lo);
-	ex->unwritten = len > EXT4_EXT_INIT_MAX_LEN;
-	ex->len = ex->unwritten ? len - EXT4_EXT_INIT_MAX_LEN : len;
+	extkit_extent_decode(v + offsetof(struct ext4_fc_add_range, fc_ex), ex);
 }
 
 static const char *check_range(const struct fc_replay *r, const uint8_t *v)
@@ -269,20 +261,31 @@ static int check_all(struct fc_replay *r, uint8_t *bad)
 
 /* ---- blocks the replay allocates ---- */
 
-static int take_block(void *arg, uint64_t goal, uint64_t *blk)
+/* The on-disk bitmaps passing over the ranges the log claims. */
+static int take_blocks(void *arg, uint64_t goal, uint64_t want,
+		       uint64_t *blk, uint64_t *got)
 {
 	struct fc_replay *r = arg;
 	int rc = extkit_alloc_find_skip(r->fs, goal, r->claimed.v,
 					r->claimed.n, 1, blk);
 
+	(void)want;
+	*got = 1;
 	return rc ? rc : extkit_alloc_mark(r->fs, *blk, 1);
 }
 
-static void give_back(void *arg, uint64_t blk)
+static int give_back(void *arg, uint64_t start, uint64_t count)
 {
 	struct fc_replay *r = arg;
 
-	extkit_free_blocks(r->fs, blk, 1);
+	return extkit_free_blocks(r->fs, start, count);
+}
+
+static int take_block(struct fc_replay *r, uint64_t goal, uint64_t *blk)
+{
+	uint64_t got;
+
+	return take_blocks(r, goal, 1, blk, &got);
 }
 
 /* ---- inodes ---- */
@@ -364,11 +367,10 @@ static void fix_iblock(uint8_t *raw, const uint8_t *logged)
 	uint8_t *root = raw + I_OFF(i_block);
 
 	if (flags & EXT4_EXTENTS_FL) {
-		if (get_le16(root) != EXT4_EXT_MAGIC) {
-			memset(root, 0, 12);
-			put_le16(root, EXT4_EXT_MAGIC);
-			put_le16(root + 4, EXTKIT_EXTENT_ROOT_MAX);
-		}
+		if (get_le16(root) != EXT4_EXT_MAGIC)
+			extkit_extent_node_init(root,
+				sizeof(struct ext4_extent_header),
+				EXTKIT_EXTENT_ROOT_MAX, 0);
 	} else if (flags & EXT4_INLINE_DATA_FL) {
 		memcpy(root, logged + I_OFF(i_block), EXTKIT_EXTENT_ROOT_SIZE);
 	}
@@ -770,7 +772,9 @@ static int dir_space(struct fc_replay *r, uint32_t dir)
 		r->ds = NULL;
 		return rc == -ENOMEM || rc == -EIO ? rc : 1;
 	}
-	r->ds->alloc = (struct extkit_blk_alloc){ take_block, give_back, r };
+	r->ds->alloc = (struct extkit_allocator){ .take_blocks = take_blocks,
+						  .release = give_back,
+						  .arg = r };
 	return 0;
 }
 
@@ -779,8 +783,7 @@ static int init_dir(struct fc_replay *r, uint32_t ino, uint32_t parent,
 		    struct extkit_inode *inode)
 {
 	struct extkit_fs *fs = r->fs;
-	struct extkit_dir_format fmt;
-	uint32_t bs = fs->g.block_size, end = bs;
+	uint32_t bs = fs->g.block_size;
 	struct extkit_extent ex = { .lblk = 0, .len = 1 };
 	struct extkit_mapbuild mb = { .extents = 1, .list = &ex, .nlist = 1,
 				      .nblocks = 1 };
@@ -797,13 +800,7 @@ static int init_dir(struct fc_replay *r, uint32_t ino, uint32_t parent,
 	b = calloc(1, bs);
 	if (!b)
 		return -ENOMEM;
-	extkit_dir_format_init(fs, &fmt);
-	if (extkit_has_metadata_csum(&fs->sb)) {
-		end = bs - sizeof(struct ext4_dir_entry_tail);
-		extkit_dirblock_init_tail(fs, b);
-	}
-	extkit_dirent_set(&fmt, b, ino, 12, ".", 1, EXT2_FT_DIR);
-	extkit_dirent_set(&fmt, b + 12, parent, end - 12, "..", 2, EXT2_FT_DIR);
+	extkit_dirblock_new(fs, b, ino, parent, 0);
 	rc = extkit_dirblock_write(fs, ino, inode->generation, ex.pblk, b);
 	free(b);
 	if (rc)
@@ -832,6 +829,18 @@ struct inline_part {
 	uint32_t len;
 	uint32_t off;		/* in the part (extkit_inline_write) */
 };
+
+/* The next record of an inline part through dir.c's cursor: 1, 0 at
+ * the end, -EFSCORRUPTED for a damaged one. An inode number out of range
+ * is not damage here (the record is sound; pass 2 judges the entry). */
+static int next_record(struct extkit_dir_cursor *c)
+{
+	int rc = extkit_dir_cursor_next(c);
+
+	if (rc == -EFSCORRUPTED && c->problem == EXTKIT_DIRENT_BAD_INODE)
+		return 1;
+	return rc;
+}
 
 /* Part k (0, 1) of the inline directory in raw: 0, or 1 when absent. */
 static int inline_part(const struct extkit_fs *fs, const uint8_t *raw,
@@ -872,44 +881,41 @@ static int inline_edit(struct fc_replay *r, uint32_t dir, int k,
 		       uint32_t ino, uint8_t ftype, int add)
 {
 	struct extkit_dir_format fmt;
-	uint32_t need = extkit_dirent_min_len(len), at = 0, prev = UINT32_MAX;
+	struct extkit_dir_cursor c;
+	uint32_t need = extkit_dirent_min_len(len);
 	int rc;
 
 	extkit_dir_format_init(r->fs, &fmt);
-	while (at + EXT2_DIR_ENTRY_HEADER_LEN <= pt->len) {
-		uint8_t *e = pt->p + at;
-		uint32_t rec = get_le16(e + 4), live = get_le32(e);
-		uint32_t used = live ? extkit_dirent_min_len(e[6]) : 0;
+	extkit_dir_cursor_init(&c, &fmt, pt->p, 0, pt->len);
+	while ((rc = next_record(&c)) == 1) {
+		uint8_t *e = pt->p + c.off;
+		const struct ext2_dir_entry_2 *de = (const void *)e;
+		uint32_t live = le32(de->inode);
+		uint32_t nl = extkit_dirent_name_len(&fmt, de);
+		uint32_t used = live ? extkit_dirent_min_len(nl) : 0;
 
-		if (rec < EXT2_DIR_ENTRY_HEADER_LEN || rec % 4 ||
-		    rec > pt->len - at || used > rec)
-			return 0;	/* damaged: left to pass 2 */
-		if (add && rec - used >= need) {
-			if (used) {
-				put_le16(e + 4, (uint16_t)used);
-				e += used;
-			}
-			put_le32(e, ino);
-			put_le16(e + 4, (uint16_t)(rec - used));
-			e[6] = (uint8_t)len;
-			e[7] = fmt.has_filetype ? ftype : 0;
-			memcpy(e + EXT2_DIR_ENTRY_HEADER_LEN, name, len);
+		if (add && c.rec_len - used >= need) {
+			if (used)
+				extkit_dirent_set_rec_len(&fmt, e, used);
+			extkit_dirent_set(&fmt, e + used, ino,
+					  c.rec_len - used, name, len, ftype);
 			break;
 		}
-		if (!add && live == ino && e[6] == len &&
-		    !memcmp(e + EXT2_DIR_ENTRY_HEADER_LEN, name, len)) {
-			if (prev == UINT32_MAX)
-				put_le32(e, 0);
+		if (!add && live == ino && nl == len &&
+		    !memcmp(de->name, name, len)) {
+			if (c.prev == EXTKIT_DIR_NO_OFFSET)
+				extkit_dirent_set(&fmt, e, 0, c.rec_len,
+					de->name, nl,
+					extkit_dirent_file_type(&fmt, de));
 			else
-				put_le16(pt->p + prev + 4, (uint16_t)
-					 (get_le16(pt->p + prev + 4) + rec));
+				extkit_dirent_set_rec_len(&fmt, pt->p + c.prev,
+					extkit_dirent_rec_len(&fmt,
+						pt->p + c.prev) + c.rec_len);
 			break;
 		}
-		prev = at;
-		at += rec;
 	}
-	if (at + EXT2_DIR_ENTRY_HEADER_LEN > pt->len)
-		return 0;
+	if (rc != 1)
+		return 0;	/* no room, or damaged: left to pass 2 */
 	rc = extkit_inline_write(r->fs, dir, k, pt->off, pt->p, pt->len);
 	return rc ? rc : 1;
 }
@@ -947,29 +953,26 @@ static int copy_part(const struct extkit_dir_format *fmt, const uint8_t *p,
 		     uint32_t len, uint8_t *b, uint32_t end, uint32_t *at,
 		     uint32_t *last)
 {
-	uint32_t off = 0;
+	struct extkit_dir_cursor c;
+	int rc;
 
-	while (off + EXT2_DIR_ENTRY_HEADER_LEN <= len) {
-		const uint8_t *e = p + off;
-		uint32_t rec = get_le16(e + 4), nlen = e[6];
+	extkit_dir_cursor_init(&c, fmt, p, 0, len);
+	while ((rc = next_record(&c)) == 1) {
+		const struct ext2_dir_entry_2 *de = (const void *)(p + c.off);
+		uint32_t ino = le32(de->inode);
+		uint32_t nl = extkit_dirent_name_len(fmt, de);
+		uint32_t need = extkit_dirent_min_len(nl);
 
-		if (rec < EXT2_DIR_ENTRY_HEADER_LEN || rec % 4 ||
-		    rec > len - off || EXT2_DIR_ENTRY_HEADER_LEN + nlen > rec)
-			return -EFSCORRUPTED;
-		if (get_le32(e)) {
-			uint32_t need = extkit_dirent_min_len(nlen);
-
-			if (*at + need > end)
-				return -ENOSPC;
-			extkit_dirent_set(fmt, b + *at, get_le32(e), need,
-					  (const char *)e +
-					  EXT2_DIR_ENTRY_HEADER_LEN, nlen, e[7]);
-			*last = *at;
-			*at += need;
-		}
-		off += rec;
+		if (!ino)
+			continue;
+		if (*at + need > end)
+			return -ENOSPC;
+		extkit_dirent_set(fmt, b + *at, ino, need, de->name, nl,
+				  extkit_dirent_file_type(fmt, de));
+		*last = *at;
+		*at += need;
 	}
-	return 0;
+	return rc;
 }
 
 /*
@@ -1000,13 +1003,9 @@ static int inline_to_block(struct fc_replay *r, uint32_t dir)
 	if (!b)
 		return -ENOMEM;
 	extkit_dir_format_init(fs, &fmt);
-	if (extkit_has_metadata_csum(&fs->sb)) {
-		end = bs - sizeof(struct ext4_dir_entry_tail);
-		extkit_dirblock_init_tail(fs, b);
-	}
-	extkit_dirent_set(&fmt, b, dir, 12, ".", 1, EXT2_FT_DIR);
-	extkit_dirent_set(&fmt, b + 12, get_le32(in.iblock), 12, "..", 2,
-			  EXT2_FT_DIR);
+	end = bs - fmt.tail_len;
+	extkit_dirblock_new(fs, b, dir, get_le32(in.iblock),
+			    EXTKIT_NEWDIR_OPEN);
 	rc = copy_part(&fmt, in.iblock + EXTKIT_INLINE_DOTDOT,
 		       EXTKIT_INLINE_IBLOCK - EXTKIT_INLINE_DOTDOT, b, end, &at,
 		       &last);

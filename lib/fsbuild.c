@@ -205,3 +205,29 @@ int extkit_fsbuild_flush(struct extkit_fsbuild *fb)
 	free(raw);
 	return rc;
 }
+
+static int fb_take_blocks(void *arg, uint64_t goal, uint64_t want,
+			  uint64_t *start, uint64_t *got)
+{
+	return extkit_fsbuild_blocks(arg, goal, want, start, got);
+}
+
+static int fb_take_inode(void *arg, uint32_t goal, int is_dir,
+			 uint32_t *ino)
+{
+	return extkit_fsbuild_inode(arg, goal, is_dir, ino);
+}
+
+static int fb_release(void *arg, uint64_t start, uint64_t count)
+{
+	return extkit_fsbuild_release(arg, start, count);
+}
+
+void extkit_fsbuild_allocator(struct extkit_fsbuild *fb,
+			      struct extkit_allocator *a)
+{
+	a->take_blocks = fb_take_blocks;
+	a->take_inode = fb_take_inode;
+	a->release = fb_release;
+	a->arg = fb;
+}

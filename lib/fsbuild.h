@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "alloc.h"
 #include "bitmap.h"
 #include "fs.h"
 
@@ -52,5 +53,10 @@ int extkit_fsbuild_release(struct extkit_fsbuild *fb, uint64_t start,
 
 /* Writes the bitmaps of every group that changed. */
 int extkit_fsbuild_flush(struct extkit_fsbuild *fb);
+
+/* fb as an allocator (alloc.h): the backing of the whole filesystem in
+ * memory. */
+void extkit_fsbuild_allocator(struct extkit_fsbuild *fb,
+			      struct extkit_allocator *a);
 
 #endif /* EXTKIT_FSBUILD_H */

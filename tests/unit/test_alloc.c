@@ -306,6 +306,61 @@ START_TEST(test_fsbuild_backing)
 }
 END_TEST
 
+/* Settling a range sets only what is not in that state, counting it;
+ * inodes taken and released on the on-disk bitmaps. */
+START_TEST(test_settle_and_inodes)
+{
+	struct fx f;
+	struct extkit_allocator a;
+	uint64_t start, changed, blk, got;
+	uint32_t g = 1, free0, ino, ipg;
+
+	fx_open(&f, 1);
+	ipg = f.fs->sb.inodes_per_group;
+	start = extkit_group_first_block(&f.fs->sb, g) + 500;
+	free0 = f.fs->groups[g].free_blocks;
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, start + 2, 2), 0);
+	ck_assert_int_eq(extkit_alloc_settle(f.fs, start, 6, 1, &changed), 0);
+	ck_assert_uint_eq(changed, 4);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 6);
+	ck_assert_int_eq(extkit_alloc_settle(f.fs, start, 6, 1, &changed), 0);
+	ck_assert_uint_eq(changed, 0);
+	ck_assert_int_eq(extkit_alloc_settle(f.fs, start + 5, 3, 0, &changed),
+			 0);
+	ck_assert_uint_eq(changed, 1);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 5);
+	check_block_csum(&f, g);
+	ck_assert_int_eq(extkit_alloc_settle(f.fs, f.fs->sb.blocks_count, 1,
+					     1, NULL), -EFSCORRUPTED);
+	/* inodes: the first free from the goal on, never a reserved one */
+	ck_assert_int_eq(extkit_alloc_inode(f.fs, 1, 0, &ino), 0);
+	ck_assert_uint_eq(ino, f.fs->g.first_ino);
+	ck_assert_int_eq(extkit_inode_in_use(f.fs, ino), 1);
+	ck_assert_int_eq(extkit_alloc_inode_set(f.fs, ino, 1, 0),
+			 -EFSCORRUPTED);
+	ck_assert_int_eq(extkit_alloc_inode(f.fs, ipg + 3, 1, &ino), 0);
+	ck_assert_uint_eq(ino, ipg + 3);
+	ck_assert_uint_eq(f.fs->groups[1].used_dirs, 1);
+	ck_assert_int_eq(disk_bit(&f, 1, EXTKIT_MAP_INODES, 2), 1);
+	ck_assert_uint_eq(f.fs->groups[1].inode_bitmap_csum,
+			  extkit_bitmap_csum(f.fs, f.raw, ipg / 8));
+	ck_assert_int_eq(extkit_alloc_inode_set(f.fs, ino, 0, 1), 0);
+	ck_assert_uint_eq(f.fs->groups[1].used_dirs, 0);
+	ck_assert_int_eq(extkit_inode_in_use(f.fs, ino), 0);
+	/* the interface over the on-disk backing */
+	extkit_alloc_disk(f.fs, &a);
+	ck_assert_int_eq(a.take_blocks(a.arg, start + 100, 4, &blk, &got), 0);
+	ck_assert_uint_eq(blk, start + 100);
+	ck_assert_uint_eq(got, 1);
+	ck_assert_int_eq(extkit_blocks_all_used(f.fs, blk, 1), 1);
+	ck_assert_int_eq(extkit_give_back(f.fs, &a, blk, 1), 0);
+	ck_assert_int_eq(extkit_blocks_all_used(f.fs, blk, 1), 0);
+	ck_assert_int_eq(extkit_take_block(f.fs, NULL, blk, &got), 0);
+	ck_assert_uint_eq(got, blk);
+	fx_close(&f);
+}
+END_TEST
+
 Suite *alloc_suite(void)
 {
 	Suite *s = suite_create("alloc");
@@ -317,6 +372,7 @@ Suite *alloc_suite(void)
 	tcase_add_test(tc, test_uninit_block_map);
 	tcase_add_test(tc, test_bigalloc_clusters);
 	tcase_add_test(tc, test_fsbuild_backing);
+	tcase_add_test(tc, test_settle_and_inodes);
 	suite_add_tcase(s, tc);
 	return s;
 }
