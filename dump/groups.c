@@ -228,7 +228,7 @@ static void put_rel(const struct dump_ctx *ctx, const struct group_view *v,
 	if (!extkit_has_incompat(sb, EXT4_FEATURE_INCOMPAT_FLEX_BG) ||
 	    blk < sb->first_data_block || blk >= sb->blocks_count)
 		return;
-	g = (blk - sb->first_data_block) / sb->blocks_per_group;
+	g = extkit_group_of_block(sb, blk);
 	printf(" (bg #%" PRIu64 " + %" PRIu64 ")", g,
 	       blk - extkit_group_first_block(sb, (uint32_t)g));
 }

@@ -44,8 +44,8 @@ struct lsdel {
 static int block_used(struct lsdel *l, uint64_t blk)
 {
 	const struct extkit_super *sb = &l->ctx->fs->sb;
-	uint64_t rel = blk - sb->first_data_block, bit;
-	uint32_t g = (uint32_t)(rel / sb->blocks_per_group);
+	uint32_t g = extkit_group_of_block(sb, blk);
+	uint64_t bit;
 
 	if (!l->maps[g]) {
 		l->maps[g] = dump_group_block_map(l->ctx, g, &l->nbits[g],
@@ -53,7 +53,7 @@ static int block_used(struct lsdel *l, uint64_t blk)
 		if (!l->maps[g])
 			return 1;
 	}
-	bit = (rel % sb->blocks_per_group) / l->ratios[g];
+	bit = extkit_group_block_index(sb, blk) / l->ratios[g];
 	return bit >= l->nbits[g] || (l->maps[g][bit / 8] >> (bit % 8) & 1);
 }
 

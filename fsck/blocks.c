@@ -275,7 +275,7 @@ static int meta_groups(const struct extkit_fs *fs, uint64_t blk, uint64_t *g,
 {
 	if (blk < fs->sb.first_data_block || blk >= fs->sb.blocks_count)
 		return 0;
-	*g = (blk - fs->sb.first_data_block) / fs->sb.blocks_per_group;
+	*g = extkit_group_of_block(&fs->sb, blk);
 	*last = *g;
 	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_FLEX_BG) &&
 	    fs->sb.log_groups_per_flex < 32)

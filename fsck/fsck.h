@@ -669,14 +669,21 @@ void fsck_ea_shared(struct fsck_ctx *ctx,
 int fsck_ea_copy(struct fsck_ctx *ctx, uint64_t from, uint64_t to);
 uint64_t fsck_ea_moved_to(struct fsck_ctx *ctx, uint64_t blk);
 
-/* Allocation from the maps pass 1 built (lost_found.c). */
+/* Allocation from the maps pass 1 built (alloc.c: the backing of the
+ * allocation interface over them). */
 int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk);
 /* count contiguous blocks, from goal on if possible; -ENOSPC if none. */
 int fsck_new_run(struct fsck_ctx *ctx, uint64_t goal, uint32_t count,
 		 uint64_t *blk);
 int fsck_new_inode(struct fsck_ctx *ctx, uint32_t dir, int is_dir,
 		   uint32_t *ino);
-int fsck_disk_bit_free(struct fsck_ctx *ctx, uint64_t bm, uint32_t nr);
+/* Takes inode ino itself (a new root). */
+int fsck_take_inode(struct fsck_ctx *ctx, uint32_t ino, int is_dir);
+/* Undo a take whose purpose failed before anything was written. */
+void fsck_release_new_block(struct fsck_ctx *ctx, uint64_t blk);
+void fsck_release_new_inode(struct fsck_ctx *ctx, uint32_t ino, int is_dir);
+struct extkit_allocator;
+void fsck_allocator(struct fsck_ctx *ctx, struct extkit_allocator *a);
 
 /* lost+found and directory entry insertion (lost_found.c). */
 int fsck_get_lost_found(struct fsck_ctx *ctx, int create);

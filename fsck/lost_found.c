@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * What fsck creates: blocks and inodes (allocated from the maps pass 1
- * built, and remembered for pass 5), directories (lost+found, a new
- * root), directory entries (reconnected files), and blocks filling the
- * holes of a directory.
- *
- * An allocation updates the group descriptor and superblock counters at
- * once, and pass 5 takes the allocation as already on disk, so a repair
- * does not show up later as bitmap differences (e2fsck does the same).
+ * What fsck creates: directories (lost+found, a new root), directory
+ * entries (reconnected files), and blocks filling the holes of a
+ * directory; the blocks and inodes come from fsck's allocator (alloc.c).
  * Entries are added by the library's add-entry (lib/diradd.c), which
  * grows the directory by a block when none has room, the block taken from
  * fsck's maps through its allocator hook. A hole is filled with a block
@@ -20,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "csum.h"
 #include "dir.h"
 #include "dirblock.h"
@@ -41,211 +37,6 @@
 #define LF_NAME		"lost+found"
 #define LF_MODE		040700
 
-/* ---- allocation ---- */
-
-static uint32_t block_group(const struct extkit_fs *fs, uint64_t blk)
-{
-	return (uint32_t)((blk - fs->sb.first_data_block) /
-			  fs->sb.blocks_per_group);
-}
-
-/*
- * Whether bit nr of the on-disk bitmap at block bm is clear: only then
- * does an allocation change the free counts (the block or inode may be
- * marked in use on disk already, by what fsck has just released).
- */
-int fsck_disk_bit_free(struct fsck_ctx *ctx, uint64_t bm, uint32_t nr)
-{
-	if (extkit_fs_read_block(ctx->fs, bm, ctx->blkbuf))
-		return 1;
-	return !(ctx->blkbuf[nr / 8] & (1u << (nr % 8)));
-}
-
-int fsck_new_block(struct fsck_ctx *ctx, uint64_t goal, uint64_t *blk)
-{
-	struct extkit_fs *fs = ctx->fs;
-	uint64_t first = fs->sb.first_data_block;
-	uint64_t n = fs->sb.blocks_count - first, bit;
-	uint32_t g, ratio = fs->g.cluster_ratio;
-	int rc, fresh;
-
-	if (goal < first || goal >= fs->sb.blocks_count)
-		goal = first;
-	rc = extkit_bitmap_find_first_zero(&ctx->block_found, goal - first,
-					   n - (goal - first), &bit);
-	if (rc == -ENOENT)
-		rc = extkit_bitmap_find_first_zero(&ctx->block_found, 0, n,
-						   &bit);
-	if (rc)
-		return rc == -ENOENT ? -ENOSPC : rc;
-	*blk = bit + first;
-	/* bigalloc: the free counts and the on-disk bits are clusters',
-	 * taken with their first block */
-	fresh = !extkit_bitmap_count_range(&ctx->block_found,
-					   bit & ~(uint64_t)(ratio - 1), ratio);
-	extkit_bitmap_set(&ctx->block_found, bit);
-	rc = fsck_alloc_push(&ctx->alloc_blocks, *blk);
-	if (rc)
-		return rc;
-	g = block_group(fs, *blk);
-	if (!fresh ||
-	    !fsck_disk_bit_free(ctx, fs->groups[g].block_bitmap,
-				(uint32_t)(bit % fs->sb.blocks_per_group) >>
-				fs->g.cluster_bits))
-		return 0;
-	if (fs->groups[g].free_blocks)
-		fs->groups[g].free_blocks--;
-	if (fs->sb.free_blocks_count)
-		fs->sb.free_blocks_count--;
-	ctx->flags |= FSCK_FL_SB_DIRTY;
-	return 0;
-}
-
-/*
- * bigalloc: the first run of whole clusters wholly free, from goal's
- * cluster on (then from the start), holding count blocks from goal's
- * offset in its cluster: a copy keeps each block's place in its cluster
- * (a file's logical and physical clusters line up) and shares no
- * cluster with another owner. Its first block number - first in *bit.
- */
-static int free_cluster_run(struct fsck_ctx *ctx, uint64_t goal,
-			    uint32_t count, uint64_t *bit)
-{
-	struct extkit_fs *fs = ctx->fs;
-	uint64_t first = fs->sb.first_data_block;
-	uint64_t n = fs->sb.blocks_count - first;
-	uint32_t ratio = fs->g.cluster_ratio;
-	uint64_t off = (goal - first) % ratio;
-	uint64_t span = (off + count + ratio - 1) / ratio * ratio;
-	uint64_t from = (goal - first) - off, c;
-
-	for (int pass = 0; pass < 2; pass++, from = 0)
-		for (c = from; c + span <= n; c += ratio)
-			if (!extkit_bitmap_count_range(&ctx->block_found, c,
-						       span)) {
-				*bit = c + off;
-				return 0;
-			}
-	return -ENOENT;
-}
-
-int fsck_new_run(struct fsck_ctx *ctx, uint64_t goal, uint32_t count,
-		 uint64_t *blk)
-{
-	struct extkit_fs *fs = ctx->fs;
-	uint64_t first = fs->sb.first_data_block;
-	uint64_t n = fs->sb.blocks_count - first, bit, got;
-	int rc;
-
-	if (goal < first || goal >= fs->sb.blocks_count)
-		goal = first;
-	if (fs->g.cluster_ratio > 1)
-		rc = free_cluster_run(ctx, goal, count, &bit);
-	else
-		rc = extkit_bitmap_find_zero_run(&ctx->block_found,
-						 goal - first,
-						 n - (goal - first), count,
-						 &bit);
-	if (rc == -ENOENT && fs->g.cluster_ratio == 1)
-		rc = extkit_bitmap_find_zero_run(&ctx->block_found, 0, n,
-						 count, &bit);
-	if (rc)
-		return rc == -ENOENT ? -ENOSPC : rc;
-	/* Each is the first free block from its goal on: taken in order. */
-	for (uint32_t i = 0; i < count; i++) {
-		rc = fsck_new_block(ctx, bit + first + i, &got);
-		if (rc)
-			return rc;
-		if (got != bit + first + i)
-			return -EIO;
-	}
-	*blk = bit + first;
-	return 0;
-}
-
-/*
- * With group descriptor checksums, the inodes past the table's used part
- * (bg_itable_unused) and a group marked INODE_UNINIT are taken as never
- * used: a new inode there moves the mark past it (as ext2fs's inode
- * allocation does), or the next check finds it in the unused part.
- */
-static void note_inode_in_use(struct fsck_ctx *ctx, uint32_t g, uint32_t idx)
-{
-	struct extkit_fs *fs = ctx->fs;
-	struct extkit_group *gd = &fs->groups[g];
-	uint32_t ipg = fs->sb.inodes_per_group;
-
-	if (!extkit_has_group_csum(&fs->sb) ||
-	    (!(gd->flags & EXT4_BG_INODE_UNINIT) &&
-	     gd->itable_unused <= ipg - idx - 1))
-		return;
-	gd->flags &= (uint16_t)~EXT4_BG_INODE_UNINIT;
-	if (gd->itable_unused > ipg - idx - 1)
-		gd->itable_unused = ipg - idx - 1;
-	ctx->flags |= FSCK_FL_SB_DIRTY;
-}
-
-int fsck_new_inode(struct fsck_ctx *ctx, uint32_t dir, int is_dir,
-		   uint32_t *ino)
-{
-	struct extkit_fs *fs = ctx->fs;
-	uint32_t ipg = fs->sb.inodes_per_group;
-	uint64_t start = fs->g.first_ino - 1, bit;
-	uint32_t g;
-	int rc;
-
-	if (dir > fs->g.first_ino)
-		start = (uint64_t)((dir - 1) / ipg) * ipg;
-	if (start < fs->g.first_ino - 1)
-		start = fs->g.first_ino - 1;
-	rc = extkit_bitmap_find_first_zero(&ctx->inode_used, start,
-					   fs->sb.inodes_count - start, &bit);
-	if (rc == -ENOENT)
-		rc = extkit_bitmap_find_first_zero(&ctx->inode_used,
-			fs->g.first_ino - 1,
-			fs->sb.inodes_count - (fs->g.first_ino - 1), &bit);
-	if (rc)
-		return rc == -ENOENT ? -ENOSPC : rc;
-	*ino = (uint32_t)bit + 1;
-	extkit_bitmap_set(&ctx->inode_used, bit);
-	rc = fsck_alloc_push(&ctx->alloc_inodes, *ino);
-	if (rc)
-		return rc;
-	g = (uint32_t)(bit / ipg);
-	note_inode_in_use(ctx, g, (uint32_t)(bit % ipg));
-	if (!fsck_disk_bit_free(ctx, fs->groups[g].inode_bitmap,
-				(uint32_t)(bit % ipg)))
-		return 0;
-	if (fs->groups[g].free_inodes)
-		fs->groups[g].free_inodes--;
-	if (is_dir)
-		fs->groups[g].used_dirs++;
-	if (fs->sb.free_inodes_count)
-		fs->sb.free_inodes_count--;
-	ctx->flags |= FSCK_FL_SB_DIRTY;
-	return 0;
-}
-
-/* Undoes fsck_new_inode(ctx, ..., is_dir, &ino) when what it was for
- * failed before anything was written. */
-static void release_inode(struct fsck_ctx *ctx, uint32_t ino, int is_dir)
-{
-	struct extkit_fs *fs = ctx->fs;
-	struct fsck_alloc_list *l = &ctx->alloc_inodes;
-	uint32_t ipg = fs->sb.inodes_per_group, g = (ino - 1) / ipg;
-
-	extkit_bitmap_clear(&ctx->inode_used, ino - 1);
-	if (l->n && l->v[l->n - 1] == ino)
-		l->n--;
-	if (!fsck_disk_bit_free(ctx, fs->groups[g].inode_bitmap,
-				(ino - 1) % ipg))
-		return;
-	fs->groups[g].free_inodes++;
-	if (is_dir && fs->groups[g].used_dirs)
-		fs->groups[g].used_dirs--;
-	fs->sb.free_inodes_count++;
-}
-
 int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj)
 {
 	struct extkit_inode inode;
@@ -261,8 +52,6 @@ int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj)
 	return fsck_write_inode(ctx, ino, &inode);
 }
 
-static void lf_release(void *arg, uint64_t blk);
-
 /* ---- directory blocks ---- */
 
 /*
@@ -273,60 +62,8 @@ static void lf_release(void *arg, uint64_t blk);
 static int write_dir_block(struct fsck_ctx *ctx, uint64_t blk, uint32_t dir,
 			   uint32_t gen, uint32_t parent)
 {
-	struct extkit_fs *fs = ctx->fs;
-	uint32_t bs = fs->g.block_size, end = bs;
-	struct extkit_dir_format fmt;
-	uint8_t *b = ctx->blkbuf;
-
-	extkit_dir_format_init(fs, &fmt);
-	memset(b, 0, bs);
-	if (extkit_has_metadata_csum(&fs->sb)) {
-		end = bs - sizeof(struct ext4_dir_entry_tail);
-		extkit_dirblock_init_tail(fs, b);
-	}
-	if (parent) {
-		extkit_dirent_set(&fmt, b, dir, 12, ".", 1, EXT2_FT_DIR);
-		extkit_dirent_set(&fmt, b + 12, parent, end - 12, "..", 2,
-				  EXT2_FT_DIR);
-	} else {
-		extkit_dirent_set(&fmt, b, 0, end, "", 0, 0);
-	}
-	return extkit_dirblock_write(fs, dir, gen, blk, b);
-}
-
-/*
- * The library's add-entry grows a directory with blocks from fsck's maps,
- * not the on-disk bitmaps pass 5 is about to rewrite.
- */
-static int lf_alloc(void *arg, uint64_t goal, uint64_t *blk)
-{
-	return fsck_new_block(arg, goal, blk);
-}
-
-/* Undoes fsck_new_block (the library's error path). */
-static void lf_release(void *arg, uint64_t blk)
-{
-	struct fsck_ctx *ctx = arg;
-	struct extkit_fs *fs = ctx->fs;
-	struct fsck_alloc_list *l = &ctx->alloc_blocks;
-	uint64_t bit = blk - fs->sb.first_data_block;
-	uint32_t g = block_group(fs, blk);
-	size_t i;
-
-	extkit_bitmap_clear(&ctx->block_found, bit);
-	for (i = l->n; i-- > 0;) {
-		if (l->v[i] == blk) {
-			memmove(l->v + i, l->v + i + 1,
-				(l->n - i - 1) * sizeof(*l->v));
-			l->n--;
-			break;
-		}
-	}
-	if (!fsck_disk_bit_free(ctx, fs->groups[g].block_bitmap,
-				(uint32_t)(bit % fs->sb.blocks_per_group)))
-		return;
-	fs->groups[g].free_blocks++;
-	fs->sb.free_blocks_count++;
+	extkit_dirblock_new(ctx->fs, ctx->blkbuf, dir, parent, 0);
+	return extkit_dirblock_write(ctx->fs, dir, gen, blk, ctx->blkbuf);
 }
 
 /*
@@ -338,12 +75,13 @@ static void lf_release(void *arg, uint64_t blk)
  */
 int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk)
 {
-	const struct extkit_blk_alloc ba = { lf_alloc, lf_release, ctx };
+	struct extkit_allocator ba;
 	struct extkit_inode inode;
 	uint32_t bs = ctx->fs->g.block_size;
 	uint64_t blk;
 	int rc;
 
+	fsck_allocator(ctx, &ba);
 	fsck_drop_add_space(ctx, dir);
 	rc = extkit_inode_read(ctx->fs, dir, &inode);
 	if (rc)
@@ -548,9 +286,7 @@ static int add_space(struct fsck_ctx *ctx, uint32_t dir,
 		free(ds);
 		return rc;
 	}
-	ds->alloc.alloc = lf_alloc;
-	ds->alloc.release = lf_release;
-	ds->alloc.arg = ctx;
+	fsck_allocator(ctx, &ds->alloc);
 	ctx->add_space = *out = ds;
 	return 0;
 }
@@ -677,7 +413,7 @@ int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 		return rc;
 	rc = write_new_dir(ctx, parent, ino, mode, blk);
 	if (rc && extkit_io_writes(ctx->io) == writes)
-		lf_release(ctx, blk);	/* failed before writing */
+		fsck_release_new_block(ctx, blk);	/* failed before writing */
 	return rc;
 }
 
@@ -728,14 +464,14 @@ static int create_lost_found(struct fsck_ctx *ctx)
 		return rc;
 	rc = new_dir_block(ctx, ino, &blk);
 	if (rc) {
-		release_inode(ctx, ino, 1);
+		fsck_release_new_inode(ctx, ino, 1);
 		return rc;
 	}
 	rc = fsck_add_entry(ctx, EXT2_ROOT_INO, LF_NAME, strlen(LF_NAME), ino,
 			    EXT2_FT_DIR);
 	if (rc) {
-		lf_release(ctx, blk);
-		release_inode(ctx, ino, 1);
+		fsck_release_new_block(ctx, blk);
+		fsck_release_new_inode(ctx, ino, 1);
 		return rc;
 	}
 	/* From here on only the writes themselves can fail. */

@@ -30,10 +30,10 @@
  * head naming a file still linked and in use is no error. With the
  * error state set the list is not trusted either (e2fsck's rule).
  *
- * Bitmaps are edited on disk (a block at a time, cached), counts in
- * ctx->fs->groups and ctx->fs->sb (written at the end of the run), so pass
- * 1 reads a filesystem on which the orphans are already gone and pass 5
- * finds nothing to fix.
+ * Bitmaps are edited on disk through alloc.c (alloc_stats.c keeps the
+ * counts in ctx->fs->groups and ctx->fs->sb, written at the end of the
+ * run), so pass 1 reads a filesystem on which the orphans are already
+ * gone and pass 5 finds nothing to fix.
  *
  * Runs from pass 0 (fsck_open), before the clean check, as e2fsck does: a
  * filesystem marked clean still gets its orphans released. Allocates its
@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "bitmap.h"
 #include "bmap.h"
 #include "csum.h"
@@ -63,15 +64,6 @@
 #define EA_REFCOUNT_OFF	4		/* h_refcount */
 #define EA_BLOCKS_OFF	8		/* h_blocks */
 
-/* One on-disk bitmap block, cached. */
-struct bm_cache {
-	uint64_t blk;		/* 0: nothing loaded */
-	uint32_t g;		/* its group */
-	int inodes;		/* an inode bitmap (else blocks) */
-	uint8_t *buf;
-	int dirty;
-};
-
 struct blk_run {
 	uint64_t blk;
 	uint32_t count;
@@ -83,8 +75,6 @@ struct orphans {
 	uint32_t *list;		/* the chain, head first */
 	uint32_t n;
 	uint32_t list_cap;
-	struct bm_cache bbm;	/* block bitmap */
-	struct bm_cache ibm;	/* inode bitmap */
 	struct blk_run *runs;	/* blocks one member frees */
 	size_t nruns;
 	size_t cap;
@@ -93,110 +83,7 @@ struct orphans {
 	uint8_t *buf;		/* a scratch block */
 };
 
-/* ---- on-disk bitmaps ---- */
-
-static int bm_flush(struct orphans *o, struct bm_cache *c)
-{
-	int rc = 0;
-
-	if (c->dirty) {
-		/* the descriptors are written at the end (SB_DIRTY) */
-		if (c->inodes)
-			extkit_group_inode_bitmap_csum_set(o->fs, c->g, c->buf);
-		else
-			extkit_group_block_bitmap_csum_set(o->fs, c->g, c->buf);
-		rc = extkit_fs_write_block(o->fs, c->blk, c->buf);
-	}
-	c->dirty = 0;
-	return rc;
-}
-
-/* Loads group g's bitmap of c's kind. */
-static int bm_load(struct orphans *o, struct bm_cache *c, uint32_t g)
-{
-	uint64_t blk = c->inodes ? o->fs->groups[g].inode_bitmap :
-				   o->fs->groups[g].block_bitmap;
-	int rc;
-
-	if (c->blk == blk)
-		return 0;
-	rc = bm_flush(o, c);
-	if (!rc)
-		rc = extkit_fs_read_block(o->fs, blk, c->buf);
-	c->blk = rc ? 0 : blk;
-	c->g = g;
-	return rc;
-}
-
-static uint32_t block_group(const struct extkit_fs *fs, uint64_t blk)
-{
-	return (uint32_t)((blk - fs->sb.first_data_block) /
-			  fs->sb.blocks_per_group);
-}
-
-static int group_flag(const struct extkit_fs *fs, uint32_t g, uint16_t fl)
-{
-	return extkit_has_group_csum(&fs->sb) && (fs->groups[g].flags & fl);
-}
-
-/*
- * Calls fn on each piece of the block run [blk, blk + count) that lies in
- * one group, with the group's block bitmap loaded: (group, first bit,
- * bits). Stops at the first non-zero return.
- */
-typedef int (*piece_fn)(struct orphans *o, uint32_t g, uint32_t bit,
-			uint32_t n);
-
-static int for_each_piece(struct orphans *o, uint64_t blk, uint64_t count,
-			  piece_fn fn)
-{
-	struct extkit_fs *fs = o->fs;
-	uint32_t bpg = fs->sb.blocks_per_group;
-	int rc;
-
-	while (count) {
-		uint32_t g = block_group(fs, blk);
-		uint32_t bit = (uint32_t)((blk - fs->sb.first_data_block) %
-					  bpg);
-		uint32_t n = count < bpg - bit ? (uint32_t)count : bpg - bit;
-
-		if (group_flag(fs, g, EXT4_BG_BLOCK_UNINIT)) {
-			rc = fn(o, g, bit, 0);	/* nothing in use there */
-		} else {
-			rc = bm_load(o, &o->bbm, g);
-			if (!rc)
-				rc = fn(o, g, bit, n);
-		}
-		if (rc)
-			return rc;
-		blk += n;
-		count -= n;
-	}
-	return 0;
-}
-
-/* All n bits in use? (n 0: a group with no initialised bitmap.) */
-static int piece_in_use(struct orphans *o, uint32_t g, uint32_t bit,
-			uint32_t n)
-{
-	(void)g;
-	if (!n || extkit_bitmap_disk_count(o->bbm.buf, bit, n) != n)
-		return 1;
-	return 0;
-}
-
-static int piece_free(struct orphans *o, uint32_t g, uint32_t bit,
-		      uint32_t n)
-{
-	uint64_t freed = extkit_bitmap_disk_clear(o->bbm.buf, bit, n);
-
-	if (freed) {
-		o->bbm.dirty = 1;
-		o->fs->groups[g].free_blocks += (uint32_t)freed;
-		o->fs->sb.free_blocks_count += freed;
-	}
-	return 0;
-}
+/* ---- on-disk bitmaps (alloc.c's backing) ---- */
 
 /* Frees the collected runs; blocks already free are not counted twice. */
 static int free_runs(struct orphans *o)
@@ -204,41 +91,22 @@ static int free_runs(struct orphans *o)
 	int rc = 0;
 
 	for (size_t i = 0; i < o->nruns && !rc; i++)
-		rc = for_each_piece(o, o->runs[i].blk, o->runs[i].count,
-				    piece_free);
+		rc = extkit_alloc_settle(o->fs, o->runs[i].blk,
+					 o->runs[i].count, 0, NULL);
 	return rc;
 }
 
-/* Marks inode ino free in its group's inode bitmap. */
+/* Marks inode ino free in its group's inode bitmap (counts follow). */
 static int free_inode_bit(struct orphans *o, uint32_t ino, int is_dir)
 {
-	struct extkit_fs *fs = o->fs;
-	uint32_t g = (ino - 1) / fs->sb.inodes_per_group;
-	uint32_t bit = (ino - 1) % fs->sb.inodes_per_group;
-	int rc = bm_load(o, &o->ibm, g);
+	int rc = extkit_alloc_inode_set(o->fs, ino, 0, is_dir);
 
-	if (rc)
-		return rc;
-	if (!extkit_bitmap_disk_clear(o->ibm.buf, bit, 1))
-		return 0;
-	o->ibm.dirty = 1;
-	fs->groups[g].free_inodes++;
-	fs->sb.free_inodes_count++;
-	if (is_dir && fs->groups[g].used_dirs)
-		fs->groups[g].used_dirs--;
-	return 0;
+	return rc == -EFSCORRUPTED ? 0 : rc;	/* free already */
 }
 
 static int inode_bit_set(struct orphans *o, uint32_t ino)
 {
-	struct extkit_fs *fs = o->fs;
-	uint32_t g = (ino - 1) / fs->sb.inodes_per_group;
-
-	if (group_flag(fs, g, EXT4_BG_INODE_UNINIT) ||
-	    bm_load(o, &o->ibm, g))
-		return 0;
-	return extkit_bitmap_disk_count(o->ibm.buf, (ino - 1) %
-					fs->sb.inodes_per_group, 1) == 1;
+	return extkit_inode_in_use(o->fs, ino) == 1;
 }
 
 /* ---- the chain ---- */
@@ -355,13 +223,12 @@ static int collect_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 	struct orphans *o = arg;
 	int rc;
 
-	(void)fs;
 	(void)lblk;
 	(void)flags;
-	rc = for_each_piece(o, pblk, count, piece_in_use);
+	rc = extkit_blocks_all_used(fs, pblk, count);
 	if (rc < 0)
 		return rc;
-	if (rc) {
+	if (!rc) {
 		o->why = "a block is already marked free";
 		return 1;
 	}
@@ -401,7 +268,7 @@ static int release_ea(struct orphans *o, struct extkit_inode *inode)
 		extkit_ea_block_csum_set(o->fs, blk, o->buf);
 		return extkit_fs_write_block(o->fs, blk, o->buf);
 	}
-	return for_each_piece(o, blk, 1, piece_free);
+	return extkit_alloc_settle(o->fs, blk, 1, 0, NULL);
 }
 
 static int delete_member(struct orphans *o, uint32_t ino,
@@ -450,7 +317,6 @@ static int zero_tail(struct orphans *o, const struct extkit_inode *inode)
 static int no_op_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 		    uint32_t count, int flags, void *arg)
 {
-	(void)fs;
 	(void)lblk;
 	(void)pblk;
 	(void)count;
@@ -551,11 +417,8 @@ static int orphans_init(struct orphans *o, struct fsck_ctx *ctx)
 	memset(o, 0, sizeof(*o));
 	o->ctx = ctx;
 	o->fs = ctx->fs;
-	o->bbm.buf = malloc(bs);
-	o->ibm.buf = malloc(bs);
-	o->ibm.inodes = 1;
 	o->buf = malloc(bs);
-	if (!o->bbm.buf || !o->ibm.buf || !o->buf)
+	if (!o->buf)
 		return -ENOMEM;
 	return 0;
 }
@@ -563,8 +426,6 @@ static int orphans_init(struct orphans *o, struct fsck_ctx *ctx)
 static void orphans_free(struct orphans *o)
 {
 	free(o->list);
-	free(o->bbm.buf);
-	free(o->ibm.buf);
 	free(o->buf);
 	free(o->runs);
 }
@@ -576,14 +437,6 @@ static int release_all(struct orphans *o)
 
 	for (uint32_t i = 0; i < o->n && !rc; i++)
 		rc = release_member(o, o->list[i]);
-	if (!rc || rc == 1) {
-		int frc = bm_flush(o, &o->bbm);
-
-		if (!frc)
-			frc = bm_flush(o, &o->ibm);
-		if (frc)
-			rc = frc;
-	}
 	return rc;
 }
 

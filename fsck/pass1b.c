@@ -205,8 +205,7 @@ static int ext_refs(struct fsck_ctx *ctx, const struct extkit_inode *inode,
  * bitmaps, inode table) is blk. */
 static int is_group_metadata(const struct extkit_fs *fs, uint64_t blk)
 {
-	uint32_t g = (uint32_t)((blk - fs->sb.first_data_block) /
-				fs->sb.blocks_per_group);
+	uint32_t g = extkit_group_of_block(&fs->sb, blk);
 	uint64_t first = extkit_group_first_block(&fs->sb, g);
 	uint32_t lo = g, hi = g + 1;
 

@@ -32,24 +32,9 @@
 /* Claims inode ino itself (for a new root). */
 static int claim_inode(struct fsck_ctx *ctx, uint32_t ino)
 {
-	struct extkit_fs *fs = ctx->fs;
-	uint32_t g = (ino - 1) / fs->sb.inodes_per_group;
-	int rc;
-
 	if (extkit_bitmap_test(&ctx->inode_used, ino - 1) == 1)
 		return 0;
-	extkit_bitmap_set(&ctx->inode_used, ino - 1);
-	rc = fsck_alloc_push(&ctx->alloc_inodes, ino);
-	if (!fsck_disk_bit_free(ctx, fs->groups[g].inode_bitmap,
-				(ino - 1) % fs->sb.inodes_per_group))
-		return rc;
-	if (fs->groups[g].free_inodes)
-		fs->groups[g].free_inodes--;
-	fs->groups[g].used_dirs++;
-	if (fs->sb.free_inodes_count)
-		fs->sb.free_inodes_count--;
-	ctx->flags |= FSCK_FL_SB_DIRTY;
-	return rc;
+	return fsck_take_inode(ctx, ino, 1);
 }
 
 static int check_root(struct fsck_ctx *ctx)

@@ -94,8 +94,9 @@ static uint64_t past_sb_copy(const struct extkit_fs *fs, uint64_t blk,
 
 	if (blk < fdb || !len || !bpg)
 		return blk;
-	last = (blk + len - 1 - fdb) / bpg;
-	for (g = (blk - fdb) / bpg; g <= last && g < fs->g.group_count; g++) {
+	last = extkit_group_of_block(&fs->sb, blk + len - 1);
+	for (g = extkit_group_of_block(&fs->sb, blk);
+	     g <= last && g < fs->g.group_count; g++) {
 		uint64_t first = extkit_group_first_block(&fs->sb, (uint32_t)g);
 		uint64_t meta = extkit_group_sb_overhead(&fs->sb, &fs->g,
 							 (uint32_t)g);

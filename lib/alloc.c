@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "alloc.h"
+#include "alloc_stats.h"
 #include "bitmap.h"
 #include "csum.h"
 #include "error.h"
@@ -19,13 +20,11 @@
 #include "ondisk.h"
 #include "super.h"
 
-/* A group's block bitmap, loaded. */
+/* A group's block bitmap, loaded (its units: clusters, or blocks). */
 struct group_map {
-	uint32_t g;
-	uint64_t first;		/* first unit (block, cluster) of the group */
+	struct extkit_group_map m;
+	uint64_t first;		/* the group's first unit */
 	uint32_t count;		/* units in the group */
-	struct extkit_bitmap bm;
-	uint8_t *raw;
 };
 
 static int writable(const struct extkit_fs *fs)
@@ -36,58 +35,32 @@ static int writable(const struct extkit_fs *fs)
 	return 0;
 }
 
+/* Loads group g's block bitmap; shift is the unit's (the bitmaps':
+ * fs->g.cluster_bits). */
 static int gmap_load(struct extkit_fs *fs, uint32_t g, uint32_t shift,
 		     struct group_map *m)
 {
-	uint32_t blocks = extkit_group_block_count(&fs->sb, g);
 	int rc;
 
-	m->g = g;
-	m->first = extkit_group_first_block(&fs->sb, g) >> shift;
-	m->count = (blocks + (1u << shift) - 1) >> shift;
-	m->raw = malloc(fs->g.block_size);
-	if (!m->raw)
-		return -ENOMEM;
-	rc = extkit_bitmap_init(&m->bm, m->count);
-	if (rc)
-		goto fail;
-	rc = extkit_fs_read_block(fs, fs->groups[g].block_bitmap, m->raw);
-	if (!rc)
-		rc = extkit_bitmap_from_disk(&m->bm, 0, m->count, m->raw);
-	if (!rc)
-		return 0;
-	extkit_bitmap_free(&m->bm);
-fail:
-	free(m->raw);
-	return rc;
-}
-
-/* Writes the group's bits back over the on-disk bitmap (its tail past the
- * group's blocks is left as it was). */
-static int gmap_store(struct extkit_fs *fs, struct group_map *m)
-{
-	int rc = extkit_bitmap_to_disk(&m->bm, 0, m->count & ~7u, m->raw);
-	uint32_t i;
-
-	for (i = m->count & ~7u; !rc && i < m->count; i++) {
-		uint8_t bit = (uint8_t)(1u << (i % 8));
-
-		if (extkit_bitmap_test(&m->bm, i) == 1)
-			m->raw[i / 8] |= bit;
-		else
-			m->raw[i / 8] &= (uint8_t)~bit;
-	}
+	if (shift != fs->g.cluster_bits)
+		return -EXTKIT_EUNSUPP;
+	rc = extkit_group_map_load(fs, g, EXTKIT_MAP_BLOCKS, &m->m);
 	if (rc)
 		return rc;
-	extkit_group_block_bitmap_csum_set(fs, m->g, m->raw);
-	return extkit_fs_write_block(fs, fs->groups[m->g].block_bitmap,
-				     m->raw);
+	m->first = extkit_group_first_block(&fs->sb, g) >> shift;
+	m->count = m->m.bits;
+	return 0;
+}
+
+/* Writes the group's bits back (alloc_stats.c: padding, checksum). */
+static int gmap_store(struct extkit_fs *fs, struct group_map *m)
+{
+	return extkit_group_map_store(fs, &m->m);
 }
 
 static void gmap_free(struct group_map *m)
 {
-	extkit_bitmap_free(&m->bm);
-	free(m->raw);
+	extkit_group_map_free(&m->m);
 }
 
 static int alloc_in_group(struct extkit_fs *fs, uint32_t g, uint64_t goal,
@@ -105,20 +78,19 @@ static int alloc_in_group(struct extkit_fs *fs, uint32_t g, uint64_t goal,
 		return rc;
 	if (goal >= m.first && goal < m.first + m.count)
 		from = goal - m.first;
-	rc = extkit_bitmap_find_first_zero(&m.bm, from, m.count - from,
+	rc = extkit_bitmap_find_first_zero(&m.m.bm, from, m.count - from,
 					   &found);
 	if (rc == -ENOENT && from)
-		rc = extkit_bitmap_find_first_zero(&m.bm, 0, from, &found);
+		rc = extkit_bitmap_find_first_zero(&m.m.bm, 0, from, &found);
 	if (rc == -ENOENT)
 		rc = -ENOSPC;
 	if (!rc)
-		rc = extkit_bitmap_set(&m.bm, found);
+		rc = extkit_bitmap_set(&m.m.bm, found);
 	if (!rc)
 		rc = gmap_store(fs, &m);
 	if (!rc) {
 		*blk = m.first + found;
-		fs->groups[g].free_blocks--;
-		fs->sb.free_blocks_count--;
+		extkit_alloc_stats_blocks(fs, g, 1, 1);
 	}
 	gmap_free(&m);
 	return rc;
@@ -133,8 +105,7 @@ int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk)
 		return rc;
 	if (!extkit_fs_valid_block(fs, goal))
 		goal = fs->sb.first_data_block;
-	g0 = (uint32_t)((goal - fs->sb.first_data_block) /
-			fs->sb.blocks_per_group);
+	g0 = extkit_group_of_block(&fs->sb, goal);
 	for (i = 0; i < n; i++) {
 		g = (g0 + i) % n;
 		rc = alloc_in_group(fs, g, goal, blk);
@@ -148,8 +119,7 @@ int extkit_alloc_block(struct extkit_fs *fs, uint64_t goal, uint64_t *blk)
 static uint32_t unit_group(const struct extkit_fs *fs, uint32_t shift,
 			   uint64_t u)
 {
-	return (uint32_t)((u - (fs->sb.first_data_block >> shift)) /
-			  (fs->sb.blocks_per_group >> shift));
+	return extkit_group_of_block(&fs->sb, u << shift);
 }
 
 /* Group of unit u and the part of [u, end) inside it. */
@@ -193,7 +163,7 @@ static int count_used(struct extkit_fs *fs, uint32_t shift, uint64_t start,
 		rc = gmap_load(fs, g, shift, &m);
 		if (rc)
 			break;
-		*used += extkit_bitmap_count_range(&m.bm, start - m.first, n);
+		*used += extkit_bitmap_count_range(&m.m.bm, start - m.first, n);
 		gmap_free(&m);
 		start += n;
 	}
@@ -203,10 +173,15 @@ static int count_used(struct extkit_fs *fs, uint32_t shift, uint64_t start,
 int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
 			   uint64_t count)
 {
-	uint64_t used;
-	int rc = count_used(fs, 0, start, count, &used);
+	uint32_t bits = fs->g.cluster_bits;
+	uint64_t used, s = start >> bits, n;
+	int rc;
 
-	return rc ? rc : used == count;
+	if (!count)
+		return 1;
+	n = ((start + count - 1) >> bits) - s + 1;	/* clusters touched */
+	rc = count_used(fs, bits, s, n, &used);
+	return rc ? rc : used == n;
 }
 
 /* Where a search for free blocks appends what it finds: block by block
@@ -311,8 +286,8 @@ static int find_in_group(struct extkit_fs *fs, uint32_t g, uint64_t from,
 	if (stop > m.count)
 		stop = m.count;
 	while (!rc && o->found < o->want && from < stop &&
-	       !extkit_bitmap_find_first_zero(&m.bm, from, stop - from, &z)) {
-		if (extkit_bitmap_find_first_set(&m.bm, z, stop - z, &set))
+	       !extkit_bitmap_find_first_zero(&m.m.bm, from, stop - from, &z)) {
+		if (extkit_bitmap_find_first_set(&m.m.bm, z, stop - z, &set))
 			set = stop;
 		rc = take_free_run(o, m.first + z, m.first + set);
 		from = set;
@@ -450,30 +425,24 @@ int extkit_alloc_find(struct extkit_fs *fs, uint64_t goal, uint64_t count,
 	return extkit_alloc_find_skip(fs, goal, NULL, 0, count, blks);
 }
 
-/* Marks [start, start + count) of group g in use (used) or free; the
- * descriptor counts units, the superblock blocks. */
+/* Marks [start, start + count) of group g in use (used) or free, counted
+ * by alloc_stats.c. */
 static int set_in_group(struct extkit_fs *fs, uint32_t shift, uint32_t g,
 			uint64_t start, uint32_t count, int used)
 {
-	uint64_t blocks = (uint64_t)count << shift;
 	struct group_map m;
 	int rc = gmap_load(fs, g, shift, &m);
 
 	if (rc)
 		return rc;
 	if (used)
-		rc = extkit_bitmap_set_range(&m.bm, start - m.first, count);
+		rc = extkit_bitmap_set_range(&m.m.bm, start - m.first, count);
 	else
-		rc = extkit_bitmap_clear_range(&m.bm, start - m.first, count);
+		rc = extkit_bitmap_clear_range(&m.m.bm, start - m.first, count);
+	if (!rc)
+		extkit_alloc_stats_blocks(fs, g, count, used);
 	if (!rc)
 		rc = gmap_store(fs, &m);
-	if (!rc && used) {
-		fs->groups[g].free_blocks -= count;
-		fs->sb.free_blocks_count -= blocks;
-	} else if (!rc) {
-		fs->groups[g].free_blocks += count;
-		fs->sb.free_blocks_count += blocks;
-	}
 	gmap_free(&m);
 	return rc;
 }
@@ -544,6 +513,195 @@ int extkit_alloc_mark_clusters(struct extkit_fs *fs, uint64_t start,
 int extkit_free_clusters(struct extkit_fs *fs, uint64_t start, uint64_t count)
 {
 	return set_range(fs, fs->g.cluster_bits, start, count, 0);
+}
+
+/* Group g's part [u, u + n) (units) set in use (used) or free where it
+ * is not, counted; *changed adds the units that changed. */
+static int settle_in_group(struct extkit_fs *fs, uint32_t g, uint64_t u,
+			   uint32_t n, int used, uint64_t *changed)
+{
+	struct group_map m;
+	uint64_t set, diff;
+	int rc;
+
+	if (extkit_has_group_csum(&fs->sb) &&
+	    (fs->groups[g].flags & EXT4_BG_BLOCK_UNINIT))
+		return 0;	/* never initialised: left alone */
+	rc = gmap_load(fs, g, fs->g.cluster_bits, &m);
+	if (rc)
+		return rc;
+	set = extkit_bitmap_count_range(&m.m.bm, u - m.first, n);
+	diff = used ? n - set : set;
+	if (diff && used)
+		rc = extkit_bitmap_set_range(&m.m.bm, u - m.first, n);
+	else if (diff)
+		rc = extkit_bitmap_clear_range(&m.m.bm, u - m.first, n);
+	if (diff && !rc) {
+		extkit_alloc_stats_blocks(fs, g, diff, used);
+		rc = gmap_store(fs, &m);
+		*changed += diff;
+	}
+	gmap_free(&m);
+	return rc;
+}
+
+int extkit_alloc_settle(struct extkit_fs *fs, uint64_t start, uint64_t count,
+			int used, uint64_t *changed)
+{
+	uint64_t end = start + count, n_changed = 0;
+	uint32_t g, n;
+	int rc = writable(fs);
+
+	if (!rc && whole_clusters(fs))
+		rc = -EXTKIT_EUNSUPP;
+	if (!rc)
+		rc = check_range(fs, 0, start, count);
+	while (!rc && start < end) {
+		g = group_part(fs, 0, start, end, &n);
+		rc = settle_in_group(fs, g, start, n, used, &n_changed);
+		start += n;
+	}
+	if (changed)
+		*changed = n_changed;
+	return rc;
+}
+
+static int inode_ok(const struct extkit_fs *fs, uint32_t ino)
+{
+	return ino >= 1 && ino <= fs->sb.inodes_count;
+}
+
+int extkit_inode_in_use(struct extkit_fs *fs, uint32_t ino)
+{
+	struct extkit_group_map m;
+	int rc;
+
+	if (!inode_ok(fs, ino))
+		return -EINVAL;
+	rc = extkit_group_map_load(fs, extkit_group_of_inode(&fs->sb, ino),
+				   EXTKIT_MAP_INODES, &m);
+	if (rc)
+		return rc;
+	rc = extkit_bitmap_test(&m.bm,
+				extkit_group_inode_index(&fs->sb, ino));
+	extkit_group_map_free(&m);
+	return rc;
+}
+
+int extkit_alloc_inode_set(struct extkit_fs *fs, uint32_t ino, int take,
+			   int is_dir)
+{
+	uint32_t idx = extkit_group_inode_index(&fs->sb, ino);
+	struct extkit_group_map m;
+	int rc;
+
+	if (!inode_ok(fs, ino))
+		return -EINVAL;
+	rc = extkit_group_map_load(fs, extkit_group_of_inode(&fs->sb, ino),
+				   EXTKIT_MAP_INODES, &m);
+	if (rc)
+		return rc;
+	if (extkit_bitmap_test(&m.bm, idx) == !!take)
+		rc = -EFSCORRUPTED;	/* in that state already */
+	else if (take)
+		rc = extkit_bitmap_set(&m.bm, idx);
+	else
+		rc = extkit_bitmap_clear(&m.bm, idx);
+	if (!rc) {
+		extkit_alloc_stats_inode(fs, ino, take, is_dir);
+		rc = extkit_group_map_store(fs, &m);
+	}
+	extkit_group_map_free(&m);
+	return rc;
+}
+
+/* The first free inode of group g at or after index from (-ENOENT). */
+static int free_inode_in(struct extkit_fs *fs, uint32_t g, uint32_t from,
+			 uint32_t *ino)
+{
+	struct extkit_group_map m;
+	uint64_t found;
+	int rc;
+
+	if (!fs->groups[g].free_inodes)
+		return -ENOENT;
+	rc = extkit_group_map_load(fs, g, EXTKIT_MAP_INODES, &m);
+	if (rc)
+		return rc;
+	rc = extkit_bitmap_find_first_zero(&m.bm, from, m.bits - from,
+					   &found);
+	if (!rc)
+		*ino = g * fs->sb.inodes_per_group + (uint32_t)found + 1;
+	extkit_group_map_free(&m);
+	return rc;
+}
+
+int extkit_alloc_inode(struct extkit_fs *fs, uint32_t goal, int is_dir,
+		       uint32_t *ino)
+{
+	uint32_t n = fs->g.group_count, g0, from;
+	int rc = -ENOENT;
+
+	if (goal < fs->g.first_ino || !inode_ok(fs, goal))
+		goal = fs->g.first_ino;
+	g0 = extkit_group_of_inode(&fs->sb, goal);
+	from = extkit_group_inode_index(&fs->sb, goal);
+	for (uint32_t i = 0; rc == -ENOENT && i <= n; i++) {
+		uint32_t g = (g0 + i) % n;
+
+		rc = free_inode_in(fs, g, i ? 0 : from, ino);
+		if (!rc && *ino < fs->g.first_ino)
+			rc = free_inode_in(fs, g, fs->g.first_ino - 1 -
+					   g * fs->sb.inodes_per_group, ino);
+	}
+	if (rc)
+		return rc == -ENOENT ? -ENOSPC : rc;
+	return extkit_alloc_inode_set(fs, *ino, 1, is_dir);
+}
+
+static int disk_take_blocks(void *arg, uint64_t goal, uint64_t want,
+			    uint64_t *start, uint64_t *got)
+{
+	(void)want;
+	*got = 1;
+	return extkit_alloc_block(arg, goal, start);
+}
+
+static int disk_take_inode(void *arg, uint32_t goal, int is_dir,
+			   uint32_t *ino)
+{
+	return extkit_alloc_inode(arg, goal, is_dir, ino);
+}
+
+static int disk_release(void *arg, uint64_t start, uint64_t count)
+{
+	return extkit_free_blocks(arg, start, count);
+}
+
+void extkit_alloc_disk(struct extkit_fs *fs, struct extkit_allocator *a)
+{
+	a->take_blocks = disk_take_blocks;
+	a->take_inode = disk_take_inode;
+	a->release = disk_release;
+	a->arg = fs;
+}
+
+int extkit_take_block(struct extkit_fs *fs, const struct extkit_allocator *a,
+		      uint64_t goal, uint64_t *blk)
+{
+	uint64_t got;
+
+	if (!a || !a->take_blocks)
+		return extkit_alloc_block(fs, goal, blk);
+	return a->take_blocks(a->arg, goal, 1, blk, &got);
+}
+
+int extkit_give_back(struct extkit_fs *fs, const struct extkit_allocator *a,
+		     uint64_t start, uint64_t count)
+{
+	if (!a || !a->take_blocks)
+		return extkit_free_blocks(fs, start, count);
+	return a->release ? a->release(a->arg, start, count) : 0;
 }
 
 int extkit_blk_list_push(struct extkit_blk_list *l, uint64_t blk)

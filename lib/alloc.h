@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Block allocation on the on-disk block bitmaps: take one free block near
- * a goal, free a range of blocks. Group and superblock free counts are
+ * Allocation on the on-disk bitmaps (one of the allocator's backings, see
+ * struct extkit_allocator): take one free block near a goal, free a
+ * range of blocks, take or release an inode; alloc_stats.c turns each
+ * into disk state. Group and superblock free counts are
  * updated in memory; extkit_alloc_commit() writes the descriptors and the
  * superblock (once per batch of edits, not per block).
  */
@@ -11,6 +13,41 @@
 #include <stdint.h>
 
 #include "fs.h"
+
+/*
+ * The allocator: who hands out blocks and inodes, one interface over
+ * three backings: the on-disk bitmaps (extkit_alloc_disk, this file),
+ * the whole filesystem in memory (extkit_fsbuild_allocator, mkfs -d) and
+ * fsck's pass-1 maps (fsck/alloc.c). Each backing turns a take or a
+ * release into disk state through alloc_stats.c.
+ *   take_blocks: a run of free blocks, the first at or after goal
+ *     (wrapping around) and up to want in all following it, taken;
+ *     *got >= 1. -ENOSPC when none is free.
+ *   take_inode: a free inode at or after goal, taken (counted as a
+ *     directory when is_dir).
+ *   release: gives back blocks [start, start + count) taken and not
+ *     used (an error path).
+ * A writer takes an allocator, or NULL for the on-disk bitmaps of its
+ * fs, whose counts it then writes with extkit_alloc_commit().
+ */
+struct extkit_allocator {
+	int (*take_blocks)(void *arg, uint64_t goal, uint64_t want,
+			   uint64_t *start, uint64_t *got);
+	int (*take_inode)(void *arg, uint32_t goal, int is_dir,
+			  uint32_t *ino);
+	int (*release)(void *arg, uint64_t start, uint64_t count);
+	void *arg;
+};
+
+/* The on-disk bitmaps of fs as an allocator. */
+void extkit_alloc_disk(struct extkit_fs *fs, struct extkit_allocator *a);
+
+/* One block near goal from a (NULL, or no take_blocks: fs's on-disk
+ * bitmaps); giving back blocks it took (a release may be NULL). */
+int extkit_take_block(struct extkit_fs *fs, const struct extkit_allocator *a,
+		      uint64_t goal, uint64_t *blk);
+int extkit_give_back(struct extkit_fs *fs, const struct extkit_allocator *a,
+		     uint64_t start, uint64_t count);
 
 /*
  * The first free block at or after goal (wrapping around the groups;
@@ -90,6 +127,33 @@ int extkit_free_clusters(struct extkit_fs *fs, uint64_t start,
  * one is not, or a negative error. Reads only. */
 int extkit_blocks_all_used(struct extkit_fs *fs, uint64_t start,
 			   uint64_t count);
+
+/*
+ * Sets blocks [start, start + count) in use (used) or free where they
+ * are not already, counting only those that change (*changed, may be
+ * NULL): a writer settling the maps it edited (fast commit replay, the
+ * orphan list). Groups whose bitmap was never initialised are left
+ * alone. -EFSCORRUPTED for a range outside the filesystem;
+ * -EXTKIT_EUNSUPP with bigalloc.
+ */
+int extkit_alloc_settle(struct extkit_fs *fs, uint64_t start, uint64_t count,
+			int used, uint64_t *changed);
+
+/*
+ * Inodes on the on-disk inode bitmaps. extkit_inode_in_use: 1 when
+ * inode ino's bit is set, 0 when not (a group never initialised holds
+ * none), or a negative error. extkit_alloc_inode_set takes (take 1) or
+ * releases it, counted as a directory when is_dir (alloc_stats.c);
+ * -EFSCORRUPTED when it is in that state already (nothing changes).
+ * extkit_alloc_inode takes the first free inode at or after goal
+ * (wrapping around the groups, never a reserved one). Counts in memory:
+ * extkit_alloc_commit writes them.
+ */
+int extkit_inode_in_use(struct extkit_fs *fs, uint32_t ino);
+int extkit_alloc_inode_set(struct extkit_fs *fs, uint32_t ino, int take,
+			   int is_dir);
+int extkit_alloc_inode(struct extkit_fs *fs, uint32_t goal, int is_dir,
+		       uint32_t *ino);
 
 /*
  * A growing list of block numbers, for writers that collect what they

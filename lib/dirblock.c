@@ -11,6 +11,7 @@
 #include "dirblock.h"
 #include "direntry.h"
 #include "endian.h"
+#include "inline.h"
 #include "ondisk.h"
 
 #define TAIL_LEN	12u	/* struct ext4_dir_entry_tail */
@@ -170,4 +171,38 @@ int extkit_dirblock_write(struct extkit_fs *fs, uint32_t ino, uint32_t gen,
 	if (extkit_has_metadata_csum(&fs->sb))
 		extkit_dirblock_csum_set(fs, ino, gen, buf);
 	return extkit_fs_write_block(fs, blk, buf);
+}
+
+void extkit_dirblock_new(const struct extkit_fs *fs, uint8_t *buf,
+			 uint32_t dir, uint32_t parent, unsigned int flags)
+{
+	struct extkit_dir_format fmt;
+	uint32_t bs = fs->g.block_size, end = bs;
+
+	extkit_dir_format_init(fs, &fmt);
+	memset(buf, 0, bs);
+	if (fmt.tail_len && !(flags & EXTKIT_NEWDIR_DX_ROOT)) {
+		end = bs - fmt.tail_len;
+		extkit_dirblock_init_tail(fs, buf);
+	}
+	if (!parent) {
+		extkit_dirent_set(&fmt, buf, 0, end, "", 0, 0);
+		return;
+	}
+	extkit_dirent_set(&fmt, buf, dir, 12, ".", 1, EXT2_FT_DIR);
+	extkit_dirent_set(&fmt, buf + 12, parent,
+			  (flags & EXTKIT_NEWDIR_OPEN) ? 12 : end - 12, "..", 2,
+			  EXT2_FT_DIR);
+}
+
+void extkit_dirblock_new_inline(const struct extkit_fs *fs, uint8_t *iblock,
+				uint32_t parent)
+{
+	struct extkit_dir_format fmt;
+
+	extkit_dir_format_init(fs, &fmt);
+	memset(iblock, 0, EXTKIT_INLINE_IBLOCK);
+	put_le32(iblock, parent);
+	extkit_dirent_set(&fmt, iblock + EXTKIT_INLINE_DOTDOT, 0,
+			  EXTKIT_INLINE_IBLOCK - EXTKIT_INLINE_DOTDOT, "", 0, 0);
 }

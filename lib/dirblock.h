@@ -51,6 +51,35 @@ int extkit_dirblock_csum_get(const struct extkit_fs *fs, uint32_t ino,
 int extkit_dirblock_leaf_csum_verify(const struct extkit_fs *fs, uint32_t ino,
 				     uint32_t gen, const uint8_t *buf);
 
+/* How extkit_dirblock_new lays out '..'. */
+enum extkit_newdir_flags {
+	/* '..' of 12 bytes; the caller puts the records from offset 24 on,
+	 * the last ending where the block's usable part ends */
+	EXTKIT_NEWDIR_OPEN = 1,
+	/* the head of an htree root: '..' to the block's very end, no
+	 * checksum tail (the dx_root_info follows at 24, the dx_tail at
+	 * the end of the entries) */
+	EXTKIT_NEWDIR_DX_ROOT = 2,
+};
+
+/*
+ * The one builder of a new directory block: buf (a block) zeroed, then
+ * '.' (dir) and '..' (parent), '..' taking the rest of the block unless
+ * flags say otherwise, and with metadata_csum the checksum tail (its
+ * checksum set when the block is written: extkit_dirblock_write).
+ * parent 0 (a block after a directory's first): one empty record over
+ * the block instead. The entries' file types follow the filesystem's
+ * directory format.
+ */
+void extkit_dirblock_new(const struct extkit_fs *fs, uint8_t *buf,
+			 uint32_t dir, uint32_t parent, unsigned int flags);
+
+/* The same for an inline directory's i_block (EXTKIT_INLINE_IBLOCK
+ * bytes): the parent's inode number, then one empty record over the
+ * rest, as the kernel makes one. */
+void extkit_dirblock_new_inline(const struct extkit_fs *fs, uint8_t *iblock,
+				uint32_t parent);
+
 /*
  * Writes directory block buf (of directory ino, i_generation gen) at blk,
  * its checksum set first with metadata_csum. A block with no place for a

@@ -23,21 +23,16 @@
 
 /* ---- allocation ---- */
 
-static int blk_take(struct extkit_fs *fs, const struct extkit_blk_alloc *ba,
+static int blk_take(struct extkit_fs *fs, const struct extkit_allocator *ba,
 		    uint64_t goal, uint64_t *blk)
 {
-	if (ba && ba->alloc)
-		return ba->alloc(ba->arg, goal, blk);
-	return extkit_alloc_block(fs, goal, blk);
+	return extkit_take_block(fs, ba, goal, blk);
 }
 
 static void blk_give_back(struct extkit_fs *fs,
-			  const struct extkit_blk_alloc *ba, uint64_t blk)
+			  const struct extkit_allocator *ba, uint64_t blk)
 {
-	if (!ba || !ba->alloc)
-		extkit_free_blocks(fs, blk, 1);
-	else if (ba->release)
-		ba->release(ba->arg, blk);
+	extkit_give_back(fs, ba, blk, 1);
 }
 
 /*
@@ -50,11 +45,14 @@ struct blk_pool {
 	unsigned int used;	/* handed out */
 };
 
-static int pool_alloc(void *arg, uint64_t goal, uint64_t *blk)
+static int pool_alloc(void *arg, uint64_t goal, uint64_t want,
+		      uint64_t *blk, uint64_t *got)
 {
 	struct blk_pool *p = arg;
 
 	(void)goal;
+	(void)want;
+	*got = 1;
 	if (p->used == p->n)
 		return -EIO;	/* counted wrong: never write unplanned */
 	*blk = p->blk[p->used++];
@@ -64,7 +62,7 @@ static int pool_alloc(void *arg, uint64_t goal, uint64_t *blk)
 /* ---- block-mapped ---- */
 
 static int new_zero_block(struct extkit_fs *fs,
-			  const struct extkit_blk_alloc *ba, uint64_t goal,
+			  const struct extkit_allocator *ba, uint64_t goal,
 			  uint64_t *blk, uint64_t *added)
 {
 	void *z;
@@ -83,7 +81,7 @@ static int new_zero_block(struct extkit_fs *fs,
 
 /* Sets slot idx of indirect block *ptr (allocated if 0) to *val (set),
  * or reads it into *val. */
-static int ind_slot(struct extkit_fs *fs, const struct extkit_blk_alloc *ba,
+static int ind_slot(struct extkit_fs *fs, const struct extkit_allocator *ba,
 		    uint32_t *ptr, uint32_t idx, uint32_t *val, int set,
 		    uint64_t goal, uint64_t *added)
 {
@@ -111,7 +109,7 @@ static int ind_slot(struct extkit_fs *fs, const struct extkit_blk_alloc *ba,
 	return rc;
 }
 
-static int map_append(struct extkit_fs *fs, const struct extkit_blk_alloc *ba,
+static int map_append(struct extkit_fs *fs, const struct extkit_allocator *ba,
 		      struct extkit_inode *inode, uint64_t lblk, uint32_t pblk,
 		      uint64_t goal, uint64_t *added)
 {
@@ -275,7 +273,7 @@ static int ind_needed(struct extkit_fs *fs, const struct extkit_inode *inode,
  */
 static int take_blocks(struct extkit_fs *fs, const struct extkit_inode *inode,
 		       uint64_t lblk, uint64_t goal,
-		       const struct extkit_blk_alloc *ba, uint64_t *blk,
+		       const struct extkit_allocator *ba, uint64_t *blk,
 		       struct blk_pool *pool)
 {
 	unsigned int need = 0;
@@ -302,10 +300,11 @@ static int take_blocks(struct extkit_fs *fs, const struct extkit_inode *inode,
 
 int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
 			    uint64_t lblk, uint64_t goal, uint64_t *pblk,
-			    const struct extkit_blk_alloc *ba)
+			    const struct extkit_allocator *ba)
 {
 	struct blk_pool pool = { .n = 0 };
-	struct extkit_blk_alloc from_pool = { pool_alloc, NULL, &pool };
+	struct extkit_allocator from_pool = { .take_blocks = pool_alloc,
+					      .arg = &pool };
 	uint64_t added = 0, blk;
 	int rc;
 

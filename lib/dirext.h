@@ -11,26 +11,14 @@
 
 #include <stdint.h>
 
+#include "alloc.h"
 #include "fs.h"
 #include "inode.h"
 
 /*
- * Who hands out the blocks a directory grows by. NULL (or alloc NULL)
- * means the on-disk block bitmaps: extkit_alloc_block, undone by
- * extkit_free_blocks, the counts written by extkit_alloc_commit. A caller
- * keeping its own view of the free blocks supplies alloc (one free block
- * near goal, taken and counted by it) and release (gives back a block
- * alloc returned, on an error path; may be NULL); it then writes the
- * counts itself.
- */
-struct extkit_blk_alloc {
-	int (*alloc)(void *arg, uint64_t goal, uint64_t *blk);
-	void (*release)(void *arg, uint64_t blk);
-	void *arg;
-};
-
-/*
- * Maps a newly allocated block (near goal, from ba) at logical block
+ * Maps a newly allocated block (near goal, from ba: an allocator, or
+ * NULL for the on-disk bitmaps whose counts the caller then writes with
+ * extkit_alloc_commit) at logical block
  * lblk, which must be the first past the end, or for a block map any
  * hole; indirect blocks come from
  * ba too. *pblk gets it; its contents are the caller's to write.
@@ -40,7 +28,7 @@ struct extkit_blk_alloc {
  */
 int extkit_dir_append_block(struct extkit_fs *fs, struct extkit_inode *inode,
 			    uint64_t lblk, uint64_t goal, uint64_t *pblk,
-			    const struct extkit_blk_alloc *ba);
+			    const struct extkit_allocator *ba);
 
 /* Frees every block mapped at or past logical block nblocks, and the
  * index blocks left without a child (extkit_bmap_truncate); sets i_size

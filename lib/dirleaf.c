@@ -42,7 +42,7 @@ int extkit_dir_leaf_append(struct extkit_dirspace *ds, uint64_t *lblk)
 	inode.size = (n + 1) * bs;
 	if (!rc)
 		rc = extkit_inode_write(ds->fs, ds->ino, &inode);
-	if (!rc && !ds->alloc.alloc)	/* else the allocator's to write */
+	if (!rc && !ds->alloc.take_blocks)	/* else the allocator's to write */
 		rc = extkit_alloc_commit(ds->fs);
 	if (!rc)
 		rc = extkit_dirspace_set_room(ds, n, pblk, usable);

@@ -92,7 +92,7 @@ struct extkit_dirspace {
 	uint8_t *buf;		/* one block of scratch */
 	/* Where a growing directory gets its blocks: zeroed by
 	 * extkit_dirspace_build (the on-disk bitmaps); set it after. */
-	struct extkit_blk_alloc alloc;
+	struct extkit_allocator alloc;
 };
 
 /*

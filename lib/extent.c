@@ -94,10 +94,33 @@ void extkit_extent_root_put(struct extkit_inode *inode, const uint8_t *root)
 void extkit_extent_get(const uint8_t *node, uint16_t i,
 		       struct extkit_extent *ex)
 {
+	extkit_extent_decode(node + EXT_HDR_SIZE + (size_t)i * EXT_ENTRY_SIZE,
+			     ex);
+}
+
+void extkit_extent_node_init(uint8_t *node, uint32_t size, uint16_t max,
+			     uint16_t depth)
+{
+	memset(node, 0, size);
+	extkit_extent_set_max(node, max);
+	extkit_extent_set_depth(node, depth);
+}
+
+void extkit_extent_set_max(uint8_t *node, uint16_t max)
+{
+	struct ext4_extent_header h;
+
+	memcpy(&h, node, sizeof(h));
+	h.eh_magic = cpu_to_le16(EXT4_EXT_MAGIC);
+	h.eh_max = cpu_to_le16(max);
+	memcpy(node, &h, sizeof(h));
+}
+
+void extkit_extent_decode(const void *raw, struct extkit_extent *ex)
+{
 	struct ext4_extent e;
 
-	memcpy(&e, node + EXT_HDR_SIZE + (size_t)i * EXT_ENTRY_SIZE,
-	       sizeof(e));
+	memcpy(&e, raw, sizeof(e));
 	ex->lblk = le32(e.ee_block);
 	ex->len = le16(e.ee_len);
 	ex->unwritten = ex->len > EXT4_EXT_INIT_MAX_LEN;

@@ -76,6 +76,15 @@ void extkit_extent_idx_get(const uint8_t *node, uint16_t i,
 			   struct extkit_extent_idx *ix);
 void extkit_extent_idx_put(uint8_t *node, uint16_t i,
 			   const struct extkit_extent_idx *ix);
+/* An empty node: size bytes zeroed, then the header (magic, eh_max max,
+ * no entries, depth). */
+void extkit_extent_node_init(uint8_t *node, uint32_t size, uint16_t max,
+			     uint16_t depth);
+/* The header's magic and eh_max set in place (its entries kept). */
+void extkit_extent_set_max(uint8_t *node, uint16_t max);
+/* One struct ext4_extent (12 raw bytes, wherever they lie: a tree node,
+ * a fast-commit tag) in host order. */
+void extkit_extent_decode(const void *raw, struct extkit_extent *ex);
 /* Removes entry i, moving the later ones down. */
 void extkit_extent_remove(uint8_t *node, uint16_t i);
 /* Opens count free slots at i, moving entries i.. up; the caller fills

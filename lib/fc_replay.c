@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "alloc_stats.h"
 #include "csum.h"
 #include "diradd.h"
 #include "dirblock.h"
@@ -160,15 +161,7 @@ static int ino_ok(const struct extkit_fs *fs, uint32_t ino)
 /* The extent of an ADD_RANGE tag (fc_ex: a struct ext4_extent). */
 static void add_range_extent(const uint8_t *v, struct extkit_extent *ex)
 {
-	const uint8_t *e = v + offsetof(struct ext4_fc_add_range, fc_ex);
-	uint32_t len = get_le16(e + offsetof(struct ext4_extent, ee_len));
-
-	ex->lblk = FC_LE32(e, ext4_extent, ee_block);
-	ex->pblk = (uint64_t)get_le16(e + offsetof(struct ext4_extent,
-						   ee_start_hi)) << 32 |
-		   FC_LE32(e, ext4_extent, ee_start_lo);
-	ex->unwritten = len > EXT4_EXT_INIT_MAX_LEN;
-	ex->len = ex->unwritten ? len - EXT4_EXT_INIT_MAX_LEN : len;
+	extkit_extent_decode(v + offsetof(struct ext4_fc_add_range, fc_ex), ex);
 }
 
 static const char *check_range(const struct fc_replay *r, const uint8_t *v)
@@ -268,20 +261,31 @@ static int check_all(struct fc_replay *r, uint8_t *bad)
 
 /* ---- blocks the replay allocates ---- */
 
-static int take_block(void *arg, uint64_t goal, uint64_t *blk)
+/* The on-disk bitmaps passing over the ranges the log claims. */
+static int take_blocks(void *arg, uint64_t goal, uint64_t want,
+		       uint64_t *blk, uint64_t *got)
 {
 	struct fc_replay *r = arg;
 	int rc = extkit_alloc_find_skip(r->fs, goal, r->claimed.v,
 					r->claimed.n, 1, blk);
 
+	(void)want;
+	*got = 1;
 	return rc ? rc : extkit_alloc_mark(r->fs, *blk, 1);
 }
 
-static void give_back(void *arg, uint64_t blk)
+static int give_back(void *arg, uint64_t start, uint64_t count)
 {
 	struct fc_replay *r = arg;
 
-	extkit_free_blocks(r->fs, blk, 1);
+	return extkit_free_blocks(r->fs, start, count);
+}
+
+static int take_block(struct fc_replay *r, uint64_t goal, uint64_t *blk)
+{
+	uint64_t got;
+
+	return take_blocks(r, goal, 1, blk, &got);
 }
 
 /* ---- inodes ---- */
@@ -341,40 +345,17 @@ static void drop_dir(struct fc_replay *r)
 
 static int flush_extents(struct fc_replay *r);
 
-/* Marks inode ino in use in its group: bitmap bit, INODE_UNINIT and
- * bg_itable_unused (else the check would take it for never used). */
+/* Marks inode ino in use in its group (alloc.c): bitmap bit, counts,
+ * INODE_UNINIT and bg_itable_unused (else the check would take it for
+ * never used), also when its bit is set already. */
 static int mark_inode_used(struct fc_replay *r, uint32_t ino)
 {
-	struct extkit_fs *fs = r->fs;
-	uint32_t ipg = fs->sb.inodes_per_group;
-	uint32_t g = (ino - 1) / ipg, idx = (ino - 1) % ipg;
-	struct extkit_group *gd = &fs->groups[g];
-	uint8_t *b = malloc(fs->g.block_size);
-	int rc;
+	int rc = extkit_alloc_inode_set(r->fs, ino, 1, 0);
 
-	if (!b)
-		return -ENOMEM;
-	if (gd->flags & EXT4_BG_INODE_UNINIT) {
-		memset(b, 0, fs->g.block_size);
-		gd->flags &= (uint16_t)~EXT4_BG_INODE_UNINIT;
+	if (rc == -EFSCORRUPTED) {	/* in use already */
+		extkit_alloc_stats_inode_in_use(r->fs, ino);
 		rc = 0;
-	} else {
-		rc = extkit_fs_read_block(fs, gd->inode_bitmap, b);
 	}
-	if (!rc && !(b[idx / 8] & (1u << (idx % 8)))) {
-		b[idx / 8] |= (uint8_t)(1u << (idx % 8));
-		if (gd->free_inodes)
-			gd->free_inodes--;
-		if (fs->sb.free_inodes_count)
-			fs->sb.free_inodes_count--;
-	}
-	if (gd->itable_unused > ipg - idx - 1)
-		gd->itable_unused = ipg - idx - 1;
-	if (!rc) {
-		extkit_group_inode_bitmap_csum_set(fs, g, b);
-		rc = extkit_fs_write_block(fs, gd->inode_bitmap, b);
-	}
-	free(b);
 	return rc;
 }
 
@@ -386,11 +367,10 @@ static void fix_iblock(uint8_t *raw, const uint8_t *logged)
 	uint8_t *root = raw + I_OFF(i_block);
 
 	if (flags & EXT4_EXTENTS_FL) {
-		if (get_le16(root) != EXT4_EXT_MAGIC) {
-			memset(root, 0, 12);
-			put_le16(root, EXT4_EXT_MAGIC);
-			put_le16(root + 4, EXTKIT_EXTENT_ROOT_MAX);
-		}
+		if (get_le16(root) != EXT4_EXT_MAGIC)
+			extkit_extent_node_init(root,
+				sizeof(struct ext4_extent_header),
+				EXTKIT_EXTENT_ROOT_MAX, 0);
 	} else if (flags & EXT4_INLINE_DATA_FL) {
 		memcpy(root, logged + I_OFF(i_block), EXTKIT_EXTENT_ROOT_SIZE);
 	}
@@ -656,36 +636,17 @@ static int ext_normalize(struct ext_list *l)
 /* Sets the blocks of [start, start + len) in use (used) or free where
  * they are not, as the kernel's replay does for the maps it edited
  * (pass 5 would otherwise report them); groups whose bitmap is
- * uninitialised are left to pass 5. */
+ * uninitialised, and bigalloc, are left to pass 5. */
 static int set_blocks(struct extkit_fs *fs, uint64_t start, uint64_t len,
 		      int used)
 {
-	uint32_t g;
 	int rc;
 
-	if (!len)
+	if (!len || !extkit_fs_valid_block(fs, start) ||
+	    !extkit_fs_valid_block(fs, start + len - 1))
 		return 0;
-	g = (uint32_t)((start - fs->sb.first_data_block) /
-		       fs->sb.blocks_per_group);
-	if (g >= fs->g.group_count ||
-	    (fs->groups[g].flags & EXT4_BG_BLOCK_UNINIT) ||
-	    g != (uint32_t)((start + len - 1 - fs->sb.first_data_block) /
-			    fs->sb.blocks_per_group)) {
-		if (len == 1)
-			return 0;
-	} else {
-		rc = used ? extkit_alloc_mark(fs, start, len) :
-			    extkit_free_blocks(fs, start, len);
-		if (rc == -EXTKIT_EUNSUPP)
-			return 0;	/* bigalloc: left to pass 5 */
-		if (rc != -EFSCORRUPTED)
-			return rc;	/* done, or an error */
-		if (len == 1)
-			return 0;	/* in that state already */
-	}
-	/* partly in that state, or across groups: by halves */
-	rc = set_blocks(fs, start, len / 2, used);
-	return rc ? rc : set_blocks(fs, start + len / 2, len - len / 2, used);
+	rc = extkit_alloc_settle(fs, start, len, used, NULL);
+	return rc == -EXTKIT_EUNSUPP ? 0 : rc;
 }
 
 /* Frees what the edited maps let go (punched data, old tree blocks)
@@ -811,7 +772,9 @@ static int dir_space(struct fc_replay *r, uint32_t dir)
 		r->ds = NULL;
 		return rc == -ENOMEM || rc == -EIO ? rc : 1;
 	}
-	r->ds->alloc = (struct extkit_blk_alloc){ take_block, give_back, r };
+	r->ds->alloc = (struct extkit_allocator){ .take_blocks = take_blocks,
+						  .release = give_back,
+						  .arg = r };
 	return 0;
 }
 
@@ -820,8 +783,7 @@ static int init_dir(struct fc_replay *r, uint32_t ino, uint32_t parent,
 		    struct extkit_inode *inode)
 {
 	struct extkit_fs *fs = r->fs;
-	struct extkit_dir_format fmt;
-	uint32_t bs = fs->g.block_size, end = bs;
+	uint32_t bs = fs->g.block_size;
 	struct extkit_extent ex = { .lblk = 0, .len = 1 };
 	struct extkit_mapbuild mb = { .extents = 1, .list = &ex, .nlist = 1,
 				      .nblocks = 1 };
@@ -838,13 +800,7 @@ static int init_dir(struct fc_replay *r, uint32_t ino, uint32_t parent,
 	b = calloc(1, bs);
 	if (!b)
 		return -ENOMEM;
-	extkit_dir_format_init(fs, &fmt);
-	if (extkit_has_metadata_csum(&fs->sb)) {
-		end = bs - sizeof(struct ext4_dir_entry_tail);
-		extkit_dirblock_init_tail(fs, b);
-	}
-	extkit_dirent_set(&fmt, b, ino, 12, ".", 1, EXT2_FT_DIR);
-	extkit_dirent_set(&fmt, b + 12, parent, end - 12, "..", 2, EXT2_FT_DIR);
+	extkit_dirblock_new(fs, b, ino, parent, 0);
 	rc = extkit_dirblock_write(fs, ino, inode->generation, ex.pblk, b);
 	free(b);
 	if (rc)
@@ -873,6 +829,18 @@ struct inline_part {
 	uint32_t len;
 	uint32_t off;		/* in the part (extkit_inline_write) */
 };
+
+/* The next record of an inline part through dir.c's cursor: 1, 0 at
+ * the end, -EFSCORRUPTED for a damaged one. An inode number out of range
+ * is not damage here (the record is sound; pass 2 judges the entry). */
+static int next_record(struct extkit_dir_cursor *c)
+{
+	int rc = extkit_dir_cursor_next(c);
+
+	if (rc == -EFSCORRUPTED && c->problem == EXTKIT_DIRENT_BAD_INODE)
+		return 1;
+	return rc;
+}
 
 /* Part k (0, 1) of the inline directory in raw: 0, or 1 when absent. */
 static int inline_part(const struct extkit_fs *fs, const uint8_t *raw,
@@ -913,44 +881,41 @@ static int inline_edit(struct fc_replay *r, uint32_t dir, int k,
 		       uint32_t ino, uint8_t ftype, int add)
 {
 	struct extkit_dir_format fmt;
-	uint32_t need = extkit_dirent_min_len(len), at = 0, prev = UINT32_MAX;
+	struct extkit_dir_cursor c;
+	uint32_t need = extkit_dirent_min_len(len);
 	int rc;
 
 	extkit_dir_format_init(r->fs, &fmt);
-	while (at + EXT2_DIR_ENTRY_HEADER_LEN <= pt->len) {
-		uint8_t *e = pt->p + at;
-		uint32_t rec = get_le16(e + 4), live = get_le32(e);
-		uint32_t used = live ? extkit_dirent_min_len(e[6]) : 0;
+	extkit_dir_cursor_init(&c, &fmt, pt->p, 0, pt->len);
+	while ((rc = next_record(&c)) == 1) {
+		uint8_t *e = pt->p + c.off;
+		const struct ext2_dir_entry_2 *de = (const void *)e;
+		uint32_t live = le32(de->inode);
+		uint32_t nl = extkit_dirent_name_len(&fmt, de);
+		uint32_t used = live ? extkit_dirent_min_len(nl) : 0;
 
-		if (rec < EXT2_DIR_ENTRY_HEADER_LEN || rec % 4 ||
-		    rec > pt->len - at || used > rec)
-			return 0;	/* damaged: left to pass 2 */
-		if (add && rec - used >= need) {
-			if (used) {
-				put_le16(e + 4, (uint16_t)used);
-				e += used;
-			}
-			put_le32(e, ino);
-			put_le16(e + 4, (uint16_t)(rec - used));
-			e[6] = (uint8_t)len;
-			e[7] = fmt.has_filetype ? ftype : 0;
-			memcpy(e + EXT2_DIR_ENTRY_HEADER_LEN, name, len);
+		if (add && c.rec_len - used >= need) {
+			if (used)
+				extkit_dirent_set_rec_len(&fmt, e, used);
+			extkit_dirent_set(&fmt, e + used, ino,
+					  c.rec_len - used, name, len, ftype);
 			break;
 		}
-		if (!add && live == ino && e[6] == len &&
-		    !memcmp(e + EXT2_DIR_ENTRY_HEADER_LEN, name, len)) {
-			if (prev == UINT32_MAX)
-				put_le32(e, 0);
+		if (!add && live == ino && nl == len &&
+		    !memcmp(de->name, name, len)) {
+			if (c.prev == EXTKIT_DIR_NO_OFFSET)
+				extkit_dirent_set(&fmt, e, 0, c.rec_len,
+					de->name, nl,
+					extkit_dirent_file_type(&fmt, de));
 			else
-				put_le16(pt->p + prev + 4, (uint16_t)
-					 (get_le16(pt->p + prev + 4) + rec));
+				extkit_dirent_set_rec_len(&fmt, pt->p + c.prev,
+					extkit_dirent_rec_len(&fmt,
+						pt->p + c.prev) + c.rec_len);
 			break;
 		}
-		prev = at;
-		at += rec;
 	}
-	if (at + EXT2_DIR_ENTRY_HEADER_LEN > pt->len)
-		return 0;
+	if (rc != 1)
+		return 0;	/* no room, or damaged: left to pass 2 */
 	rc = extkit_inline_write(r->fs, dir, k, pt->off, pt->p, pt->len);
 	return rc ? rc : 1;
 }
@@ -988,29 +953,26 @@ static int copy_part(const struct extkit_dir_format *fmt, const uint8_t *p,
 		     uint32_t len, uint8_t *b, uint32_t end, uint32_t *at,
 		     uint32_t *last)
 {
-	uint32_t off = 0;
+	struct extkit_dir_cursor c;
+	int rc;
 
-	while (off + EXT2_DIR_ENTRY_HEADER_LEN <= len) {
-		const uint8_t *e = p + off;
-		uint32_t rec = get_le16(e + 4), nlen = e[6];
+	extkit_dir_cursor_init(&c, fmt, p, 0, len);
+	while ((rc = next_record(&c)) == 1) {
+		const struct ext2_dir_entry_2 *de = (const void *)(p + c.off);
+		uint32_t ino = le32(de->inode);
+		uint32_t nl = extkit_dirent_name_len(fmt, de);
+		uint32_t need = extkit_dirent_min_len(nl);
 
-		if (rec < EXT2_DIR_ENTRY_HEADER_LEN || rec % 4 ||
-		    rec > len - off || EXT2_DIR_ENTRY_HEADER_LEN + nlen > rec)
-			return -EFSCORRUPTED;
-		if (get_le32(e)) {
-			uint32_t need = extkit_dirent_min_len(nlen);
-
-			if (*at + need > end)
-				return -ENOSPC;
-			extkit_dirent_set(fmt, b + *at, get_le32(e), need,
-					  (const char *)e +
-					  EXT2_DIR_ENTRY_HEADER_LEN, nlen, e[7]);
-			*last = *at;
-			*at += need;
-		}
-		off += rec;
+		if (!ino)
+			continue;
+		if (*at + need > end)
+			return -ENOSPC;
+		extkit_dirent_set(fmt, b + *at, ino, need, de->name, nl,
+				  extkit_dirent_file_type(fmt, de));
+		*last = *at;
+		*at += need;
 	}
-	return 0;
+	return rc;
 }
 
 /*
@@ -1041,13 +1003,9 @@ static int inline_to_block(struct fc_replay *r, uint32_t dir)
 	if (!b)
 		return -ENOMEM;
 	extkit_dir_format_init(fs, &fmt);
-	if (extkit_has_metadata_csum(&fs->sb)) {
-		end = bs - sizeof(struct ext4_dir_entry_tail);
-		extkit_dirblock_init_tail(fs, b);
-	}
-	extkit_dirent_set(&fmt, b, dir, 12, ".", 1, EXT2_FT_DIR);
-	extkit_dirent_set(&fmt, b + 12, get_le32(in.iblock), 12, "..", 2,
-			  EXT2_FT_DIR);
+	end = bs - fmt.tail_len;
+	extkit_dirblock_new(fs, b, dir, get_le32(in.iblock),
+			    EXTKIT_NEWDIR_OPEN);
 	rc = copy_part(&fmt, in.iblock + EXTKIT_INLINE_DOTDOT,
 		       EXTKIT_INLINE_IBLOCK - EXTKIT_INLINE_DOTDOT, b, end, &at,
 		       &last);
@@ -1106,30 +1064,13 @@ static int remove_name(struct fc_replay *r, uint32_t dir, const char *name,
 	return rc < 0 ? rc : done;
 }
 
-/* Clears inode ino's bit in its group's bitmap (counts in memory). */
+/* Clears inode ino's bit in its group's bitmap (alloc.c; counts in
+ * memory); one free already, or in a group never initialised, stays. */
 static int mark_inode_free(struct fc_replay *r, uint32_t ino)
 {
-	struct extkit_fs *fs = r->fs;
-	uint32_t ipg = fs->sb.inodes_per_group;
-	uint32_t g = (ino - 1) / ipg, idx = (ino - 1) % ipg;
-	struct extkit_group *gd = &fs->groups[g];
-	uint8_t *b;
-	int rc;
+	int rc = extkit_alloc_inode_set(r->fs, ino, 0, 0);
 
-	if (gd->flags & EXT4_BG_INODE_UNINIT)
-		return 0;
-	b = malloc(fs->g.block_size);
-	if (!b)
-		return -ENOMEM;
-	rc = extkit_fs_read_block(fs, gd->inode_bitmap, b);
-	if (!rc && (b[idx / 8] & (1u << (idx % 8)))) {
-		b[idx / 8] &= (uint8_t)~(1u << (idx % 8));
-		gd->free_inodes++;
-		extkit_group_inode_bitmap_csum_set(fs, g, b);
-		rc = extkit_fs_write_block(fs, gd->inode_bitmap, b);
-	}
-	free(b);
-	return rc;
+	return rc == -EFSCORRUPTED ? 0 : rc;
 }
 
 /*

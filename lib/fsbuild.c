@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csum.h"
+#include "alloc_stats.h"
 #include "error.h"
 #include "fsbuild.h"
 #include "group.h"
@@ -22,65 +22,19 @@ static uint64_t nblocks(const struct extkit_fs *fs)
 	return fs->sb.blocks_count - fs->sb.first_data_block;
 }
 
-/* A group whose block bitmap was never written: in use are its backup
- * superblock and descriptors, and whatever group metadata (bitmaps and
- * inode tables, anywhere with flex_bg) lies in it. */
-static int uninit_bits(struct extkit_fsbuild *fb, uint32_t g, uint64_t first,
-		       uint32_t count)
-{
-	struct extkit_fs *fs = fb->fs;
-	uint64_t lo = first + fs->sb.first_data_block, hi = lo + count;
-	uint32_t it = fs->g.itable_blocks;
-	int rc = extkit_bitmap_set_range(&fb->blocks, first,
-			extkit_group_sb_overhead(&fs->sb, &fs->g, g));
-
-	for (uint32_t h = 0; !rc && h < fs->g.group_count; h++) {
-		const struct extkit_group *d = &fs->groups[h];
-		uint64_t at[3] = { d->block_bitmap, d->inode_bitmap,
-				   d->inode_table };
-		uint32_t len[3] = { 1, 1, it };
-
-		for (int k = 0; !rc && k < 3; k++) {
-			uint64_t a = at[k], b = at[k] + len[k];
-
-			if (b <= lo || a >= hi)
-				continue;
-			a = a < lo ? lo : a;
-			b = b > hi ? hi : b;
-			rc = extkit_bitmap_set_range(&fb->blocks,
-				a - fs->sb.first_data_block, b - a);
-		}
-	}
-	return rc;
-}
-
 static int load_group(struct extkit_fsbuild *fb, uint32_t g, uint8_t *raw)
 {
 	struct extkit_fs *fs = fb->fs;
-	const struct extkit_group *gd = &fs->groups[g];
 	uint64_t first = extkit_group_first_block(&fs->sb, g) -
 			 fs->sb.first_data_block;
-	uint32_t count = extkit_group_block_count(&fs->sb, g);
-	uint32_t ipg = fs->sb.inodes_per_group;
-	int rc = 0;
+	int rc = extkit_alloc_map_load(fs, g, EXTKIT_MAP_BLOCKS, &fb->blocks,
+				       first, raw);
 
-	if (gd->flags & EXT4_BG_BLOCK_UNINIT) {
-		rc = uninit_bits(fb, g, first, count);
-	} else {
-		rc = extkit_fs_read_block(fs, gd->block_bitmap, raw);
-		if (!rc)
-			rc = extkit_bitmap_from_disk(&fb->blocks, first, count,
-						     raw);
-	}
-	if (rc || (gd->flags & EXT4_BG_INODE_UNINIT))
-		return rc;
-	rc = extkit_fs_read_block(fs, gd->inode_bitmap, raw);
 	if (!rc)
-		rc = extkit_bitmap_from_disk(&fb->inodes, (uint64_t)g * ipg,
-					     ipg, raw);
-	fb->ino_high[g] = ipg - gd->itable_unused;
-	if (!extkit_has_group_csum(&fs->sb))
-		fb->ino_high[g] = ipg;
+		rc = extkit_alloc_map_load(fs, g, EXTKIT_MAP_INODES,
+					   &fb->inodes,
+					   (uint64_t)g * fs->sb.inodes_per_group,
+					   raw);
 	return rc;
 }
 
@@ -96,8 +50,7 @@ int extkit_fsbuild_open(struct extkit_fs *fs, struct extkit_fsbuild *fb)
 		return -EXTKIT_EUNSUPP;
 	raw = malloc(fs->g.block_size);
 	fb->dirty = calloc(ng, 1);
-	fb->ino_high = calloc(ng, sizeof(*fb->ino_high));
-	rc = raw && fb->dirty && fb->ino_high ? 0 : -ENOMEM;
+	rc = raw && fb->dirty ? 0 : -ENOMEM;
 	if (!rc)
 		rc = extkit_bitmap_init(&fb->blocks, nblocks(fs));
 	if (!rc)
@@ -115,32 +68,21 @@ void extkit_fsbuild_close(struct extkit_fsbuild *fb)
 	extkit_bitmap_free(&fb->blocks);
 	extkit_bitmap_free(&fb->inodes);
 	free(fb->dirty);
-	free(fb->ino_high);
 	fb->dirty = NULL;
-	fb->ino_high = NULL;
 }
 
 int extkit_fsbuild_take_inode(struct extkit_fsbuild *fb, uint32_t ino,
 			      int is_dir)
 {
 	struct extkit_fs *fs = fb->fs;
-	uint32_t g = (ino - 1) / fs->sb.inodes_per_group;
-	uint32_t idx = (ino - 1) % fs->sb.inodes_per_group;
-	struct extkit_group *gd = &fs->groups[g];
 
 	if (ino == 0 || ino > fs->sb.inodes_count)
 		return -EINVAL;
 	if (extkit_bitmap_test(&fb->inodes, ino - 1))
 		return -EEXIST;
 	extkit_bitmap_set(&fb->inodes, ino - 1);
-	gd->free_inodes--;
-	fs->sb.free_inodes_count--;
-	if (is_dir)
-		gd->used_dirs++;
-	gd->flags &= (uint16_t)~EXT4_BG_INODE_UNINIT;
-	if (idx + 1 > fb->ino_high[g])
-		fb->ino_high[g] = idx + 1;
-	fb->dirty[g] |= DIRTY_INODES;
+	extkit_alloc_stats_inode(fs, ino, 1, is_dir);
+	fb->dirty[extkit_group_of_inode(&fs->sb, ino)] |= DIRTY_INODES;
 	return 0;
 }
 
@@ -170,26 +112,18 @@ static void count_blocks(struct extkit_fsbuild *fb, uint64_t b,
 	struct extkit_fs *fs = fb->fs;
 	uint32_t bpg = fs->sb.blocks_per_group;
 
-	if (take) {
+	if (take)
 		extkit_bitmap_set_range(&fb->blocks, b, count);
-		fs->sb.free_blocks_count -= count;
-	} else {
+	else
 		extkit_bitmap_clear_range(&fb->blocks, b, count);
-		fs->sb.free_blocks_count += count;
-	}
 	while (count) {
-		uint32_t g = (uint32_t)(b / bpg);
-		uint64_t in = bpg - b % bpg;
+		uint64_t blk = b + fs->sb.first_data_block;
+		uint32_t g = extkit_group_of_block(&fs->sb, blk);
+		uint64_t in = bpg - extkit_group_block_index(&fs->sb, blk);
 
 		if (in > count)
 			in = count;
-		if (take) {
-			fs->groups[g].free_blocks -= (uint32_t)in;
-			fs->groups[g].flags &=
-				(uint16_t)~EXT4_BG_BLOCK_UNINIT;
-		}
-		else
-			fs->groups[g].free_blocks += (uint32_t)in;
+		extkit_alloc_stats_blocks(fs, g, in, take);
 		fb->dirty[g] |= DIRTY_BLOCKS;
 		b += in;
 		count -= in;
@@ -241,71 +175,21 @@ int extkit_fsbuild_release(struct extkit_fsbuild *fb, uint64_t start,
 	return 0;
 }
 
-/* Copies the group's bits over the on-disk bitmap, keeping its padding. */
-static int store(struct extkit_fs *fs, uint64_t blk,
-		 const struct extkit_bitmap *bm, uint64_t first,
-		 uint32_t count, uint8_t *raw)
-{
-	int rc = extkit_fs_read_block(fs, blk, raw);
-	uint32_t whole = count & ~7u;
-
-	if (!rc)
-		rc = extkit_bitmap_to_disk(bm, first, whole, raw);
-	/* the padding past the group's last block reads as in use */
-	for (uint32_t i = count; !rc && i < 8 * fs->g.block_size; i++)
-		raw[i / 8] |= (uint8_t)(1u << (i % 8));
-	for (uint32_t i = whole; !rc && i < count; i++) {
-		uint8_t bit = (uint8_t)(1u << (i % 8));
-
-		if (extkit_bitmap_test(bm, first + i) == 1)
-			raw[i / 8] |= bit;
-		else
-			raw[i / 8] &= (uint8_t)~bit;
-	}
-	return rc;
-}
-
-/* An inode bitmap never written (INODE_UNINIT): zero, then its padding. */
-static void fresh_inode_bitmap(const struct extkit_fs *fs, uint8_t *raw)
-{
-	uint32_t ipg = fs->sb.inodes_per_group, bits = 8 * fs->g.block_size;
-
-	memset(raw, 0, fs->g.block_size);
-	for (uint32_t i = ipg; i < bits; i++)
-		raw[i / 8] |= (uint8_t)(1u << (i % 8));
-}
-
 static int flush_group(struct extkit_fsbuild *fb, uint32_t g, uint8_t *raw)
 {
 	struct extkit_fs *fs = fb->fs;
-	struct extkit_group *gd = &fs->groups[g];
-	uint32_t ipg = fs->sb.inodes_per_group;
 	uint64_t first = extkit_group_first_block(&fs->sb, g) -
 			 fs->sb.first_data_block;
 	int rc = 0;
 
-	if (fb->dirty[g] & DIRTY_BLOCKS) {
-		rc = store(fs, gd->block_bitmap, &fb->blocks, first,
-			   extkit_group_block_count(&fs->sb, g), raw);
-		if (!rc) {
-			extkit_group_block_bitmap_csum_set(fs, g, raw);
-			rc = extkit_fs_write_block(fs, gd->block_bitmap, raw);
-		}
-	}
-	if (rc || !(fb->dirty[g] & DIRTY_INODES))
-		return rc;
-	fresh_inode_bitmap(fs, raw);
-	rc = extkit_bitmap_to_disk(&fb->inodes, (uint64_t)g * ipg, ipg & ~7u,
-				   raw);
-	for (uint32_t i = ipg & ~7u; !rc && i < ipg; i++)
-		if (extkit_bitmap_test(&fb->inodes, (uint64_t)g * ipg + i) == 1)
-			raw[i / 8] |= (uint8_t)(1u << (i % 8));
-	if (rc)
-		return rc;
-	if (extkit_has_group_csum(&fs->sb))
-		gd->itable_unused = ipg - fb->ino_high[g];
-	extkit_group_inode_bitmap_csum_set(fs, g, raw);
-	return extkit_fs_write_block(fs, gd->inode_bitmap, raw);
+	if (fb->dirty[g] & DIRTY_BLOCKS)
+		rc = extkit_alloc_map_store(fs, g, EXTKIT_MAP_BLOCKS,
+					    &fb->blocks, first, raw);
+	if (!rc && (fb->dirty[g] & DIRTY_INODES))
+		rc = extkit_alloc_map_store(fs, g, EXTKIT_MAP_INODES,
+			&fb->inodes, (uint64_t)g * fs->sb.inodes_per_group,
+			raw);
+	return rc;
 }
 
 int extkit_fsbuild_flush(struct extkit_fsbuild *fb)
@@ -320,4 +204,30 @@ int extkit_fsbuild_flush(struct extkit_fsbuild *fb)
 	}
 	free(raw);
 	return rc;
+}
+
+static int fb_take_blocks(void *arg, uint64_t goal, uint64_t want,
+			  uint64_t *start, uint64_t *got)
+{
+	return extkit_fsbuild_blocks(arg, goal, want, start, got);
+}
+
+static int fb_take_inode(void *arg, uint32_t goal, int is_dir,
+			 uint32_t *ino)
+{
+	return extkit_fsbuild_inode(arg, goal, is_dir, ino);
+}
+
+static int fb_release(void *arg, uint64_t start, uint64_t count)
+{
+	return extkit_fsbuild_release(arg, start, count);
+}
+
+void extkit_fsbuild_allocator(struct extkit_fsbuild *fb,
+			      struct extkit_allocator *a)
+{
+	a->take_blocks = fb_take_blocks;
+	a->take_inode = fb_take_inode;
+	a->release = fb_release;
+	a->arg = fb;
 }

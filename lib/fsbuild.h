@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Filling a filesystem in bulk (mkfs -d): every block and inode bitmap is
+ * Filling a filesystem in bulk (mkfs -d), the allocator whose backing is
+ * the whole filesystem in memory: every block and inode bitmap is
  * loaded into memory once, inodes and runs of blocks are taken from them
  * near a goal without any I/O, and extkit_fsbuild_flush() writes the
  * bitmaps of the groups that changed (with their checksums). Group and
@@ -16,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "alloc.h"
 #include "bitmap.h"
 #include "fs.h"
 
@@ -24,7 +26,6 @@ struct extkit_fsbuild {
 	struct extkit_bitmap blocks;	/* bit b: first_data_block + b */
 	struct extkit_bitmap inodes;	/* bit i: inode i + 1 */
 	uint8_t *dirty;		/* per group: 1 blocks, 2 inodes */
-	uint32_t *ino_high;	/* per group: inodes used up to here */
 };
 
 int extkit_fsbuild_open(struct extkit_fs *fs, struct extkit_fsbuild *fb);
@@ -52,5 +53,10 @@ int extkit_fsbuild_release(struct extkit_fsbuild *fb, uint64_t start,
 
 /* Writes the bitmaps of every group that changed. */
 int extkit_fsbuild_flush(struct extkit_fsbuild *fb);
+
+/* fb as an allocator (alloc.h): the backing of the whole filesystem in
+ * memory. */
+void extkit_fsbuild_allocator(struct extkit_fsbuild *fb,
+			      struct extkit_allocator *a);
 
 #endif /* EXTKIT_FSBUILD_H */

@@ -93,6 +93,28 @@ uint32_t extkit_group_block_count(const struct extkit_super *sb, uint32_t g)
 					     sb->blocks_per_group;
 }
 
+uint32_t extkit_group_of_block(const struct extkit_super *sb, uint64_t blk)
+{
+	return (uint32_t)((blk - sb->first_data_block) / sb->blocks_per_group);
+}
+
+uint32_t extkit_group_block_index(const struct extkit_super *sb,
+				  uint64_t blk)
+{
+	return (uint32_t)((blk - sb->first_data_block) % sb->blocks_per_group);
+}
+
+uint32_t extkit_group_of_inode(const struct extkit_super *sb, uint32_t ino)
+{
+	return (ino - 1) / sb->inodes_per_group;
+}
+
+uint32_t extkit_group_inode_index(const struct extkit_super *sb,
+				  uint32_t ino)
+{
+	return (ino - 1) % sb->inodes_per_group;
+}
+
 /*
  * With meta_bg, descriptors past s_first_meta_bg blocks live in the first,
  * second and last group of each meta group (descs_per_block groups).

@@ -32,6 +32,19 @@ void extkit_group_encode(const struct extkit_group *mem, uint32_t desc_size,
 uint64_t extkit_group_first_block(const struct extkit_super *sb, uint32_t g);
 uint32_t extkit_group_block_count(const struct extkit_super *sb, uint32_t g);
 
+/*
+ * The group holding block blk, and blk's place in it (in blocks). blk
+ * must be at or past s_first_data_block (callers check the range).
+ */
+uint32_t extkit_group_of_block(const struct extkit_super *sb, uint64_t blk);
+uint32_t extkit_group_block_index(const struct extkit_super *sb,
+				  uint64_t blk);
+
+/* The group holding inode ino (1-based) and its index in that group. */
+uint32_t extkit_group_of_inode(const struct extkit_super *sb, uint32_t ino);
+uint32_t extkit_group_inode_index(const struct extkit_super *sb,
+				  uint32_t ino);
+
 /* Blocks at the start of group g taken by a superblock backup, the group
  * descriptors and the reserved GDT blocks (0 when g has no backup). */
 /*

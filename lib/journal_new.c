@@ -76,8 +76,7 @@ struct jplan {
 
 static uint32_t group_of(const struct extkit_fs *fs, uint64_t blk)
 {
-	return (uint32_t)((blk - fs->sb.first_data_block) /
-			  fs->sb.blocks_per_group);
+	return extkit_group_of_block(&fs->sb, blk);
 }
 
 /* mke2fs's goal with extents: a group near the middle (see the top). */

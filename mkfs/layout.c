@@ -679,8 +679,7 @@ static void set_overhead(const struct mkfs_layout *l, struct extkit_fs *fs)
 	/* mke2fs counts with the bad blocks unmarked: one in a superblock
 	 * backup's area is not counted */
 	for (uint32_t i = 0; i < l->nbad; i++) {
-		uint32_t g = (uint32_t)((l->bad[i] - l->first_data_block) /
-					l->blocks_per_group);
+		uint32_t g = extkit_group_of_block(&fs->sb, l->bad[i]);
 
 		if (l->bad[i] < extkit_group_first_block(&fs->sb, g) +
 				extkit_group_sb_overhead(&fs->sb, &fs->g, g))

@@ -52,8 +52,7 @@ struct mkfs_place {
 
 static uint32_t group_of(const struct mkfs_place *p, uint64_t blk)
 {
-	return (uint32_t)((blk - p->fs->sb.first_data_block) /
-			  p->fs->sb.blocks_per_group);
+	return extkit_group_of_block(&p->fs->sb, blk);
 }
 
 static uint64_t group_last(const struct mkfs_place *p, uint32_t g)

@@ -34,5 +34,6 @@ Suite *keysort_suite(void);
 Suite *encmap_suite(void);
 Suite *owners_suite(void);
 Suite *overlay_suite(void);
+Suite *alloc_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */

@@ -79,6 +79,38 @@ START_TEST(test_geometry)
 }
 END_TEST
 
+/* Block and inode numbers to groups, at both first_data_block values. */
+START_TEST(test_of_block)
+{
+	struct extkit_super sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.first_data_block = 1;
+	sb.blocks_per_group = 8192;
+	sb.inodes_per_group = 2048;
+	ck_assert_uint_eq(extkit_group_of_block(&sb, 1), 0);
+	ck_assert_uint_eq(extkit_group_block_index(&sb, 1), 0);
+	ck_assert_uint_eq(extkit_group_of_block(&sb, 8192), 0);
+	ck_assert_uint_eq(extkit_group_block_index(&sb, 8192), 8191);
+	ck_assert_uint_eq(extkit_group_of_block(&sb, 8193), 1);
+	ck_assert_uint_eq(extkit_group_block_index(&sb, 8193), 0);
+	ck_assert_uint_eq(extkit_group_of_block(&sb, 16385 + 7), 2);
+	ck_assert_uint_eq(extkit_group_block_index(&sb, 16385 + 7), 7);
+	sb.first_data_block = 0;
+	sb.blocks_per_group = 32768;
+	ck_assert_uint_eq(extkit_group_of_block(&sb, 32767), 0);
+	ck_assert_uint_eq(extkit_group_of_block(&sb, 32768), 1);
+	/* past 2^32 blocks */
+	ck_assert_uint_eq(extkit_group_of_block(&sb, (1ULL << 32) + 5),
+			  (1ULL << 32) / 32768);
+	ck_assert_uint_eq(extkit_group_block_index(&sb, (1ULL << 32) + 5), 5);
+	ck_assert_uint_eq(extkit_group_of_inode(&sb, 1), 0);
+	ck_assert_uint_eq(extkit_group_inode_index(&sb, 2048), 2047);
+	ck_assert_uint_eq(extkit_group_of_inode(&sb, 2049), 1);
+	ck_assert_uint_eq(extkit_group_inode_index(&sb, 2049), 0);
+}
+END_TEST
+
 Suite *group_suite(void)
 {
 	Suite *s = suite_create("group");
@@ -87,6 +119,7 @@ Suite *group_suite(void)
 	tcase_add_test(tc, test_codec_32);
 	tcase_add_test(tc, test_codec_64);
 	tcase_add_test(tc, test_geometry);
+	tcase_add_test(tc, test_of_block);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for the allocation interface and alloc_stats.c, on
+ * in-memory images: after a take and a release of blocks or inodes, the
+ * on-disk bitmap bit, the padding past the group's last unit, the group
+ * and superblock free counts, used directories, the UNINIT flags,
+ * bg_itable_unused and the bitmap checksums; a take that finds a unit in
+ * use changes nothing; bigalloc takes whole clusters (the group counting
+ * clusters, the superblock blocks); a bitmap never initialised loads as
+ * its group's metadata; fsbuild's whole-filesystem backing writes the
+ * same disk state.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "alloc_stats.h"
+#include "csum.h"
+#include "error.h"
+#include "fs.h"
+#include "fsbuild.h"
+#include "group.h"
+#include "image.h"
+#include "ondisk.h"
+#include "suites.h"
+
+struct fx {
+	struct extkit_io *io;
+	struct extkit_fs *fs;
+	uint8_t *raw;
+};
+
+/* 1 KiB blocks, 8000 blocks (the last group partial: padding), 256
+ * inodes per group; metadata_csum turned on in memory. */
+static void fx_open(struct fx *f, int csum)
+{
+	struct test_image_opts o;
+
+	test_image_defaults(&o);
+	o.blocks = 8000;
+	o.blocks_per_group = 2048;
+	f->io = test_image_make(&o);
+	f->fs = test_image_open(f->io);
+	if (csum)
+		f->fs->sb.feature_ro_compat |=
+			EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
+	f->raw = malloc(f->fs->g.block_size);
+	ck_assert_ptr_nonnull(f->raw);
+}
+
+static void fx_close(struct fx *f)
+{
+	free(f->raw);
+	extkit_fs_close(f->fs);
+	extkit_io_close(f->io);
+}
+
+/* Bit i of group g's bitmap of that kind, as on disk. */
+static int disk_bit(struct fx *f, uint32_t g, enum extkit_map_kind kind,
+		    uint32_t i)
+{
+	uint64_t blk = kind == EXTKIT_MAP_INODES ?
+		       f->fs->groups[g].inode_bitmap :
+		       f->fs->groups[g].block_bitmap;
+
+	ck_assert_int_eq(extkit_fs_read_block(f->fs, blk, f->raw), 0);
+	return f->raw[i / 8] >> (i % 8) & 1;
+}
+
+/* The descriptor's block bitmap checksum is that of the block on disk. */
+static void check_block_csum(struct fx *f, uint32_t g)
+{
+	uint32_t bytes = (f->fs->sb.blocks_per_group >>
+			  f->fs->g.cluster_bits) / 8;
+
+	ck_assert_int_eq(extkit_fs_read_block(f->fs,
+			 f->fs->groups[g].block_bitmap, f->raw), 0);
+	ck_assert_uint_eq(f->fs->groups[g].block_bitmap_csum,
+			  extkit_bitmap_csum(f->fs, f->raw, bytes));
+}
+
+START_TEST(test_blocks_take_release)
+{
+	struct fx f;
+	uint64_t goal, blk, sb_free;
+	uint32_t g = 3, free0, idx;
+
+	fx_open(&f, 1);
+	goal = extkit_group_first_block(&f.fs->sb, g) + 100;
+	free0 = f.fs->groups[g].free_blocks;
+	sb_free = f.fs->sb.free_blocks_count;
+	ck_assert_int_eq(extkit_alloc_block(f.fs, goal, &blk), 0);
+	ck_assert_uint_eq(blk, goal);
+	idx = extkit_group_block_index(&f.fs->sb, blk);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, idx), 1);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 1);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sb_free - 1);
+	check_block_csum(&f, g);
+	/* the last group is partial: every bit past its blocks is set */
+	for (uint32_t i = extkit_alloc_map_bits(f.fs, g, EXTKIT_MAP_BLOCKS);
+	     i < 8 * f.fs->g.block_size; i += 97)
+		ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, i), 1);
+	/* marking it again is refused and changes nothing */
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, blk - 1, 2), -EFSCORRUPTED);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, idx - 1), 0);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 1);
+	ck_assert_int_eq(extkit_free_blocks(f.fs, blk, 1), 0);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, idx), 0);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sb_free);
+	check_block_csum(&f, g);
+	ck_assert_int_eq(extkit_free_blocks(f.fs, blk, 1), -EFSCORRUPTED);
+	fx_close(&f);
+}
+END_TEST
+
+/* A range across two groups: each group's bitmap and count. */
+START_TEST(test_blocks_across_groups)
+{
+	struct fx f;
+	uint64_t start = extkit_group_first_block(&(struct extkit_super){
+		.first_data_block = 1, .blocks_per_group = 2048 }, 2) - 10;
+	uint32_t f1, f2;
+
+	fx_open(&f, 0);
+	f1 = f.fs->groups[1].free_blocks;
+	f2 = f.fs->groups[2].free_blocks;
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, start, 10), 0);
+	ck_assert_uint_eq(f.fs->groups[1].free_blocks, f1 - 10);
+	ck_assert_uint_eq(f.fs->groups[2].free_blocks, f2);
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, start + 10, 1),
+			 -EFSCORRUPTED);	/* group 2's superblock copy */
+	ck_assert_int_eq(extkit_blocks_all_used(f.fs, start, 10), 1);
+	ck_assert_int_eq(extkit_blocks_all_used(f.fs, start - 1, 10), 0);
+	ck_assert_int_eq(extkit_free_blocks(f.fs, start, 10), 0);
+	ck_assert_uint_eq(f.fs->groups[1].free_blocks, f1);
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(test_inode_stats)
+{
+	struct fx f;
+	uint32_t ipg, ino, g = 2;
+	struct extkit_group *gd;
+	uint32_t sbfree;
+
+	fx_open(&f, 1);
+	ipg = f.fs->sb.inodes_per_group;
+	gd = &f.fs->groups[g];
+	gd->flags |= EXT4_BG_INODE_UNINIT;
+	gd->itable_unused = ipg;
+	sbfree = f.fs->sb.free_inodes_count;
+	ino = g * ipg + 6;		/* index 5 in group 2 */
+	extkit_alloc_stats_inode(f.fs, ino, 1, 1);
+	ck_assert_uint_eq(gd->flags & EXT4_BG_INODE_UNINIT, 0);
+	ck_assert_uint_eq(gd->itable_unused, ipg - 6);
+	ck_assert_uint_eq(gd->free_inodes, ipg - 1);
+	ck_assert_uint_eq(gd->used_dirs, 1);
+	ck_assert_uint_eq(f.fs->sb.free_inodes_count, sbfree - 1);
+	/* an inode before the mark leaves it; one past it moves it */
+	ck_assert_int_eq(extkit_alloc_stats_inode_in_use(f.fs, ino - 3), 0);
+	ck_assert_uint_eq(gd->itable_unused, ipg - 6);
+	ck_assert_int_eq(extkit_alloc_stats_inode_in_use(f.fs, ino + 4), 1);
+	ck_assert_uint_eq(gd->itable_unused, ipg - 10);
+	extkit_alloc_stats_inode(f.fs, ino, 0, 1);
+	ck_assert_uint_eq(gd->free_inodes, ipg);
+	ck_assert_uint_eq(gd->used_dirs, 0);
+	ck_assert_uint_eq(f.fs->sb.free_inodes_count, sbfree);
+	/* counts never go below zero */
+	gd->free_inodes = 0;
+	extkit_alloc_stats_inode(f.fs, ino, 1, 0);
+	ck_assert_uint_eq(gd->free_inodes, 0);
+	extkit_alloc_stats_blocks(f.fs, g, gd->free_blocks + 5, 1);
+	ck_assert_uint_eq(gd->free_blocks, 0);
+	fx_close(&f);
+}
+END_TEST
+
+/* A block bitmap never written loads as its group's metadata; storing
+ * it writes the bits, the padding, the checksum, and a take clears the
+ * flag. */
+START_TEST(test_uninit_block_map)
+{
+	struct fx f;
+	struct extkit_group_map m;
+	uint32_t g = 3, meta;
+
+	fx_open(&f, 1);
+	f.fs->groups[g].flags |= EXT4_BG_BLOCK_UNINIT;
+	/* junk in the bitmap block: not read */
+	memset(f.raw, 0xa5, f.fs->g.block_size);
+	ck_assert_int_eq(extkit_fs_write_block(f.fs,
+			 f.fs->groups[g].block_bitmap, f.raw), 0);
+	ck_assert_int_eq(extkit_group_map_load(f.fs, g, EXTKIT_MAP_BLOCKS,
+					       &m), 0);
+	meta = extkit_group_sb_overhead(&f.fs->sb, &f.fs->g, g) + 2 +
+	       f.fs->g.itable_blocks;
+	ck_assert_uint_eq(extkit_bitmap_count_range(&m.bm, 0, m.bits), meta);
+	ck_assert_int_eq(extkit_bitmap_test(&m.bm, meta - 1), 1);
+	ck_assert_int_eq(extkit_bitmap_test(&m.bm, meta), 0);
+	extkit_alloc_stats_blocks(f.fs, g, 1, 1);
+	ck_assert_int_eq(extkit_bitmap_set(&m.bm, meta), 0);
+	ck_assert_int_eq(extkit_group_map_store(f.fs, &m), 0);
+	extkit_group_map_free(&m);
+	ck_assert_uint_eq(f.fs->groups[g].flags & EXT4_BG_BLOCK_UNINIT, 0);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, meta), 1);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, meta + 1), 0);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS,
+				  8 * f.fs->g.block_size - 1), 1);
+	check_block_csum(&f, g);
+	fx_close(&f);
+}
+END_TEST
+
+/* bigalloc (16 blocks a cluster, turned on in memory): the cluster
+ * calls count clusters in the group, blocks in the superblock; in
+ * whole-cluster mode a block take marks its whole cluster. */
+START_TEST(test_bigalloc_clusters)
+{
+	struct fx f;
+	uint32_t g = 1, free0;
+	uint64_t c, sb0, blk;
+
+	fx_open(&f, 0);
+	f.fs->sb.feature_ro_compat |= EXT4_FEATURE_RO_COMPAT_BIGALLOC;
+	f.fs->sb.feature_incompat |= EXT4_FEATURE_INCOMPAT_EXTENTS;
+	f.fs->g.cluster_bits = 4;
+	f.fs->g.cluster_ratio = 16;
+	f.fs->sb.log_cluster_size = f.fs->sb.log_block_size + 4;
+	f.fs->sb.clusters_per_group = f.fs->sb.blocks_per_group / 16;
+	f.fs->sb.first_data_block = 0;	/* as bigalloc has it */
+	ck_assert_uint_eq(extkit_alloc_map_bits(f.fs, g, EXTKIT_MAP_BLOCKS),
+			  128);
+	free0 = f.fs->groups[g].free_blocks;
+	sb0 = f.fs->sb.free_blocks_count;
+	c = (extkit_group_first_block(&f.fs->sb, g) >> 4) + 100;
+	ck_assert_int_eq(extkit_alloc_mark_clusters(f.fs, c, 2), 0);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 100), 1);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 101), 1);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 102), 0);
+	/* padding past the group's 128 clusters */
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 128), 1);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 2);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sb0 - 32);
+	/* the block calls refuse bigalloc unless whole clusters are
+	 * taken */
+	blk = (c + 2) * 16 + 3;
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, blk, 1), -EXTKIT_EUNSUPP);
+	f.fs->alloc_whole_clusters = 1;
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, blk, 1), 0);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 102), 1);
+	ck_assert_int_eq(extkit_blocks_all_used(f.fs, (c + 2) * 16, 16), 1);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 3);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sb0 - 48);
+	ck_assert_int_eq(extkit_free_clusters(f.fs, c, 3), 0);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sb0);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 102), 0);
+	fx_close(&f);
+}
+END_TEST
+
+/* fsbuild's backing: taken in memory, the same disk state at flush. */
+START_TEST(test_fsbuild_backing)
+{
+	struct fx f;
+	struct extkit_fsbuild fb;
+	uint64_t goal, start, got;
+	uint32_t ino, g = 2, ipg, free0;
+
+	fx_open(&f, 1);
+	ipg = f.fs->sb.inodes_per_group;
+	f.fs->groups[g].flags |= EXT4_BG_INODE_UNINIT;
+	f.fs->groups[g].itable_unused = ipg;
+	ck_assert_int_eq(extkit_fsbuild_open(f.fs, &fb), 0);
+	goal = extkit_group_first_block(&f.fs->sb, g) + 300;
+	free0 = f.fs->groups[g].free_blocks;
+	ck_assert_int_eq(extkit_fsbuild_blocks(&fb, goal, 8, &start, &got),
+			 0);
+	ck_assert_uint_eq(start, goal);
+	ck_assert_uint_eq(got, 8);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 8);
+	ck_assert_int_eq(extkit_fsbuild_release(&fb, start + 6, 2), 0);
+	ck_assert_int_eq(extkit_fsbuild_release(&fb, start + 6, 2),
+			 -EFSCORRUPTED);
+	ck_assert_int_eq(extkit_fsbuild_inode(&fb, g * ipg + 1, 1, &ino), 0);
+	ck_assert_uint_eq(ino, g * ipg + 1);
+	ck_assert_int_eq(extkit_fsbuild_flush(&fb), 0);
+	extkit_fsbuild_close(&fb);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 300 + 5), 1);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 300 + 6), 0);
+	check_block_csum(&f, g);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, 0), 1);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, 1), 0);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, ipg), 1);
+	ck_assert_uint_eq(f.fs->groups[g].inode_bitmap_csum,
+			  extkit_bitmap_csum(f.fs, f.raw, ipg / 8));
+	ck_assert_uint_eq(f.fs->groups[g].flags & EXT4_BG_INODE_UNINIT, 0);
+	ck_assert_uint_eq(f.fs->groups[g].itable_unused, ipg - 1);
+	ck_assert_uint_eq(f.fs->groups[g].used_dirs, 1);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 6);
+	fx_close(&f);
+}
+END_TEST
+
+/* Settling a range sets only what is not in that state, counting it;
+ * inodes taken and released on the on-disk bitmaps. */
+START_TEST(test_settle_and_inodes)
+{
+	struct fx f;
+	struct extkit_allocator a;
+	uint64_t start, changed, blk, got;
+	uint32_t g = 1, free0, ino, ipg;
+
+	fx_open(&f, 1);
+	ipg = f.fs->sb.inodes_per_group;
+	start = extkit_group_first_block(&f.fs->sb, g) + 500;
+	free0 = f.fs->groups[g].free_blocks;
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, start + 2, 2), 0);
+	ck_assert_int_eq(extkit_alloc_settle(f.fs, start, 6, 1, &changed), 0);
+	ck_assert_uint_eq(changed, 4);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 6);
+	ck_assert_int_eq(extkit_alloc_settle(f.fs, start, 6, 1, &changed), 0);
+	ck_assert_uint_eq(changed, 0);
+	ck_assert_int_eq(extkit_alloc_settle(f.fs, start + 5, 3, 0, &changed),
+			 0);
+	ck_assert_uint_eq(changed, 1);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 5);
+	check_block_csum(&f, g);
+	ck_assert_int_eq(extkit_alloc_settle(f.fs, f.fs->sb.blocks_count, 1,
+					     1, NULL), -EFSCORRUPTED);
+	/* inodes: the first free from the goal on, never a reserved one */
+	ck_assert_int_eq(extkit_alloc_inode(f.fs, 1, 0, &ino), 0);
+	ck_assert_uint_eq(ino, f.fs->g.first_ino);
+	ck_assert_int_eq(extkit_inode_in_use(f.fs, ino), 1);
+	ck_assert_int_eq(extkit_alloc_inode_set(f.fs, ino, 1, 0),
+			 -EFSCORRUPTED);
+	ck_assert_int_eq(extkit_alloc_inode(f.fs, ipg + 3, 1, &ino), 0);
+	ck_assert_uint_eq(ino, ipg + 3);
+	ck_assert_uint_eq(f.fs->groups[1].used_dirs, 1);
+	ck_assert_int_eq(disk_bit(&f, 1, EXTKIT_MAP_INODES, 2), 1);
+	ck_assert_uint_eq(f.fs->groups[1].inode_bitmap_csum,
+			  extkit_bitmap_csum(f.fs, f.raw, ipg / 8));
+	ck_assert_int_eq(extkit_alloc_inode_set(f.fs, ino, 0, 1), 0);
+	ck_assert_uint_eq(f.fs->groups[1].used_dirs, 0);
+	ck_assert_int_eq(extkit_inode_in_use(f.fs, ino), 0);
+	/* the interface over the on-disk backing */
+	extkit_alloc_disk(f.fs, &a);
+	ck_assert_int_eq(a.take_blocks(a.arg, start + 100, 4, &blk, &got), 0);
+	ck_assert_uint_eq(blk, start + 100);
+	ck_assert_uint_eq(got, 1);
+	ck_assert_int_eq(extkit_blocks_all_used(f.fs, blk, 1), 1);
+	ck_assert_int_eq(extkit_give_back(f.fs, &a, blk, 1), 0);
+	ck_assert_int_eq(extkit_blocks_all_used(f.fs, blk, 1), 0);
+	ck_assert_int_eq(extkit_take_block(f.fs, NULL, blk, &got), 0);
+	ck_assert_uint_eq(got, blk);
+	fx_close(&f);
+}
+END_TEST
+
+Suite *alloc_suite(void)
+{
+	Suite *s = suite_create("alloc");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_blocks_take_release);
+	tcase_add_test(tc, test_blocks_across_groups);
+	tcase_add_test(tc, test_inode_stats);
+	tcase_add_test(tc, test_uninit_block_map);
+	tcase_add_test(tc, test_bigalloc_clusters);
+	tcase_add_test(tc, test_fsbuild_backing);
+	tcase_add_test(tc, test_settle_and_inodes);
+	suite_add_tcase(s, tc);
+	return s;
+}
