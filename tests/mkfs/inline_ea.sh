@@ -124,7 +124,9 @@ kernel_rw() {
 		echo "$i" >"$mnt/d1/new$i"	# past inline: a block
 	done
 	echo new >"$mnt/d3/z"			# into the system.data part
-	echo new >"$mnt/d5/z"			# past its value: a block
+	echo new >"$mnt/d5/z"			# into the rest of its value
+	echo new >"$mnt/d8/y1"			# d8's value holds 48 of 68
+	echo new >"$mnt/d8/y2"			# bytes: past it, a block
 	mkdir "$mnt/d0/sub"
 	# an EA inode dropped, another made
 	python3 -c 'import os, sys
