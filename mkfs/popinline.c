@@ -1,22 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mkfs -d with inline_data and ea_inode (lib/inline_build.h,
- * lib/ea_inode_build.h). As mke2fs -d: every regular file whose data
+ * mkfs -d with inline_data (lib/inline_build.h). As mke2fs -d: every regular file whose data
  * fits in i_block and the in-inode attribute space goes inline (an
  * empty one too), its data placed before its other attributes; the
  * root and lost+found never do. A directory gets an empty system.data
  * when its inode is written; once its entries are known it stays
  * inline when they fit in i_block (i_size 60) or, as the kernel grows
  * one, in i_block and the whole in-inode space left; else the attribute
- * goes and the directory is laid out in blocks. A value that goes in an
- * EA inode is written as that inode's data (no holes).
+ * goes and the directory is laid out in blocks.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "ea_inode_build.h"
 #include "endian.h"
 #include "error.h"
 #include "inline.h"
@@ -24,21 +21,6 @@
 #include "ondisk.h"
 
 #include "populate.h"
-
-const struct extkit_xattr_item pop_inline_item = {
-	.index = EXTKIT_INLINE_EA_INDEX,
-	.name_len = 4,
-	.name = EXTKIT_INLINE_EA_NAME,
-	.value = "",
-	.size = 0,
-};
-
-int pop_inline_ok(const struct pop *p, uint32_t ino)
-{
-	return extkit_has_incompat(&p->fs->sb,
-				   EXT4_FEATURE_INCOMPAT_INLINE_DATA) &&
-	       ino >= p->fs->g.first_ino && ino != EXT2_GOOD_OLD_FIRST_INO;
-}
 
 /* system.data for size bytes of data (those past i_block). */
 static struct extkit_xattr_item data_item(const uint8_t *data, uint64_t size)
@@ -123,37 +105,4 @@ int pop_inline_dir(struct pop *p, uint32_t ino, struct extkit_dirbuild *db,
 	extkit_inode_encode(&in, p->fs->g.inode_size, p->raw);
 	rc = pop_inode_put(p, ino, p->raw, 0);
 	return rc ? rc : 1;
-}
-
-int pop_ea_inode(struct pop *p, struct extkit_xattr_item *it)
-{
-	uint32_t isize = p->fs->g.inode_size, ino;
-	struct extkit_inode in = { 0 };
-	struct pop_file f;
-	uint8_t *raw;
-	int rc = pop_new_inode(p, 0, &ino);
-
-	if (rc)
-		return rc;
-	rc = pop_file_begin(p, &f, it->size);
-	f.no_holes = 1;
-	if (!rc)
-		rc = pop_file_write(p, &f, 0, it->value, it->size);
-	if (!rc)
-		rc = pop_file_end(p, &f, ino, &in);
-	pop_file_free(&f);
-	raw = rc ? NULL : calloc(1, isize);
-	if (!rc && !raw)
-		rc = -ENOMEM;
-	if (rc)
-		return rc;
-	in.extra_isize = isize > EXT2_INODE_CORE_SIZE ?
-			 p->fs->sb.want_extra_isize : 0;
-	it->value_hash = extkit_ea_inode_init(p->fs, &in, it->value, it->size,
-					      p->o->now);
-	it->value_inum = ino;
-	extkit_inode_encode(&in, isize, raw);
-	rc = pop_inode_put(p, ino, raw, 1);
-	free(raw);
-	return rc;
 }

@@ -15,7 +15,10 @@
 
 #include "csum.h"
 #include "endian.h"
+#include "ea_inode_build.h"
 #include "error.h"
+#include "inline.h"
+#include "inline_build.h"
 #include "ondisk.h"
 
 #include "populate.h"
@@ -223,6 +226,23 @@ int pop_write_inode_x(struct pop *p, uint32_t ino, const struct pop_meta *m,
 	return pop_inode_put(p, ino, p->raw, 1);
 }
 
+/* The empty system.data a directory that may stay inline starts with,
+ * and which inodes may be inline at all (not the root nor lost+found). */
+const struct extkit_xattr_item pop_inline_item = {
+	.index = EXTKIT_INLINE_EA_INDEX,
+	.name_len = 4,
+	.name = EXTKIT_INLINE_EA_NAME,
+	.value = "",
+	.size = 0,
+};
+
+int pop_inline_ok(const struct pop *p, uint32_t ino)
+{
+	return extkit_has_incompat(&p->fs->sb,
+				   EXT4_FEATURE_INCOMPAT_INLINE_DATA) &&
+	       ino >= p->fs->g.first_ino && ino != EXT2_GOOD_OLD_FIRST_INO;
+}
+
 int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		    struct extkit_inode *in, uint16_t links)
 {
@@ -274,4 +294,39 @@ int pop_special(struct pop *p, uint32_t ino, const struct pop_meta *m)
 	if (S_ISCHR(m->mode) || S_ISBLK(m->mode))
 		extkit_inode_set_rdev(&in, m->rdev_major, m->rdev_minor);
 	return pop_write_inode(p, ino, m, &in, 1);
+}
+
+/* A value that goes in an EA inode is written as that inode's data (no
+ * holes), its hash and reference count set as the kernel sets them. */
+int pop_ea_inode(struct pop *p, struct extkit_xattr_item *it)
+{
+	uint32_t isize = p->fs->g.inode_size, ino;
+	struct extkit_inode in = { 0 };
+	struct pop_file f;
+	uint8_t *raw;
+	int rc = pop_new_inode(p, 0, &ino);
+
+	if (rc)
+		return rc;
+	rc = pop_file_begin(p, &f, it->size);
+	f.no_holes = 1;
+	if (!rc)
+		rc = pop_file_write(p, &f, 0, it->value, it->size);
+	if (!rc)
+		rc = pop_file_end(p, &f, ino, &in);
+	pop_file_free(&f);
+	raw = rc ? NULL : calloc(1, isize);
+	if (!rc && !raw)
+		rc = -ENOMEM;
+	if (rc)
+		return rc;
+	in.extra_isize = isize > EXT2_INODE_CORE_SIZE ?
+			 p->fs->sb.want_extra_isize : 0;
+	it->value_hash = extkit_ea_inode_init(p->fs, &in, it->value, it->size,
+					      p->o->now);
+	it->value_inum = ino;
+	extkit_inode_encode(&in, isize, raw);
+	rc = pop_inode_put(p, ino, raw, 1);
+	free(raw);
+	return rc;
 }
