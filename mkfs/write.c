@@ -332,23 +332,21 @@ static int write_dirs(const struct mkfs_layout *l, struct extkit_fs *fs)
 		return -ENOMEM;
 	extkit_dir_format_init(fs, &fmt);
 	end = bs - fmt.tail_len;
-	put_dirent(&fmt, buf, EXT2_ROOT_INO, 12, ".");
-	put_dirent(&fmt, buf + 12, EXT2_ROOT_INO, 12, "..");
+	extkit_dirblock_new(fs, buf, EXT2_ROOT_INO, EXT2_ROOT_INO,
+			    EXTKIT_NEWDIR_OPEN);
 	put_dirent(&fmt, buf + 24, EXT2_GOOD_OLD_FIRST_INO, end - 24,
 		   "lost+found");
 	seal_dir_block(fs, EXT2_ROOT_INO, buf);
-	put_dirent(&fmt, lpf, EXT2_GOOD_OLD_FIRST_INO, 12, ".");
 	/* with inline_data, mke2fs's block made from the inline directory:
 	 * ".." of 12 bytes, then an empty record */
-	if (has_inline_data(fs)) {
-		put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, 12, "..");
+	extkit_dirblock_new(fs, lpf, EXT2_GOOD_OLD_FIRST_INO, EXT2_ROOT_INO,
+			    has_inline_data(fs) ? EXTKIT_NEWDIR_OPEN : 0);
+	if (has_inline_data(fs))
 		put_dirent(&fmt, lpf + 24, 0, end - 24, "");
-	} else {
-		put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, end - 12, "..");
-	}
 	seal_dir_block(fs, EXT2_GOOD_OLD_FIRST_INO, lpf);
 	for (uint32_t i = 1; i < l->lpf_blocks; i++) {
-		put_dirent(&fmt, lpf + (size_t)i * bs, 0, end, "");
+		extkit_dirblock_new(fs, lpf + (size_t)i * bs,
+				    EXT2_GOOD_OLD_FIRST_INO, 0, 0);
 		seal_dir_block(fs, EXT2_GOOD_OLD_FIRST_INO,
 			       lpf + (size_t)i * bs);
 	}

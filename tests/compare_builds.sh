@@ -80,6 +80,8 @@ mk ext4_1k -t ext4 -b 1024 -O resize_inode
 mk ext4_noflex -t ext4 -O ^flex_bg,resize_inode
 mk bigalloc -t ext4 -O bigalloc,extent -C 16384
 mk meta_bg -t ext4 -O meta_bg,^resize_inode
+mk inline -t ext4 -O inline_data
+mk csum_1k -t ext4 -b 1024 -O metadata_csum,^flex_bg
 mk d_ext2 -t ext2 -d "$tree"
 mk d_ext4 -t ext4 -d "$tree"
 mk d_ext4_1k -t ext4 -b 1024 -d "$tree"
