@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "mmp.h"
 #include "orphan_new.h"
+#include "resize_inode.h"
 #include "dir.h"
 #include "endian.h"
 #include "error.h"
@@ -277,11 +278,10 @@ static void build_inodes(const struct mkfs_opts *o,
 		return;
 	dir_inode(o, fs, &in, S_IFREG | 0600, 0);
 	in.links_count = 1;
-	in.size = mkfs_resize_inode_size(l);
+	in.size = extkit_resize_inode_size(l->block_size);
 	in.block[EXT2_DIND_BLOCK] = (uint32_t)l->dind_block;
 	/* bigalloc: e2fsprogs counts each of its blocks as a cluster */
-	extkit_inode_set_fs_blocks(fs, &in, mkfs_resize_inode_blocks(l, fs) *
-					    fs->g.cluster_ratio);
+	extkit_inode_set_fs_blocks(fs, &in, extkit_resize_inode_blocks(fs));
 	put_inode(fs, table, EXT2_RESIZE_INO, &in);
 }
 
