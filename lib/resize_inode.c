@@ -82,6 +82,11 @@ void extkit_resize_list_build(const struct extkit_fs *fs, uint32_t r,
 				 (uint64_t)g * fs->sb.blocks_per_group));
 }
 
+int extkit_resize_fits(const struct extkit_fs *fs)
+{
+	return backup_count(fs) <= fs->g.addr_per_block;
+}
+
 int extkit_resize_write(struct extkit_fs *fs, uint64_t dind)
 {
 	uint64_t first = extkit_resize_first_reserved(fs);

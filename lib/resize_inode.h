@@ -39,6 +39,10 @@ void extkit_resize_dind_build(const struct extkit_fs *fs, uint8_t *buf);
 void extkit_resize_list_build(const struct extkit_fs *fs, uint32_t r,
 			      uint8_t *buf);
 
+/* Whether every group's backup fits in a reserved block's list (a block
+ * of addr_per_block entries; always with sparse_super). */
+int extkit_resize_fits(const struct extkit_fs *fs);
+
 /* Writes the double indirect block at dind and every reserved block's
  * list (of the first addr_per_block backups: a writer making a new
  * filesystem refuses more). */

@@ -690,15 +690,6 @@ static void set_overhead(const struct mkfs_layout *l, struct extkit_fs *fs)
 	fs->raw_sb.s_overhead_clusters = cpu_to_le32((uint32_t)n);
 }
 
-uint32_t mkfs_backup_count(const struct extkit_fs *fs)
-{
-	uint32_t n = 0;
-
-	for (uint32_t g = 1; g < fs->g.group_count; g++)
-		n += (uint32_t)extkit_super_group_has_backup(&fs->sb, g);
-	return n;
-}
-
 int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 		 struct extkit_fs *fs)
 {

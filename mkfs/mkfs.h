@@ -275,8 +275,6 @@ int mkfs_layout_compute(struct mkfs_opts *o, const struct mkfs_target *t,
 int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 		 struct extkit_fs *fs);
 void mkfs_fs_release(struct extkit_fs *fs, struct mkfs_layout *l);
-/* Number of groups other than 0 holding a superblock backup. */
-uint32_t mkfs_backup_count(const struct extkit_fs *fs);
 
 /* place.c: tables, root, lost+found and the resize block, as mke2fs
  * places them; group free counts. */
@@ -318,7 +316,5 @@ void mkfs_badblocks_warn(const struct mkfs_layout *l,
 int mkfs_badblocks_in_group(const struct mkfs_layout *l,
 			    const struct extkit_fs *fs, uint32_t g);
 
-/* resize.c: the resize inode's blocks (dind and primary reserved GDT). */
-int mkfs_resize_write(const struct mkfs_layout *l, struct extkit_fs *fs);
 
 #endif /* EXTKIT_MKFS_H */

@@ -547,8 +547,9 @@ static int write_all(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = write_inodes(o, l, fs);
 	if (!rc)
 		rc = write_dirs(l, fs);
-	if (!rc && l->dind_block)
-		rc = mkfs_resize_write(l, fs);
+	if (!rc && l->dind_block)	/* the resize inode's blocks */
+		rc = extkit_resize_fits(fs) ?
+		     extkit_resize_write(fs, l->dind_block) : -EFBIG;
 	if (!rc && l->bad_ind)
 		rc = write_bad_ind(l, fs);
 	if (!rc && !t->known_zero)
