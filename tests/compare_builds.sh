@@ -127,6 +127,20 @@ for c in "$@"; do
 	done
 	same "fsck $c output" base/out1 new/out1
 	same "fsck $c second run" base/out2 new/out2
+	if ! cmp -s base/image new/image; then
+		# a base that differs from itself (a random journal
+		# sequence, say) at the same bytes: not the change's doing
+		mkdir -p base2 && cp image base2/image
+		(cd base2 && "$BASE/extkit-fsck" -fy image >/dev/null 2>&1;
+		 "$BASE/extkit-fsck" -fy image >/dev/null 2>&1)
+		if [ "$(cmp -l base/image base2/image | cut -c1-12)" = \
+		     "$(cmp -l base/image new/image | cut -c1-12)" ]; then
+			n=$((n + 1))
+			echo "note: fsck $c image: the base differs from itself at the same bytes"
+			cd "$w" && rm -rf "$cw"
+			continue
+		fi
+	fi
 	same "fsck $c image" base/image new/image
 	cd "$w" && rm -rf "$cw"
 done
