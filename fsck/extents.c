@@ -438,8 +438,7 @@ static int check_root(struct ext_scan *s, uint8_t *root, int *dirty)
 	if (what) {
 		if (!report(s, PR_1_EXTENT_ROOT_FIX, 0, 0, 0, what))
 			return -1;
-		put_le16(root, EXT4_EXT_MAGIC);
-		put_le16(root + 4, EXTKIT_EXTENT_ROOT_MAX);
+		extkit_extent_set_max(root, EXTKIT_EXTENT_ROOT_MAX);
 		*dirty = 1;
 		return 0;
 	}

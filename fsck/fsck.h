@@ -574,16 +574,6 @@ int fsck_group_meta_has(const struct extkit_fs *fs, uint32_t g, uint64_t blk);
 int fsck_check_resize_inode(struct fsck_ctx *ctx,
 			    struct extkit_inode *inode);
 int fsck_rebuild_resize_inode(struct fsck_ctx *ctx);
-/* The blocks a valid resize inode's map reaches, as e2fsck counts them
- * in i_blocks: its double indirect block, the primary reserved GDT
- * blocks (its indirect blocks) and their copies in each group with a
- * superblock backup, each a whole cluster with bigalloc. */
-uint64_t fsck_resize_inode_blocks(const struct extkit_fs *fs);
-/* The last logical block a valid resize inode's map reaches (the last
- * copy listed by the reserved GDT block in the highest slot of its double
- * indirect block), or -1 when it maps no copy: e2fsck's pass 1 wants
- * i_size to reach it. */
-int64_t fsck_resize_inode_last_lblk(const struct extkit_fs *fs);
 /* Whether inode 7 is a valid resize inode in use, the layout of which
  * fixes its i_blocks (pass 1 checks it then). */
 int fsck_resize_inode_countable(const struct fsck_ctx *ctx,

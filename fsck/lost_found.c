@@ -398,7 +398,7 @@ static int new_dir_block(struct fsck_ctx *ctx, uint32_t ino, uint64_t *blk)
 
 	/* bigalloc: a cluster of its own (fsck_new_run) */
 	return fsck_new_run(ctx, extkit_group_first_block(&fs->sb,
-				(ino - 1) / fs->sb.inodes_per_group), 1, blk);
+				extkit_group_of_inode(&fs->sb, ino)), 1, blk);
 }
 
 int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,

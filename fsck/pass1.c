@@ -37,6 +37,7 @@
 #include "group.h"
 #include "inode.h"
 #include "ondisk.h"
+#include "resize_inode.h"
 
 #include "fsck.h"
 #include "itable_reader.h"
@@ -316,7 +317,7 @@ static void check_resize_size(struct fsck_ctx *ctx,
 			      struct extkit_inode *inode, int *dirty)
 {
 	uint64_t bs = ctx->fs->g.block_size;
-	int64_t last = fsck_resize_inode_last_lblk(ctx->fs);
+	int64_t last = extkit_resize_inode_last_lblk(ctx->fs);
 	uint64_t want = (uint64_t)(last + 1) * bs;
 
 	if ((last < 0 || inode->size >= (uint64_t)last * bs) &&
@@ -347,7 +348,7 @@ static void check_sizes(struct fsck_ctx *ctx, uint32_t ino,
 		if (!fsck_resize_inode_countable(ctx, inode))
 			return;
 		check_resize_size(ctx, inode, dirty);
-		nblk = fsck_resize_inode_blocks(ctx->fs) + ea_blocks;
+		nblk = extkit_resize_inode_blocks(ctx->fs) + ea_blocks;
 		goto check_blocks;
 	}
 	want = (uint64_t)(res->last_lblk + 1) * bs;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_stats.h"
 #include "bitmap.h"
 #include "csum.h"
 #include "error.h"
@@ -348,20 +349,18 @@ static int compare_group(struct fsck_ctx *ctx, const struct bm_kind *k,
 	return 0;
 }
 
-/* Writes the computed bitmap of group g, padding set. */
+/* Writes the computed bitmap of group g, padding set, its checksum in
+ * the descriptor (lib/alloc_stats.c). */
 static int write_group(struct fsck_ctx *ctx, const struct bm_kind *k,
 		       uint32_t g, uint8_t *buf)
 {
-	uint32_t nbits = group_bits(ctx, k, g), bs = ctx->fs->g.block_size;
-
-	memset(buf, 0xff, bs);
-	extkit_bitmap_to_disk(k->map, (uint64_t)g * k->per_group, nbits, buf);
-	if (nbits % 8)
-		buf[nbits / 8] |= (uint8_t)(0xff << (nbits % 8));
 	if (!bitmap_block(ctx, k, g))
 		return 0;
-	set_csum(ctx, k, g, buf);
-	return extkit_fs_write_block(ctx->fs, bitmap_block(ctx, k, g), buf);
+	if (extkit_has_metadata_csum(&ctx->fs->sb))
+		ctx->flags |= FSCK_FL_SB_DIRTY;
+	return extkit_alloc_map_store(ctx->fs, g, is_block_kind(k) ?
+				      EXTKIT_MAP_BLOCKS : EXTKIT_MAP_INODES,
+				      k->map, (uint64_t)g * k->per_group, buf);
 }
 
 /*

@@ -344,8 +344,8 @@ static int empty_quota_inode(struct fsck_ctx *ctx, uint32_t ino,
 	memset(root, 0, sizeof(root));
 	if (inode->flags & EXT4_EXTENTS_FL) {
 		/* an empty extent root: magic, 0 entries, eh_max 4 */
-		put_le16(root, EXT4_EXT_MAGIC);
-		put_le16(root + 4, EXTKIT_EXTENT_ROOT_MAX);
+		extkit_extent_node_init(root, sizeof(root),
+					EXTKIT_EXTENT_ROOT_MAX, 0);
 	}
 	extkit_extent_root_put(inode, root);
 	inode->size = 0;

@@ -3,7 +3,8 @@
  * The resize inode (inode 7, resize_inode feature): its double indirect
  * block lists the primary reserved GDT blocks, and each of those lists
  * the same block's copies in the groups that hold a superblock backup
- * (the layout e2fsck's check_resize_inode verifies). When the layout is
+ * (the layout e2fsck's check_resize_inode verifies; lib/resize_inode.c
+ * builds it, for mkfs too). When the layout is
  * wrong and the double indirect block number is usable, the map is
  * rewritten in place: those blocks are group metadata, nobody's data.
  */
@@ -21,23 +22,10 @@
 #include "group.h"
 #include "inode.h"
 #include "ondisk.h"
+#include "resize_inode.h"
 
 #include "fsck.h"
 #include "problem.h"
-
-/* The list of reserved GDT block pblk's backups, in ind. */
-static void make_list(const struct extkit_fs *fs, uint64_t pblk,
-		      uint8_t *ind)
-{
-	uint32_t ind_off = 0;
-
-	memset(ind, 0, fs->g.block_size);
-	for (uint32_t g = 1; g < fs->g.group_count &&
-	     ind_off < fs->g.addr_per_block; g++)
-		if (extkit_super_group_has_backup(&fs->sb, g))
-			put_le32(ind + 4 * ind_off++, (uint32_t)(pblk +
-				 (uint64_t)g * fs->sb.blocks_per_group));
-}
 
 /* The first entry of the resize inode's map that differs from the layout
  * mke2fs gives it, and how many do. */
@@ -67,27 +55,6 @@ static void note_diff(struct layout_diff *d, uint64_t blk,
 	}
 }
 
-/* The double indirect block mke2fs writes: entry gdt_blocks + i (modulo
- * the entries of a block, as e2fsck's check_resize_inode) names the i-th
- * primary reserved GDT block; all other entries are zero. */
-static void make_dind(const struct extkit_fs *fs, uint64_t pblk,
-		      uint8_t *want)
-{
-	uint32_t apb = fs->g.addr_per_block;
-
-	memset(want, 0, fs->g.block_size);
-	for (uint32_t r = 0; r < fs->sb.reserved_gdt_blocks; r++)
-		put_le32(want + 4 * ((fs->g.gdt_blocks + r) % apb),
-			 (uint32_t)(pblk + r));
-}
-
-/* The primary reserved GDT blocks follow the primary descriptors. */
-static uint64_t first_reserved_gdt(const struct extkit_fs *fs)
-{
-	return fs->sb.first_data_block + 1 + fs->g.gdt_blocks +
-	       extkit_group_boot_block(&fs->sb, &fs->g, 0);
-}
-
 /*
  * Compares the whole map with the layout: the double indirect block
  * (every entry, the unused ones must be zero) and each primary reserved
@@ -101,12 +68,12 @@ static int check_layout(struct fsck_ctx *ctx, uint64_t dind_blk,
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t bs = fs->g.block_size, apb = fs->g.addr_per_block;
 	uint8_t *want = buf, *have = buf + bs;
-	uint64_t pblk = first_reserved_gdt(fs);
+	uint64_t pblk = extkit_resize_first_reserved(fs);
 	uint32_t before;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	make_dind(fs, pblk, want);
+	extkit_resize_dind_build(fs, want);
 	rc = extkit_fs_read_block(fs, dind_blk, have);
 	if (rc)
 		return rc;
@@ -121,26 +88,10 @@ static int check_layout(struct fsck_ctx *ctx, uint64_t dind_blk,
 		rc = extkit_fs_read_block(fs, pblk + r, have);
 		if (rc)
 			return rc;
-		make_list(fs, pblk + r, want);
+		extkit_resize_list_build(fs, r, want);
 		note_diff(d, pblk + r, have, want, apb);
 	}
 	d->lists = d->count != before;
-	return 0;
-}
-
-/* Writes the reserved GDT blocks' lists of their backups. */
-static int write_lists(struct fsck_ctx *ctx, uint8_t *ind)
-{
-	struct extkit_fs *fs = ctx->fs;
-	uint64_t pblk = first_reserved_gdt(fs);
-	int rc;
-
-	for (uint32_t i = 0; i < fs->sb.reserved_gdt_blocks; i++, pblk++) {
-		make_list(fs, pblk, ind);
-		rc = extkit_fs_write_block(fs, pblk, ind);
-		if (rc)
-			return rc;
-	}
 	return 0;
 }
 
@@ -255,11 +206,15 @@ static int mend_layout(struct fsck_ctx *ctx, struct extkit_inode *inode,
 	if (!report_entry(ctx, d, dind))
 		return 0;
 	if (d->dind) {
-		make_dind(fs, first_reserved_gdt(fs), buf);
+		extkit_resize_dind_build(fs, buf);
 		rc = extkit_fs_write_block(fs, dind, buf);
 	}
-	if (!rc && d->lists)
-		rc = write_lists(ctx, buf);
+	for (uint32_t r = 0; !rc && d->lists &&
+	     r < fs->sb.reserved_gdt_blocks; r++) {
+		extkit_resize_list_build(fs, r, buf);
+		rc = extkit_fs_write_block(fs,
+			extkit_resize_first_reserved(fs) + r, buf);
+	}
 	return rc;
 }
 
@@ -312,34 +267,6 @@ int fsck_check_resize_inode(struct fsck_ctx *ctx, struct extkit_inode *inode)
 	return rc < 0 && rc != -ENOMEM ? 0 : rc;
 }
 
-uint64_t fsck_resize_inode_blocks(const struct extkit_fs *fs)
-{
-	uint64_t rsv = fs->sb.reserved_gdt_blocks, copies = 0;
-
-	for (uint32_t g = 1; g < fs->g.group_count; g++)
-		copies += extkit_super_group_has_backup(&fs->sb, g) != 0;
-	/* bigalloc: each counts a whole cluster */
-	return (1 + rsv * (1 + copies)) << fs->g.cluster_bits;
-}
-
-int64_t fsck_resize_inode_last_lblk(const struct extkit_fs *fs)
-{
-	uint32_t apb = fs->g.addr_per_block, copies = 0, top = 0;
-
-	for (uint32_t g = 1; g < fs->g.group_count && copies < apb; g++)
-		copies += extkit_super_group_has_backup(&fs->sb, g) != 0;
-	if (!copies || !fs->sb.reserved_gdt_blocks || !apb)
-		return -1;
-	/* mke2fs: reserved GDT block r at double indirect entry
-	 * (descriptor blocks + r) mod apb, its backups first in it: the
-	 * highest slot in use */
-	for (uint32_t r = 0; r < fs->sb.reserved_gdt_blocks && r < apb; r++)
-		if ((fs->g.gdt_blocks + r) % apb > top)
-			top = (fs->g.gdt_blocks + r) % apb;
-	return EXT2_NDIR_BLOCKS + (int64_t)apb + (int64_t)top * apb +
-	       copies - 1;
-}
-
 /*
  * Builds inode 7 anew, as mke2fs does (end of pass 1, when the maps tell
  * which block is free): a new double indirect block listing the primary
@@ -349,12 +276,10 @@ int64_t fsck_resize_inode_last_lblk(const struct extkit_fs *fs)
 int fsck_rebuild_resize_inode(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
-	uint32_t bs = fs->g.block_size, apb = fs->g.addr_per_block;
-	uint64_t pblk = first_reserved_gdt(fs);
+	uint64_t pblk = extkit_resize_first_reserved(fs);
 	struct extkit_inode inode;
 	struct problem_context pctx;
 	uint64_t dind;
-	uint8_t *buf;
 	int rc;
 
 	if (!(ctx->flags & FSCK_FL_RESIZE_REBUILD) || ctx->readonly)
@@ -364,23 +289,16 @@ int fsck_rebuild_resize_inode(struct fsck_ctx *ctx)
 	rc = fsck_new_run(ctx, pblk + fs->sb.reserved_gdt_blocks, 1, &dind);
 	if (rc)
 		return rc;
-	buf = malloc(bs);
-	if (!buf)
-		return -ENOMEM;
-	make_dind(fs, pblk, buf);
-	rc = extkit_fs_write_block(fs, dind, buf);
-	if (!rc)
-		rc = write_lists(ctx, buf);
-	free(buf);
+	rc = extkit_resize_write(fs, dind);
 	if (rc)
 		return rc;
 	memset(&inode, 0, sizeof(inode));
 	inode.mode = S_IFREG | 0600;
 	inode.links_count = 1;
 	inode.atime = inode.ctime = inode.mtime = ctx->now;
-	inode.size = ((uint64_t)apb * apb + apb + EXT2_NDIR_BLOCKS) * bs;
+	inode.size = extkit_resize_inode_size(fs->g.block_size);
 	inode.block[EXT2_DIND_BLOCK] = (uint32_t)dind;
-	extkit_inode_set_fs_blocks(fs, &inode, fsck_resize_inode_blocks(fs));
+	extkit_inode_set_fs_blocks(fs, &inode, extkit_resize_inode_blocks(fs));
 	rc = fsck_write_inode(ctx, EXT2_RESIZE_INO, &inode);
 	clear_problem_context(&pctx);
 	pctx.ino = EXT2_RESIZE_INO;

@@ -571,15 +571,21 @@ static int inode_ok(const struct extkit_fs *fs, uint32_t ino)
 	return ino >= 1 && ino <= fs->sb.inodes_count;
 }
 
+/* The inode bitmap of ino's group. */
+static int inode_map_load(struct extkit_fs *fs, uint32_t ino,
+			  struct extkit_group_map *m)
+{
+	if (!inode_ok(fs, ino))
+		return -EINVAL;
+	return extkit_group_map_load(fs, extkit_group_of_inode(&fs->sb, ino),
+				     EXTKIT_MAP_INODES, m);
+}
+
 int extkit_inode_in_use(struct extkit_fs *fs, uint32_t ino)
 {
 	struct extkit_group_map m;
-	int rc;
+	int rc = inode_map_load(fs, ino, &m);
 
-	if (!inode_ok(fs, ino))
-		return -EINVAL;
-	rc = extkit_group_map_load(fs, extkit_group_of_inode(&fs->sb, ino),
-				   EXTKIT_MAP_INODES, &m);
 	if (rc)
 		return rc;
 	rc = extkit_bitmap_test(&m.bm,
@@ -593,12 +599,8 @@ int extkit_alloc_inode_set(struct extkit_fs *fs, uint32_t ino, int take,
 {
 	uint32_t idx = extkit_group_inode_index(&fs->sb, ino);
 	struct extkit_group_map m;
-	int rc;
+	int rc = inode_map_load(fs, ino, &m);
 
-	if (!inode_ok(fs, ino))
-		return -EINVAL;
-	rc = extkit_group_map_load(fs, extkit_group_of_inode(&fs->sb, ino),
-				   EXTKIT_MAP_INODES, &m);
 	if (rc)
 		return rc;
 	if (extkit_bitmap_test(&m.bm, idx) == !!take)

@@ -205,10 +205,10 @@ static void lay_out(struct extkit_dirbuild *db, int out, uint64_t first,
 		extkit_packer_add(&pk, 12);
 		extkit_packer_add(&pk, 12);
 		if (blk) {
-			put_rec(db, blk, &off, db->dot, ".", 1, EXT2_FT_DIR);
-			last = off;
-			put_rec(db, blk, &off, db->dotdot, "..", 2,
-				EXT2_FT_DIR);
+			extkit_dirblock_new(db->fs, blk, db->dot, db->dotdot,
+					    EXTKIT_NEWDIR_OPEN);
+			last = 12;
+			off = 24;
 		}
 	}
 	for (i = 0; i < db->n; i++) {

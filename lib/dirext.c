@@ -16,6 +16,7 @@
 #include "dirext.h"
 #include "endian.h"
 #include "error.h"
+#include "extent.h"
 #include "ondisk.h"
 
 #define NDIR		12u
@@ -145,84 +146,53 @@ static int map_append(struct extkit_fs *fs, const struct extkit_allocator *ba,
 			added);
 }
 
-/* ---- extents in the inode ---- */
+/* ---- extents in the inode (through extent.c) ---- */
 
-struct ext_view {
-	uint8_t raw[EXT2_N_BLOCKS * 4];
-	uint16_t entries;
-	uint16_t max;
-};
-
-static int ext_load(const struct extkit_inode *inode, struct ext_view *v)
+/* The inode's extent root into root, with its header (eh): only a root
+ * holding the extents itself (depth 0) is edited here. */
+static int ext_load(const struct extkit_inode *inode, uint8_t *root,
+		    struct ext4_extent_header *eh)
 {
-	uint32_t i;
-
-	for (i = 0; i < EXT2_N_BLOCKS; i++)
-		put_le32(v->raw + 4 * i, inode->block[i]);
-	if (get_le16(v->raw) != EXT4_EXT_MAGIC || get_le16(v->raw + 6) != 0)
+	extkit_extent_root_get(inode, root);
+	memcpy(eh, root, sizeof(*eh));
+	if (le16(eh->eh_magic) != EXT4_EXT_MAGIC || extkit_extent_depth(root))
 		return -EXTKIT_EUNSUPP;
-	v->entries = get_le16(v->raw + 2);
-	v->max = get_le16(v->raw + 4);
-	if (v->max > 4 || v->entries > v->max)
+	if (extkit_extent_header_check(eh, EXTKIT_EXTENT_ROOT_SIZE))
 		return -EFSCORRUPTED;
 	return 0;
-}
-
-static void ext_store(struct extkit_inode *inode, struct ext_view *v)
-{
-	uint32_t i;
-
-	put_le16(v->raw + 2, v->entries);
-	for (i = 0; i < EXT2_N_BLOCKS; i++)
-		inode->block[i] = get_le32(v->raw + 4 * i);
-}
-
-static uint8_t *ext_at(struct ext_view *v, uint32_t i)
-{
-	return v->raw + 12 + 12 * i;
-}
-
-static uint64_t ext_start(const uint8_t *e)
-{
-	return get_le32(e + 8) | ((uint64_t)get_le16(e + 6) << 32);
-}
-
-static void ext_set(uint8_t *e, uint32_t lblk, uint32_t len, uint64_t pblk)
-{
-	put_le32(e, lblk);
-	put_le16(e + 4, (uint16_t)len);
-	put_le16(e + 6, (uint16_t)(pblk >> 32));
-	put_le32(e + 8, (uint32_t)pblk);
 }
 
 static int ext_append(struct extkit_inode *inode, uint64_t lblk,
 		      uint64_t pblk)
 {
-	struct ext_view v;
-	uint8_t *e;
-	uint32_t len;
-	int rc = ext_load(inode, &v);
+	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE];
+	struct ext4_extent_header eh;
+	struct extkit_extent last, ex = { .lblk = lblk, .len = 1,
+					  .pblk = pblk };
+	uint16_t n;
+	int rc = ext_load(inode, root, &eh);
 
 	if (rc)
 		return rc;
-	if (v.entries) {
-		e = ext_at(&v, v.entries - 1u);
-		len = get_le16(e + 4);
-		if (lblk < get_le32(e) + (len > EXT_MAX_LEN ?
-					  len - EXT_MAX_LEN : len))
+	n = extkit_extent_entries(root);
+	if (n) {
+		extkit_extent_get(root, n - 1u, &last);
+		if (lblk < last.lblk + last.len)
 			return -EXTKIT_EUNSUPP;
-		if (len < EXT_MAX_LEN && get_le32(e) + len == lblk &&
-		    ext_start(e) + len == pblk) {
-			put_le16(e + 4, (uint16_t)(len + 1));
-			ext_store(inode, &v);
+		if (!last.unwritten && last.len < EXT_MAX_LEN &&
+		    last.lblk + last.len == lblk &&
+		    last.pblk + last.len == pblk) {
+			last.len++;
+			extkit_extent_put(root, n - 1u, &last);
+			extkit_extent_root_put(inode, root);
 			return 0;
 		}
 	}
-	if (v.entries >= v.max)
+	if (n >= le16(eh.eh_max))
 		return -EXTKIT_EUNSUPP;
-	ext_set(ext_at(&v, v.entries), (uint32_t)lblk, 1, pblk);
-	v.entries++;
-	ext_store(inode, &v);
+	extkit_extent_put(root, n, &ex);
+	extkit_extent_set_entries(root, n + 1u);
+	extkit_extent_root_put(inode, root);
 	return 0;
 }
 
@@ -348,13 +318,14 @@ int extkit_dir_truncate(struct extkit_fs *fs, struct extkit_inode *inode,
 {
 	struct extkit_blk_list fl = { 0 };
 	uint64_t have = fs_blocks_of(fs, inode), freed;
-	struct ext_view v;
+	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE];
+	struct ext4_extent_header eh;
 	int rc;
 
 	/* Tree blocks would be rewritten, and their checksums want the
 	 * owner's inode number: extents in the inode only. */
 	if (inode->flags & EXT4_EXTENTS_FL) {
-		rc = ext_load(inode, &v);
+		rc = ext_load(inode, root, &eh);
 		if (rc)
 			return rc;
 	}

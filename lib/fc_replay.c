@@ -281,6 +281,12 @@ static int give_back(void *arg, uint64_t start, uint64_t count)
 	return extkit_free_blocks(r->fs, start, count);
 }
 
+/* The goal of ino's new blocks: its group's inode table. */
+static uint64_t ino_table(const struct extkit_fs *fs, uint32_t ino)
+{
+	return fs->groups[extkit_group_of_inode(&fs->sb, ino)].inode_table;
+}
+
 static int take_block(struct fc_replay *r, uint64_t goal, uint64_t *blk)
 {
 	uint64_t got;
@@ -718,8 +724,7 @@ static int flush_extents(struct fc_replay *r)
 		rc = meta && mb.bufs ? 0 : -ENOMEM;
 	}
 	for (uint64_t k = 0; !rc && k < mb.nmeta; k++)
-		rc = take_block(r, fs->groups[(ino - 1) /
-			fs->sb.inodes_per_group].inode_table, &meta[k]);
+		rc = take_block(r, ino_table(fs, ino), &meta[k]);
 	mb.meta = meta;
 	if (!rc)
 		rc = extkit_inode_read(fs, ino, &inode);
@@ -793,8 +798,7 @@ static int init_dir(struct fc_replay *r, uint32_t ino, uint32_t parent,
 	if (inode->size || !(inode->flags & EXT4_EXTENTS_FL) ||
 	    (inode->flags & EXT4_INLINE_DATA_FL))
 		return 0;	/* made already, or not ours to make */
-	rc = take_block(r, fs->groups[(ino - 1) /
-			fs->sb.inodes_per_group].inode_table, &ex.pblk);
+	rc = take_block(r, ino_table(fs, ino), &ex.pblk);
 	if (rc)
 		return rc;
 	b = calloc(1, bs);
@@ -1016,8 +1020,7 @@ static int inline_to_block(struct fc_replay *r, uint32_t dir)
 	if (!rc)
 		rc = extkit_inode_read(fs, dir, &inode);
 	if (!rc)
-		rc = take_block(r, fs->groups[(dir - 1) /
-				fs->sb.inodes_per_group].inode_table, &ex.pblk);
+		rc = take_block(r, ino_table(fs, dir), &ex.pblk);
 	if (!rc)
 		rc = extkit_dirblock_write(fs, dir, inode.generation, ex.pblk,
 					   b);

@@ -10,6 +10,7 @@
 
 #include "casefold.h"
 #include "dir.h"
+#include "dirblock.h"
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
@@ -348,15 +349,10 @@ static void build_root_head(const struct extkit_fs *fs,
 			    const struct extkit_htree_layout *lay,
 			    uint8_t *root)
 {
-	uint32_t bs = fs->g.block_size;
-	struct extkit_dir_format fmt;
 	struct dx_root_info *info;
 
-	extkit_dir_format_init(fs, &fmt);
-	memset(root, 0, bs);
-	extkit_dirent_set(&fmt, root, lay->dot_ino, 12, ".", 1, EXT2_FT_DIR);
-	extkit_dirent_set(&fmt, root + 12, lay->dotdot_ino, bs - 12, "..", 2,
-			  EXT2_FT_DIR);
+	extkit_dirblock_new(fs, root, lay->dot_ino, lay->dotdot_ino,
+			    EXTKIT_NEWDIR_DX_ROOT);
 	info = (struct dx_root_info *)(root + 24);
 	info->hash_version = lay->hash_version;
 	info->info_length = sizeof(*info);

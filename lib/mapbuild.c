@@ -132,10 +132,7 @@ static int ext_levels(uint64_t runs, uint32_t cap, uint64_t *level)
 static void ext_header(uint8_t *node, uint32_t size, uint16_t max,
 		       uint16_t depth)
 {
-	memset(node, 0, size);
-	put_le16(node, EXT4_EXT_MAGIC);
-	put_le16(node + 4, max);
-	extkit_extent_set_depth(node, depth);
+	extkit_extent_node_init(node, size, max, depth);
 }
 
 static void ext_add(uint8_t *node, const struct extkit_extent *ex)

@@ -20,6 +20,7 @@
 #include "error.h"
 #include "group.h"
 #include "ondisk.h"
+#include "resize_inode.h"
 #include "super.h"
 #include "cli/msg.h"
 #include "cli/parse.h"
@@ -700,7 +701,7 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 	fill_super(o, l, &fs->sb);
 	/* The resize inode of 4 KiB and larger blocks is over 2 GiB. */
 	if ((o->compat & EXT2_FEATURE_COMPAT_RESIZE_INODE) &&
-	    mkfs_resize_inode_size(l) >= (1ULL << 31))
+	    extkit_resize_inode_size(l->block_size) >= (1ULL << 31))
 		fs->sb.feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
 	rc = extkit_super_validate(&fs->sb, 0, &fs->g, &why);
 	if (rc) {

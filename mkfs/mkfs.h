@@ -321,10 +321,5 @@ void mkfs_badblocks_warn(const struct mkfs_layout *l,
 int mkfs_badblocks_in_group(const struct mkfs_layout *l,
 			    const struct extkit_fs *fs, uint32_t g);
 
-/* resize.c: the resize inode's blocks (dind and primary reserved GDT). */
-int mkfs_resize_write(const struct mkfs_layout *l, struct extkit_fs *fs);
-uint64_t mkfs_resize_inode_blocks(const struct mkfs_layout *l,
-				  const struct extkit_fs *fs);
-uint64_t mkfs_resize_inode_size(const struct mkfs_layout *l);
 
 #endif /* EXTKIT_MKFS_H */

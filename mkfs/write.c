@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "mmp.h"
 #include "orphan_new.h"
+#include "resize_inode.h"
 #include "dir.h"
 #include "endian.h"
 #include "error.h"
@@ -277,11 +278,10 @@ static void build_inodes(const struct mkfs_opts *o,
 		return;
 	dir_inode(o, fs, &in, S_IFREG | 0600, 0);
 	in.links_count = 1;
-	in.size = mkfs_resize_inode_size(l);
+	in.size = extkit_resize_inode_size(l->block_size);
 	in.block[EXT2_DIND_BLOCK] = (uint32_t)l->dind_block;
 	/* bigalloc: e2fsprogs counts each of its blocks as a cluster */
-	extkit_inode_set_fs_blocks(fs, &in, mkfs_resize_inode_blocks(l, fs) *
-					    fs->g.cluster_ratio);
+	extkit_inode_set_fs_blocks(fs, &in, extkit_resize_inode_blocks(fs));
 	put_inode(fs, table, EXT2_RESIZE_INO, &in);
 }
 
@@ -332,23 +332,21 @@ static int write_dirs(const struct mkfs_layout *l, struct extkit_fs *fs)
 		return -ENOMEM;
 	extkit_dir_format_init(fs, &fmt);
 	end = bs - fmt.tail_len;
-	put_dirent(&fmt, buf, EXT2_ROOT_INO, 12, ".");
-	put_dirent(&fmt, buf + 12, EXT2_ROOT_INO, 12, "..");
+	extkit_dirblock_new(fs, buf, EXT2_ROOT_INO, EXT2_ROOT_INO,
+			    EXTKIT_NEWDIR_OPEN);
 	put_dirent(&fmt, buf + 24, EXT2_GOOD_OLD_FIRST_INO, end - 24,
 		   "lost+found");
 	seal_dir_block(fs, EXT2_ROOT_INO, buf);
-	put_dirent(&fmt, lpf, EXT2_GOOD_OLD_FIRST_INO, 12, ".");
 	/* with inline_data, mke2fs's block made from the inline directory:
 	 * ".." of 12 bytes, then an empty record */
-	if (has_inline_data(fs)) {
-		put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, 12, "..");
+	extkit_dirblock_new(fs, lpf, EXT2_GOOD_OLD_FIRST_INO, EXT2_ROOT_INO,
+			    has_inline_data(fs) ? EXTKIT_NEWDIR_OPEN : 0);
+	if (has_inline_data(fs))
 		put_dirent(&fmt, lpf + 24, 0, end - 24, "");
-	} else {
-		put_dirent(&fmt, lpf + 12, EXT2_ROOT_INO, end - 12, "..");
-	}
 	seal_dir_block(fs, EXT2_GOOD_OLD_FIRST_INO, lpf);
 	for (uint32_t i = 1; i < l->lpf_blocks; i++) {
-		put_dirent(&fmt, lpf + (size_t)i * bs, 0, end, "");
+		extkit_dirblock_new(fs, lpf + (size_t)i * bs,
+				    EXT2_GOOD_OLD_FIRST_INO, 0, 0);
 		seal_dir_block(fs, EXT2_GOOD_OLD_FIRST_INO,
 			       lpf + (size_t)i * bs);
 	}
@@ -549,8 +547,9 @@ static int write_all(const struct mkfs_opts *o, const struct mkfs_target *t,
 		rc = write_inodes(o, l, fs);
 	if (!rc)
 		rc = write_dirs(l, fs);
-	if (!rc && l->dind_block)
-		rc = mkfs_resize_write(l, fs);
+	if (!rc && l->dind_block)	/* the resize inode's blocks */
+		rc = extkit_resize_fits(fs) ?
+		     extkit_resize_write(fs, l->dind_block) : -EFBIG;
 	if (!rc && l->bad_ind)
 		rc = write_bad_ind(l, fs);
 	if (!rc && !t->known_zero)

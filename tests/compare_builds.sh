@@ -80,6 +80,8 @@ mk ext4_1k -t ext4 -b 1024 -O resize_inode
 mk ext4_noflex -t ext4 -O ^flex_bg,resize_inode
 mk bigalloc -t ext4 -O bigalloc,extent -C 16384
 mk meta_bg -t ext4 -O meta_bg,^resize_inode
+mk inline -t ext4 -O inline_data
+mk csum_1k -t ext4 -b 1024 -O metadata_csum,^flex_bg
 mk d_ext2 -t ext2 -d "$tree"
 mk d_ext4 -t ext4 -d "$tree"
 mk d_ext4_1k -t ext4 -b 1024 -d "$tree"
@@ -125,6 +127,20 @@ for c in "$@"; do
 	done
 	same "fsck $c output" base/out1 new/out1
 	same "fsck $c second run" base/out2 new/out2
+	if ! cmp -s base/image new/image; then
+		# a base that differs from itself (a random journal
+		# sequence, say) at the same bytes: not the change's doing
+		mkdir -p base2 && cp image base2/image
+		(cd base2 && "$BASE/extkit-fsck" -fy image >/dev/null 2>&1;
+		 "$BASE/extkit-fsck" -fy image >/dev/null 2>&1)
+		if [ "$(cmp -l base/image base2/image | cut -c1-12)" = \
+		     "$(cmp -l base/image new/image | cut -c1-12)" ]; then
+			n=$((n + 1))
+			echo "note: fsck $c image: the base differs from itself at the same bytes"
+			cd "$w" && rm -rf "$cw"
+			continue
+		fi
+	fi
 	same "fsck $c image" base/image new/image
 	cd "$w" && rm -rf "$cw"
 done

@@ -35,5 +35,6 @@ Suite *encmap_suite(void);
 Suite *owners_suite(void);
 Suite *overlay_suite(void);
 Suite *alloc_suite(void);
+Suite *resize_inode_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */

@@ -14,10 +14,12 @@
 #include <sys/stat.h>
 
 #include "dir.h"
+#include "dirblock.h"
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "image.h"
+#include "inline.h"
 #include "inode.h"
 #include "suites.h"
 
@@ -1192,6 +1194,87 @@ START_TEST(test_iter_nowrite_freeze)
 }
 END_TEST
 
+/* The one builder of new directory blocks: every shape checked byte by
+ * byte and walked by the cursor to the block's usable end. */
+static int walks_clean(const struct extkit_dir_format *f, const uint8_t *b,
+		       uint32_t end)
+{
+	struct extkit_dir_cursor c;
+	int rc, n = 0;
+
+	extkit_dir_cursor_init(&c, f, b, 0, end);
+	while ((rc = extkit_dir_cursor_next(&c)) == 1)
+		n++;
+	return rc == 0 ? n : -1;
+}
+
+START_TEST(test_dirblock_new)
+{
+	struct extkit_dir_format f;
+	uint8_t iblock[EXTKIT_INLINE_IBLOCK];
+	struct tctx t;
+	uint8_t *b;
+
+	for (uint32_t bs = 1024; bs <= 65536; bs *= 64) {
+		tctx_open(&t, bs, bs == 1024 ? 8192 : 64);
+		b = t.blk;
+		memset(b, 0xaa, bs);
+		extkit_dir_format_init(t.fs, &f);
+		extkit_dirblock_new(t.fs, b, 12, 2, 0);
+		ck_assert_uint_eq(get_le32(b), 12);
+		ck_assert_uint_eq(get_le16(b + 4), 12);
+		ck_assert_uint_eq(b[6], 1);
+		ck_assert_uint_eq(b[7], EXT2_FT_DIR);
+		ck_assert_uint_eq(b[8], '.');
+		ck_assert_uint_eq(b[9], 0);
+		ck_assert_uint_eq(get_le32(b + 12), 2);
+		ck_assert_uint_eq(extkit_dirent_rec_len(&f, b + 12), bs - 12);
+		ck_assert_uint_eq(b[18], 2);
+		ck_assert_uint_eq(b[bs - 1], 0);	/* the rest zeroed */
+		ck_assert_int_eq(walks_clean(&f, b, bs), 2);
+		ck_assert_int_eq(extkit_dirblock_has_tail(t.fs, b), 0);
+		/* metadata_csum: the tail; '..' ends where it starts */
+		t.fs->sb.feature_ro_compat |=
+			EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
+		extkit_dir_format_init(t.fs, &f);
+		extkit_dirblock_new(t.fs, b, 12, 2, 0);
+		ck_assert_int_eq(extkit_dirblock_has_tail(t.fs, b), 1);
+		ck_assert_uint_eq(extkit_dirent_rec_len(&f, b + 12), bs - 24);
+		ck_assert_int_eq(walks_clean(&f, b,
+				 extkit_dir_block_end(&f, b)), 2);
+		/* open: '..' of 12, the caller's records from 24 */
+		extkit_dirblock_new(t.fs, b, 12, 2, EXTKIT_NEWDIR_OPEN);
+		ck_assert_uint_eq(extkit_dirent_rec_len(&f, b + 12), 12);
+		ck_assert_uint_eq(get_le32(b + 24), 0);
+		ck_assert_int_eq(extkit_dirblock_has_tail(t.fs, b), 1);
+		/* a block past the first: one empty record */
+		extkit_dirblock_new(t.fs, b, 12, 0, 0);
+		ck_assert_uint_eq(get_le32(b), 0);
+		ck_assert_uint_eq(extkit_dirent_rec_len(&f, b), bs - 12);
+		ck_assert_int_eq(walks_clean(&f, b,
+				 extkit_dir_block_end(&f, b)), 1);
+		/* an htree root's head: no tail, '..' to the very end */
+		extkit_dirblock_new(t.fs, b, 12, 2, EXTKIT_NEWDIR_DX_ROOT);
+		ck_assert_uint_eq(extkit_dirent_rec_len(&f, b + 12), bs - 12);
+		ck_assert_int_eq(extkit_dirblock_has_tail(t.fs, b), 0);
+		/* without filetype: byte 7 is name_len's high byte */
+		t.fs->sb.feature_incompat &= ~EXT2_FEATURE_INCOMPAT_FILETYPE;
+		extkit_dirblock_new(t.fs, b, 12, 2, 0);
+		ck_assert_uint_eq(b[7], 0);
+		ck_assert_uint_eq(b[19], 0);
+		tctx_close(&t);
+	}
+	tctx_open(&t, 1024, 8192);
+	memset(iblock, 0xaa, sizeof(iblock));
+	extkit_dirblock_new_inline(t.fs, iblock, 77);
+	ck_assert_uint_eq(get_le32(iblock), 77);
+	ck_assert_uint_eq(get_le32(iblock + 4), 0);
+	ck_assert_uint_eq(get_le16(iblock + 8), EXTKIT_INLINE_IBLOCK - 4);
+	ck_assert_uint_eq(iblock[EXTKIT_INLINE_IBLOCK - 1], 0);
+	tctx_close(&t);
+}
+END_TEST
+
 Suite *dir_suite(void)
 {
 	Suite *s = suite_create("dir");
@@ -1208,6 +1291,7 @@ Suite *dir_suite(void)
 	tcase_add_test(tc, test_name_len_type_byte);
 	tcase_add_test(tc, test_problem_str);
 	tcase_add_test(tc, test_dirent_set_golden);
+	tcase_add_test(tc, test_dirblock_new);
 	tcase_add_test(ti, test_cursor);
 	tcase_add_test(ti, test_iter_split_and_seek);
 	tcase_add_test(ti, test_iter_past_corrupt);
