@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Feature bits no checker knows: a filesystem with one set, in any of the
- * three feature words, is refused before anything is read further or
- * written (no journal replay, no MMP sequence, no orphan release), as
- * e2fsck refuses it ("unsupported feature(s)", exit 8) and the kernel
- * refuses to mount it writable. An unknown bit may change what every
+ * three feature words, is refused before anything is checked or written
+ * (no orphan release, no pass), as e2fsck refuses it ("unsupported
+ * feature(s)", exit 8) and the kernel refuses to mount it writable.
+ * Where libext2fs opens it (the unknown bits are compat ones, or
+ * ro_compat ones under -n), e2fsck first takes the MMP block and checks
+ * and replays the journal, and refuses after: so does extkit-fsck.
+ * Otherwise it is refused before the journal or the MMP block is touched. An unknown bit may change what every
  * structure means, so no repair can be trusted on it, whatever word it
  * sits in.
  *
@@ -38,14 +41,20 @@ static void print_unknown(enum extkit_feature_kind kind, uint32_t mask)
 }
 
 int fsck_refuse_unknown_features(struct fsck_ctx *ctx,
-				 const struct extkit_super *sb)
+				 const struct extkit_super *sb, int replayed)
 {
 	uint32_t compat = sb->feature_compat & ~EXTKIT_COMPAT_CHECK_SUPP;
 	uint32_t incompat = sb->feature_incompat & ~EXTKIT_INCOMPAT_CHECK_SUPP;
 	uint32_t ro = sb->feature_ro_compat & ~EXTKIT_RO_COMPAT_CHECK_SUPP;
 	const char *name = ctx->opts->target;
+	int opens = !incompat && (!ro || ctx->readonly);
 
 	if (!compat && !incompat && !ro)
+		return 0;
+	/* a filesystem libext2fs opens has its journal checked and
+	 * replayed before e2fsck refuses it: the superblock it then
+	 * looks at is the replayed one */
+	if (opens && !replayed)
 		return 0;
 	fflush(stdout);
 	fprintf(stderr, "%s has unsupported feature(s):", name);
@@ -55,7 +64,7 @@ int fsck_refuse_unknown_features(struct fsck_ctx *ctx,
 	fprintf(stderr, "\n");
 	cli_error("Get a newer version of extkit-fsck!");
 	ctx->open_exit = FSCK_ERROR;
-	if (!incompat && (!ro || ctx->readonly)) {
+	if (opens) {
 		printf("\n%s: ********** WARNING: Filesystem still has errors "
 		       "**********\n\n", name);
 		ctx->open_exit |= FSCK_UNCORRECTED;
@@ -82,5 +91,5 @@ int fsck_refuse_unknown_raw(struct fsck_ctx *ctx)
 	if ((sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
 	    le32(raw.s_checksum) != extkit_super_csum(&raw))
 		return 0;
-	return fsck_refuse_unknown_features(ctx, &sb);
+	return fsck_refuse_unknown_features(ctx, &sb, 0);
 }

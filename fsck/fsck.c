@@ -57,6 +57,7 @@ struct pass_def {
 static const struct pass_def passes[] = {
 	{ fsck_pass1, 1, "Pass 1: Checking inodes, blocks, and sizes" },
 	{ fsck_pass1b, 1, NULL },
+	{ fsck_pass1_resize, 1, NULL },
 	{ fsck_pass1_ind_fixes, 1, NULL },
 	{ fsck_pass1e, 1, NULL },
 	{ fsck_pass2, 2, "Pass 2: Checking directory structure" },

@@ -237,6 +237,9 @@ struct fsck_ctx {
 	 * bitmap, 2 inode table) that were out of place; NULL when none */
 	uint8_t *relocate;
 #define FSCK_RELOC_ITABLE	0x4
+/* the inode table moves with its contents (e2fsck's new_table_block):
+ * its field keeps the old place, read (not claimed) by pass 1 */
+#define FSCK_RELOC_KEEP_IT	0x8
 
 	/* allocations by fsck itself (blocks, inodes) */
 	struct fsck_alloc_list alloc_blocks;
@@ -286,6 +289,10 @@ typedef int (*fsck_pass_fn)(struct fsck_ctx *ctx);
 
 int fsck_pass1(struct fsck_ctx *ctx);
 int fsck_pass1b(struct fsck_ctx *ctx);
+/* After pass 1B: the resize inode built anew when pass 1 found it bad
+ * (its lists are written over the reserved GDT blocks, which files
+ * sharing them have copied away by then, as e2fsck recreates it last). */
+int fsck_pass1_resize(struct fsck_ctx *ctx);
 /* Pass 1's fixes of indirect blocks, written once every owner is known:
  * at the end of pass 1 where the block is not shared (skip_shared), and
  * after pass 1B for the rest (fsck_pass1_ind_fixes). */
@@ -307,10 +314,12 @@ int fsck_open(struct fsck_ctx *ctx);
 /*
  * Feature bits no checker knows (features.c): said as e2fsck says it, the
  * exit code set in ctx->open_exit; -EXTKIT_EUNSUPP then, else 0. The raw
- * form looks at the primary superblock before it is opened.
+ * form looks at the primary superblock before it is opened. Bits with
+ * which libext2fs opens the filesystem are refused only once the journal
+ * is replayed (replayed: 1), as e2fsck refuses them.
  */
 int fsck_refuse_unknown_features(struct fsck_ctx *ctx,
-				 const struct extkit_super *sb);
+				 const struct extkit_super *sb, int replayed);
 int fsck_refuse_unknown_raw(struct fsck_ctx *ctx);
 /* Closes ctx->fs and opens it again (after a journal replay; pass0.c). */
 int fsck_reopen(struct fsck_ctx *ctx);

@@ -765,7 +765,7 @@ static int open_primary(struct fsck_ctx *ctx)
 	}
 	if (rc == -EXTKIT_EUNSUPP && primary_corrupt(ctx, &why))
 		rc = -EFSCORRUPTED;
-	if (!rc && fsck_refuse_unknown_features(ctx, &ctx->fs->sb))
+	if (!rc && fsck_refuse_unknown_features(ctx, &ctx->fs->sb, 0))
 		return -EXTKIT_EUNSUPP;	/* before the MMP block is written */
 	if (!rc && extkit_has_incompat(&ctx->fs->sb,
 				       EXT4_FEATURE_INCOMPAT_MMP)) {
@@ -839,12 +839,15 @@ int fsck_open(struct fsck_ctx *ctx)
 	if (rc)
 		return rc;
 	/* a backup's, or the one -b names */
-	if (fsck_refuse_unknown_features(ctx, &ctx->fs->sb))
+	if (fsck_refuse_unknown_features(ctx, &ctx->fs->sb, 0))
 		return -EXTKIT_EUNSUPP;
 	name_by_label(ctx);	/* a backup's */
 	rc = fsck_journal(ctx);
 	if (rc)
 		return rc;
+	/* the replayed superblock's, whichever the bits */
+	if (fsck_refuse_unknown_features(ctx, &ctx->fs->sb, 1))
+		return -EXTKIT_EUNSUPP;
 	name_by_label(ctx);	/* the replayed one's */
 	check_super_fields(ctx);
 	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;

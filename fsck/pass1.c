@@ -63,7 +63,9 @@ static void mark_group_metadata(struct fsck_ctx *ctx)
 			fsck_block_mark(ctx, gd->block_bitmap, 1);
 		if (gd->inode_bitmap)
 			fsck_block_mark(ctx, gd->inode_bitmap, 1);
-		if (gd->inode_table)
+		/* read where it is, moved with its contents */
+		if (gd->inode_table && !(ctx->relocate &&
+		    (ctx->relocate[g] & FSCK_RELOC_KEEP_IT)))
 			fsck_block_mark(ctx, gd->inode_table,
 					fs->g.itable_blocks);
 	}
@@ -1029,20 +1031,16 @@ int fsck_pass1(struct fsck_ctx *ctx)
 	src.ahead = 0;
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		rc = fsck_relocate_group_places(ctx);
-	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
-		rc = fsck_rebuild_resize_inode(ctx);
 	/* A relocated inode table is zeroes: scanned now, so that its
 	 * reserved inodes (resize inode, root) are checked and rebuilt. */
 	for (uint32_t g = 0; ctx->relocate && g < fs->g.group_count && !rc;
 	     g++)
 		if ((ctx->relocate[g] & FSCK_RELOC_ITABLE) &&
+		    !(ctx->relocate[g] & FSCK_RELOC_KEEP_IT) &&
 		    fs->groups[g].inode_table)
 			rc = scan_group(ctx, g, &src);
 	itable_reader_free(src.reader);
 	free(src.buf);
-	/* a lost table's inode 7 is first checked in that scan */
-	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
-		rc = fsck_rebuild_resize_inode(ctx);
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
 		rc = fsck_ea_recheck_ahead(ctx);
 	if (!rc && !(ctx->flags & FSCK_FL_ABORT))
@@ -1051,4 +1049,9 @@ int fsck_pass1(struct fsck_ctx *ctx)
 		fsck_apply_ind_fixes(ctx, 1);
 	fsck_enc_pass1_done(&ctx->enc);
 	return rc;
+}
+
+int fsck_pass1_resize(struct fsck_ctx *ctx)
+{
+	return fsck_rebuild_resize_inode(ctx);
 }

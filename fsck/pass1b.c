@@ -401,11 +401,20 @@ void fsck_dup_copied(struct fsck_ctx *ctx, struct fsck_dups *d,
 	r = dup_slot(d, blk);
 	if (!(*r & DUP_KEEP) && *r > 1)
 		(*r)--;
-	/* one owner left: no longer shared (a later release of that
-	 * owner, pass 4 deleting it, frees the block) */
-	if (!(*r & DUP_KEEP) && *r <= 1 && !is_group_metadata(ctx->fs, blk))
-		extkit_bitmap_clear(&ctx->block_dup,
-				    blk - ctx->fs->sb.first_data_block);
+}
+
+/* After the clones: a block one owner is left with is no longer shared
+ * (a later release of that owner, pass 4 deleting it, frees it). */
+static void unmark_resolved(struct fsck_ctx *ctx, const struct fsck_dups *d)
+{
+	for (size_t i = 0; d->blk && i <= d->mask; i++) {
+		uint64_t b = d->blk[i];
+
+		if (b && !(d->refs[i] & DUP_KEEP) && d->refs[i] <= 1 &&
+		    is_dup(ctx, b) && !is_group_metadata(ctx->fs, b))
+			extkit_bitmap_clear(&ctx->block_dup,
+					    b - ctx->fs->sb.first_data_block);
+	}
 }
 
 int fsck_dup_reserved_keeps(struct fsck_ctx *ctx, struct fsck_dups *d,
@@ -809,6 +818,8 @@ int fsck_pass1b(struct fsck_ctx *ctx)
 			break;
 	}
 	dupreport_free(&rep);
+	if (!rc)
+		unmark_resolved(ctx, &dups);
 	if (ea_copied)
 		ea_follow_moves(ctx);
 	free(dups.blk);

@@ -297,6 +297,32 @@ static int clear_of_inode_claims(const struct extkit_owners *o, uint64_t blk,
 	return n <= 8;
 }
 
+/* Whether the inode table of group g, to be relocated, is read where it
+ * is and moved with its contents: inside the filesystem and reading as
+ * inodes (a superblock whose s_reserved_gdt_blocks grew over it, say). */
+static int keeps_table(struct fsck_ctx *ctx, uint32_t g, int k)
+{
+	struct extkit_fs *fs = ctx->fs;
+	uint64_t at = fs->groups[g].inode_table;
+
+	return k == META_IT && at > fs->sb.first_data_block &&
+	       at + fs->g.itable_blocks <= fs->sb.blocks_count &&
+	       at + fs->g.itable_blocks > at && fsck_looks_like_itable(ctx, at);
+}
+
+static int holds_root_dir(struct fsck_ctx *ctx, uint64_t blk);
+
+/* Whether predicted table guess is group g's table at (k) shifted: the
+ * two overlap and only at holds the root directory (group 0). */
+static int shifted(struct fsck_ctx *ctx, uint32_t g, int k, uint64_t guess)
+{
+	uint64_t at = *meta_field(&ctx->fs->groups[g], k);
+	uint64_t len = meta_len(ctx->fs, k);
+
+	return g == 0 && guess && overlaps(guess, len, at, len) &&
+	       holds_root_dir(ctx, at) && !holds_root_dir(ctx, guess);
+}
+
 /* Decides place k of group g, which does not fit. */
 static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad,
 		      const struct extkit_owners *o)
@@ -317,6 +343,12 @@ static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad,
 	pctx.group = g;
 	pctx.blk = *field;
 	pctx.str = meta_name[k];
+	int keep = keeps_table(ctx, g, k);
+
+	/* a predicted table overlapping a table that reads as inodes is
+	 * that table shifted, its inodes renumbered: moved whole instead */
+	if (keep && shifted(ctx, g, k, guess))
+		guess = 0;
 	if (guess && place_fits(fs, g, k, guess, bad[g]) &&
 	    clear_of_others(fs, g, guess, meta_len(fs, k), bad) &&
 	    clear_of_inode_claims(o, guess, meta_len(fs, k)) &&
@@ -337,8 +369,12 @@ static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad,
 			return;
 		}
 	} else if (fix_problem(ctx, bitmap_missing ? PR_0_BITMAP_RELOCATE :
-			       PR_0_META_RELOCATE, &pctx)) {
-		*field = 0;
+			       PR_0_META_RELOCATE, &pctx) ||
+		   (keep && ctx->readonly)) {
+		if (keep)
+			bad[g] |= FSCK_RELOC_KEEP_IT;
+		else
+			*field = 0;
 		return;
 	}
 	/* Declined: a read-only check goes on without the place; a
@@ -692,33 +728,53 @@ int fsck_check_group_places(struct fsck_ctx *ctx)
 	return ctx->flags & FSCK_FL_ABORT ? -EFSCORRUPTED : 0;
 }
 
+/* Whether group g's inode table moves with its contents. */
+static int keeps(const struct fsck_ctx *ctx, uint32_t g, int k)
+{
+	return k == META_IT && (ctx->relocate[g] & FSCK_RELOC_KEEP_IT);
+}
+
 /* The run of free blocks place k of group g moves to, taken in the
- * maps; 0 when its group has none. */
+ * maps; 0 when its group has none. A table moving with its contents
+ * goes to blocks clear of its old place (which pass 1 did not claim). */
 static uint64_t take_place(struct fsck_ctx *ctx, uint32_t g, int k)
 {
 	struct extkit_fs *fs = ctx->fs;
-	uint64_t len = meta_len(fs, k), lo, hi, blk;
+	uint64_t len = meta_len(fs, k), lo, hi, blk, from, end;
+	uint64_t at = *meta_field(&fs->groups[g], k);
 
 	meta_range(fs, g, &lo, &hi);
-	if (extkit_bitmap_find_zero_run(&ctx->block_found,
-					lo - fs->sb.first_data_block, hi - lo,
-					len, &blk))
-		return 0;
-	blk += fs->sb.first_data_block;
-	fsck_block_mark(ctx, blk, (uint32_t)len);
-	return blk;
+	for (from = lo; from + len <= hi; from = end) {
+		if (extkit_bitmap_find_zero_run(&ctx->block_found,
+						from - fs->sb.first_data_block,
+						hi - from, len, &blk))
+			return 0;
+		blk += fs->sb.first_data_block;
+		end = at + len;
+		if (!keeps(ctx, g, k) || !overlaps(blk, len, at, len)) {
+			fsck_block_mark(ctx, blk, (uint32_t)len);
+			return blk;
+		}
+	}
+	return 0;
 }
 
-/* Zeroes the new blocks of place k of group g and points it there. */
+/* Fills the new blocks of place k of group g (zeroes, or the old place's
+ * contents) and points it there. */
 static int move_place(struct fsck_ctx *ctx, uint32_t g, int k, uint64_t blk,
-		      const uint8_t *zero)
+		      uint8_t *buf)
 {
 	struct extkit_fs *fs = ctx->fs;
+	uint64_t at = *meta_field(&fs->groups[g], k);
 	struct problem_context pctx;
 	int rc;
 
+	memset(buf, 0, fs->g.block_size);
 	for (uint64_t i = 0; i < meta_len(fs, k); i++) {
-		rc = extkit_fs_write_block(fs, blk + i, zero);
+		rc = keeps(ctx, g, k) ?
+		     extkit_fs_read_block(fs, at + i, buf) : 0;
+		if (!rc)
+			rc = extkit_fs_write_block(fs, blk + i, buf);
 		if (rc)
 			return rc;
 	}
@@ -736,14 +792,15 @@ static int move_place(struct fsck_ctx *ctx, uint32_t g, int k, uint64_t blk,
 static int needs_place(const struct fsck_ctx *ctx, uint32_t g, int k)
 {
 	return (ctx->relocate[g] & (1u << k)) &&
-	       !*meta_field(&ctx->fs->groups[g], k);
+	       (!*meta_field(&ctx->fs->groups[g], k) || keeps(ctx, g, k));
 }
 
 /*
  * All or nothing: every place to move gets its run first (taken in the
  * maps, so two places never share one); when a group has no room for
  * one, the runs are given back and nothing has been written. Then each
- * run is zeroed and its place pointed there.
+ * run is zeroed (or gets the old table's contents) and its place pointed
+ * there.
  */
 int fsck_relocate_group_places(struct fsck_ctx *ctx)
 {
@@ -751,14 +808,14 @@ int fsck_relocate_group_places(struct fsck_ctx *ctx)
 	uint32_t ng = fs->g.group_count;
 	struct problem_context pctx;
 	uint64_t *to;
-	uint8_t *zero;
+	uint8_t *buf;
 	int rc = 0;
 
 	if (!ctx->relocate || ctx->readonly)
 		return 0;
-	zero = calloc(1, fs->g.block_size);
+	buf = malloc(fs->g.block_size);
 	to = calloc((size_t)ng * META_KINDS, sizeof(*to));
-	if (!zero || !to) {
+	if (!buf || !to) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -782,9 +839,9 @@ int fsck_relocate_group_places(struct fsck_ctx *ctx)
 	for (uint32_t i = 0; !rc && i < ng * META_KINDS; i++)
 		if (to[i])
 			rc = move_place(ctx, i / META_KINDS,
-					(int)(i % META_KINDS), to[i], zero);
+					(int)(i % META_KINDS), to[i], buf);
 out:
-	free(zero);
+	free(buf);
 	free(to);
 	return rc;
 }

@@ -76,6 +76,14 @@ START_TEST(test_geometry)
 	ck_assert_uint_eq(extkit_group_sb_overhead(&sb, &geom, 1), 2);
 	ck_assert_uint_eq(extkit_group_sb_overhead(&sb, &geom, 31), 1);
 	ck_assert_uint_eq(extkit_group_sb_overhead(&sb, &geom, 2), 0);
+	/* s_first_meta_bg 1: classic descriptor copies follow the
+	 * superblock copies of meta group 0 only (ext4_bg_num_gdb) */
+	sb.first_meta_bg = 1;
+	geom.descs_per_block = 8;
+	geom.gdt_blocks = 4;
+	ck_assert_uint_eq(extkit_group_sb_overhead(&sb, &geom, 3), 2);
+	ck_assert_uint_eq(extkit_group_sb_overhead(&sb, &geom, 9), 2);
+	ck_assert_uint_eq(extkit_group_sb_overhead(&sb, &geom, 27), 1);
 }
 END_TEST
 
