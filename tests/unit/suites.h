@@ -32,5 +32,7 @@ Suite *keysort_suite(void);
 Suite *encmap_suite(void);
 Suite *owners_suite(void);
 Suite *overlay_suite(void);
+/* issue 32: the lib modules that had no suite */
+Suite *journal_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
