@@ -34,5 +34,6 @@ Suite *owners_suite(void);
 Suite *overlay_suite(void);
 /* issue 32: the lib modules that had no suite */
 Suite *journal_suite(void);
+Suite *diradd_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
