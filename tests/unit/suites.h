@@ -35,5 +35,6 @@ Suite *overlay_suite(void);
 /* issue 32: the lib modules that had no suite */
 Suite *journal_suite(void);
 Suite *diradd_suite(void);
+Suite *readahead_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
