@@ -36,5 +36,6 @@ Suite *overlay_suite(void);
 Suite *journal_suite(void);
 Suite *diradd_suite(void);
 Suite *readahead_suite(void);
+Suite *extent_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
