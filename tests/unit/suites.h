@@ -37,5 +37,6 @@ Suite *journal_suite(void);
 Suite *diradd_suite(void);
 Suite *readahead_suite(void);
 Suite *extent_suite(void);
+Suite *mmp_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
