@@ -38,5 +38,6 @@ Suite *diradd_suite(void);
 Suite *readahead_suite(void);
 Suite *extent_suite(void);
 Suite *mmp_suite(void);
+Suite *fast_commit_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
