@@ -39,5 +39,6 @@ Suite *readahead_suite(void);
 Suite *extent_suite(void);
 Suite *mmp_suite(void);
 Suite *fast_commit_suite(void);
+Suite *dirpath_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
