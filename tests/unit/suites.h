@@ -40,5 +40,6 @@ Suite *extent_suite(void);
 Suite *mmp_suite(void);
 Suite *fast_commit_suite(void);
 Suite *dirpath_suite(void);
+Suite *fs_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
