@@ -45,6 +45,7 @@ int main(void)
 	srunner_add_suite(sr, fast_commit_suite());
 	srunner_add_suite(sr, dirpath_suite());
 	srunner_add_suite(sr, fs_suite());
+	srunner_add_suite(sr, dirblock_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -41,5 +41,6 @@ Suite *mmp_suite(void);
 Suite *fast_commit_suite(void);
 Suite *dirpath_suite(void);
 Suite *fs_suite(void);
+Suite *dirblock_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
