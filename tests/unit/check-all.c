@@ -46,6 +46,10 @@ int main(void)
 	srunner_add_suite(sr, dirpath_suite());
 	srunner_add_suite(sr, fs_suite());
 	srunner_add_suite(sr, dirblock_suite());
+	srunner_add_suite(sr, casefold_suite());
+	srunner_add_suite(sr, feature_suite());
+	srunner_add_suite(sr, clock_suite());
+	srunner_add_suite(sr, orphan_file_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

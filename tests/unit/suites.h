@@ -42,5 +42,9 @@ Suite *fast_commit_suite(void);
 Suite *dirpath_suite(void);
 Suite *fs_suite(void);
 Suite *dirblock_suite(void);
+Suite *casefold_suite(void);
+Suite *feature_suite(void);
+Suite *clock_suite(void);
+Suite *orphan_file_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
