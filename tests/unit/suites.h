@@ -46,5 +46,7 @@ Suite *casefold_suite(void);
 Suite *feature_suite(void);
 Suite *clock_suite(void);
 Suite *orphan_file_suite(void);
+Suite *orphan_new_suite(void);
+Suite *window_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
