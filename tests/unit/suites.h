@@ -48,5 +48,7 @@ Suite *clock_suite(void);
 Suite *orphan_file_suite(void);
 Suite *orphan_new_suite(void);
 Suite *window_suite(void);
+Suite *symlink_suite(void);
+Suite *super_fields_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
