@@ -452,6 +452,11 @@ static int write_copies(struct extkit_fs *fs, int dry)
 	return rc;
 }
 
+void extkit_fs_set_kbytes_written(struct extkit_fs *fs, uint64_t kb)
+{
+	fs->raw_sb.s_kbytes_written = cpu_to_le64(kb);
+}
+
 void extkit_fs_add_kbytes_written(struct extkit_fs *fs)
 {
 	uint64_t kb = le64(fs->raw_sb.s_kbytes_written);

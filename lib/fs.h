@@ -66,6 +66,8 @@ int extkit_fs_write_block(struct extkit_fs *fs, uint64_t blk,
  * Call it just before the last superblock write of a run.
  */
 void extkit_fs_add_kbytes_written(struct extkit_fs *fs);
+/* Sets s_kbytes_written (mke2fs starts it at 1 on ext4). */
+void extkit_fs_set_kbytes_written(struct extkit_fs *fs, uint64_t kb);
 /*
  * Writes the superblock and descriptors, primary and every backup. Every
  * place is checked against the target's size first (-EXTKIT_ETRUNC before

@@ -108,6 +108,9 @@ void extkit_super_decode(const struct ext2_super_block *d,
 	m->orphan_file_inum = le32(d->s_orphan_file_inum);
 	m->encoding = le16(d->s_encoding);
 	m->encoding_flags = le16(d->s_encoding_flags);
+	m->raid_stride = le16(d->s_raid_stride);
+	m->raid_stripe_width = le32(d->s_raid_stripe_width);
+	memcpy(m->encrypt_algos, d->s_encrypt_algos, 4);
 }
 
 static void encode_counts(const struct extkit_super *m,
@@ -188,6 +191,17 @@ static void encode_dynamic(const struct extkit_super *m,
 	d->s_orphan_file_inum = cpu_to_le32(m->orphan_file_inum);
 	d->s_checksum_seed = cpu_to_le32(m->checksum_seed);
 	d->s_checksum = cpu_to_le32(m->checksum);
+	d->s_encoding = cpu_to_le16(m->encoding);
+	d->s_encoding_flags = cpu_to_le16(m->encoding_flags);
+	d->s_raid_stride = cpu_to_le16(m->raid_stride);
+	d->s_raid_stripe_width = cpu_to_le32(m->raid_stripe_width);
+	memcpy(d->s_encrypt_algos, m->encrypt_algos, 4);
+}
+
+void extkit_super_set_overhead(struct ext2_super_block *d,
+			       uint32_t clusters)
+{
+	d->s_overhead_clusters = cpu_to_le32(clusters);
 }
 
 void extkit_super_set_hash_seed(struct extkit_super *sb,

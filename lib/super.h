@@ -69,8 +69,12 @@ struct extkit_super {
 	uint64_t mmp_block;
 	uint32_t quota_inum[3];		/* user, group, project (0: none) */
 	uint32_t orphan_file_inum;
+	/* Decoded and encoded (mkfs sets them). */
 	uint16_t encoding;
 	uint16_t encoding_flags;
+	uint16_t raid_stride;
+	uint32_t raid_stripe_width;
+	uint8_t encrypt_algos[4];
 };
 
 /* Geometry computed once from a validated superblock. */
@@ -97,6 +101,12 @@ void extkit_super_decode(const struct ext2_super_block *disk,
  * -E hash_seed= takes). */
 void extkit_super_set_hash_seed(struct extkit_super *sb,
 				const uint8_t seed[16]);
+/*
+ * s_overhead_clusters, which struct extkit_super does not carry (the
+ * encoder keeps it): set in the raw superblock.
+ */
+void extkit_super_set_overhead(struct ext2_super_block *d,
+			       uint32_t clusters);
 /* Writes the known fields of mem into disk; other bytes are kept. */
 void extkit_super_encode(const struct extkit_super *mem,
 			 struct ext2_super_block *disk);

@@ -662,16 +662,16 @@ static void fill_groups(const struct mkfs_opts *o,
 /*
  * s_overhead_clusters as mke2fs 1.47 sets it: the blocks before the first
  * group plus every group's superblock, descriptors, bitmaps and inode
- * table. struct extkit_super has no field for it, so it goes straight
- * into the raw superblock, whose other bytes the encoder keeps.
+ * table. struct extkit_super has no field for it: it goes into the raw
+ * superblock (extkit_super_set_overhead), whose bytes the encoder keeps.
  */
 static void set_overhead(const struct mkfs_layout *l, struct extkit_fs *fs)
 {
 	uint64_t n = l->first_data_block;
 
 	if (l->cluster_bits) {
-		fs->raw_sb.s_overhead_clusters =
-			cpu_to_le32((uint32_t)l->overhead_clusters);
+		extkit_super_set_overhead(&fs->raw_sb,
+					  (uint32_t)l->overhead_clusters);
 		return;
 	}
 	for (uint32_t g = 0; g < l->groups; g++)
@@ -686,7 +686,7 @@ static void set_overhead(const struct mkfs_layout *l, struct extkit_fs *fs)
 				extkit_group_sb_overhead(&fs->sb, &fs->g, g))
 			n--;
 	}
-	fs->raw_sb.s_overhead_clusters = cpu_to_le32((uint32_t)n);
+	extkit_super_set_overhead(&fs->raw_sb, (uint32_t)n);
 }
 
 int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
@@ -720,22 +720,19 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 		return rc;
 	}
 	fill_groups(o, l, fs);
-	extkit_super_encode(&fs->sb, &fs->raw_sb);
-	fs->raw_sb.s_raid_stride = cpu_to_le16((uint16_t)o->stride);
-	fs->raw_sb.s_raid_stripe_width = cpu_to_le32(o->stripe_width);
+	fs->sb.raid_stride = (uint16_t)o->stride;
+	fs->sb.raid_stripe_width = o->stripe_width;
 	if (o->incompat & EXT4_FEATURE_INCOMPAT_CASEFOLD) {
-		/* the encoder keeps these raw fields: set both */
 		fs->sb.encoding = o->s_encoding;
 		fs->sb.encoding_flags = o->s_encoding_flags;
-		fs->raw_sb.s_encoding = cpu_to_le16(o->s_encoding);
-		fs->raw_sb.s_encoding_flags = cpu_to_le16(o->s_encoding_flags);
 	}
 	/* the kernel's defaults for encryption: AES-256-XTS for contents,
 	 * AES-256-CTS for names (as mke2fs sets them) */
 	if (o->incompat & EXT4_FEATURE_INCOMPAT_ENCRYPT) {
-		fs->raw_sb.s_encrypt_algos[0] = 1;
-		fs->raw_sb.s_encrypt_algos[1] = 4;
+		fs->sb.encrypt_algos[0] = 1;
+		fs->sb.encrypt_algos[1] = 4;
 	}
+	extkit_super_encode(&fs->sb, &fs->raw_sb);
 	/* mke2fs counts lifetime writes on filesystems with one of ext4's
 	 * features (1 to start; 0 stays: nobody counts) */
 	if ((o->incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG) ||
@@ -744,7 +741,7 @@ int mkfs_fs_init(const struct mkfs_opts *o, struct mkfs_layout *l,
 			     EXT4_FEATURE_RO_COMPAT_DIR_NLINK |
 			     EXT4_FEATURE_RO_COMPAT_METADATA_CSUM |
 			     EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE)))
-		fs->raw_sb.s_kbytes_written = cpu_to_le64(1);
+		extkit_fs_set_kbytes_written(fs, 1);
 	set_overhead(l, fs);
 	mkfs_badblocks_warn(l, fs);
 	return 0;

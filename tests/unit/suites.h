@@ -36,5 +36,23 @@ Suite *owners_suite(void);
 Suite *overlay_suite(void);
 Suite *alloc_suite(void);
 Suite *resize_inode_suite(void);
+/* issue 32: the lib modules that had no suite */
+Suite *journal_suite(void);
+Suite *diradd_suite(void);
+Suite *readahead_suite(void);
+Suite *extent_suite(void);
+Suite *mmp_suite(void);
+Suite *fast_commit_suite(void);
+Suite *dirpath_suite(void);
+Suite *fs_suite(void);
+Suite *dirblock_suite(void);
+Suite *casefold_suite(void);
+Suite *feature_suite(void);
+Suite *clock_suite(void);
+Suite *orphan_file_suite(void);
+Suite *orphan_new_suite(void);
+Suite *window_suite(void);
+Suite *symlink_suite(void);
+Suite *super_fields_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for dir.c: the rec_len codec against golden bytes at 1, 4 and
- * 64 KiB blocks, every validator reason, name_len without the filetype
- * feature, the iterator over live, deleted, tail, hole, corrupt and htree
- * blocks, write-back, lookup and path resolution (debugfs "<N>" syntax,
- * symlinks, loops). Images are built in memory (image.c); directory blocks
- * are written as raw bytes and inodes with extkit_inode_write().
+ * Unit tests for direntry.c and dir.c: the rec_len codec against golden
+ * bytes at 1, 4 and 64 KiB blocks, every validator reason, name_len
+ * without the filetype feature, the iterator over live, deleted, tail,
+ * hole, corrupt and htree blocks, write-back, lookup and path resolution
+ * (debugfs "<N>" syntax, symlinks, loops). Images are built in memory
+ * (image.c); directory blocks are written as raw bytes and inodes with
+ * extkit_inode_write().
  */
 #include "config.h"
 
