@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Getting a tree out of an image: extkit-dump extract against debugfs
 # rdump and against the kernel (a read-only loop mount and cp -a), on an
-# image of N files (default 100000: small files of 0..8 KiB in 100-file
-# directories, some larger, hard links, symlinks) made by mke2fs -d.
+# image of N files (default 100000 and 1000000, the two rows:
+# small files of 0..8 KiB in 100-file directories, some larger, hard
+# links, symlinks) made by mke2fs -d. The 1M row needs about 30 GB free
+# under BENCH_DIR (the tree, the image, three copies) and takes most of
+# an hour on two cores.
 # Prints one table: wall seconds and peak RSS (MiB) of each, and checks
 # that the three trees agree (diff -r).
 #   sh bench/extract.sh [N...]
@@ -17,7 +20,7 @@ DUMP=${EXTKIT_DUMP:-./extkit-dump}
 PATH=$PATH:/sbin:/usr/sbin
 [ -x "$DUMP" ] || { echo "$DUMP not built" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time not found" >&2; exit 1; }
-[ $# -gt 0 ] || set -- 100000
+[ $# -gt 0 ] || set -- 100000 1000000
 dir=${BENCH_DIR:-$(mktemp -d /var/tmp/extract-bench.XXXXXX)} || exit 1
 trap 'mountpoint -q "$dir/mnt" && umount "$dir/mnt"; [ -n "${BENCH_DIR:-}" ] || rm -rf "$dir"' EXIT
 export E2FSPROGS_FAKE_TIME=1700000000

@@ -6,9 +6,10 @@
 # directory), by extkit-mkfs -d (one and two levels) and, where loop
 # mounts work, by the kernel (thousands of files created, some deleted;
 # 1 KiB and 4 KiB blocks, two levels; an encrypted directory). The JSON
-# carries the same index and leaf records, every hash in its leaf's range. Forged roots and nodes
-# (too deep, loops, counts past the block, blocks past the directory)
-# give messages, never a crash or a hang.
+# carries the same index and leaf records, every hash in its leaf's
+# range. Forged roots and nodes (too deep, loops, counts past the block,
+# blocks past the directory) and mutated ones give messages, never a
+# crash or a hang.
 . "${top_srcdir:-.}/tests/lib.sh"
 need_dump
 need_tools mke2fs e2fsck debugfs tune2fs python3

@@ -3,7 +3,8 @@
 # the same text, byte for byte, with no option, -a, -a -c, -b, -O, -O -n,
 # -S, and -i's lines (on 128-byte inodes, where debugfs finds the inode
 # where it is), on journals debugfs wrote (jo/jw/jc: transactions,
-# revoke records, csum v3 or none, 64-bit tags or not) and, where loop
+# revoke records, csum v1, v2, v3 or none, 64-bit tags or not; moved to
+# wrap round the journal's end, a commit's checksum broken) and, where loop
 # mounts work, on journals the kernel wrote (a copy of the image taken
 # while mounted with commit=1: csum v3, ext3's plain tags, a log that
 # wrapped, fast commits after fsync). The JSON lists the same blocks and
@@ -69,7 +70,15 @@ assert tags == [(t["fs_block"], t["journal_block"], t["flags"])
                 for b in d["blocks"] for t in b.get("tags", [])], "tags"
 revoked = [int(x) for x in re.findall(r"  Revoke FS block (\d+)", text)]
 assert revoked == [r for b in d["blocks"] for r in b.get("revoked", [])]
-assert all(b["checksum_valid"] in (True, None) for b in d["blocks"])
+# in every committed transaction (a copy taken while mounted may hold
+# one being written), every block's and every logged block's checksum
+# (csum v2/v3) checks out
+done = {b["sequence"] for b in d["blocks"] if b["type"] == 2}
+mine = [b for b in d["blocks"] if b["sequence"] in done]
+assert all(b["checksum_valid"] in (True, None) for b in mine)
+want = (True,) if d["journal"]["feature_incompat"] & 0x18 else (None,)
+assert all(t["checksum_valid"] in want
+           for b in mine for t in b.get("tags", []))
 try:
     import jsonschema
 except ImportError:
@@ -114,9 +123,47 @@ dj csum -c -t ext4 -b 4096 &&
 	same "$tmpdir/csum.img" "debugfs-made, csum v3" "" -a "-b 302" -O -S
 dj ext3 "" -t ext3 -b 2048 &&
 	same "$tmpdir/ext3.img" "debugfs-made, ext3 (32-bit tags)" "" -a -O
-for n in ext4 csum ext3; do
+dj v2 "-c -v 2" -t ext4 -O metadata_csum,64bit -b 1024 &&
+	same "$tmpdir/v2.img" "debugfs-made, csum v2" "" -a "-b 500" -S
+dj v1 -c -t ext4 -O ^metadata_csum,64bit -b 1024 &&
+	same "$tmpdir/v1.img" "debugfs-made, csum v1 (crc32 commits)" "" -a -S
+dj v3_32 -c -t ext4 -O metadata_csum,^64bit -b 1024 &&
+	same "$tmpdir/v3_32.img" "debugfs-made, csum v3, 32-bit" "" -a "-a -c"
+for n in ext4 csum ext3 v2 v1 v3_32; do
 	[ -f "$tmpdir/$n.img" ] && json_same "$tmpdir/$n.img" "debugfs-made $n"
 done
+# The same log moved to wrap round the journal's end, and with a commit
+# block's byte flipped (tests/interop/jlog.py): debugfs' text, and for
+# the bad commit one more line saying so, false in the JSON.
+JLOG=$top_srcdir/tests/interop/jlog.py
+if [ -f "$tmpdir/v3_32.img" ]; then
+	"$DEBUGFS" -c -R "blocks <8>" "$tmpdir/v3_32.img" 2>/dev/null \
+		>"$tmpdir/jb"
+	cp "$tmpdir/v3_32.img" "$tmpdir/wrap.img" &&
+		cp "$tmpdir/v3_32.img" "$tmpdir/badcommit.img" || exit 99
+	python3 "$JLOG" "$tmpdir/wrap.img" "$tmpdir/jb" rotate 7 &&
+		python3 "$JLOG" "$tmpdir/badcommit.img" "$tmpdir/jb" corrupt 4 64 ||
+		exit 99
+	same "$tmpdir/wrap.img" "debugfs-made, wrapped round the end" "" -a -O
+	json_same "$tmpdir/wrap.img" "debugfs-made, wrapped"
+	dfs_log "$tmpdir/badcommit.img" "" >"$tmpdir/want"
+	run_dump "$tmpdir/got" "$tmpdir/err" "$tmpdir/badcommit.img" logdump
+	run_dump "$tmpdir/json" "$tmpdir/err" --json "$tmpdir/badcommit.img" \
+		logdump
+	if grep -v "checksum does not match" "$tmpdir/got" |
+	    cmp -s - "$tmpdir/want" &&
+	    [ "$(grep -c "^  (the block's checksum does not match)$" \
+		"$tmpdir/got")" -eq 1 ] &&
+	    python3 -c 'import json, sys
+b = json.load(open(sys.argv[1]))["blocks"]
+sys.exit(not [x["block"] for x in b if x["checksum_valid"] is False] == [5])
+' "$tmpdir/json"; then
+		ok "a commit block with a bad checksum: said once, false in JSON"
+	else
+		fail "a bad commit checksum is not reported"
+		diff "$tmpdir/want" "$tmpdir/got"
+	fi
+fi
 # -i: the inode's block, found where it lies (128-byte inodes: debugfs
 # counts 128 bytes an inode whatever their size); the lines that are
 # not the logged inode's fields agree (those are shown as a summary).
