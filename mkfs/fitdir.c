@@ -138,14 +138,19 @@ static int one(struct fit_need *nd, int dfd, const char *name,
 			return rc;
 	}
 	nd->inodes++;
-	if (fchdir(dfd))
-		return -errno;
 	rc = path_push(nd, name);
 	if (!rc)
 		rc = add_xattrs(nd, name, st.st_mode);
 	if (rc)
 		return rc;
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+	if (S_ISREG(st.st_mode) && st.st_size < FIT_CHUNK) {
+		/* no whole block to be a hole: not read */
+		struct fit_file f;
+
+		fit_file_begin(&f);
+		fit_file_bytes(&f, 0, (uint64_t)st.st_size);
+		fit_file_end(nd, &f, (uint64_t)st.st_size);
+	} else if (S_ISREG(st.st_mode)) {
 		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NOATIME);
 		if (fd < 0)
 			fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW);
@@ -164,6 +169,8 @@ static int one(struct fit_need *nd, int dfd, const char *name,
 			return -errno;
 		rc = walk(nd, fd, 0);
 		close(fd);
+		if (!rc && fchdir(dfd))	/* back, for the names */
+			rc = -errno;
 	}
 	return rc;
 }
@@ -189,6 +196,11 @@ static int walk(struct fit_need *nd, int dfd, int root)
 
 	if (fd < 0)
 		return -errno;
+	if (fchdir(dfd)) {	/* attributes are read by name, from here */
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
