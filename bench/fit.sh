@@ -25,11 +25,13 @@
 # sanitizers), BENCH_DIR (default /var/tmp/fit-bench: the trees are made
 # once there and kept), TREES, FSTYPES (default "ext2 ext4"), FILES_N
 # (default 1000000), PRECISION (the bisection stops when its bounds are
-# this many per mille of the fitted size apart, default 2), MIRROR.
+# this many per mille of the fitted size apart, default 2), MIRROR,
+# ARCHIVES (the trees also fitted from a pax archive of them, made with
+# tar once: default "debian sparse xattr").
 #   sh bench/fit.sh
 # Not part of make check (tests/mkfs/fit.sh is the bounded version).
-# Measured (release build, 2 shared cores, load 6-9): see README.md,
-# "Size to fit".
+# Measured (release build, 2 shared cores, load 12-16): the table in
+# README.md, "Building an image from a tree or an archive".
 set -u
 cd "$(dirname "$0")/.." || exit 1
 MKFS=${EXTKIT_MKFS:-./extkit-mkfs}
@@ -43,6 +45,7 @@ TREES=${TREES:-"debian usrshare files sparse xattr"}
 FSTYPES=${FSTYPES:-"ext2 ext4"}
 FILES_N=${FILES_N:-1000000}
 PRECISION=${PRECISION:-2}
+ARCHIVES=${ARCHIVES:-"debian sparse xattr"}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 mkdir -p "$dir/trees" "$dir/mnt" || exit 1
@@ -65,18 +68,18 @@ make_tree() {
 			echo "$DEBIAN_ROOT"
 			return
 		fi
-		if [ ! -e "$t/.done" ]; then
+		if [ ! -e "$t.done" ]; then
 			rm -rf "$t"
 			if command -v debootstrap >/dev/null &&
 			   debootstrap --variant=minbase stable "$t" "$MIRROR" \
 				>"$dir/debootstrap.log" 2>&1; then
-				echo "debootstrap --variant=minbase stable" >"$t/.done"
+				echo "debootstrap --variant=minbase stable" >"$t.done"
 			else
 				rm -rf "$t"
 				mkdir -p "$t/var/lib" || exit 1
 				cp -a /usr /etc "$t/" && cp -a /var/lib/dpkg "$t/var/lib/" ||
 					exit 1
-				echo "a copy of /usr /etc /var/lib/dpkg" >"$t/.done"
+				echo "a copy of /usr /etc /var/lib/dpkg" >"$t.done"
 			fi
 		fi
 		echo "$t"
@@ -243,34 +246,32 @@ compare() {
 
 echo "extkit-mkfs -d TREE IMAGE (no SIZE) against the smallest SIZE that" \
 	"works (bisection to $PRECISION per mille); load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-9s %-4s %8s %8s %11s %11s %7s %9s %6s %-14s %6s\n' tree fs \
+printf '%-12s %-4s %8s %8s %11s %11s %7s %9s %6s %-14s %6s\n' tree fs \
 	inodes "used MB" "fitted KiB" "least KiB" "over" "group KiB" fsck \
 	"mounted tree" "mkfs s"
-for name in $TREES; do
-	tree=$(make_tree "$name") || { echo "$name: the tree could not be made"; continue; }
-	[ "$name" = debian ] && [ -e "$tree/.done" ] &&
-		echo "(debian: $(cat "$tree/.done"))"
+# row NAME SOURCE TREE: one filesystem type after the other, SOURCE
+# fitted, checked, compared with TREE and set against the least size.
+row() {
 	for fs in $FSTYPES; do
 		rm -f "$img"
 		t0=$(date +%s.%N)
-		if ! "$MKFS" -q -t "$fs" -d "$tree" "$img" >"$dir/err" 2>&1; then
-			printf '%-9s %-4s fit FAILED: %s\n' "$name" "$fs" "$(head -1 "$dir/err")"
+		if ! "$MKFS" -q -t "$fs" -d "$2" "$img" >"$dir/err" 2>&1; then
+			printf '%-12s %-4s fit FAILED: %s\n' "$1" "$fs" "$(head -1 "$dir/err")"
 			continue
 		fi
 		t1=$(date +%s.%N)
 		kib=$(($(stat -c %s "$img") / 1024))
 		"$E2FSCK" -fn "$img" >"$dir/fsck.out" 2>&1 && clean=clean || clean=ERRORS
-		bpg=$("$DUMPE2FS" -h "$img" 2>/dev/null | sed -n 's/^Blocks per group: *//p')
-		bs=$("$DUMPE2FS" -h "$img" 2>/dev/null | sed -n 's/^Block size: *//p')
-		inodes=$("$DUMPE2FS" -h "$img" 2>/dev/null |
-			awk -F: '/^Inode count/ { n = $2 } /^Free inodes/ { f = $2 }
-				 END { print n - f }')
-		used=$("$DUMPE2FS" -h "$img" 2>/dev/null |
-			awk -F: -v bs="$bs" '/^Block count/ { n = $2 }
-				/^Free blocks/ { f = $2 }
-				END { printf "%.0f", (n - f) * bs / 1048576 }')
-		cmp=$(compare "$tree")
-		least=$(smallest "$tree" "$fs" "$kib")
+		"$DUMPE2FS" -h "$img" >"$dir/sb" 2>/dev/null
+		bpg=$(sed -n 's/^Blocks per group: *//p' "$dir/sb")
+		bs=$(sed -n 's/^Block size: *//p' "$dir/sb")
+		inodes=$(awk -F: '/^Inode count/ { n = $2 } /^Free inodes/ { f = $2 }
+			END { print n - f }' "$dir/sb")
+		used=$(awk -F: -v bs="$bs" '/^Block count/ { n = $2 }
+			/^Free blocks/ { f = $2 }
+			END { printf "%.0f", (n - f) * bs / 1048576 }' "$dir/sb")
+		cmp=$(compare "$3")
+		least=$(smallest "$2" "$fs" "$kib")
 		over=$((kib - least))
 		pct=$(echo "scale=2; 100 * $over / $least" | bc)
 		group=$((bpg * bs / 1024))
@@ -278,8 +279,26 @@ for name in $TREES; do
 		[ "$over" -lt 0 ] && verdict=" (below!)"
 		[ "$over" -gt 0 ] && [ $((over * 100)) -gt "$least" ] &&
 			[ "$over" -gt "$group" ] && verdict=" (TOO BIG)"
-		printf '%-9s %-4s %8s %8s %11s %11s %6s%% %9s %6s %-14s %6.1f%s\n' \
-			"$name" "$fs" "$inodes" "$used" "$kib" "$least" "$pct" \
+		printf '%-12s %-4s %8s %8s %11s %11s %6s%% %9s %6s %-14s %6.1f%s\n' \
+			"$1" "$fs" "$inodes" "$used" "$kib" "$least" "$pct" \
 			"$group" "$clean" "$cmp" "$(echo "$t1 - $t0" | bc)" "$verdict"
 	done
+}
+
+for name in $TREES; do
+	tree=$(make_tree "$name") || { echo "$name: the tree could not be made"; continue; }
+	[ "$name" = debian ] && [ -e "$tree.done" ] &&
+		echo "(debian: $(cat "$tree.done"))"
+	row "$name" "$tree" "$tree"
+	case " $ARCHIVES " in *" $name "*) ;; *) continue ;; esac
+	# the same tree as a pax archive (sparse, attributes, ACLs, owners
+	# by number), fitted from the archive
+	if [ ! -e "$dir/trees/$name.tar.done" ]; then
+		tar -C "$tree" --format=pax --sparse --xattrs \
+			--xattrs-include='*' --acls --numeric-owner \
+			-cf "$dir/trees/$name.tar" . 2>"$dir/tar.err" &&
+			touch "$dir/trees/$name.tar.done" ||
+			{ echo "$name.tar: $(head -1 "$dir/tar.err")"; continue; }
+	fi
+	row "$name.tar" "$dir/trees/$name.tar" "$tree"
 done
