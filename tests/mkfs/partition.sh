@@ -9,8 +9,8 @@
 #   the partition; the other partitions and the tables byte-identical;
 #   e2fsck -fn clean; the same bytes by IMAGE@N, --partition and -E
 #   offset= at the partition's start;
-# - a SIZE larger than the partition and a tree too large for it are
-#   errors before anything is written;
+# - a SIZE larger than the partition and a tree (or an archive) too
+#   large for it are errors before anything is written;
 # - the kernel mounts the partition through a partitioned loop device
 #   and the tree compares equal (skipped where loop devices are refused);
 #   where the kernel's own scan finds no partitions, partx -a adds them
@@ -130,7 +130,15 @@ rc=$?
 	[ "$sum" = "$(sha "$disk")" ] &&
 	ok "a tree too large for the partition: refused, nothing written: $(cat "$tmpdir/err")" ||
 	fail "tree too large for partition 1: exit $rc, $(cat "$tmpdir/err")"
-rm "$tree/big/huge"
+# the same as an archive: measured before anything is written too
+tar -C "$tree" -cf "$tmpdir/tree.tar" . || exit 99
+run_mkfs "$tmpdir/out" "$tmpdir/err" -q -t ext4 -d "$tmpdir/tree.tar" "$disk@1"
+rc=$?
+[ "$rc" = 1 ] && grep -q "partition 1 is too small for -d" "$tmpdir/err" &&
+	[ "$sum" = "$(sha "$disk")" ] &&
+	ok "an archive too large for the partition: refused, nothing written" ||
+	fail "archive too large for partition 1: exit $rc, $(cat "$tmpdir/err")"
+rm "$tree/big/huge" "$tmpdir/tree.tar"
 # a SIZE larger than the partition
 run_mkfs "$tmpdir/out" "$tmpdir/err" -q -t ext4 --partition 2 "$disk" 25M
 rc=$?
