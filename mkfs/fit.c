@@ -111,8 +111,11 @@ static void run_close(struct fit_run *r, uint64_t bs)
 		return;
 	r->nb += n;
 	r->ni += ind_blocks(r->last, r->start, r->end, bs);
-	/* a run breaks at its longest, and at a group */
-	r->ne += div_up(n, FIT_EXT_MAX) + n / (8 * bs) + 1;
+	/* a run breaks at its longest, and a long one where it crosses
+	 * groups; a short one crosses at most one group boundary, counted
+	 * for the whole filesystem (holds) */
+	r->ne += div_up(n, FIT_EXT_MAX) +
+		 (n >= 8 * bs ? n / (8 * bs) + 1 : 0);
 	r->open = 0;
 }
 
@@ -405,6 +408,10 @@ static int holds(struct mkfs_opts *o, const struct mkfs_target *t,
 					EXT4_FEATURE_RO_COMPAT_HUGE_FILE)))
 		return 1;	/* no size of this block size will do */
 	need = (ext ? nd->ext[i] : nd->ind[i]) + nd->dir[i] + nd->ea[c][i];
+	/* each group's metadata (or a backup) may break one file's run: an
+	 * extent more, which may take that file past the four in its inode
+	 * (a leaf block, or with an index block, two) */
+	need += ext ? 2ull * l.groups : 0;
 	/* written after the free counts: the journal, the orphan file,
 	 * and a margin for the quota files */
 	need += (uint64_t)l.journal_blocks + l.fc_blocks + l.orphan_blocks +

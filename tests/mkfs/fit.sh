@@ -5,7 +5,9 @@
 # the tree) and is within 1% (or 16 KiB) of the smallest size with which
 # -d succeeds, found here by bisection; on a tree of many small files
 # (inode-bound), a few big sparse files, 20 MB of incompressible files
-# over several groups (block-bound), large attributes and a deep tree, as
+# over several groups (block-bound), large attributes, a deep tree, files
+# half zeros and files of four extents (one more where a run crosses a
+# group's metadata), as
 # ext2 and ext4; and from archives of these trees (plain tar, GNU sparse,
 # with attributes, gzip), read once to measure. -E fit_slack=PCT adds
 # room; standard input (not read twice) and a file that is no archive
@@ -64,6 +66,16 @@ for i in $(seq 1 12); do
 		head -c 65536 /dev/zero
 	done >"$t/z$i"
 done
+
+# files of four runs of data (three blocks of zeros between): four
+# extents each, all in the inode, until a group's metadata breaks a run
+t=$tmpdir/runs4
+mkdir -p "$t" || exit 99
+for k in 1 2 3 4; do
+	head -c 1024 /dev/urandom
+	[ $k = 4 ] || head -c 1024 /dev/zero
+done >"$t/r0" || exit 99
+for i in $(seq 1 2000); do cp "$t/r0" "$t/r$i"; done
 
 # holds TREE SIZE OPTS...: extkit-mkfs -d TREE at SIZE KiB succeeds.
 holds() {
@@ -134,7 +146,7 @@ fi
 for fs in ext2 ext4; do
 	# ext4: the mke2fs.conf of e2fsprogs 1.47 (extents, a journal)
 	[ $fs = ext4 ] && MKE2FS_CONFIG=$top_srcdir/tests/mkfs/mke2fs-ext4.conf
-	for tree in small sparse dense xattr deep zeros; do
+	for tree in small sparse dense xattr deep zeros runs4; do
 		fit_case "$fs $tree" "$tmpdir/$tree" "$tmpdir/$tree" -t $fs
 	done
 	for a in $arcs; do
