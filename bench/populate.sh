@@ -7,7 +7,9 @@
 # tool, the ratios mke2fs / extkit (above 1: extkit is faster), and
 # extkit's scaling exponent log(t2/t1)/log(n2/n1) from the row before
 # (and from 20k to the last row). Both tools make ext2 with 4 KiB blocks,
-# 256-byte inodes and the same inode count. extkit runs REPS times and
+# 256-byte inodes and the same inode count (genext2fs 1.5: 128-byte
+# inodes, the count rounded up to its groups; its image is checked with
+# e2fsck -fn as extkit's, "(fsck!)" when not clean). extkit runs REPS times and
 # the median is shown (the machine may be shared); mke2fs -d and
 # genext2fs run once, and not above MKE2FS_MAX files in one directory
 # ("-": mke2fs -d is quadratic there).
@@ -131,7 +133,9 @@ timed1() {
 			-d "$src" "$3" 8G ;;
 	mke2fs) set -- "$MKE2FS" -q -F -t ext2 -b 4096 -I 256 -N "$inodes" \
 			-d "$src" "$3" 8G ;;
-	genext2fs) set -- "$GENEXT2FS" -q -b $((8 * 1024 * 1024)) -B 4096 \
+	# genext2fs 1.5: -b counts blocks (8 GiB of 4 KiB blocks), and -q
+	# would squash owners and modes (less work than the others do)
+	genext2fs) set -- "$GENEXT2FS" -b $((8 * 1024 * 1024 / 4)) -B 4096 \
 			-N "$inodes" -d "$src" "$3" ;;
 	esac
 	if ! "$TIME" -f '%e %U %S' -o "$dir/time" "$@" >/dev/null \
@@ -193,6 +197,7 @@ row() {
 	mke_w=-
 	mke_c=-
 	gen_w=-
+	gen_c=-
 	if [ "$2" -le "$MKE2FS_MAX" ] || [ "$3" -gt 0 ]; then
 		t=$(timed mke2fs "$2" "$dir/b.img")
 		mke_w=${t% *}
@@ -200,6 +205,9 @@ row() {
 		if [ -n "$GENEXT2FS" ]; then
 			t=$(timed genext2fs "$2" "$dir/c.img")
 			gen_w=${t% *}
+			gen_c=${t#* }
+			"$E2FSCK" -fn "$dir/c.img" >/dev/null 2>&1 ||
+				gen_w="$gen_w(fsck!)"
 		fi
 		rm -f "$dir/c.img"
 	fi
@@ -217,18 +225,19 @@ row() {
 			first_c=$ext_c
 		fi
 	fi
-	printf '%-23s %8s %8s %8s %8s %8s %7s %7s %6s %6s\n' "$1" "$ext_w" \
-		"$ext_c" "$mke_w" "$mke_c" "$gen_w" "$(ratio "$mke_w" "$ext_w")" \
-		"$(ratio "$mke_c" "$ext_c")" "$e" "$ec"
+	printf '%-23s %8s %8s %8s %8s %8s %8s %7s %7s %7s %6s %6s\n' "$1" \
+		"$ext_w" "$ext_c" "$mke_w" "$mke_c" "$gen_w" "$gen_c" \
+		"$(ratio "$mke_w" "$ext_w")" "$(ratio "$mke_c" "$ext_c")" \
+		"$(ratio "$gen_w" "$ext_w")" "$e" "$ec"
 }
 
 echo "extkit-mkfs -d vs mke2fs -d$( [ -n "$GENEXT2FS" ] && echo ' vs genext2fs'): seconds (ext2, 4 KiB blocks);" \
 	"extkit: median of $REPS runs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "x wall, x cpu: mke2fs / extkit; expo, expo c: extkit's exponent (wall, cpu);" \
+echo "x wall, x cpu: mke2fs / extkit; x gen: genext2fs / extkit (wall); expo, expo c: extkit's exponent (wall, cpu);" \
 	"'-': not run (mke2fs -d above $MKE2FS_MAX files in one directory)"
-printf '%-23s %8s %8s %8s %8s %8s %7s %7s %6s %6s\n' "source" "ext wall" \
-	"ext cpu" "mke wall" "mke cpu" "gen wall" "x wall" "x cpu" "expo" \
-	"expo c"
+printf '%-23s %8s %8s %8s %8s %8s %8s %7s %7s %7s %6s %6s\n' "source" \
+	"ext wall" "ext cpu" "mke wall" "mke cpu" "gen wall" "gen cpu" \
+	"x wall" "x cpu" "x gen" "expo" "expo c"
 for n in $COUNTS; do
 	row "1 dir x $n files" "$n" 0 "$n"
 done

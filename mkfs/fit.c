@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mkfs -d DIR without SIZE for a new file: the smallest filesystem that
- * holds the tree, found before anything is written. The tree is walked
- * once (status, data segments, attribute sizes): for every block size,
- * the blocks its files take (data without holes, extent or indirect
- * blocks, symbolic link blocks, attribute blocks, with ea_inode the EA
- * inodes of values too large for a block) and its directories
- * take (entries packed into blocks, htree index blocks), and the inodes.
- * Then sizes are tried by bisection, each through the same layout code
- * the run uses (in a child process, so that nothing of the trials stays):
- * a size holds the tree when its free blocks and inodes cover the need.
- * Each estimate errs upward, so the size found holds the tree; -E
- * fit_slack=PCT adds room.
+ * mkfs -d SOURCE without SIZE for a new file: the smallest filesystem
+ * that holds the tree, found before anything is written. The source is
+ * measured once (a directory walked by fitdir.c, an archive read by
+ * fitarc.c): for every block size, the blocks its files take (data
+ * without holes, extent or indirect blocks, symbolic link blocks) and
+ * its directories take (entries packed into blocks, htree index
+ * blocks); for every inode size, the attribute blocks; the inodes. Then
+ * sizes are tried by bisection, each through the same layout code the
+ * run uses (in a child process, so that nothing of the trials stays): a
+ * size holds the tree when its free blocks and inodes cover the need
+ * and its block size can hold every file. Each estimate errs upward, so
+ * the size found holds the tree; -E fit_slack=PCT adds room.
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,59 +22,42 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "ondisk.h"
+#include "xattrbuild.h"
 #include "cli/msg.h"
 
 #include "devtable.h"
-#include "populate.h"
+#include "fit.h"
+#include "selabel.h"
 
-#define FIT_NBS		7		/* block sizes 1 KiB .. 64 KiB */
 #define FIT_EXT_MAX	32768u		/* blocks of one initialized extent */
-#define FIT_IN_INODE	88u		/* attribute bytes in a 256-byte inode */
-
-struct fit_need {
-	uint64_t inodes;
-	uint64_t ext[FIT_NBS];		/* file blocks with extents */
-	uint64_t ind[FIT_NBS];		/* ... with block maps */
-	uint64_t dir[FIT_NBS];		/* directory blocks */
-	uint64_t ea128;			/* attribute blocks, 128-byte inodes */
-	uint64_t ea256;			/* ... larger inodes */
-	uint64_t eai_inodes;		/* EA inodes (ea_inode) at most */
-	uint64_t eai[FIT_NBS];		/* ... and their blocks */
-	struct pop_map seen;		/* (dev, ino) of files with links */
-	int deref;			/* -E hard_dereference: copies */
-	const char *why;
-};
+#define FIT_EXTRA_ISIZE	32u		/* i_extra_isize the inodes get */
 
 static uint64_t div_up(uint64_t a, uint64_t b)
 {
 	return (a + b - 1) / b;
 }
 
+/* ---- regular files ---- */
+
 /*
  * Indirect blocks of a block-mapped file: for each level, the blocks
- * covering its data blocks, counted once (segments come in increasing
- * offsets). last[k]: the last block counted of kind k, + 1.
+ * covering its data blocks, counted once (runs come in increasing
+ * order). last[k]: the last block counted of kind k, + 1.
  */
-struct ind_state {
-	uint64_t last[6];
-};
-
-static uint64_t ind_range(struct ind_state *s, int kind, uint64_t lo,
-			  uint64_t hi)
+static uint64_t ind_range(uint64_t *last, int kind, uint64_t lo, uint64_t hi)
 {
-	uint64_t from = lo + 1 > s->last[kind] ? lo + 1 : s->last[kind];
+	uint64_t from = lo + 1 > last[kind] ? lo + 1 : last[kind];
 
 	if (hi + 1 < from)
 		return 0;
-	s->last[kind] = hi + 2;
+	last[kind] = hi + 2;
 	return hi + 1 - from + 1;
 }
 
-static uint64_t ind_blocks(struct ind_state *s, uint64_t b0, uint64_t b1,
+static uint64_t ind_blocks(uint64_t *last, uint64_t b0, uint64_t b1,
 			   uint64_t bs)
 {
 	uint64_t p = bs / 4, n = 0, d = EXT2_NDIR_BLOCKS;
@@ -85,22 +67,22 @@ static uint64_t ind_blocks(struct ind_state *s, uint64_t b0, uint64_t b1,
 	b0 = b0 > d ? b0 - d : 0;
 	b1 -= d;
 	if (b0 < p)				/* single */
-		n += ind_range(s, 0, 0, 0);
+		n += ind_range(last, 0, 0, 0);
 	if (b1 > p) {				/* double */
 		uint64_t lo = b0 > p ? b0 - p : 0;
 		uint64_t hi = b1 - p < p * p ? b1 - p : p * p;
 
 		if (lo < hi)
-			n += ind_range(s, 1, 0, 0) +
-			     ind_range(s, 2, lo / p, (hi - 1) / p);
+			n += ind_range(last, 1, 0, 0) +
+			     ind_range(last, 2, lo / p, (hi - 1) / p);
 	}
 	if (b1 > p + p * p) {			/* triple */
 		uint64_t lo = b0 > p + p * p ? b0 - p - p * p : 0;
 		uint64_t hi = b1 - p - p * p;
 
-		n += ind_range(s, 3, 0, 0) +
-		     ind_range(s, 4, lo / (p * p), (hi - 1) / (p * p)) +
-		     ind_range(s, 5, lo / p, (hi - 1) / p);
+		n += ind_range(last, 3, 0, 0) +
+		     ind_range(last, 4, lo / (p * p), (hi - 1) / (p * p)) +
+		     ind_range(last, 5, lo / p, (hi - 1) / p);
 	}
 	return n;
 }
@@ -116,96 +98,254 @@ static uint64_t ext_blocks(uint64_t n, uint64_t bs)
 	return leaves + (leaves > 4 ? div_up(leaves, per) : 0);
 }
 
-static void add_file(struct fit_need *nd, int fd, const struct stat *st)
+void fit_file_begin(struct fit_file *f)
 {
-	uint64_t size = (uint64_t)st->st_size;
-	uint64_t nb[FIT_NBS] = { 0 }, ne[FIT_NBS] = { 0 };
-	uint64_t ni[FIT_NBS] = { 0 };
-	struct ind_state is[FIT_NBS];
-	off_t data = 0, hole = (off_t)size;
+	memset(f, 0, sizeof(*f));
+}
 
-	memset(is, 0, sizeof(is));
+static void run_close(struct fit_run *r, uint64_t bs)
+{
+	uint64_t n = r->end - r->start;
 
-	for (;;) {
-		if (fd >= 0 && (uint64_t)st->st_blocks * 512 < size) {
-			data = lseek(fd, data, SEEK_DATA);
-			if (data < 0)
-				break;
-			hole = lseek(fd, data, SEEK_HOLE);
-			if (hole < 0)
-				hole = (off_t)size;
-		}
-		for (int i = 0; i < FIT_NBS; i++) {
-			uint64_t bs = 1024u << i;
-			uint64_t n = div_up((uint64_t)hole, bs) -
-				     (uint64_t)data / bs;
+	if (!r->open)
+		return;
+	r->nb += n;
+	r->ni += ind_blocks(r->last, r->start, r->end, bs);
+	/* a run breaks at its longest, and a long one where it crosses
+	 * groups; a short one crosses at most one group boundary, counted
+	 * for the whole filesystem (holds) */
+	r->ne += div_up(n, FIT_EXT_MAX) +
+		 (n >= 8 * bs ? n / (8 * bs) + 1 : 0);
+	r->open = 0;
+}
 
-			nb[i] += n;
-			ni[i] += ind_blocks(&is[i], (uint64_t)data / bs,
-					    div_up((uint64_t)hole, bs), bs);
-			/* a run breaks at its longest, and at a group */
-			ne[i] += div_up(n, FIT_EXT_MAX) + n / (8 * bs) + 1;
-		}
-		if (fd < 0 || (uint64_t)st->st_blocks * 512 >= size ||
-		    (uint64_t)hole >= size)
-			break;
-		data = hole;
+void fit_file_blocks(struct fit_file *f, int i, uint64_t b0, uint64_t b1)
+{
+	struct fit_run *r = &f->r[i];
+
+	if (b0 < r->end)
+		b0 = r->end;		/* counted with the run before */
+	if (b0 >= b1)
+		return;
+	if (!r->open || r->end != b0) {
+		run_close(r, 1024u << i);
+		r->start = b0;
+		r->open = 1;
 	}
+	r->end = b1;
+}
+
+void fit_file_bytes(struct fit_file *f, uint64_t data, uint64_t hole)
+{
 	for (int i = 0; i < FIT_NBS; i++) {
 		uint64_t bs = 1024u << i;
 
-		nd->ext[i] += nb[i] + ext_blocks(ne[i], bs);
-		nd->ind[i] += nb[i] + ni[i];
+		fit_file_blocks(f, i, data / bs, div_up(hole, bs));
 	}
 }
 
-/* A value that may go in an EA inode of its own (with ea_inode): one
- * over what an EA block holds (extkit_xattr_large_value). */
-static void add_ea_inode(struct fit_need *nd, uint64_t v)
+void fit_file_window(struct fit_file *f, uint64_t ws, uint64_t we,
+		     const uint8_t *nz)
 {
-	if (v <= 1024 - 56)
-		return;
-	nd->eai_inodes++;
-	for (int i = 0; i < FIT_NBS; i++)
-		if (v > (1024u << i) - 56)
-			nd->eai[i] += div_up(v, 1024u << i);
-}
+	uint64_t base = ws / FIT_CHUNK;
 
-/* Attribute bytes of an entry as ext4 stores them (prefix dropped). */
-static uint64_t xattr_bytes(struct fit_need *nd, int dfd, const char *name)
-{
-	char list[65536];
-	ssize_t n;
-	uint64_t sum = 0;
+	for (int i = 0; we > ws && i < FIT_NBS; i++) {
+		uint64_t bs = 1024u << i, per = bs / FIT_CHUNK;
+		uint64_t b = ws / bs, last = (we - 1) / bs, run = b;
 
-	(void)dfd;	/* the current directory */
-	n = llistxattr(name, list, sizeof(list));
-	for (ssize_t off = 0; n > 0 && off < n;) {
-		const char *x = list + off, *dot = strchr(x, '.');
-		size_t len = strlen(x);
-		ssize_t v = lgetxattr(name, x, NULL, 0);
+		for (; b <= last; b++) {
+			int hole = b * bs >= ws && (b + 1) * bs <= we;
 
-		if (v > 0)
-			add_ea_inode(nd, (uint64_t)v);
-
-		sum += 16 + ((len - (dot ? (size_t)(dot - x) + 1 : 0) + 3) &
-			     ~3u) + (v > 0 ? ((uint64_t)v + 3) & ~3ull : 0);
-		off += (ssize_t)len + 1;
+			for (uint64_t k = 0; hole && k < per; k++)
+				hole = !nz[b * per + k - base];
+			if (!hole)
+				continue;
+			fit_file_blocks(f, i, run, b);
+			run = b + 1;
+		}
+		fit_file_blocks(f, i, run, last + 1);
 	}
-	return sum;
 }
 
-static void add_xattrs(struct fit_need *nd, uint64_t bytes)
+static int all_zero(const uint8_t *b, size_t len)
 {
-	if (!bytes)
-		return;
-	nd->ea128++;
-	if (bytes > FIT_IN_INODE)
-		nd->ea256++;
+	return !len || (!b[0] && !memcmp(b, b + 1, len - 1));
 }
 
-/* Directory blocks for entries of total bytes (8 + name, rounded). */
-static void add_dir(struct fit_need *nd, uint64_t bytes)
+void fit_scan(uint8_t *nz, uint64_t base, uint64_t off, const uint8_t *buf,
+	      size_t len)
+{
+	while (len) {
+		uint64_t ch = off / FIT_CHUNK;
+		size_t n = FIT_CHUNK - off % FIT_CHUNK;
+
+		n = n < len ? n : len;
+		if (!nz[ch - base] && !all_zero(buf, n))
+			nz[ch - base] = 1;
+		off += n;
+		buf += n;
+		len -= n;
+	}
+}
+
+void fit_file_end(struct fit_need *nd, struct fit_file *f, uint64_t size)
+{
+	for (int i = 0; i < FIT_NBS; i++) {
+		struct fit_run *r = &f->r[i];
+		uint64_t bs = 1024u << i;
+
+		run_close(r, bs);
+		nd->ext[i] += r->nb + ext_blocks(r->ne, bs);
+		nd->ind[i] += r->nb + r->ni;
+	}
+	if (size > nd->max_size)
+		nd->max_size = size;
+}
+
+/* The largest file of block size bs (with extents or block maps); past
+ * 2^32 sectors i_blocks needs huge_file. */
+static uint64_t file_max(uint64_t bs, int extents, int huge)
+{
+	uint64_t p = bs / 4, blocks = extents ? 0xFFFFFFFFull :
+		     EXT2_NDIR_BLOCKS + p + p * p + p * p * p;
+	uint64_t sectors = 0xFFFFFFFFull / (bs / 512);
+
+	if (!huge && blocks > sectors)
+		blocks = sectors - (extents ? 0 : 2 + p + p * p);
+	return blocks * bs;
+}
+
+/* ---- attributes (the placement of lib/xattrbuild.c) ---- */
+
+static int cmp_attr(const void *a, const void *b)
+{
+	const struct fit_attr *x = a, *y = b;
+
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	if (x->name_len != y->name_len)
+		return x->name_len < y->name_len ? -1 : 1;
+	return memcmp(x->name, y->name, x->name_len);
+}
+
+static uint64_t attr_bytes(const struct fit_attr *a)
+{
+	return ((16u + a->name_len + 3) & ~3u) + ((a->size + 3ull) & ~3ull);
+}
+
+/*
+ * For inodes of 128 << c bytes and blocks of 1024 << i: the in-inode
+ * area is filled first, in the sorted order, each attribute that still
+ * fits; the others go to one block, which holds a 32-byte header and a
+ * 4-byte end. With ea_inode, a value larger than the block less 56 bytes,
+ * or one that fits neither place, goes to an EA inode of its own (the
+ * rule of lib/xattrbuild.c), its entry staying without the value.
+ */
+static void place_attrs(struct fit_need *nd, const struct fit_attr *a,
+			size_t n, int c, int i, int eai)
+{
+	uint64_t isize = 128u << c, body = 128 + FIT_EXTRA_ISIZE;
+	uint64_t in_end = c ? isize - body - 4 : 0, in_use = 0;
+	uint64_t bs = 1024u << i, blk = 32 + 4;
+	int any = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		uint64_t b = attr_bytes(&a[k]);
+		int own = eai && a[k].size > bs - 56;
+
+		if (!own && c && in_use + b + 4 <= in_end) {
+			in_use += b;
+			continue;
+		}
+		if (!own && eai && blk + b > bs)
+			own = 1;
+		if (own) {	/* the entry stays, without its value */
+			nd->eai[c][i] += div_up(a[k].size, bs);
+			nd->eai_inodes[c][i]++;
+			b = (16u + a[k].name_len + 3) & ~3u;
+			if (c && in_use + b + 4 <= in_end) {
+				in_use += b;
+				continue;
+			}
+		}
+		blk += b;
+		any = 1;
+	}
+	if (!any)
+		return;
+	nd->ea[eai][c][i]++;
+	if (blk > bs)
+		nd->ea_bad[eai][c][i] = 1;
+}
+
+void fit_add_attrs(struct fit_need *nd, struct fit_attr *a, size_t n)
+{
+	if (!n)
+		return;
+	qsort(a, n, sizeof(*a), cmp_attr);
+	for (int c = 0; c < FIT_NIS; c++)
+		for (int i = 0; i < FIT_NBS; i++) {
+			place_attrs(nd, a, n, c, i, 0);
+			place_attrs(nd, a, n, c, i, 1);
+		}
+}
+
+int fit_label(struct fit_need *nd, uint32_t mode, struct fit_attr *a,
+	      size_t *n, char **ctx)
+{
+	const struct mkfs_opts *o = nd->o;
+	const char *root = o->selinux_root ? o->selinux_root : "", *suffix;
+	const char *r = nd->path;
+	size_t rl = strlen(root);
+	char buf[8192 + 256];
+	uint8_t index;
+	int rc;
+
+	*ctx = NULL;
+	if (!o->selabel ||
+	    extkit_xattr_name_split("security.selinux", &index, &suffix))
+		return 0;
+	for (size_t i = 0; i < *n; i++)
+		if (a[i].index == index && a[i].name_len == 7 &&
+		    !memcmp(a[i].name, suffix, 7)) {
+			if (!o->relabel)
+				return 0;	/* the source's, kept */
+			a[i] = a[--*n];
+			break;
+		}
+	while (*r == '/')
+		r++;
+	while (rl && root[rl - 1] == '/')
+		rl--;
+	if ((size_t)snprintf(buf, sizeof(buf), "%.*s/%s", (int)rl, root, r) >=
+	    sizeof(buf))
+		return -ENAMETOOLONG;
+	rc = mkfs_selabel_lookup(o->selabel, buf, mode, ctx);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	a[*n] = (struct fit_attr){ .index = index, .name_len = 7,
+				   .name = suffix,
+				   .size = (uint32_t)strlen(*ctx) + 1 };
+	(*n)++;
+	return 0;
+}
+
+void fit_label_free(struct fit_need *nd, char *ctx)
+{
+	if (ctx)
+		mkfs_selabel_free(nd->o->selabel, ctx);
+}
+
+/* ---- directories and links ---- */
+
+uint64_t fit_name_bytes(size_t len)
+{
+	return 8 + ((len + 3) & ~(size_t)3);
+}
+
+void fit_add_dir(struct fit_need *nd, uint64_t bytes)
 {
 	for (int i = 0; i < FIT_NBS; i++) {
 		uint64_t bs = 1024u << i, use = bs - 12, leaves;
@@ -222,83 +362,23 @@ static void add_dir(struct fit_need *nd, uint64_t bytes)
 	}
 }
 
-static int walk(struct fit_need *nd, int dfd);
-
-static int one(struct fit_need *nd, int dfd, const char *name,
-	       uint64_t *dirbytes)
+void fit_add_symlink(struct fit_need *nd, uint64_t len)
 {
-	struct stat st;
-	uint32_t have;
-	int fd, rc = 0;
-
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
-		return -errno;
-	*dirbytes += 8 + ((strlen(name) + 3) & ~(size_t)3);
-	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1 && !nd->deref) {
-		if (pop_map_get(&nd->seen, st.st_dev, st.st_ino, &have))
-			return 0;
-		rc = pop_map_put(&nd->seen, st.st_dev, st.st_ino, 1);
-		if (rc)
-			return rc;
-	}
-	nd->inodes++;
-	if (fchdir(dfd))
-		return -errno;
-	add_xattrs(nd, xattr_bytes(nd, dfd, name));
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NOATIME);
-		if (fd < 0)
-			fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW);
-		add_file(nd, fd, &st);
-		if (fd >= 0)
-			close(fd);
-	} else if (S_ISLNK(st.st_mode) && st.st_size >= 60) {
-		for (int i = 0; i < FIT_NBS; i++)
-			nd->ext[i]++, nd->ind[i]++;
-	} else if (S_ISDIR(st.st_mode)) {
-		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			    O_NOATIME);
-		if (fd < 0)
-			fd = openat(dfd, name,
-				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-		if (fd < 0)
-			return -errno;
-		rc = walk(nd, fd);
-		close(fd);
-	}
-	return rc;
-}
-
-/* The entries of directory dfd (closed by the caller), recursively. */
-static int walk(struct fit_need *nd, int dfd)
-{
-	uint64_t bytes = 24;	/* '.' and '..' */
-	int fd = dup(dfd), rc = 0;
-	struct dirent *de;
-	DIR *d;
-
-	if (fd < 0)
-		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	while (!rc && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		rc = one(nd, dfd, de->d_name, &bytes);
-	}
-	closedir(d);
-	if (!rc)
-		add_dir(nd, bytes + 20);	/* lost+found, in the root */
-	return rc;
+	if (len > nd->max_link)
+		nd->max_link = len;
+	if (len < 60)		/* fast: in i_block */
+		return;
+	for (int i = 0; i < FIT_NBS; i++)
+		nd->ext[i]++, nd->ind[i]++;
 }
 
 /* What a device table may add: an inode per path, a block per new
- * directory, and a block more in each directory it adds names to. */
+ * directory, and a block more in each directory it adds names to; with
+ * --file-contexts, an attribute block for each and for lost+found. */
 static void add_devtab(struct fit_need *nd, const struct mkfs_devtab *dt)
 {
+	uint64_t label = nd->o->selabel ? 1 + (dt ? dt->n : 0) : 0;
+
 	for (size_t i = 0; dt && i < dt->n; i++) {
 		int d = S_ISDIR(dt->e[i].mode);
 
@@ -307,6 +387,27 @@ static void add_devtab(struct fit_need *nd, const struct mkfs_devtab *dt)
 			nd->dir[b] += d + (i == 0 || dt->e[i].plen !=
 					   dt->e[i - 1].plen);
 	}
+	for (int c = 0; c < FIT_NIS; c++)
+		for (int b = 0; b < FIT_NBS; b++) {
+			nd->ea[0][c][b] += label;
+			nd->ea[1][c][b] += label;
+		}
+}
+
+/* ---- the search ---- */
+
+/* The inode size class: in-inode attributes only with the i_extra_isize
+ * fit_add_attrs assumed, else none (class 0, which errs upward). */
+static int inode_class(const struct mkfs_layout *l, const struct extkit_fs *fs)
+{
+	int c = 1;
+
+	if (l->inode_size <= EXT2_GOOD_OLD_INODE_SIZE ||
+	    fs->sb.want_extra_isize != FIT_EXTRA_ISIZE)
+		return 0;
+	while (c < FIT_NIS - 1 && (128u << (c + 1)) <= l->inode_size)
+		c++;
+	return c;
 }
 
 /* Whether size bytes hold the need (run in a child: 0 yes, 1 no). */
@@ -316,8 +417,8 @@ static int holds(struct mkfs_opts *o, const struct mkfs_target *t,
 	char arg[32];
 	struct mkfs_layout l;
 	struct extkit_fs fs;
-	uint64_t need, inodes = nd->inodes;
-	int i = 0;
+	uint64_t need;
+	int i = 0, c, ext, eai;
 
 	snprintf(arg, sizeof(arg), "%lluk", (unsigned long long)(size >> 10));
 	o->size_arg = arg;
@@ -325,20 +426,28 @@ static int holds(struct mkfs_opts *o, const struct mkfs_target *t,
 		return 1;
 	while ((1024u << i) < l.block_size && i < FIT_NBS - 1)
 		i++;
-	need = (o->incompat & EXT4_FEATURE_INCOMPAT_EXTENTS ? nd->ext[i] :
-		nd->ind[i]) + nd->dir[i] +
-	       (l.inode_size > EXT2_GOOD_OLD_INODE_SIZE ? nd->ea256 :
-		nd->ea128);
+	c = inode_class(&l, &fs);
+	eai = extkit_has_incompat(&fs.sb, EXT4_FEATURE_INCOMPAT_EA_INODE);
+	ext = extkit_has_incompat(&fs.sb, EXT4_FEATURE_INCOMPAT_EXTENTS);
+	if (nd->ea_bad[eai][c][i] || nd->max_link >= l.block_size ||
+	    nd->max_size > file_max(l.block_size, ext, !!(o->ro_compat &
+					EXT4_FEATURE_RO_COMPAT_HUGE_FILE)))
+		return o->block_size ? 2 : 1;	/* no size of this block
+						 * size will do */
+	need = (ext ? nd->ext[i] : nd->ind[i]) + nd->dir[i] +
+	       nd->ea[eai][c][i] + (eai ? nd->eai[c][i] : 0);
+	/* each group's metadata (or a backup) may break one file's run: an
+	 * extent more, which may take that file past the four in its inode
+	 * (a leaf block, or with an index block, two) */
+	need += ext ? 2ull * l.groups : 0;
 	/* written after the free counts: the journal, the orphan file,
 	 * and a margin for the quota files */
 	need += (uint64_t)l.journal_blocks + l.fc_blocks + l.orphan_blocks +
 		(o->ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA ? 16 : 0);
-	if (o->incompat & EXT4_FEATURE_INCOMPAT_EA_INODE) {
-		need += nd->eai[i];
-		inodes += nd->eai_inodes;
-	}
 	return fs.sb.free_blocks_count >= need &&
-	       fs.sb.free_inodes_count >= inodes ? 0 : 1;
+	       fs.sb.free_inodes_count >= nd->inodes +
+					   (eai ? nd->eai_inodes[c][i] : 0) ?
+	       0 : 1;
 }
 
 static int try_size(struct mkfs_opts *o, const struct mkfs_target *t,
@@ -362,6 +471,8 @@ static int try_size(struct mkfs_opts *o, const struct mkfs_target *t,
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		return -EFBIG;	/* -b's block size cannot hold the source */
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
@@ -397,44 +508,27 @@ static int search(struct mkfs_opts *o, const struct mkfs_target *t,
 	return 0;
 }
 
-/* Walks -d's directory into nd (a clear error when it is not one). */
+/* Measures -d's source into nd: a directory, or an archive file. */
 static int measure(const struct mkfs_opts *o, const struct mkfs_target *t,
 		   struct fit_need *nd)
 {
 	struct stat st;
-	int dfd, cwd, rc;
+	int rc;
 
 	memset(nd, 0, sizeof(*nd));
 	nd->deref = o->hard_deref;
+	nd->o = o;
 	if (!o->source || !strcmp(o->source, "-") || stat(o->source, &st) ||
-	    !S_ISDIR(st.st_mode)) {
+	    !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))) {
 		cli_error("%s does not exist; give a SIZE to create it (the "
 			  "size is found from -d's source only for a "
-			  "directory)", t->path);
+			  "directory or an archive file)", t->path);
 		return -EINVAL;
 	}
-	cwd = open(".", O_PATH | O_DIRECTORY);
-	dfd = open(o->source, O_RDONLY | O_DIRECTORY | O_NOATIME);
-	if (dfd < 0)
-		dfd = open(o->source, O_RDONLY | O_DIRECTORY);
-	if (cwd < 0 || dfd < 0) {
-		cli_error("-d %s: %s", o->source, strerror(errno));
-		rc = -errno;
-		goto out;
-	}
-	rc = walk(nd, dfd);
-	if (fchdir(cwd) && !rc)
-		rc = -errno;
-	if (rc)
-		cli_error("-d %s: measuring the tree: %s", o->source,
-			  strerror(-rc));
-	else
+	rc = S_ISDIR(st.st_mode) ? fit_measure_dir(o, nd) :
+				   fit_measure_archive(o, nd);
+	if (!rc)
 		add_devtab(nd, o->devtab);
-out:
-	if (dfd >= 0)
-		close(dfd);
-	if (cwd >= 0)
-		close(cwd);
 	return rc;
 }
 
@@ -449,11 +543,15 @@ int mkfs_fit(struct mkfs_opts *o, const struct mkfs_target *t)
 	if (rc)
 		goto out;
 	rc = search(o, t, &nd, &size);
-	if (rc) {
+	if (rc == -EFBIG && o->block_size)
+		cli_error("-d %s: no size found: a file, attribute set or "
+			  "symbolic link is too large for %u-byte blocks",
+			  o->source, o->block_size);
+	else if (rc)
 		cli_error("-d %s: no size found: %s", o->source,
 			  strerror(-rc));
+	if (rc)
 		goto out;
-	}
 	size += size / 100 * o->fit_slack +
 		(size % 100) * o->fit_slack / 100;
 	snprintf(buf, sizeof(buf), "%lluk", (unsigned long long)(size >> 10));

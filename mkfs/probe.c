@@ -612,8 +612,9 @@ int mkfs_target_fits(struct mkfs_opts *o, const struct mkfs_target *t,
 		return -ENOSPC;
 	}
 	/* a tree too large for a partition is found before writing */
-	if (!t->partition || !o->source || stat(o->source, &st) ||
-	    !S_ISDIR(st.st_mode))
+	if (!t->partition || !o->source || !strcmp(o->source, "-") ||
+	    stat(o->source, &st) ||
+	    !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
 		return 0;
 	rc = mkfs_fit_check(o, t, fs_bytes, &need);
 	if (rc == 1)

@@ -4,7 +4,11 @@
 # copied (debugfs ea_get) is what libselinux's selabel_lookup gives for
 # its path and mode (asked here through python3's ctypes), with and
 # without --selinux-root; a label the source has is kept, or replaced
-# with --relabel; a missing file is refused before anything is written.
+# with --relabel; a missing file is refused before anything is written;
+# the size found without SIZE counts the labels. As root, the kernel's
+# view too: getfattr -n security.selinux of every path of the mounted
+# image equals selabel_lookup's answer (skipped where loop mounts are
+# refused).
 # Skipped without libselinux.so.1 or python3.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mkfs/mkfs-lib.sh"
@@ -119,4 +123,52 @@ run_mkfs "$tmpdir/out" "$tmpdir/err" -q -d "$src" \
 	grep -q -- "--file-contexts $tmpdir/none" "$tmpdir/err" &&
 	ok "a missing file_contexts: $(cat "$tmpdir/err")" ||
 	fail "a missing file_contexts: $(cat "$tmpdir/err")"
+
+# the size found for the tree (no SIZE) counts the labels: with 128-byte
+# inodes each takes an attribute block
+big=$tmpdir/big
+mkdir -p "$big/etc" || exit 99
+head -c 3000 /dev/zero | tr '\0' a >"$big/etc/f0" || exit 99
+for i in $(seq 1 1000); do cp "$big/etc/f0" "$big/etc/f$i"; done
+rm -f "$tmpdir/fit.img"
+run_mkfs "$tmpdir/out" "$tmpdir/err" -q -I 128 -d "$big" \
+	--file-contexts "$fc" "$tmpdir/fit.img" &&
+	fsck_clean "fitted with labels" "$tmpdir/fit.img" &&
+	ok "the fitted size holds 1001 files and their labels in blocks ($(stat -c %s "$tmpdir/fit.img") bytes)" ||
+	fail "the fitted size with labels: $(cat "$tmpdir/err")"
+
+# the kernel's view: security.selinux of every path of the mounted image
+# (getfattr) is what selabel_lookup gives for its path and mode
+GETFATTR=$(find_tool getfattr) || GETFATTR=
+[ -n "$GETFATTR" ] || { echo "note: no getfattr: the mounted labels are not checked"; finish; }
+[ "$(id -u)" = 0 ] || { [ "$failures" = 0 ] && skip "not root: no loop mount"; finish; }
+mnt=$tmpdir/mnt
+mkdir -p "$mnt" || exit 99
+trap 'mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"; rm -rf "$tmpdir"' EXIT
+# mounted IMAGE ROOT: every path of the mounted image against the lookup
+mounted() {
+	if ! mount -o loop,ro "$1" "$mnt" 2>"$tmpdir/err"; then
+		[ "$failures" = 0 ] && skip "loop mount refused: $(cat "$tmpdir/err")"
+		finish
+	fi
+	python3 "$tmpdir/lookup.py" "$fc" "$mnt" "$2" >"$tmpdir/want.k" ||
+		fail "lookup.py on the mounted image"
+	_bad=0
+	_n=0
+	while read -r _p _want; do
+		_got=$("$GETFATTR" -h --only-values -n security.selinux \
+			"$mnt$_p" 2>/dev/null | tr -d '\000')
+		[ -n "$_got" ] || _got=-
+		_n=$((_n + 1))
+		if [ "$_got" != "$_want" ]; then
+			fail "mounted $(basename "$1") $_p: getfattr '$_got', selabel_lookup '$_want'"
+			_bad=1
+		fi
+	done <"$tmpdir/want.k"
+	umount "$mnt"
+	[ $_bad = 0 ] && [ $_n -gt 10 ] &&
+		ok "mounted $(basename "$1"): getfattr -n security.selinux of all $_n paths (lost+found too) equals selabel_lookup (root '$2')"
+}
+mounted "$tmpdir/a.img" /
+mounted "$tmpdir/s.img" /system
 finish
