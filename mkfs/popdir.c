@@ -87,7 +87,10 @@ int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 	in.links_count = dir_links(db);
 	if (db->indexed)
 		in.flags |= EXT2_INDEX_FL;
-	extkit_inode_set_fs_blocks(p->fs, &in, total + (in.file_acl ? 1 : 0));
+	/* what its attributes hold (an EA block, EA inodes' blocks) is
+	 * already in i_blocks: the directory had no block before */
+	extkit_inode_set_fs_blocks(p->fs, &in, total + in.blocks /
+				   p->fs->g.sb_sectors_per_block);
 	extkit_inode_encode(&in, p->fs->g.inode_size, p->raw);
 	return pop_inode_put(p, ino, p->raw, 0);
 }

@@ -4,8 +4,9 @@
 
 One fixed tree: regular files around the inline sizes, directories of
 0 to 50 entries (short and long names), attribute values of every size
-class (in the inode, in the EA block, in an EA inode: up to 64 KiB), a
-directory with an attribute, symbolic links short and long, a hard link.
+class (in the inode, in the EA block, in an EA inode: up to 64 KiB),
+directories with attributes (one in an EA inode, in blocks and inline),
+symbolic links short and long, a hard link.
 
   tree DIR [MAXVAL]      make it under DIR (values over MAXVAL left out)
   tar OUT [MAXVAL]       the same as a pax archive (SCHILY.xattr records)
@@ -59,6 +60,12 @@ def spec(maxval):
     out.append(('dattr', 'd', None, {'user.dir': data('dir', 40)}))
     for i in range(4):
         out.append(('dattr/e%d' % i, 'f', b'x', {}))
+    # directories holding a value for an EA inode: in blocks, inline
+    big = {'user.big': data('big', 5000)} if maxval >= 5000 else {}
+    out.append(('dbig', 'd', None, big))
+    for i in range(30):
+        out.append(('dbig/entry%02d' % i, 'f', b'', {}))
+    out.append(('dbig2', 'd', None, dict(big)))
     out.append(('lshort', 'l', b'f100', {}))
     out.append(('llong', 'l', b'd10/' + b'.' * 96 + b'/f1', {}))
     out.append(('hard', 'h', b'f61', {}))

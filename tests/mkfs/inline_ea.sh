@@ -47,12 +47,13 @@ stat_of() {
 	"$DEBUGFS" -R "stat $2" "$1" 2>/dev/null | tr '\n' ' '
 }
 
-# is_inline DESC IMAGE PATH SIZE: PATH has the inline flag, no block,
-# and SIZE bytes of inline data (60 plus its system.data value).
+# is_inline DESC IMAGE PATH SIZE [BLOCKCOUNT]: PATH has the inline flag,
+# no block (i_blocks BLOCKCOUNT, 0 unless charged for EA inodes) and SIZE
+# bytes of inline data (60 plus its system.data value).
 is_inline() {
 	_s=$(stat_of "$2" "$3")
 	case $_s in
-	*"Flags: 0x10000000"*"Blockcount: 0 "*"Size of inline data: $4 "*)
+	*"Flags: 0x10000000"*"Blockcount: ${5:-0} "*"Size of inline data: $4 "*)
 		return 0 ;;
 	esac
 	fail "$1: $3 not inline with $4 bytes: $_s"
@@ -101,6 +102,11 @@ layout() {
 	not_inline "$1" "$2" /d10 || _ok=0
 	not_inline "$1" "$2" /dlong || _ok=0
 	is_inline "$1" "$2" /dattr 60 || _ok=0
+	not_inline "$1" "$2" /dbig || _ok=0
+	# 5000 bytes in an EA inode: 5 or 2 blocks charged, no EA block
+	_c=16
+	[ "$3" = 1024 ] && _c=10
+	is_inline "$1" "$2" /dbig2 60 $_c || _ok=0
 	# root and lost+found never inline (mke2fs; e2fsck wants a block
 	# lost+found)
 	not_inline "$1" "$2" / || _ok=0
@@ -124,7 +130,9 @@ kernel_rw() {
 		echo "$i" >"$mnt/d1/new$i"	# past inline: a block
 	done
 	echo new >"$mnt/d3/z"			# into the system.data part
-	echo new >"$mnt/d5/z"			# past its value: a block
+	echo new >"$mnt/d5/z"			# into the rest of its value
+	echo new >"$mnt/d8/y1"			# d8's value holds 48 of 68
+	echo new >"$mnt/d8/y2"			# bytes: past it, a block
 	mkdir "$mnt/d0/sub"
 	# an EA inode dropped, another made
 	python3 -c 'import os, sys
@@ -168,7 +176,7 @@ for bs in 1024 4096; do
 		fi
 		both_clean "$d" "$img" && ok "$d: e2fsck clean"
 		readback "$d" "$img" && ok "$d: debugfs reads back the tree"
-		layout "$d" "$img"
+		layout "$d" "$img" $bs
 		[ "$kernel" = 1 ] || continue
 		kernel_ro "$d" "$img"
 		kernel_rw "$d" "$img"
@@ -267,7 +275,7 @@ if [ "$kernel" = 1 ]; then
 	umount "$mnt"
 	both_clean "$d" "$img" && ok "$d: e2fsck clean"
 	readback "$d" "$img" && ok "$d: debugfs reads back the tree"
-	layout "$d" "$img"
+	layout "$d" "$img" 4096
 	kernel_ro "$d" "$img"
 	kernel_rw "$d" "$img"
 	# extkit-dump reads the inline data and EA inodes back: extracted
