@@ -11,7 +11,9 @@
  * the run uses (in a child process, so that nothing of the trials stays):
  * a size holds the tree when its free blocks and inodes cover the need.
  * Each estimate errs upward, so the size found holds the tree; -E
- * fit_slack=PCT adds room.
+ * fit_slack=PCT adds room. On bigalloc what each takes is counted in
+ * whole clusters (the data by the clusters its segments touch, for every
+ * cluster size, as the size decides the geometry).
  */
 #include "config.h"
 
@@ -33,6 +35,7 @@
 #include "populate.h"
 
 #define FIT_NBS		7		/* block sizes 1 KiB .. 64 KiB */
+#define FIT_NCS		20		/* cluster sizes 1 KiB .. 512 MiB */
 #define FIT_EXT_MAX	32768u		/* blocks of one initialized extent */
 #define FIT_IN_INODE	88u		/* attribute bytes in a 256-byte inode */
 
@@ -45,6 +48,15 @@ struct fit_need {
 	uint64_t ea256;			/* ... larger inodes */
 	uint64_t eai_inodes;		/* EA inodes (ea_inode) at most */
 	uint64_t eai[FIT_NBS];		/* ... and their blocks */
+	/* bigalloc: what takes whole clusters. Data clusters by cluster
+	 * size (1 KiB << m); extent tree blocks; directories, slow
+	 * symbolic links and EA inode values (each may leave a cluster
+	 * part empty) */
+	uint64_t data_cl[FIT_NCS];
+	uint64_t ext_meta[FIT_NBS];
+	uint64_t ndirs;
+	uint64_t nslow;
+	uint64_t eai_vals[FIT_NBS];
 	struct pop_map seen;		/* (dev, ino) of files with links */
 	int deref;			/* -E hard_dereference: copies */
 	const char *why;
@@ -116,12 +128,28 @@ static uint64_t ext_blocks(uint64_t n, uint64_t bs)
 	return leaves + (leaves > 4 ? div_up(leaves, per) : 0);
 }
 
+/* The clusters of cs bytes bytes [data, hole) of a file touch, those
+ * before *last (+ 1: counted for the file already) left out. */
+static void add_clusters(uint64_t *n, uint64_t *last, off_t data, off_t hole,
+			 uint64_t cs)
+{
+	uint64_t c0 = (uint64_t)data / cs, c1 = div_up((uint64_t)hole, cs);
+
+	if (c0 < *last)
+		c0 = *last;
+	if (c1 > c0) {
+		*n += c1 - c0;
+		*last = c1;
+	}
+}
+
 static void add_file(struct fit_need *nd, int fd, const struct stat *st)
 {
 	uint64_t size = (uint64_t)st->st_size;
 	uint64_t nb[FIT_NBS] = { 0 }, ne[FIT_NBS] = { 0 };
 	uint64_t ni[FIT_NBS] = { 0 };
 	struct ind_state is[FIT_NBS];
+	uint64_t last_cl[FIT_NCS] = { 0 };
 	off_t data = 0, hole = (off_t)size;
 
 	memset(is, 0, sizeof(is));
@@ -146,6 +174,9 @@ static void add_file(struct fit_need *nd, int fd, const struct stat *st)
 			/* a run breaks at its longest, and at a group */
 			ne[i] += div_up(n, FIT_EXT_MAX) + n / (8 * bs) + 1;
 		}
+		for (int m = 0; m < FIT_NCS; m++)	/* whole clusters */
+			add_clusters(&nd->data_cl[m], &last_cl[m], data, hole,
+				     1024ull << m);
 		if (fd < 0 || (uint64_t)st->st_blocks * 512 >= size ||
 		    (uint64_t)hole >= size)
 			break;
@@ -155,6 +186,7 @@ static void add_file(struct fit_need *nd, int fd, const struct stat *st)
 		uint64_t bs = 1024u << i;
 
 		nd->ext[i] += nb[i] + ext_blocks(ne[i], bs);
+		nd->ext_meta[i] += ext_blocks(ne[i], bs);
 		nd->ind[i] += nb[i] + ni[i];
 	}
 }
@@ -167,8 +199,10 @@ static void add_ea_inode(struct fit_need *nd, uint64_t v)
 		return;
 	nd->eai_inodes++;
 	for (int i = 0; i < FIT_NBS; i++)
-		if (v > (1024u << i) - 56)
+		if (v > (1024u << i) - 56) {
 			nd->eai[i] += div_up(v, 1024u << i);
+			nd->eai_vals[i]++;
+		}
 }
 
 /* Attribute bytes of an entry as ext4 stores them (prefix dropped). */
@@ -207,6 +241,7 @@ static void add_xattrs(struct fit_need *nd, uint64_t bytes)
 /* Directory blocks for entries of total bytes (8 + name, rounded). */
 static void add_dir(struct fit_need *nd, uint64_t bytes)
 {
+	nd->ndirs++;
 	for (int i = 0; i < FIT_NBS; i++) {
 		uint64_t bs = 1024u << i, use = bs - 12, leaves;
 
@@ -255,6 +290,7 @@ static int one(struct fit_need *nd, int dfd, const char *name,
 	} else if (S_ISLNK(st.st_mode) && st.st_size >= 60) {
 		for (int i = 0; i < FIT_NBS; i++)
 			nd->ext[i]++, nd->ind[i]++;
+		nd->nslow++;
 	} else if (S_ISDIR(st.st_mode)) {
 		fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 			    O_NOATIME);
@@ -306,7 +342,26 @@ static void add_devtab(struct fit_need *nd, const struct mkfs_devtab *dt)
 		for (int b = 0; b < FIT_NBS; b++)
 			nd->dir[b] += d + (i == 0 || dt->e[i].plen !=
 					   dt->e[i - 1].plen);
+		nd->ndirs += d + (i == 0 || dt->e[i].plen != dt->e[i - 1].plen);
 	}
+}
+
+/*
+ * bigalloc (2^k blocks a cluster, block size 1 KiB << i): the blocks
+ * the tree takes in whole clusters. Data by its clusters; a tree block,
+ * a slow symbolic link, an EA block a cluster each; a directory or an
+ * EA inode value its blocks and at most a cluster less one more.
+ */
+static uint64_t cluster_need(const struct fit_need *nd, int i, uint32_t k,
+			     int big_inode, int ea_inode)
+{
+	uint64_t r1 = (1ull << k) - 1, n;
+	int m = i + (int)k < FIT_NCS ? i + (int)k : FIT_NCS - 1;
+
+	n = (nd->data_cl[m] + nd->ext_meta[i] + nd->nslow +
+	     (big_inode ? nd->ea256 : nd->ea128)) << k;
+	return n + nd->dir[i] + nd->ndirs * r1 +
+	       (ea_inode ? nd->eai_vals[i] * r1 : 0);
 }
 
 /* Whether size bytes hold the need (run in a child: 0 yes, 1 no). */
@@ -329,10 +384,15 @@ static int holds(struct mkfs_opts *o, const struct mkfs_target *t,
 		nd->ind[i]) + nd->dir[i] +
 	       (l.inode_size > EXT2_GOOD_OLD_INODE_SIZE ? nd->ea256 :
 		nd->ea128);
+	if (l.cluster_bits)
+		need = cluster_need(nd, i, l.cluster_bits,
+			l.inode_size > EXT2_GOOD_OLD_INODE_SIZE,
+			!!(o->incompat & EXT4_FEATURE_INCOMPAT_EA_INODE));
 	/* written after the free counts: the journal, the orphan file,
-	 * and a margin for the quota files */
+	 * and a margin for the quota files (in whole clusters) */
 	need += (uint64_t)l.journal_blocks + l.fc_blocks + l.orphan_blocks +
-		(o->ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA ? 16 : 0);
+		(o->ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA ? 16 : 0) +
+		3 * (((uint64_t)1 << l.cluster_bits) - 1);
 	if (o->incompat & EXT4_FEATURE_INCOMPAT_EA_INODE) {
 		need += nd->eai[i];
 		inodes += nd->eai_inodes;
