@@ -266,10 +266,8 @@ static int give_back(struct pop *p, struct pop_file *f)
 
 	/* the run counts clusters on bigalloc */
 	if (f->run_left)
-		rc = bits ? extkit_fsbuild_release_clusters(&p->fb, f->run_next,
-							     f->run_left) :
-			    extkit_fsbuild_release(&p->fb, f->run_next,
-						   f->run_left);
+		rc = extkit_fsbuild_release_clusters(&p->fb, f->run_next,
+						     f->run_left);
 	if (!rc && f->run_next + (f->run_left << bits) == p->blk_goal)
 		p->blk_goal = f->run_next;
 	f->run_left = 0;

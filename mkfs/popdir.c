@@ -95,9 +95,8 @@ int pop_claim_lpf(struct pop *p)
 {
 	uint32_t bits = p->fs->g.cluster_bits;
 	/* on bigalloc its blocks fill clusters from the first's start */
-	int rc = bits ? extkit_fsbuild_release_clusters(&p->fb, p->lpf_block,
-			(p->lpf_blocks + (1ull << bits) - 1) >> bits) :
-		 extkit_fsbuild_release(&p->fb, p->lpf_block, p->lpf_blocks);
+	int rc = extkit_fsbuild_release_clusters(&p->fb, p->lpf_block,
+			(p->lpf_blocks + (1ull << bits) - 1) >> bits);
 
 	p->lpf_blocks = 0;
 	return rc;

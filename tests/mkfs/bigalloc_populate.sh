@@ -20,7 +20,8 @@
 #     (diff -r, attributes), then appends, writes new files into holes
 #     and new directories, deletes, and e2fsck is still clean.
 # Also inline_data and ea_inode on bigalloc (tests/mkfs/inline_ea.py's
-# tree), and -d without SIZE (the size found counting whole clusters).
+# tree), quota and project (usage in whole clusters), and -d without
+# SIZE (the size found counting whole clusters).
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mkfs/mkfs-lib.sh"
 
@@ -250,6 +251,16 @@ if [ $tar_ok = 1 ] && $IPY tar "$tmpdir/inline.tar"; then
 			head -5 "$tmpdir/check.out" | sed 's/^/    /'
 		fi
 	done
+fi
+
+# quota and project: usage in whole clusters, as e2fsck counts it
+d="quota,project 4096/65536"
+rm -f "$img"
+if run_mkfs "$tmpdir/out" "$tmpdir/err" $EXT4 -b 4096 -C 65536 -I 256 \
+	-O bigalloc,quota,project -d "$src" "$img" 64M; then
+	both_clean "$d" "$img" && ok "$d: quota files right, clean"
+else
+	fail "$d: extkit-mkfs: $(head -3 "$tmpdir/err")"
 fi
 
 # no SIZE: the image sized from the tree in whole clusters holds it
