@@ -35,7 +35,7 @@
 #include "populate.h"
 
 #define FIT_NBS		7		/* block sizes 1 KiB .. 64 KiB */
-#define FIT_NCS		20		/* cluster sizes 1 KiB .. 512 MiB */
+#define FIT_NCS		20		/* clusters of 1 KiB .. 512 MiB */
 #define FIT_EXT_MAX	32768u		/* blocks of one initialized extent */
 #define FIT_IN_INODE	88u		/* attribute bytes in a 256-byte inode */
 
