@@ -407,6 +407,19 @@ int fsck_pass1e(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* i_blocks less the attribute block's cluster, in bytes (e2fsprogs'
+ * ext2fs_inode_data_blocks2): an empty file (mke2fs -d's are extent
+ * files, extkit-mkfs's and older tools' may be not) has nothing to map. */
+static uint64_t data_bytes(const struct extkit_fs *fs,
+			   const struct extkit_inode *inode)
+{
+	uint64_t b = extkit_inode_blocks_bytes(fs, inode);
+	uint64_t ea = inode->file_acl ?
+		      (uint64_t)fs->g.block_size << fs->g.cluster_bits : 0;
+
+	return b > ea ? b - ea : 0;
+}
+
 int fsck_queue_to_extents(struct fsck_ctx *ctx, uint32_t ino,
 			  const struct extkit_inode *inode)
 {
@@ -419,7 +432,8 @@ int fsck_queue_to_extents(struct fsck_ctx *ctx, uint32_t ino,
 	    !extkit_inode_has_block_map(inode) ||
 	    (!S_ISREG(inode->mode) && !S_ISDIR(inode->mode) &&
 	     !S_ISLNK(inode->mode)) ||
-	    (ino != EXT2_ROOT_INO && ino < ctx->fs->g.first_ino))
+	    (ino != EXT2_ROOT_INO && ino < ctx->fs->g.first_ino) ||
+	    !data_bytes(ctx->fs, inode))
 		return 0;
 	clear_problem_context(&pctx);
 	pctx.ino = ino;

@@ -81,10 +81,13 @@ static struct fsck_ea_rec *ea_find(struct fsck_ea_set *set, uint64_t blk)
 
 /* ---- EA inodes ---- */
 
-/* Blocks a value of size bytes takes (e2fsck's size_to_quota_blocks). */
+/* Blocks a value of size bytes takes (e2fsck's size_to_quota_blocks):
+ * whole clusters on bigalloc. */
 static uint64_t value_blocks(const struct extkit_fs *fs, uint32_t size)
 {
-	return ((uint64_t)size + fs->g.block_size - 1) / fs->g.block_size;
+	uint64_t cs = (uint64_t)fs->g.block_size << fs->g.cluster_bits;
+
+	return (((uint64_t)size + cs - 1) / cs) << fs->g.cluster_bits;
 }
 
 /*

@@ -22,13 +22,35 @@ static uint64_t nblocks(const struct extkit_fs *fs)
 	return fs->sb.blocks_count - fs->sb.first_data_block;
 }
 
+/* Bits of fb->blocks: clusters (bigalloc; groups hold whole clusters, the
+ * last one rounded up as its bitmap is) or blocks. */
+static uint64_t nunits(const struct extkit_fs *fs)
+{
+	return (nblocks(fs) + fs->g.cluster_ratio - 1) >> fs->g.cluster_bits;
+}
+
+/* The bit of fb->blocks holding block blk. */
+static uint64_t unit_of(const struct extkit_fs *fs, uint64_t blk)
+{
+	return (blk - fs->sb.first_data_block) >> fs->g.cluster_bits;
+}
+
+/* Group g's first bit in fb->blocks. */
+static uint64_t group_unit(const struct extkit_fs *fs, uint32_t g)
+{
+	return unit_of(fs, extkit_group_first_block(&fs->sb, g));
+}
+
+static int bigalloc(const struct extkit_fs *fs)
+{
+	return fs->g.cluster_bits != 0;
+}
+
 static int load_group(struct extkit_fsbuild *fb, uint32_t g, uint8_t *raw)
 {
 	struct extkit_fs *fs = fb->fs;
-	uint64_t first = extkit_group_first_block(&fs->sb, g) -
-			 fs->sb.first_data_block;
 	int rc = extkit_alloc_map_load(fs, g, EXTKIT_MAP_BLOCKS, &fb->blocks,
-				       first, raw);
+				       group_unit(fs, g), raw);
 
 	if (!rc)
 		rc = extkit_alloc_map_load(fs, g, EXTKIT_MAP_INODES,
@@ -46,13 +68,11 @@ int extkit_fsbuild_open(struct extkit_fs *fs, struct extkit_fsbuild *fb)
 
 	memset(fb, 0, sizeof(*fb));
 	fb->fs = fs;
-	if (extkit_has_ro_compat(&fs->sb, EXT4_FEATURE_RO_COMPAT_BIGALLOC))
-		return -EXTKIT_EUNSUPP;
 	raw = malloc(fs->g.block_size);
 	fb->dirty = calloc(ng, 1);
 	rc = raw && fb->dirty ? 0 : -ENOMEM;
 	if (!rc)
-		rc = extkit_bitmap_init(&fb->blocks, nblocks(fs));
+		rc = extkit_bitmap_init(&fb->blocks, nunits(fs));
 	if (!rc)
 		rc = extkit_bitmap_init(&fb->inodes, fs->sb.inodes_count);
 	for (uint32_t g = 0; !rc && g < ng; g++)
@@ -104,41 +124,41 @@ int extkit_fsbuild_inode(struct extkit_fsbuild *fb, uint32_t goal,
 	return extkit_fsbuild_take_inode(fb, *ino, is_dir);
 }
 
-/* Marks [b, b + count) (bitmap bits) in use (take) or free and counts
- * them per group. */
-static void count_blocks(struct extkit_fsbuild *fb, uint64_t b,
-			 uint64_t count, int take)
+/* Marks units [u, u + count) (bits of fb->blocks: clusters, or blocks)
+ * in use (take) or free and counts them per group. */
+static void count_units(struct extkit_fsbuild *fb, uint64_t u,
+			uint64_t count, int take)
 {
 	struct extkit_fs *fs = fb->fs;
-	uint32_t bpg = fs->sb.blocks_per_group;
+	uint32_t upg = fs->sb.blocks_per_group >> fs->g.cluster_bits;
 
 	if (take)
-		extkit_bitmap_set_range(&fb->blocks, b, count);
+		extkit_bitmap_set_range(&fb->blocks, u, count);
 	else
-		extkit_bitmap_clear_range(&fb->blocks, b, count);
+		extkit_bitmap_clear_range(&fb->blocks, u, count);
 	while (count) {
-		uint64_t blk = b + fs->sb.first_data_block;
-		uint32_t g = extkit_group_of_block(&fs->sb, blk);
-		uint64_t in = bpg - extkit_group_block_index(&fs->sb, blk);
+		uint32_t g = (uint32_t)(u / upg);
+		uint64_t in = upg - u % upg;
 
 		if (in > count)
 			in = count;
 		extkit_alloc_stats_blocks(fs, g, in, take);
 		fb->dirty[g] |= DIRTY_BLOCKS;
-		b += in;
+		u += in;
 		count -= in;
 	}
 }
 
-int extkit_fsbuild_blocks(struct extkit_fsbuild *fb, uint64_t goal,
-			  uint64_t want, uint64_t *start, uint64_t *got)
+/* Takes the first free unit at or after unit from (wrapping around) and
+ * up to want - 1 free ones following it. */
+static int take_units(struct extkit_fsbuild *fb, uint64_t from,
+		      uint64_t want, uint64_t *first, uint64_t *got)
 {
-	struct extkit_fs *fs = fb->fs;
-	uint64_t n = nblocks(fs), from = 0, found, end;
+	uint64_t n = nunits(fb->fs), found, end;
 	int rc;
 
-	if (goal >= fs->sb.first_data_block && goal < fs->sb.blocks_count)
-		from = goal - fs->sb.first_data_block;
+	if (from >= n)
+		from = 0;
 	rc = extkit_bitmap_find_first_zero(&fb->blocks, from, n - from,
 					   &found);
 	if (rc == -ENOENT && from)
@@ -153,38 +173,94 @@ int extkit_fsbuild_blocks(struct extkit_fsbuild *fb, uint64_t goal,
 		end = found + want;
 	else if (rc)
 		return rc;
-	count_blocks(fb, found, end - found, 1);
-	*start = found + fs->sb.first_data_block;
+	count_units(fb, found, end - found, 1);
+	*first = found;
 	*got = end - found;
 	return 0;
+}
+
+/* Gives back units [u, u + count), all in use. */
+static int release_units(struct extkit_fsbuild *fb, uint64_t u,
+			 uint64_t count)
+{
+	if (!count)
+		return 0;
+	if (u + count > nunits(fb->fs) || u + count < u ||
+	    extkit_bitmap_count_range(&fb->blocks, u, count) != count)
+		return -EFSCORRUPTED;
+	count_units(fb, u, count, 0);
+	return 0;
+}
+
+int extkit_fsbuild_blocks(struct extkit_fsbuild *fb, uint64_t goal,
+			  uint64_t want, uint64_t *start, uint64_t *got)
+{
+	struct extkit_fs *fs = fb->fs;
+	uint64_t from = 0, first;
+	int rc;
+
+	if (bigalloc(fs))
+		return -EXTKIT_EUNSUPP;
+	if (goal >= fs->sb.first_data_block && goal < fs->sb.blocks_count)
+		from = unit_of(fs, goal);
+	rc = take_units(fb, from, want, &first, got);
+	if (!rc)
+		*start = first + fs->sb.first_data_block;
+	return rc;
 }
 
 int extkit_fsbuild_release(struct extkit_fsbuild *fb, uint64_t start,
 			   uint64_t count)
 {
 	struct extkit_fs *fs = fb->fs;
-	uint64_t b = start - fs->sb.first_data_block;
+
+	if (bigalloc(fs))
+		return -EXTKIT_EUNSUPP;
+	if (!count)
+		return 0;
+	if (start < fs->sb.first_data_block || start >= fs->sb.blocks_count)
+		return -EFSCORRUPTED;
+	return release_units(fb, unit_of(fs, start), count);
+}
+
+int extkit_fsbuild_clusters(struct extkit_fsbuild *fb, uint64_t goal,
+			    uint64_t want, uint64_t *start, uint64_t *got)
+{
+	struct extkit_fs *fs = fb->fs;
+	uint64_t from = 0, first;
+	int rc;
+
+	if (goal >= fs->sb.first_data_block && goal < fs->sb.blocks_count)
+		from = unit_of(fs, goal);
+	rc = take_units(fb, from, want, &first, got);
+	if (!rc)
+		*start = (first << fs->g.cluster_bits) +
+			 fs->sb.first_data_block;
+	return rc;
+}
+
+int extkit_fsbuild_release_clusters(struct extkit_fsbuild *fb,
+				    uint64_t start, uint64_t count)
+{
+	struct extkit_fs *fs = fb->fs;
 
 	if (!count)
 		return 0;
-	if (start < fs->sb.first_data_block ||
-	    start + count > fs->sb.blocks_count ||
-	    extkit_bitmap_count_range(&fb->blocks, b, count) != count)
-		return -EFSCORRUPTED;
-	count_blocks(fb, b, count, 0);
-	return 0;
+	if (start < fs->sb.first_data_block || start >= fs->sb.blocks_count ||
+	    ((start - fs->sb.first_data_block) & (fs->g.cluster_ratio - 1)))
+		return -EINVAL;
+	return release_units(fb, unit_of(fs, start), count);
 }
 
 static int flush_group(struct extkit_fsbuild *fb, uint32_t g, uint8_t *raw)
 {
 	struct extkit_fs *fs = fb->fs;
-	uint64_t first = extkit_group_first_block(&fs->sb, g) -
-			 fs->sb.first_data_block;
 	int rc = 0;
 
 	if (fb->dirty[g] & DIRTY_BLOCKS)
 		rc = extkit_alloc_map_store(fs, g, EXTKIT_MAP_BLOCKS,
-					    &fb->blocks, first, raw);
+					    &fb->blocks, group_unit(fs, g),
+					    raw);
 	if (!rc && (fb->dirty[g] & DIRTY_INODES))
 		rc = extkit_alloc_map_store(fs, g, EXTKIT_MAP_INODES,
 			&fb->inodes, (uint64_t)g * fs->sb.inodes_per_group,

@@ -55,10 +55,6 @@ int mkfs_bigalloc_resolve(struct mkfs_opts *o, const struct mkfs_conf *c,
 		cli_error("bigalloc needs the extent feature (-O extent)");
 		return -EINVAL;
 	}
-	if (o->source) {
-		cli_error("-d with bigalloc: extkit-mkfs does not yet copy files into clusters; make the filesystem, then mount it and copy");
-		return -EINVAL;
-	}
 	if (!o->cluster_size) {
 		long v = mkfs_conf_get_int(c, types, "cluster_size", 0);
 

@@ -11,7 +11,10 @@
  * run uses (in a child process, so that nothing of the trials stays): a
  * size holds the tree when its free blocks and inodes cover the need
  * and its block size can hold every file. Each estimate errs upward, so
- * the size found holds the tree; -E fit_slack=PCT adds room.
+ * the size found holds the tree; -E fit_slack=PCT adds room. On bigalloc
+ * what each takes is counted in whole clusters (the data by the clusters
+ * its blocks touch, for every cluster size, as the size decides the
+ * geometry).
  */
 #include "config.h"
 
@@ -119,9 +122,28 @@ static void run_close(struct fit_run *r, uint64_t bs)
 	r->open = 0;
 }
 
+/* bigalloc: the clusters of every size that KiBs [k0, k1) touch (a
+ * cluster holds data where any of its blocks does). */
+static void count_clusters(struct fit_file *f, uint64_t k0, uint64_t k1)
+{
+	for (int m = 0; m < FIT_NCS; m++) {
+		uint64_t c0 = k0 >> m, c1 = div_up(k1, 1ull << m);
+
+		if (c0 < f->cl_end[m])
+			c0 = f->cl_end[m];
+		if (c1 > c0) {
+			f->cl[m] += c1 - c0;
+			f->cl_end[m] = c1;
+		}
+	}
+}
+
 void fit_file_blocks(struct fit_file *f, int i, uint64_t b0, uint64_t b1)
 {
 	struct fit_run *r = &f->r[i];
+
+	if (i == 0 && b0 < b1)
+		count_clusters(f, b0, b1);
 
 	if (b0 < r->end)
 		b0 = r->end;		/* counted with the run before */
@@ -196,8 +218,11 @@ void fit_file_end(struct fit_need *nd, struct fit_file *f, uint64_t size)
 
 		run_close(r, bs);
 		nd->ext[i] += r->nb + ext_blocks(r->ne, bs);
+		nd->ext_meta[i] += ext_blocks(r->ne, bs);
 		nd->ind[i] += r->nb + r->ni;
 	}
+	for (int m = 0; m < FIT_NCS; m++)
+		nd->data_cl[m] += f->cl[m];
 	if (size > nd->max_size)
 		nd->max_size = size;
 }
@@ -347,6 +372,7 @@ uint64_t fit_name_bytes(size_t len)
 
 void fit_add_dir(struct fit_need *nd, uint64_t bytes)
 {
+	nd->ndirs++;
 	for (int i = 0; i < FIT_NBS; i++) {
 		uint64_t bs = 1024u << i, use = bs - 12, leaves;
 
@@ -368,6 +394,7 @@ void fit_add_symlink(struct fit_need *nd, uint64_t len)
 		nd->max_link = len;
 	if (len < 60)		/* fast: in i_block */
 		return;
+	nd->nslow++;
 	for (int i = 0; i < FIT_NBS; i++)
 		nd->ext[i]++, nd->ind[i]++;
 }
@@ -386,6 +413,7 @@ static void add_devtab(struct fit_need *nd, const struct mkfs_devtab *dt)
 		for (int b = 0; b < FIT_NBS; b++)
 			nd->dir[b] += d + (i == 0 || dt->e[i].plen !=
 					   dt->e[i - 1].plen);
+		nd->ndirs += d + (i == 0 || dt->e[i].plen != dt->e[i - 1].plen);
 	}
 	for (int c = 0; c < FIT_NIS; c++)
 		for (int b = 0; b < FIT_NBS; b++) {
@@ -395,6 +423,27 @@ static void add_devtab(struct fit_need *nd, const struct mkfs_devtab *dt)
 }
 
 /* ---- the search ---- */
+
+/*
+ * bigalloc (2^k blocks a cluster, block size 1 KiB << i): the blocks the
+ * tree takes in whole clusters. Data by its clusters; an extent tree
+ * block, a slow symbolic link and an EA block a cluster each; a
+ * directory or an EA inode value its blocks and at most a cluster less
+ * one more.
+ */
+static uint64_t cluster_need(const struct fit_need *nd, int i, uint32_t k,
+			     int c, int eai)
+{
+	uint64_t r1 = (1ull << k) - 1, n;
+	int m = i + (int)k < FIT_NCS ? i + (int)k : FIT_NCS - 1;
+
+	n = (nd->data_cl[m] + nd->ext_meta[i] + nd->nslow +
+	     nd->ea[eai][c][i]) << k;
+	n += nd->dir[i] + nd->ndirs * r1;
+	if (eai)
+		n += nd->eai[c][i] + nd->eai_inodes[c][i] * r1;
+	return n;
+}
 
 /* The inode size class: in-inode attributes only with the i_extra_isize
  * fit_add_attrs assumed, else none (class 0, which errs upward). */
@@ -436,14 +485,17 @@ static int holds(struct mkfs_opts *o, const struct mkfs_target *t,
 						 * size will do */
 	need = (ext ? nd->ext[i] : nd->ind[i]) + nd->dir[i] +
 	       nd->ea[eai][c][i] + (eai ? nd->eai[c][i] : 0);
+	if (l.cluster_bits)
+		need = cluster_need(nd, i, l.cluster_bits, c, eai);
 	/* each group's metadata (or a backup) may break one file's run: an
 	 * extent more, which may take that file past the four in its inode
 	 * (a leaf block, or with an index block, two) */
-	need += ext ? 2ull * l.groups : 0;
+	need += ext ? (2ull * l.groups) << l.cluster_bits : 0;
 	/* written after the free counts: the journal, the orphan file,
 	 * and a margin for the quota files */
 	need += (uint64_t)l.journal_blocks + l.fc_blocks + l.orphan_blocks +
-		(o->ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA ? 16 : 0);
+		(o->ro_compat & EXT4_FEATURE_RO_COMPAT_QUOTA ? 16 : 0) +
+		3 * (((uint64_t)1 << l.cluster_bits) - 1);
 	return fs.sb.free_blocks_count >= need &&
 	       fs.sb.free_inodes_count >= nd->inodes +
 					   (eai ? nd->eai_inodes[c][i] : 0) ?

@@ -19,6 +19,7 @@
 struct mkfs_opts;
 
 #define FIT_NBS		7	/* block sizes 1 KiB .. 64 KiB */
+#define FIT_NCS		20	/* bigalloc clusters of 1 KiB .. 512 MiB */
 #define FIT_NIS		4	/* inode sizes 128 .. 1024 bytes */
 #define FIT_CHUNK	1024u	/* blocks of zeros are seen per KiB */
 #define FIT_WIN_CHUNKS	(POP_BUF / FIT_CHUNK + 2)
@@ -35,6 +36,13 @@ struct fit_need {
 	uint8_t ea_bad[2][FIT_NIS][FIT_NBS];	/* an entry's too big */
 	uint64_t eai[FIT_NIS][FIT_NBS];		/* EA inodes' blocks */
 	uint64_t eai_inodes[FIT_NIS][FIT_NBS];	/* ... and EA inodes */
+	/* bigalloc: what takes whole clusters. The data clusters by
+	 * cluster size (1 KiB << m), extent tree blocks, and the counts of
+	 * directories and slow symbolic links (each may leave part of a
+	 * cluster empty) */
+	uint64_t data_cl[FIT_NCS];
+	uint64_t ext_meta[FIT_NBS];
+	uint64_t ndirs, nslow;
 	uint64_t max_size;		/* the largest regular file */
 	uint64_t max_link;		/* the longest symbolic link target */
 	struct pop_map seen;		/* files with links, counted once */
@@ -56,6 +64,8 @@ struct fit_run {
 
 struct fit_file {
 	struct fit_run r[FIT_NBS];
+	uint64_t cl[FIT_NCS];		/* clusters of 1 KiB << m touched */
+	uint64_t cl_end[FIT_NCS];	/* ... up to this one, counted */
 };
 
 /* One attribute as an entry would store it (name without its prefix). */

@@ -2,7 +2,11 @@
 /*
  * mkfs -d: blocks taken near the last ones, regular file data gathered
  * into runs of contiguous blocks (blocks of zeros stay holes), and the
- * block map of a file or directory (extents or indirect blocks).
+ * block map of a file or directory (extents or indirect blocks). On
+ * bigalloc everything takes whole clusters: a file's logical cluster
+ * gets a physical one, its blocks at the same offsets in both; a tree
+ * block or an attribute block takes a cluster of its own; i_blocks
+ * counts the clusters whole (as e2fsck and the kernel count them).
  */
 #include "config.h"
 
@@ -21,6 +25,36 @@ int pop_take_blocks(struct pop *p, uint64_t goal, uint64_t want,
 
 	if (!rc)
 		p->blk_goal = *start + *got;
+	return rc;
+}
+
+int pop_take_clusters(struct pop *p, uint64_t goal, uint64_t want,
+		      uint64_t *start, uint64_t *got)
+{
+	int rc = extkit_fsbuild_clusters(&p->fb, goal, want, start, got);
+
+	if (!rc)
+		p->blk_goal = *start + (*got << p->fs->g.cluster_bits);
+	return rc;
+}
+
+int pop_take_map(struct pop *p, uint64_t goal, uint64_t n, uint64_t *pblks,
+		 int spread)
+{
+	uint32_t bits = p->fs->g.cluster_bits, ratio = 1u << bits;
+	uint64_t i = 0, start, got, want;
+	int rc = 0;
+
+	while (!rc && i < n) {
+		/* the clusters (blocks without bigalloc) still wanted */
+		want = spread ? n - i : ((n - i) + ratio - 1) >> bits;
+		rc = pop_take_clusters(p, i ? p->blk_goal : goal, want, &start,
+				       &got);
+		for (uint64_t k = 0; !rc && k < (got << bits) && i < n; i++) {
+			pblks[i] = start + k;
+			k += spread ? ratio : 1;
+		}
+	}
 	return rc;
 }
 
@@ -65,11 +99,43 @@ int pop_data_flush(struct pop *p)
 	return rc;
 }
 
+/*
+ * bigalloc: logical block lb in the physical cluster of its logical
+ * cluster (the same offset in both, as the kernel and e2fsck want it),
+ * a new one from the run of clusters taken last when the file has none
+ * there yet (data comes in increasing offsets: a logical cluster left
+ * is never met again).
+ */
+static int map_block_cl(struct pop *p, struct pop_file *f, uint64_t lb)
+{
+	uint32_t bits = p->fs->g.cluster_bits;
+	uint64_t mask = (1ull << bits) - 1, lc = lb >> bits;
+	int rc;
+
+	if (!f->cl_pb || f->cl_lc != lc) {
+		if (!f->run_left) {
+			rc = pop_take_clusters(p, p->blk_goal,
+					       ((f->nblocks + mask) >> bits) -
+					       lc, &f->run_next, &f->run_left);
+			if (rc)
+				return rc;
+		}
+		f->cl_lc = lc;
+		f->cl_pb = f->run_next;
+		f->run_next += mask + 1;
+		f->run_left--;
+	}
+	f->pblks[lb] = f->cl_pb + (lb & mask);
+	return 0;
+}
+
 /* Maps logical block lb to a new block, from the run taken last. */
 static int map_block(struct pop *p, struct pop_file *f, uint64_t lb)
 {
 	int rc;
 
+	if (p->fs->g.cluster_bits)
+		return map_block_cl(p, f, lb);
 	if (!f->run_left) {
 		rc = pop_take_blocks(p, p->blk_goal, f->nblocks - lb,
 				 &f->run_next, &f->run_left);
@@ -141,6 +207,23 @@ int pop_file_write(struct pop *p, struct pop_file *f, uint64_t off,
 	return 0;
 }
 
+/* The blocks the data of a map takes: those mapped, or on bigalloc the
+ * whole clusters holding them (one physical cluster a logical one). */
+static uint64_t data_blocks(const struct extkit_fs *fs, uint64_t nblocks,
+			    const uint64_t *pblks)
+{
+	uint32_t bits = fs->g.cluster_bits;
+	uint64_t n = 0, last = UINT64_MAX;
+
+	for (uint64_t i = 0; i < nblocks; i++) {
+		if (!pblks[i] || (bits && i >> bits == last))
+			continue;
+		last = i >> bits;
+		n++;
+	}
+	return n << bits;
+}
+
 /* The map of the blocks written (extents or indirect blocks). */
 int pop_build_map(struct pop *p, uint32_t ino, uint64_t nblocks,
 		  const uint64_t *pblks, struct extkit_inode *in,
@@ -149,7 +232,7 @@ int pop_build_map(struct pop *p, uint32_t ino, uint64_t nblocks,
 	struct extkit_mapbuild mb = {
 		.extents = p->extents, .nblocks = nblocks, .pblks = pblks,
 	};
-	uint64_t *meta = NULL, i, start, got, data = 0;
+	uint64_t *meta = NULL;
 	int rc = extkit_mapbuild_plan(p->fs, &mb);
 
 	if (rc)
@@ -161,20 +244,16 @@ int pop_build_map(struct pop *p, uint32_t ino, uint64_t nblocks,
 		mb.bufs = calloc(mb.nmeta, p->fs->g.block_size);
 		rc = meta && mb.bufs ? 0 : -ENOMEM;
 	}
-	for (i = 0; !rc && i < mb.nmeta; i += got) {
-		rc = pop_take_blocks(p, p->blk_goal, mb.nmeta - i, &start,
-				     &got);
-		for (uint64_t k = 0; !rc && k < got; k++)
-			meta[i + k] = start + k;
-	}
+	/* a tree block a cluster on bigalloc */
+	if (!rc && mb.nmeta)
+		rc = pop_take_map(p, p->blk_goal, mb.nmeta, meta, 1);
 	if (!rc) {
 		mb.meta = meta;
 		extkit_mapbuild_fill(p->fs, &mb, in);
 		rc = extkit_mapbuild_write(p->fs, ino, in->generation, &mb);
 	}
-	for (i = 0; i < nblocks; i++)
-		data += pblks[i] != 0;
-	*total = data + mb.nmeta;
+	*total = data_blocks(p->fs, nblocks, pblks) +
+		 (mb.nmeta << p->fs->g.cluster_bits);
 	free(meta);
 	free(mb.bufs);
 	return rc;
@@ -182,11 +261,14 @@ int pop_build_map(struct pop *p, uint32_t ino, uint64_t nblocks,
 
 static int give_back(struct pop *p, struct pop_file *f)
 {
+	uint32_t bits = p->fs->g.cluster_bits;
 	int rc = 0;
 
+	/* the run counts clusters on bigalloc */
 	if (f->run_left)
-		rc = extkit_fsbuild_release(&p->fb, f->run_next, f->run_left);
-	if (!rc && f->run_next + f->run_left == p->blk_goal)
+		rc = extkit_fsbuild_release_clusters(&p->fb, f->run_next,
+						     f->run_left);
+	if (!rc && f->run_next + (f->run_left << bits) == p->blk_goal)
 		p->blk_goal = f->run_next;
 	f->run_left = 0;
 	return rc;

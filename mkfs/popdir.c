@@ -45,7 +45,7 @@ static uint16_t dir_links(const struct extkit_dirbuild *db)
 int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 {
 	struct extkit_inode in;
-	uint64_t *pblks, i, start, got, total;
+	uint64_t *pblks, i, got, total;
 	int rc = pop_inline_ok(p, ino) ?
 		 pop_inline_dir(p, ino, db, dir_links(db)) : 0;
 
@@ -60,12 +60,8 @@ int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 	rc = pop_inode_get(p, ino, p->raw);
 	if (!rc)
 		extkit_inode_decode(p->raw, p->fs->g.inode_size, &in);
-	for (i = 0; !rc && i < db->nout; i += got) {
-		rc = pop_take_blocks(p, i ? p->blk_goal : goal_for(p, ino),
-				 db->nout - i, &start, &got);
-		for (uint64_t k = 0; !rc && k < got; k++)
-			pblks[i + k] = start + k;
-	}
+	if (!rc)	/* in whole clusters on bigalloc */
+		rc = pop_take_map(p, goal_for(p, ino), db->nout, pblks, 0);
 	for (i = 0; !rc && i < db->nout; i++)
 		if (extkit_has_metadata_csum(&p->fs->sb))
 			extkit_dirblock_csum_set(p->fs, ino, in.generation,
@@ -97,7 +93,10 @@ int pop_dir_finish(struct pop *p, uint32_t ino, struct extkit_dirbuild *db)
 
 int pop_claim_lpf(struct pop *p)
 {
-	int rc = extkit_fsbuild_release(&p->fb, p->lpf_block, p->lpf_blocks);
+	uint32_t bits = p->fs->g.cluster_bits;
+	/* on bigalloc its blocks fill clusters from the first's start */
+	int rc = extkit_fsbuild_release_clusters(&p->fb, p->lpf_block,
+			(p->lpf_blocks + (1ull << bits) - 1) >> bits);
 
 	p->lpf_blocks = 0;
 	return rc;

@@ -163,9 +163,10 @@ static int put_xattrs(struct pop *p, const struct pop_meta *m,
 		      const struct extkit_xattr_item *extra,
 		      struct extkit_inode *in)
 {
-	uint32_t bs = p->fs->g.block_size;
+	uint32_t bits = p->fs->g.cluster_bits;
+	uint64_t cs = (uint64_t)p->fs->g.block_size << bits;
 	struct extkit_xattr_item *items;
-	uint64_t blk, got, charged = 0;
+	uint64_t blk, charged = 0;
 	size_t n;
 	int use = 0, rc = gather_items(p, m, extra, &items, &n);
 
@@ -176,22 +177,22 @@ static int put_xattrs(struct pop *p, const struct pop_meta *m,
 		rc = -POP_ENOFIT;
 	/* the kernel charges an EA inode's blocks to the inode whose
 	 * attribute it holds (ext4_xattr_inode_alloc_quota): in i_blocks,
-	 * as e2fsck counts them */
+	 * as e2fsck counts them, in whole clusters on bigalloc */
 	for (size_t i = 0; !rc && i < n; i++)
 		if (items[i].ea_inode) {
 			rc = pop_ea_inode(p, &items[i]);
-			charged += (items[i].size + bs - 1) / bs;
+			charged += ((items[i].size + cs - 1) / cs) << bits;
 		}
 	if (!rc)
 		extkit_xattr_lay_out(p->fs, items, n, p->raw, p->ea, &use);
 	free(items);
-	if (!rc && use)
-		rc = pop_take_blocks(p, p->blk_goal, 1, &blk, &got);
+	if (!rc && use)		/* a cluster of its own on bigalloc */
+		rc = pop_take_map(p, p->blk_goal, 1, &blk, 1);
 	if (!rc && use) {
 		extkit_ea_block_csum_set(p->fs, blk, p->ea);
 		rc = extkit_fs_write_block(p->fs, blk, p->ea);
 		in->file_acl = blk;
-		charged++;
+		charged += 1ull << bits;
 	}
 	if (!rc && charged)
 		extkit_inode_set_fs_blocks(p->fs, in, in->blocks /

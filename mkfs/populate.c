@@ -698,7 +698,8 @@ int mkfs_populate(const struct mkfs_opts *o, const struct mkfs_layout *l,
 	int rc = pop_init(&p, o, fs, l);
 
 	if (!rc)
-		rc = extkit_fsbuild_release(&p.fb, l->root_block, 1);
+		/* its block, its cluster on bigalloc */
+		rc = extkit_fsbuild_release_clusters(&p.fb, l->root_block, 1);
 	if (!rc && o->source)
 		rc = pop_path_push(&p, o->source, strlen(o->source));
 	p.src_len = p.plen;

@@ -58,7 +58,9 @@ struct pop_file {
 	uint64_t nblocks;
 	uint64_t *pblks;	/* 0: a hole */
 	uint64_t run_next;	/* blocks taken but not yet used */
-	uint64_t run_left;
+	uint64_t run_left;	/* (clusters on bigalloc) */
+	uint64_t cl_lc;		/* bigalloc: the logical cluster mapped */
+	uint64_t cl_pb;		/* last, at this physical cluster (0: none) */
 	int no_holes;		/* blocks of zeros written too (EA inodes) */
 };
 
@@ -155,6 +157,18 @@ int pop_xattrs_fit(struct pop *p, const struct pop_meta *m,
 /* Takes up to want blocks from goal on (the next blocks go after them). */
 int pop_take_blocks(struct pop *p, uint64_t goal, uint64_t want,
 		    uint64_t *start, uint64_t *got);
+/* The same in whole clusters (blocks without bigalloc): *got clusters
+ * from block *start. */
+int pop_take_clusters(struct pop *p, uint64_t goal, uint64_t want,
+		      uint64_t *start, uint64_t *got);
+/*
+ * Blocks for logical blocks 0 .. n-1 of a new map into pblks, near goal:
+ * runs of contiguous blocks; on bigalloc whole clusters, block i at
+ * offset i % ratio of its cluster, or with spread one block a cluster
+ * (each at a cluster's start: tree blocks, attribute blocks).
+ */
+int pop_take_map(struct pop *p, uint64_t goal, uint64_t n, uint64_t *pblks,
+		 int spread);
 /* Builds and writes the map of nblocks blocks at pblks (0: a hole) into
  * in; total: the blocks it covers, data and map. */
 int pop_build_map(struct pop *p, uint32_t ino, uint64_t nblocks,

@@ -9,8 +9,8 @@
 # mke2fs's; the kernel mounts, writes and deletes where loop mounts work.
 # With ext4's defaults the journal and the orphan file take whole
 # clusters (inodes 8 and 12 as mke2fs's). Refusals: -C without bigalloc,
-# bigalloc without extents, a cluster smaller than a block, and (not done
-# yet) -d.
+# bigalloc without extents, a cluster smaller than a block. (-d:
+# tests/mkfs/bigalloc_populate.sh.)
 . "${top_srcdir:-.}/tests/lib.sh"
 . "$top_srcdir/tests/mkfs/mkfs-lib.sh"
 need_tools e2fsck dumpe2fs mke2fs debugfs
@@ -139,6 +139,4 @@ refused "needs the bigalloc feature" -t ext4 -O ^has_journal -C 16384
 refused "needs the extent feature" -t ext2 -O bigalloc
 refused "may not be smaller than the block size" -t ext2 -O bigalloc,extent -b 4096 -C 2048
 refused "invalid cluster size" -t ext2 -O bigalloc,extent -C 3000
-mkdir -p "$tmpdir/src"
-refused "-d with bigalloc" -t ext4 -O bigalloc -d "$tmpdir/src"
 finish

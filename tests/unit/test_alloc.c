@@ -8,7 +8,7 @@
  * use changes nothing; bigalloc takes whole clusters (the group counting
  * clusters, the superblock blocks); a bitmap never initialised loads as
  * its group's metadata; fsbuild's whole-filesystem backing writes the
- * same disk state.
+ * same disk state, in whole clusters on bigalloc.
  */
 #include "config.h"
 
@@ -269,6 +269,57 @@ START_TEST(test_bigalloc_clusters)
 }
 END_TEST
 
+/* fsbuild on bigalloc (16 blocks a cluster, turned on in memory): whole
+ * clusters taken and given back, the group counting clusters and the
+ * superblock blocks; the block calls refuse; the bitmap written holds a
+ * bit per cluster with its padding. */
+START_TEST(test_fsbuild_clusters)
+{
+	struct fx f;
+	struct extkit_fsbuild fb;
+	uint32_t g = 1, free0;
+	uint64_t c, sb0, start, got;
+
+	fx_open(&f, 0);
+	f.fs->sb.feature_ro_compat |= EXT4_FEATURE_RO_COMPAT_BIGALLOC;
+	f.fs->sb.feature_incompat |= EXT4_FEATURE_INCOMPAT_EXTENTS;
+	f.fs->g.cluster_bits = 4;
+	f.fs->g.cluster_ratio = 16;
+	f.fs->sb.log_cluster_size = f.fs->sb.log_block_size + 4;
+	f.fs->sb.clusters_per_group = f.fs->sb.blocks_per_group / 16;
+	f.fs->sb.first_data_block = 0;	/* as bigalloc has it */
+	ck_assert_int_eq(extkit_fsbuild_open(f.fs, &fb), 0);
+	free0 = f.fs->groups[g].free_blocks;
+	sb0 = f.fs->sb.free_blocks_count;
+	c = (extkit_group_first_block(&f.fs->sb, g) >> 4) + 100;
+	/* a goal inside a cluster: from that cluster's start */
+	ck_assert_int_eq(extkit_fsbuild_clusters(&fb, c * 16 + 5, 2, &start,
+						 &got), 0);
+	ck_assert_uint_eq(start, c * 16);
+	ck_assert_uint_eq(got, 2);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 2);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sb0 - 32);
+	ck_assert_int_eq(extkit_fsbuild_blocks(&fb, start, 1, &start, &got),
+			 -EXTKIT_EUNSUPP);
+	ck_assert_int_eq(extkit_fsbuild_release(&fb, c * 16, 16),
+			 -EXTKIT_EUNSUPP);
+	ck_assert_int_eq(extkit_fsbuild_release_clusters(&fb, c * 16 + 1, 1),
+			 -EINVAL);
+	ck_assert_int_eq(extkit_fsbuild_release_clusters(&fb, c * 16 + 16,
+							 1), 0);
+	ck_assert_int_eq(extkit_fsbuild_release_clusters(&fb, c * 16 + 16,
+							 1), -EFSCORRUPTED);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 1);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sb0 - 16);
+	ck_assert_int_eq(extkit_fsbuild_flush(&fb), 0);
+	extkit_fsbuild_close(&fb);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 100), 1);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 101), 0);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 128), 1);
+	fx_close(&f);
+}
+END_TEST
+
 /* fsbuild's backing: taken in memory, the same disk state at flush. */
 START_TEST(test_fsbuild_backing)
 {
@@ -378,6 +429,7 @@ Suite *alloc_suite(void)
 	tcase_add_test(tc, test_uninit_block_map);
 	tcase_add_test(tc, test_bigalloc_clusters);
 	tcase_add_test(tc, test_fsbuild_backing);
+	tcase_add_test(tc, test_fsbuild_clusters);
 	tcase_add_test(tc, test_settle_and_inodes);
 	suite_add_tcase(s, tc);
 	return s;
