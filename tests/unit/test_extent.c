@@ -231,23 +231,27 @@ struct list_alloc {
 	unsigned int n, next, released;
 };
 
-static int list_take(void *arg, uint64_t goal, uint64_t *blk)
+static int list_take(void *arg, uint64_t goal, uint64_t want,
+		     uint64_t *start, uint64_t *got)
 {
 	struct list_alloc *a = arg;
 
 	(void)goal;
+	(void)want;
 	if (a->next == a->n)
 		return -ENOSPC;
-	*blk = a->blk[a->next++];
+	*start = a->blk[a->next++];
+	*got = 1;
 	return 0;
 }
 
-static void list_release(void *arg, uint64_t blk)
+static int list_release(void *arg, uint64_t start, uint64_t count)
 {
 	struct list_alloc *a = arg;
 
-	(void)blk;
-	a->released++;
+	(void)start;
+	a->released += (unsigned int)count;
+	return 0;
 }
 
 static void extent_dir(struct extkit_inode *in)
@@ -278,7 +282,8 @@ START_TEST(test_dir_append_extents)
 	static const uint64_t blks[] = { 3000, 3001, 3002, 3100, 3200, 3300,
 					 3400 };
 	struct list_alloc la = { blks, 7, 0, 0 };
-	struct extkit_blk_alloc ba = { list_take, list_release, &la };
+	struct extkit_allocator ba = { .take_blocks = list_take,
+				      .release = list_release, .arg = &la };
 	struct extkit_extent ex;
 	struct extkit_inode in;
 	uint8_t root[EXTKIT_EXTENT_ROOT_SIZE];
