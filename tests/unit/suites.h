@@ -50,5 +50,7 @@ Suite *orphan_new_suite(void);
 Suite *window_suite(void);
 Suite *symlink_suite(void);
 Suite *super_fields_suite(void);
+Suite *error_suite(void);
+Suite *inline_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
