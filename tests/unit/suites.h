@@ -52,5 +52,6 @@ Suite *symlink_suite(void);
 Suite *super_fields_suite(void);
 Suite *error_suite(void);
 Suite *inline_suite(void);
+Suite *io_unix_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
