@@ -53,5 +53,6 @@ Suite *super_fields_suite(void);
 Suite *error_suite(void);
 Suite *inline_suite(void);
 Suite *io_unix_suite(void);
+Suite *xattrlist_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
