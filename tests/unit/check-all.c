@@ -58,6 +58,10 @@ int main(void)
 	srunner_add_suite(sr, window_suite());
 	srunner_add_suite(sr, symlink_suite());
 	srunner_add_suite(sr, super_fields_suite());
+	srunner_add_suite(sr, error_suite());
+	srunner_add_suite(sr, inline_suite());
+	srunner_add_suite(sr, io_unix_suite());
+	srunner_add_suite(sr, xattrlist_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

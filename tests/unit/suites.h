@@ -54,5 +54,9 @@ Suite *orphan_new_suite(void);
 Suite *window_suite(void);
 Suite *symlink_suite(void);
 Suite *super_fields_suite(void);
+Suite *error_suite(void);
+Suite *inline_suite(void);
+Suite *io_unix_suite(void);
+Suite *xattrlist_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */

@@ -8,6 +8,9 @@
  * sequence is not the one the superblock expects, is not replayed; a
  * later transaction's revoke block keeps an earlier tag from being
  * written back, and a revoke record of the same transaction does not.
+ * Loading names what is wrong with a journal superblock: its magic, a
+ * field, an unknown version or feature, several users of an internal
+ * journal.
  */
 #include "config.h"
 
@@ -342,6 +345,64 @@ START_TEST(test_write_refusals)
 }
 END_TEST
 
+/* Journal block 0, changed by edit, then loaded: the problem named. */
+static enum extkit_journal_problem load_edited(struct jt *t,
+					       void (*edit)(uint8_t *))
+{
+	enum extkit_journal_problem problem;
+	struct extkit_journal *j = load(t);
+	uint64_t blk0 = j->map[0];
+	const char *why = NULL;
+	uint8_t b[BS];
+
+	extkit_journal_free(j);
+	read_blk(t, blk0, b);
+	edit(b);
+	ck_assert_int_eq(extkit_io_write_blocks(t->io, blk0, 1, b), 0);
+	j = NULL;
+	ck_assert_int_eq(extkit_journal_load(t->fs, &j, &problem, &why), 0);
+	if (problem != EXTKIT_JOURNAL_OK)
+		ck_assert_ptr_nonnull(why);
+	extkit_journal_free(j);
+	return problem;
+}
+
+static void bad_magic(uint8_t *b) { put_be32(b, 0xc03b3999); }
+static void bad_first(uint8_t *b) { put_be32(b + 0x14, 0); }
+static void bad_type(uint8_t *b) { put_be32(b + 4, 9); }
+static void bad_incompat(uint8_t *b) { put_be32(b + 0x28, 1u << 30); }
+static void bad_rocompat(uint8_t *b) { put_be32(b + 0x2c, 1u << 30); }
+static void two_users(uint8_t *b) { put_be32(b + 0x40, 2); }
+static void no_change(uint8_t *b) { (void)b; }
+
+START_TEST(test_load_problems)
+{
+	static const struct {
+		void (*edit)(uint8_t *);
+		enum extkit_journal_problem want;
+	} cases[] = {
+		{ no_change, EXTKIT_JOURNAL_OK },
+		{ bad_magic, EXTKIT_JOURNAL_BAD_MAGIC },
+		{ bad_first, EXTKIT_JOURNAL_BAD_SUPER },
+		{ bad_type, EXTKIT_JOURNAL_UNSUPP_VERSION },
+		{ bad_incompat, EXTKIT_JOURNAL_UNSUPP_INCOMPAT },
+		{ bad_rocompat, EXTKIT_JOURNAL_UNSUPP_ROCOMPAT },
+		/* an internal journal cannot have several users: e2fsck
+		 * clears the v2 fields */
+		{ two_users, EXTKIT_JOURNAL_V2_FIELDS },
+	};
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct jt t;
+
+		setup(&t);
+		ck_assert_msg(load_edited(&t, cases[i].edit) == cases[i].want,
+			      "case %u", i);
+		teardown(&t);
+	}
+}
+END_TEST
+
 Suite *journal_suite(void)
 {
 	Suite *s = suite_create("journal");
@@ -356,6 +417,7 @@ Suite *journal_suite(void)
 	tcase_add_test(tc, test_revoke_later_transaction);
 	tcase_add_test(tc, test_revoke_of_other_block);
 	tcase_add_test(tc, test_write_refusals);
+	tcase_add_test(tc, test_load_problems);
 	suite_add_tcase(s, tc);
 	return s;
 }
