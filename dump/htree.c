@@ -432,7 +432,12 @@ static int dump_root(struct htree_walk *w, const uint8_t *buf,
 		levels = max_levels(w->ctx->fs);
 	}
 	if (json_mode(w)) {
+		char where[DUMP_PATH_MAX];
+
 		json_u64(jw(w), "inode", w->ino);
+		dump_json_path(jw(w), "path",
+			       dump_known_path(w->ctx, w->ctx->o->args[0],
+					       w->ino, where, sizeof(where)));
 		root_info_json(jw(w), &ri);
 	} else {
 		root_info_text(&ri);
