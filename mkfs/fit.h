@@ -19,6 +19,7 @@
 struct mkfs_opts;
 
 #define FIT_NBS		7	/* block sizes 1 KiB .. 64 KiB */
+#define FIT_EXTRA_ISIZE	32u	/* i_extra_isize the inodes get */
 #define FIT_NCS		20	/* bigalloc clusters of 1 KiB .. 512 MiB */
 #define FIT_NIS		4	/* inode sizes 128 .. 1024 bytes */
 #define FIT_CHUNK	1024u	/* blocks of zeros are seen per KiB */
