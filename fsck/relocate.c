@@ -297,17 +297,37 @@ static int clear_of_inode_claims(const struct extkit_owners *o, uint64_t blk,
 	return n <= 8;
 }
 
+/* Whether group g's table at blk..+len overlaps no claim but superblock
+ * copies, descriptor and reserved GDT blocks (no other group's place, no
+ * journal: inodes read there would be another's). */
+static int only_fixed_claims(const struct extkit_owners *o, uint32_t g,
+			     uint64_t blk, uint64_t len)
+{
+	struct extkit_claim self = { .start = blk, .len = len, .group = g,
+				     .kind = EXTKIT_OWN_INODE_TABLE };
+	struct extkit_claim with[8];
+	size_t n = extkit_owners_find(o, blk, len, &self, with, 8);
+
+	for (size_t i = 0; i < n && i < 8; i++)
+		if (with[i].kind > EXTKIT_OWN_RESERVED_GDT)
+			return 0;
+	return n <= 8;
+}
+
 /* Whether the inode table of group g, to be relocated, is read where it
- * is and moved with its contents: inside the filesystem and reading as
- * inodes (a superblock whose s_reserved_gdt_blocks grew over it, say). */
-static int keeps_table(struct fsck_ctx *ctx, uint32_t g, int k)
+ * is and moved with its contents: inside the filesystem, over nothing
+ * but the superblock's own blocks, and reading as inodes (a superblock
+ * whose s_reserved_gdt_blocks grew over it, say). */
+static int keeps_table(struct fsck_ctx *ctx, const struct extkit_owners *o,
+		       uint32_t g, int k)
 {
 	struct extkit_fs *fs = ctx->fs;
-	uint64_t at = fs->groups[g].inode_table;
+	uint64_t at = fs->groups[g].inode_table, len = fs->g.itable_blocks;
 
 	return k == META_IT && at > fs->sb.first_data_block &&
-	       at + fs->g.itable_blocks <= fs->sb.blocks_count &&
-	       at + fs->g.itable_blocks > at && fsck_looks_like_itable(ctx, at);
+	       at + len <= fs->sb.blocks_count && at + len > at &&
+	       only_fixed_claims(o, g, at, len) &&
+	       fsck_looks_like_itable(ctx, at);
 }
 
 static int holds_root_dir(struct fsck_ctx *ctx, uint64_t blk);
@@ -331,6 +351,7 @@ static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad,
 	uint64_t *field = meta_field(&fs->groups[g], k);
 	uint64_t guess = predict(fs, g, k, bad);
 	struct problem_context pctx;
+	int keep = keeps_table(ctx, o, g, k);
 	/* a bitmap the descriptor names no block for: e2fsck places it
 	 * unasked (a new bitmap is built in pass 5; a table is not), when
 	 * block 0 passes its range check (the group's first block, the
@@ -343,8 +364,6 @@ static void fix_place(struct fsck_ctx *ctx, uint32_t g, int k, uint8_t *bad,
 	pctx.group = g;
 	pctx.blk = *field;
 	pctx.str = meta_name[k];
-	int keep = keeps_table(ctx, g, k);
-
 	/* a predicted table overlapping a table that reads as inodes is
 	 * that table shifted, its inodes renumbered: moved whole instead */
 	if (keep && shifted(ctx, g, k, guess))
