@@ -53,6 +53,8 @@ struct arc {
 	struct pop_map dir_of;		/* inode -> index + 1 in dirs */
 	struct pop_map names;		/* (dir, name hash) -> entry */
 	const char *why;		/* the reason for an error */
+	char lpath[4096 + 256];		/* the walked path in the image */
+	size_t llen;			/* (for --file-contexts' labels) */
 };
 
 static uint64_t name_hash(const char *s, size_t len)
@@ -163,6 +165,12 @@ static int child_inode(struct arc *c, uint32_t dir, int is_dir,
 	return 0;
 }
 
+/* --file-contexts: m's label for the path walk() last reached. */
+static int arc_label(struct arc *c, struct pop_meta *m, struct pop_label *lb)
+{
+	return pop_label_at(c->p, c->lpath, m, lb);
+}
+
 static void default_meta(const struct pop *p, struct pop_meta *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -174,6 +182,7 @@ static int make_dir(struct arc *c, uint32_t parent, const char *name,
 		    size_t len, uint32_t *ino)
 {
 	struct extkit_inode in = { 0 };
+	struct pop_label lb = { 0 };
 	struct pop_meta m;
 	int rc;
 
@@ -186,7 +195,10 @@ static int make_dir(struct arc *c, uint32_t parent, const char *name,
 	}
 	default_meta(c->p, &m);
 	if (!rc)
+		rc = arc_label(c, &m, &lb);
+	if (!rc)
 		rc = pop_write_inode(c->p, *ino, &m, &in, 2);
+	pop_label_free(c->p, &lb);
 	if (!rc)
 		rc = add_name(c, parent, name, len, *ino, EXT2_FT_DIR);
 	return rc ? rc : new_dir(c, *ino, parent);
@@ -204,6 +216,8 @@ static int walk(struct arc *c, const char *path, int make, uint32_t *dir,
 	const char *s = path;
 	int rc;
 
+	c->llen = 0;
+	c->lpath[0] = 0;
 	for (;;) {
 		size_t n;
 
@@ -221,6 +235,16 @@ static int walk(struct arc *c, const char *path, int make, uint32_t *dir,
 		if (n > EXT2_NAME_LEN) {
 			c->why = "name longer than 255 bytes";
 			return -ENAMETOOLONG;
+		}
+		if (n && c->llen + n + 2 > sizeof(c->lpath)) {
+			c->why = "path too long";
+			return -ENAMETOOLONG;
+		}
+		if (n) {
+			c->lpath[c->llen++] = '/';
+			memcpy(c->lpath + c->llen, s, n);
+			c->llen += n;
+			c->lpath[c->llen] = 0;
 		}
 		if (!s[n] || !s[n + strspn(s + n, "/")]) {
 			*dir = cur;
@@ -542,10 +566,29 @@ static int hard_link(struct arc *c, const char *target, uint32_t dir,
 	return rc ? rc : pop_link_add(c->p, e->ino);
 }
 
+/* A directory written before (made for a path, or listed again) is
+ * written anew: the attribute block it got then is given back. */
+static int drop_ea_block(struct arc *c, uint32_t ino)
+{
+	struct extkit_inode old;
+	int rc = pop_inode_get(c->p, ino, c->p->raw);
+
+	if (rc)
+		return rc;
+	extkit_inode_decode(c->p->raw, c->p->fs->g.inode_size, &old);
+	if (!old.file_acl)
+		return 0;
+	return extkit_fsbuild_release_clusters(&c->p->fb, old.file_acl, 1);
+}
+
 /* The root, or a directory listed again: new attributes. */
 static int redo_dir(struct arc *c, uint32_t ino, struct pop_meta *m)
 {
 	struct extkit_inode in = { 0 };
+	int rc = drop_ea_block(c, ino);
+
+	if (rc)
+		return rc;
 
 	if (ino == EXT2_ROOT_INO && c->p->o->root_owner_given) {
 		m->uid = c->p->o->root_uid;
@@ -586,6 +629,7 @@ static int one_entry(struct arc *c, struct archive_entry *e)
 {
 	const char *path = la->archive_entry_pathname(e), *name, *hl;
 	struct extkit_dirbuild_entry *old;
+	struct pop_label lb = { 0 };
 	struct pop_meta m;
 	struct axattrs x;
 	uint32_t dir;
@@ -609,6 +653,8 @@ static int one_entry(struct arc *c, struct archive_entry *e)
 	 * mask, the mode's group bits are the mask (acl(5)) */
 	if (mask >= 0)
 		m.mode = (m.mode & ~070u) | ((uint32_t)mask << 3);
+	if (!rc)
+		rc = arc_label(c, &m, &lb);
 	if (rc)
 		;
 	else if (!len && S_ISDIR(m.mode))
@@ -621,6 +667,7 @@ static int one_entry(struct arc *c, struct archive_entry *e)
 		rc = redo_dir(c, old->ino, &m);
 	else
 		rc = new_entry(c, dir, name, len, &m);
+	pop_label_free(c->p, &lb);
 	axattrs_free(&x);
 	return rc;
 }
@@ -652,24 +699,31 @@ static int dt_make(struct arc *c, uint32_t dir, const char *name, size_t len,
 		   const struct devtab_ent *e)
 {
 	struct extkit_inode in = { 0 };
+	struct pop_label lb = { 0 };
 	struct pop_meta m;
 	uint32_t ino;
 	int rc;
 
 	pop_dt_meta_new(c->p, e, &m);
-	if (S_ISDIR(m.mode)) {
-		rc = make_dir(c, dir, name, len, &ino);
-		return rc ? rc : redo_dir(c, ino, &m);
-	}
-	rc = child_inode(c, dir, 0, &ino);
-	if (!rc)
-		rc = add_name(c, dir, name, len, ino,
-			      extkit_mode_to_ftype((uint16_t)m.mode));
+	rc = arc_label(c, &m, &lb);
 	if (rc)
 		return rc;
-	if (S_ISREG(m.mode))	/* empty */
-		return pop_write_inode(c->p, ino, &m, &in, 1);
-	return pop_special(c->p, ino, &m);
+	if (S_ISDIR(m.mode)) {
+		rc = make_dir(c, dir, name, len, &ino);
+		if (!rc)
+			rc = redo_dir(c, ino, &m);
+	} else {
+		rc = child_inode(c, dir, 0, &ino);
+		if (!rc)
+			rc = add_name(c, dir, name, len, ino,
+				      extkit_mode_to_ftype((uint16_t)m.mode));
+		if (!rc && S_ISREG(m.mode))	/* empty */
+			rc = pop_write_inode(c->p, ino, &m, &in, 1);
+		else if (!rc)
+			rc = pop_special(c->p, ino, &m);
+	}
+	pop_label_free(c->p, &lb);
+	return rc;
 }
 
 /* In the table's order (a directory before what it holds): the paths
@@ -755,6 +809,7 @@ int pop_archive(struct pop *p, const char *source)
 	struct arc c = { .p = p };
 	int rc = new_dir(&c, EXT2_ROOT_INO, EXT2_ROOT_INO);
 	struct extkit_inode in = { 0 };
+	struct pop_label lb = { 0 };
 	struct pop_meta m;
 	struct stat st;
 	/* "-": standard input (libarchive reads it for no file name) */
@@ -781,7 +836,10 @@ int pop_archive(struct pop *p, const char *source)
 	if (p->o->root_perms >= 0)
 		m.mode = S_IFDIR | (uint32_t)p->o->root_perms;
 	if (!rc)
+		rc = arc_label(&c, &m, &lb);
+	if (!rc)
 		rc = pop_write_inode(p, EXT2_ROOT_INO, &m, &in, 2);
+	pop_label_free(p, &lb);
 	if (!rc && la) {
 		la->archive_read_support_filter_all(c.a);
 		la->archive_read_support_format_all(c.a);
@@ -802,6 +860,10 @@ int pop_archive(struct pop *p, const char *source)
 		if (source)
 			pop_path_push(p, source, strlen(source));
 		rc = finish_dirs(&c);
+	}
+	if (!rc && pop_label_lpf(p)) {
+		c.why = "labelling lost+found";
+		rc = -EIO;
 	}
 	if (rc)
 		pop_error(p, c.why ? c.why : pop_reason(rc));

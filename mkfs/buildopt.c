@@ -70,9 +70,8 @@ static int check_labels(struct mkfs_opts *o)
 		}
 		return 0;
 	}
-	if (!o->source || source_is_archive(o->source)) {
-		cli_error("--file-contexts: with a directory as -d's source "
-			  "only");
+	if (!o->source) {
+		cli_error("--file-contexts goes with -d");
 		return -EINVAL;
 	}
 	o->selabel = mkfs_selabel_open(o->file_contexts, &why);

@@ -138,9 +138,13 @@ static void add_acl_size(struct fa *c, struct archive_entry *e, int type,
 	(*k)++;
 }
 
-static void add_attrs(struct fa *c, struct archive_entry *e)
+/* An entry's attributes, with the label --file-contexts gives its path
+ * (nd->path) and mode. */
+static int add_attrs(struct fa *c, struct archive_entry *e, uint32_t mode)
 {
-	struct fit_attr a[66];
+	struct fit_attr a[67];
+	char *ctx;
+	int rc;
 	const char *name, *suffix;
 	const void *val;
 	size_t size, k = 0;
@@ -163,7 +167,25 @@ static void add_attrs(struct fa *c, struct archive_entry *e)
 		     EXTKIT_XATTR_INDEX_ACL_ACCESS, a, &k);
 	add_acl_size(c, e, ARCHIVE_ENTRY_ACL_TYPE_DEFAULT,
 		     EXTKIT_XATTR_INDEX_ACL_DEFAULT, a, &k);
-	fit_add_attrs(c->nd, a, k);
+	rc = fit_label(c->nd, mode, a, &k, &ctx);
+	if (!rc)
+		fit_add_attrs(c->nd, a, k);
+	fit_label_free(c->nd, ctx);
+	return rc;
+}
+
+/* A directory the archive implies (no entry of its own): its label. */
+static int add_dir_label(struct fa *c)
+{
+	struct fit_attr a[1];
+	size_t k = 0;
+	char *ctx;
+	int rc = fit_label(c->nd, S_IFDIR | 0755, a, &k, &ctx);
+
+	if (!rc)
+		fit_add_attrs(c->nd, a, k);
+	fit_label_free(c->nd, ctx);
+	return rc;
 }
 
 /* ---- entries ---- */
@@ -188,9 +210,10 @@ static int new_entry(struct fa *c, struct archive_entry *e, uint32_t d,
 	if (c->la->archive_entry_hardlink(e))
 		return add_name(c, d, s, n, h, 0, 0);
 	rc = add_name(c, d, s, n, h, S_ISDIR(mode), 1);
+	if (!rc)
+		rc = add_attrs(c, e, mode);
 	if (rc)
 		return rc;
-	add_attrs(c, e);
 	if (S_ISLNK(mode)) {
 		t = c->la->archive_entry_symlink(e);
 		fit_add_symlink(c->nd, t ? strlen(t) : 0);
@@ -212,6 +235,8 @@ static int one_entry(struct fa *c, struct archive_entry *e)
 		c->why = "an entry without a name";
 		return -EINVAL;
 	}
+	c->nd->plen = 0;
+	c->nd->path[0] = 0;
 	for (;;) {
 		size_t n;
 		int last, rc;
@@ -228,14 +253,21 @@ static int one_entry(struct fa *c, struct archive_entry *e)
 			return -EINVAL;
 		}
 		last = !s[n] || !s[n + strspn(s + n, "/")];
-		if (!n) {			/* the root itself */
-			add_attrs(c, e);
-			return 0;
+		if (!n)				/* the root itself */
+			return add_attrs(c, e, c->la->archive_entry_mode(e));
+		if (c->nd->plen + n + 2 > sizeof(c->nd->path)) {
+			c->why = "path too long";
+			return -ENAMETOOLONG;
 		}
+		c->nd->path[c->nd->plen++] = '/';
+		memcpy(c->nd->path + c->nd->plen, s, n);
+		c->nd->plen += n;
+		c->nd->path[c->nd->plen] = 0;
 		phash_add(&h, s, n);
 		if (pop_map_get(&c->paths, h.a, h.b, &v)) {
 			if (last && v != FIT_NOT_DIR)	/* listed again */
-				add_attrs(c, e);
+				return add_attrs(c, e,
+					c->la->archive_entry_mode(e));
 			if (last || v == FIT_NOT_DIR)
 				return 0;	/* the copy decides */
 			d = v - 1;
@@ -243,6 +275,8 @@ static int one_entry(struct fa *c, struct archive_entry *e)
 			return new_entry(c, e, d, s, n, &h);
 		} else {
 			rc = add_name(c, d, s, n, &h, 1, 1);
+			if (!rc)
+				rc = add_dir_label(c);
 			if (rc)
 				return rc;
 			d = (uint32_t)c->ndirs - 1;

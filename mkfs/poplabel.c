@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * mkfs -d with --file-contexts (selabel.c): each inode copied from a
- * directory gets security.selinux from the file_contexts file, for its
- * path in the new filesystem (under --selinux-root) and its mode. A label
- * the source has is kept, unless --relabel.
+ * directory or an archive gets security.selinux from the file_contexts
+ * file, for its path in the new filesystem (under --selinux-root) and its
+ * mode. A label the source has is kept, unless --relabel.
  */
 #include "config.h"
 
@@ -19,24 +19,24 @@
 #include "populate.h"
 #include "selabel.h"
 
-/* The path looked up: --selinux-root, then the path in the image. */
-static int label_path(const struct pop *p, char *buf, size_t size)
+/* The path looked up: --selinux-root, then img, the path in the image. */
+static int label_path(const struct pop *p, const char *img, char *buf,
+		      size_t size)
 {
 	const char *root = p->o->selinux_root ? p->o->selinux_root : "";
-	const char *r = p->path + (p->src_len < p->plen ? p->src_len :
-				   p->plen);
 	size_t rl = strlen(root);
 	int n;
 
-	while (*r == '/')
-		r++;
+	while (*img == '/')
+		img++;
 	while (rl && root[rl - 1] == '/')
 		rl--;
-	n = snprintf(buf, size, "%.*s/%s", (int)rl, root, r);
+	n = snprintf(buf, size, "%.*s/%s", (int)rl, root, img);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-int pop_label(struct pop *p, struct pop_meta *m, struct pop_label *lb)
+int pop_label_at(struct pop *p, const char *img, struct pop_meta *m,
+		 struct pop_label *lb)
 {
 	char path[8192];
 	uint8_t index;
@@ -56,7 +56,7 @@ int pop_label(struct pop *p, struct pop_meta *m, struct pop_label *lb)
 			m->x[i] = m->x[--m->nx];	/* replaced */
 			break;
 		}
-	rc = label_path(p, path, sizeof(path));
+	rc = label_path(p, img, path, sizeof(path));
 	if (!rc)
 		rc = mkfs_selabel_lookup(p->o->selabel, path, m->mode,
 					 &lb->ctx);
@@ -81,6 +81,12 @@ int pop_label(struct pop *p, struct pop_meta *m, struct pop_label *lb)
 	return 0;
 }
 
+int pop_label(struct pop *p, struct pop_meta *m, struct pop_label *lb)
+{
+	return pop_label_at(p, p->path + (p->src_len < p->plen ? p->src_len :
+					  p->plen), m, lb);
+}
+
 void pop_label_free(struct pop *p, struct pop_label *lb)
 {
 	if (lb->ctx)
@@ -96,7 +102,6 @@ int pop_label_lpf(struct pop *p)
 	struct extkit_inode in;
 	struct pop_label lb;
 	struct pop_meta m;
-	size_t plen = p->plen;
 	int rc;
 
 	if (!p->o->selabel || !p->lpf_blocks)
@@ -112,14 +117,10 @@ int pop_label_lpf(struct pop *p)
 	m.atime.tv_sec = in.atime;
 	m.mtime.tv_sec = in.mtime;
 	m.ctime.tv_sec = in.ctime;
-	rc = pop_path_push(p, "lost+found", 10);
-	if (!rc)
-		rc = pop_label(p, &m, &lb);
+	rc = pop_label_at(p, "lost+found", &m, &lb);
 	if (!rc && m.nx)
 		rc = pop_write_inode(p, EXT2_GOOD_OLD_FIRST_INO, &m, &in,
 				     in.links_count);
 	pop_label_free(p, &lb);
-	p->plen = plen;
-	p->path[plen] = 0;
 	return rc;
 }

@@ -351,6 +351,9 @@ struct pop_label {
 	char *ctx;
 };
 int pop_label(struct pop *p, struct pop_meta *m, struct pop_label *lb);
+/* The same for img, the inode's path in the image (an archive's). */
+int pop_label_at(struct pop *p, const char *img, struct pop_meta *m,
+		 struct pop_label *lb);
 void pop_label_free(struct pop *p, struct pop_label *lb);
 /* mkfs's lost+found, when the source has none. */
 int pop_label_lpf(struct pop *p);

@@ -3,7 +3,8 @@
 # extkit-mkfs --file-contexts (issue 35): security.selinux of every inode
 # copied (debugfs ea_get) is what libselinux's selabel_lookup gives for
 # its path and mode (asked here through python3's ctypes), with and
-# without --selinux-root; a label the source has is kept, or replaced
+# without --selinux-root, from a directory and from an archive (the
+# directories it implies too); a label the source has is kept, or replaced
 # with --relabel; a missing file is refused before anything is written;
 # the size found without SIZE counts the labels. As root, the kernel's
 # view too: getfattr -n security.selinux of every path of the mounted
@@ -102,6 +103,22 @@ mk "$tmpdir/s.img" -d "$src" --file-contexts "$fc" --selinux-root /system &&
 	check "$tmpdir/s.img" /system
 grep -q 'u:object_r:system_etc:s0' "$tmpdir/want" ||
 	fail "--selinux-root: no /system/etc label looked up"
+# an archive as the source: labelled by the paths its entries name, the
+# directories it only implies (no entry of their own: listed here are
+# the files alone) and lost+found too
+if (cd "$src" && find . ! -type d | tar -cf "$tmpdir/t.tar" --no-recursion \
+	-T -) 2>"$tmpdir/err"; then
+	mk "$tmpdir/t.img" -d "$tmpdir/t.tar" --file-contexts "$fc" &&
+		check "$tmpdir/t.img" /
+	"$DEBUGFS" -R "ea_get /lost+found security.selinux" "$tmpdir/t.img" \
+		2>/dev/null | grep -q lost_found_t &&
+		ok "an archive: lost+found labelled" ||
+		fail "an archive: lost+found not labelled"
+	mk "$tmpdir/u.img" -d "$tmpdir/t.tar" --file-contexts "$fc" \
+		--selinux-root /system && check "$tmpdir/u.img" /system
+else
+	fail "tar: $(cat "$tmpdir/err")"
+fi
 
 # a label of the source: kept, or replaced with --relabel
 if setfattr -n security.selinux -v "system_u:object_r:mine_t:s0" \
@@ -136,6 +153,14 @@ run_mkfs "$tmpdir/out" "$tmpdir/err" -q -I 128 -d "$big" \
 	fsck_clean "fitted with labels" "$tmpdir/fit.img" &&
 	ok "the fitted size holds 1001 files and their labels in blocks ($(stat -c %s "$tmpdir/fit.img") bytes)" ||
 	fail "the fitted size with labels: $(cat "$tmpdir/err")"
+# ... and so does the one found for an archive of the same tree
+rm -f "$tmpdir/fita.img"
+tar -C "$big" -cf "$tmpdir/big.tar" . &&
+run_mkfs "$tmpdir/out" "$tmpdir/err" -q -I 128 -d "$tmpdir/big.tar" \
+	--file-contexts "$fc" "$tmpdir/fita.img" &&
+	fsck_clean "fitted with labels (archive)" "$tmpdir/fita.img" &&
+	ok "an archive: the fitted size holds 1001 files and their labels ($(stat -c %s "$tmpdir/fita.img") bytes)" ||
+	fail "an archive: the fitted size with labels: $(cat "$tmpdir/err")"
 
 # the kernel's view: security.selinux of every path of the mounted image
 # (getfattr) is what selabel_lookup gives for its path and mode
@@ -171,4 +196,5 @@ mounted() {
 }
 mounted "$tmpdir/a.img" /
 mounted "$tmpdir/s.img" /system
+mounted "$tmpdir/t.img" /
 finish
