@@ -116,12 +116,12 @@ static const char *resize_inode_problem(const struct extkit_fs *fs,
 	return NULL;
 }
 
-/* Whether inode 7 holds anything: a mode, a block word, a size or
- * blocks. */
+/* Whether inode 7 maps anything: its i_block words, as e2fsck's
+ * check_resize_inode looks (mode, size and an EA block are pass 1's, as
+ * for any reserved inode: clearing for i_blocks an EA block gave, a
+ * second run undid the first's fix). */
 static int resize_inode_nonzero(const struct extkit_inode *inode)
 {
-	if (inode->mode || inode->size || inode->blocks)
-		return 1;
 	for (int i = 0; i < EXT2_N_BLOCKS; i++)
 		if (inode->block[i])
 			return 1;
