@@ -53,6 +53,13 @@ run_case() {
 	_c=$1
 	_name=$(basename "$_c")
 	_w=$tmpdir/$_name
+	# the second run is a clean one: an expect.2 that is not would let a
+	# repair that never converges pass (a refused image excepted)
+	if [ ! -f "$_c/refused" ] && [ -z "$REGEN" ] &&
+	   [ "$(tail -n 1 "$_c/expect.2")" != "Exit status is 0" ]; then
+		fail "$_name: expect.2 does not end with a clean run (exit 0)"
+		return
+	fi
 	mkdir -p "$_w" && cd "$_w" || exit 99
 	if ! (. "$REGRESS_DIR/helpers.sh" && . "$_c/script") \
 		>script.log 2>&1; then
