@@ -108,7 +108,6 @@ void fit_add_dir(struct fit_need *nd, uint64_t bytes);
 void fit_add_symlink(struct fit_need *nd, uint64_t len);
 uint64_t fit_name_bytes(size_t len);
 
-struct mkfs_opts;
 /* fitdir.c: walks -d's directory into nd. */
 int fit_measure_dir(const struct mkfs_opts *o, struct fit_need *nd);
 /* fitarc.c: reads -d's archive once into nd (not standard input). */

@@ -105,7 +105,7 @@ static int add_xattrs(struct fit_need *nd, const char *name, uint32_t mode)
 	return rc;
 }
 
-/* The path in the image, for labels: name added, or cut back to len. */
+/* The path in the image, for labels: name added (one_at cuts it back). */
 static int path_push(struct fit_need *nd, const char *name)
 {
 	size_t len = strlen(name);
