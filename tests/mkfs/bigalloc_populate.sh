@@ -29,8 +29,6 @@ need_tools e2fsck debugfs mke2fs dumpe2fs
 need_dump
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 MKE2FS_CONFIG=$top_srcdir/tests/mkfs/mke2fs-1.47.4.conf
-E2FSCK_NEW=${E2FSCK_NEW:-/work/e2fsprogs-src/e2fsck/e2fsck}
-[ -x "$E2FSCK_NEW" ] || E2FSCK_NEW=
 # the allocation compared with mke2fs 1.47.4's -d when built
 MKE2FS_REF=${MKE2FS_NEW:-/work/e2fsprogs-src/misc/mke2fs}
 [ -x "$MKE2FS_REF" ] || MKE2FS_REF=$MKE2FS
@@ -38,21 +36,6 @@ TIMEOUT=${TIMEOUT_LONG:-120}
 PY="python3 $top_srcdir/tests/mkfs/bigalloc_tree.py"
 EXT4="-q -F -t ext4 -U $TEST_UUID -E hash_seed=$TEST_SEED"
 
-# both_clean DESC IMAGE: e2fsck 1.47.0 and 1.47.4 -fn and extkit-fsck
-# -fn exit 0.
-both_clean() {
-	fsck_clean "$1" "$2" || return 1
-	if ! "$top_builddir/extkit-fsck" -fn "$2" >"$tmpdir/fsck.out" 2>&1; then
-		fail "$1: extkit-fsck -fn exit $?"
-		sed 's/^/    /' "$tmpdir/fsck.out" | head -20
-		return 1
-	fi
-	[ -n "$E2FSCK_NEW" ] || return 0
-	"$E2FSCK_NEW" -fn "$2" >"$tmpdir/fsck.out" 2>&1 && return 0
-	fail "$1: e2fsck 1.47.4 -fn exit $?"
-	sed 's/^/    /' "$tmpdir/fsck.out" | head -20
-	return 1
-}
 
 # same_tree DESC ROOT: ROOT holds the source tree (lost+found aside),
 # data and attributes.

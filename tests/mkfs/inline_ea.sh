@@ -19,28 +19,9 @@ need_tools e2fsck debugfs mke2fs
 need_dump
 # ext4 as e2fsprogs 1.47.4 ships it (orphan_file, metadata_csum_seed)
 MKE2FS_CONFIG=$top_srcdir/tests/mkfs/mke2fs-1.47.4.conf
-E2FSCK_NEW=${E2FSCK_NEW:-/work/e2fsprogs-src/e2fsck/e2fsck}
-[ -x "$E2FSCK_NEW" ] || E2FSCK_NEW=
 PY="python3 $top_srcdir/tests/mkfs/inline_ea.py"
 EXT4="-q -F -t ext4 -U $TEST_UUID -E hash_seed=$TEST_SEED"
 
-# both_clean DESC IMAGE: e2fsck 1.47.0 and 1.47.4 -fn exit 0, and so
-# does extkit-fsck -fn.
-both_clean() {
-	fsck_clean "$1" "$2" || return 1
-	if ! "$top_builddir/extkit-fsck" -fn "$2" >"$tmpdir/fsck.out" 2>&1; then
-		fail "$1: extkit-fsck -fn exit $?"
-		sed 's/^/    /' "$tmpdir/fsck.out" | head -20
-		return 1
-	fi
-	[ -n "$E2FSCK_NEW" ] || return 0
-	if "$E2FSCK_NEW" -fn "$2" >"$tmpdir/fsck.out" 2>&1; then
-		return 0
-	fi
-	fail "$1: e2fsck 1.47.4 -fn exit $?"
-	sed 's/^/    /' "$tmpdir/fsck.out" | head -20
-	return 1
-}
 
 # stat_of IMAGE PATH: debugfs stat, one line.
 stat_of() {

@@ -102,3 +102,22 @@ probe_kernel_mounts() {
 	[ "$kernel" = 1 ] ||
 		echo "note: no loop mounts here: the kernel checks are skipped"
 }
+
+# both_clean DESC IMAGE: e2fsck -fn, extkit-fsck -fn and, where it is
+# built (E2FSCK_NEW, by default e2fsprogs 1.47.4 in /work/e2fsprogs-src),
+# e2fsck 1.47.4 -fn all exit 0.
+E2FSCK_NEW=${E2FSCK_NEW:-/work/e2fsprogs-src/e2fsck/e2fsck}
+[ -x "$E2FSCK_NEW" ] || E2FSCK_NEW=
+both_clean() {
+	fsck_clean "$1" "$2" || return 1
+	if ! "$top_builddir/extkit-fsck" -fn "$2" >"$tmpdir/fsck.out" 2>&1; then
+		fail "$1: extkit-fsck -fn exit $?"
+		sed 's/^/    /' "$tmpdir/fsck.out" | head -20
+		return 1
+	fi
+	[ -n "$E2FSCK_NEW" ] || return 0
+	"$E2FSCK_NEW" -fn "$2" >"$tmpdir/fsck.out" 2>&1 && return 0
+	fail "$1: e2fsck 1.47.4 -fn exit $?"
+	sed 's/^/    /' "$tmpdir/fsck.out" | head -20
+	return 1
+}
