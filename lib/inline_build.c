@@ -54,18 +54,28 @@ static int scan(const struct extkit_fs *fs, const uint8_t *raw,
 	return found ? 0 : -ENODATA;
 }
 
+/* scan() of an inode whose system.data is still empty (-EINVAL when it
+ * is not), and the bytes a value may take: from the end mark to the
+ * lowest value, rounded down to 4. */
+static int scan_empty(const struct extkit_fs *fs, const uint8_t *raw,
+		      struct ibody *b, uint32_t *room)
+{
+	int rc = scan(fs, raw, b);
+
+	if (rc)
+		return rc;
+	if (b->data_size)
+		return -EINVAL;
+	*room = (b->min_value - b->end_off - 4) & ~3u;
+	return 0;
+}
+
 int extkit_inline_room(const struct extkit_fs *fs, const uint8_t *raw,
 		       uint32_t *room)
 {
 	struct ibody b;
-	int rc = scan(fs, raw, &b);
 
-	if (rc)
-		return rc;
-	if (b.data_size)
-		return -EINVAL;
-	*room = (b.min_value - b.end_off - 4) & ~3u;
-	return 0;
+	return scan_empty(fs, raw, &b, room);
 }
 
 int extkit_inline_fill(const struct extkit_fs *fs, uint8_t *raw,
@@ -75,13 +85,10 @@ int extkit_inline_fill(const struct extkit_fs *fs, uint8_t *raw,
 	struct ext2_ext_attr_entry *e;
 	uint8_t *buf;
 	struct ibody b;
-	int rc = scan(fs, raw, &b);
+	int rc = scan_empty(fs, raw, &b, &room);
 
 	if (rc)
 		return rc;
-	if (b.data_size)
-		return -EINVAL;
-	room = (b.min_value - b.end_off - 4) & ~3u;
 	if (pad > room)
 		return -ENOSPC;
 	buf = (uint8_t *)b.r.buf;
@@ -99,15 +106,13 @@ int extkit_inline_fill(const struct extkit_fs *fs, uint8_t *raw,
 int extkit_inline_drop(const struct extkit_fs *fs, uint8_t *raw)
 {
 	const struct ext2_ext_attr_entry *e;
-	uint32_t len;
+	uint32_t len, room;
 	uint8_t *buf;
 	struct ibody b;
-	int rc = scan(fs, raw, &b);
+	int rc = scan_empty(fs, raw, &b, &room);
 
 	if (rc)
 		return rc;
-	if (b.data_size)
-		return -EINVAL;
 	buf = (uint8_t *)b.r.buf;
 	e = (const void *)(buf + b.data_off);
 	len = (sizeof(*e) + e->e_name_len + 3) & ~3u;
