@@ -194,19 +194,28 @@ static int illegal(struct scan *s, uint64_t blk, int64_t blkcount)
 	return 1;
 }
 
-/* How many illegal numbers an indirect block holds when they are enough
- * to call it garbage (more than 8 and a quarter of it); else 0. */
+/*
+ * How many illegal numbers an indirect block holds when they are enough
+ * to call it garbage, else 0: more than 8, and either a quarter of the
+ * block or more than its legal numbers. A block of another kind read as
+ * a map (a directory block: an inode number, then rec_len and name_len
+ * and the name's bytes as three or more huge numbers) is mostly zeros
+ * past its few records, but what numbers it has are mostly illegal; a
+ * real map's numbers are legal but for a few a bit flip made.
+ */
 static uint32_t garbage_count(const struct extkit_fs *fs, const uint8_t *buf)
 {
-	uint32_t apb = fs->g.addr_per_block, bad = 0;
+	uint32_t apb = fs->g.addr_per_block, bad = 0, legal = 0;
 
 	for (uint32_t i = 0; i < apb; i++) {
 		uint32_t b = get_le32(buf + 4 * i);
 
 		if (b && !extkit_fs_valid_block(fs, b))
 			bad++;
+		else if (b)
+			legal++;
 	}
-	return bad <= 8 || bad * 4 < apb ? 0 : bad;
+	return bad > 8 && (bad * 4 >= apb || bad > legal) ? bad : 0;
 }
 
 /* An indirect block most of whose numbers are illegal holds no map. */
@@ -399,12 +408,18 @@ static int scan_ind(struct scan *s, const struct extkit_walk_ent *e)
  * Whether logical block lblk lies past what a directory may hold: 2 GiB
  * (i_size_high 0) without large_dir, as e2fsck bounds it (a block
  * number past 2^(21 - s_log_block_size)). A map whose garbage reaches
- * such a block would otherwise make a directory of terabytes.
+ * such a block would otherwise make a directory of terabytes. Nor can
+ * a directory reach past s_blocks_count blocks whatever its size: its
+ * holes are filled in pass 2, and no filesystem has the blocks for them.
  */
 static int dir_block_too_far(const struct extkit_fs *fs,
 			     const struct extkit_inode *inode, uint64_t lblk)
 {
-	return S_ISDIR(inode->mode) && !(inode->size >> 32) &&
+	if (!S_ISDIR(inode->mode))
+		return 0;
+	if (lblk >= fs->sb.blocks_count)
+		return 1;
+	return !(inode->size >> 32) &&
 	       !extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_LARGEDIR) &&
 	       lblk > (1ull << (21 - fs->sb.log_block_size));
 }

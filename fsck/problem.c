@@ -549,8 +549,9 @@ const struct problem problem_table[] = {
 	  "allocation rules; its extents will be rebuilt.",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_1_TOOBIG_DIR,
-	  "Directory inode %i: %B (%b) lies past the 2 GiB a directory "
-	  "can hold without large_dir.",
+	  "Directory inode %i: %B (%b) lies past the end a directory can "
+	  "have (2 GiB without large_dir, never more blocks than the "
+	  "filesystem has).",
 	  PROMPT_CLEAR, 0 },
 	{ PR_1_ENCRYPT_NO_XATTR,
 	  "Inode %i has the encrypt flag but no encryption extended "
