@@ -56,7 +56,11 @@ metasweep.py --report --log FILE[,FILE...] WORK
   --list prints the case ids only; --select keeps the cases whose id
   matches REGEX; --stride N:K keeps every Nth case from the Kth (a
   systematic sample of a full run); --slice runs make check's fixed
-  slice (SLICE below; tests/regress/metasweep.sh); --log FILE appends
+  slice (SLICE below; tests/regress/metasweep.sh); --e2from LOG[,LOG]
+  takes e2fsck's results (its -fy, -fn and files kept) of the cases
+  earlier logs on the same WORK bases hold, so a new build's sweep runs
+  only extkit's side of them (the damage must be the same: the case's
+  debugfs commands are compared); --log FILE appends
   each case's result as a JSON line (--resume: skip the cases it has;
   --report: print the table and the failing classes of a log, no run).
 Environment: EXTKIT_FSCK (./extkit-fsck); the reference e2fsck:
@@ -774,10 +778,14 @@ def run_case(args):
     orig = os.path.join(wdir, 'orig.img')
     copy(img, orig)
     r = fsck_runs(img, orig)
-    e2ok, e2img, e2rc = e2_reference(orig, wdir)
+    known = E2_KNOWN.get((cid, used))
+    if known:
+        e2ok, e2_kept, e2rc = known
+    else:
+        e2ok, e2img, e2rc = e2_reference(orig, wdir)
+        e2_kept = files_kept(e2img, base['snap'], wdir)
     res['e2'] = 'ok' if e2ok else 'fail'
     ext_kept = 0 if r['crash'] else files_kept(img, base['snap'], wdir)
-    e2_kept = files_kept(e2img, base['snap'], wdir)
     res['kept'] = (ext_kept, e2_kept)
     res['class'] = classify(r, e2ok, ext_kept, e2_kept)
     res['detail'] = '-fn %s, -fy %s then %s, e2fsck -fn %s; e2fsck -fy %s' \
@@ -881,8 +889,12 @@ def main():
     ap.add_argument('--report', action='store_true',
                     help='no run: the table and the failing classes of '
                     'the --log file')
+    ap.add_argument('--e2from', help='reuses e2fsck\'s results of the '
+                    'cases these --log files (same WORK bases) have')
     ap.add_argument('work')
     a = ap.parse_args()
+    if a.e2from:
+        load_e2_known(a.e2from)
     if a.report:
         report(a.log)
         return
@@ -928,7 +940,7 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     jobs = [(b, c, scratch, a.keep) for b, c in todo]
     try:
-        with multiprocessing.Pool(max(1, a.jobs)) as pool:
+        with multiprocessing.get_context("fork").Pool(max(1, a.jobs)) as pool:
             for res in pool.imap_unordered(run_case, jobs):
                 tally(res, table, failing)
                 if a.log:
@@ -973,6 +985,23 @@ def print_table(table):
                      t['unclean'], t['nonconv'], t['lost'], t['crash'],
                      t['e2fail'], t['both'], t['better'], t['skipped'],
                      '%d/%d' % (t['kept_ext'], t['kept_e2'])))
+
+
+# --e2from: e2fsck's side of cases a log already has, by (id, damage)
+E2_KNOWN = {}
+
+
+def load_e2_known(logs):
+    """e2fsck's reference result (ok, files kept, exit code) of each case
+    of earlier --log files run on the same base images: e2fsck and the
+    damaged image are the same, so only extkit's side is run again."""
+    for res in read_logs(logs):
+        m = re.search(r'e2fsck -fy (\S+) \((ok|fail)\)', res['detail'])
+        if not m or not res.get('kept') or res['class'] == 'crash':
+            continue
+        rc = m.group(1) if m.group(1) == 'timeout' else int(m.group(1))
+        E2_KNOWN[(res['id'], res['cmd'])] = (m.group(2) == 'ok',
+                                            res['kept'][1], rc)
 
 
 def read_logs(logs):
