@@ -60,7 +60,8 @@ metasweep.py --report --log FILE[,FILE...] WORK
   takes e2fsck's results (its -fy, -fn and files kept) of the cases
   earlier logs on the same WORK bases hold, so a new build's sweep runs
   only extkit's side of them (the damage must be the same: the case's
-  debugfs commands are compared); --log FILE appends
+  debugfs commands are compared); --skip LOG[,LOG] leaves out the
+  cases those logs hold (a sweep run in parts); --log FILE appends
   each case's result as a JSON line (--resume: skip the cases it has;
   --report: print the table and the failing classes of a log, no run).
 Environment: EXTKIT_FSCK (./extkit-fsck); the reference e2fsck:
@@ -891,6 +892,8 @@ def main():
                     'the --log file')
     ap.add_argument('--e2from', help='reuses e2fsck\'s results of the '
                     'cases these --log files (same WORK bases) have')
+    ap.add_argument('--skip', help='skips the cases these --log files '
+                    'have (the rest of a sweep run in parts)')
     ap.add_argument('work')
     a = ap.parse_args()
     if a.e2from:
@@ -924,6 +927,9 @@ def main():
     if a.stride:
         n, k = (a.stride.split(':') + ['0'])[:2]
         todo = todo[int(k)::int(n)]
+    if a.skip:
+        done = {res['id'] for res in read_logs(a.skip)}
+        todo = [t for t in todo if t[1][0] not in done]
     if a.resume and a.log and os.path.exists(a.log):
         with open(a.log) as f:
             done = {json.loads(line)['id'] for line in f}
