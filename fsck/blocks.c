@@ -646,7 +646,7 @@ int fsck_release_blocks(struct fsck_ctx *ctx,
 	int rc;
 
 	if (inode->file_acl && extkit_fs_valid_block(ctx->fs, inode->file_acl))
-		fsck_ea_release(ctx, inode->file_acl);
+		fsck_ea_release(ctx, inode);
 	rc = extkit_block_walk(ctx->fs, inode, release_fn, ctx);
 	return rc < 0 && rc != -ENOMEM ? 0 : rc;
 }

@@ -114,6 +114,8 @@ struct fsck_alloc_list {
 struct fsck_ea_rec {
 	uint64_t blk;		/* 0: empty slot */
 	uint32_t refs;		/* inodes that keep naming it */
+	uint32_t uncounted;	/* inline-data symlinks naming it: kept in
+				 * use, left out of h_refcount (e2fsck) */
 	uint32_t disk_refs;	/* its h_refcount as read */
 	uint8_t problem;	/* enum extkit_xattr_problem, 0: valid */
 	uint32_t quota;		/* blocks of its EA inodes' values */
@@ -598,6 +600,9 @@ int fsck_resize_inode_countable(const struct fsck_ctx *ctx,
  * (end of pass 1) sets each block's h_refcount to the inodes naming it.
  * fsck_ea_release drops one inode's reference (a deleted inode); after
  * pass 1 it also lowers h_refcount on disk, and frees the block at 0.
+ * An inline-data symlink's reference keeps the block in use but is not
+ * in h_refcount: e2fsck's pass 1 never looks at such a symlink's blocks
+ * (it skips check_blocks for it), so it counts the other namers only.
  */
 /*
  * The attributes kept in inode ino (after i_extra_isize): validated,
@@ -652,7 +657,8 @@ int fsck_ea_refcounts(struct fsck_ctx *ctx);
  * naming that block, as if found bad when first read.
  */
 int fsck_ea_recheck_ahead(struct fsck_ctx *ctx);
-void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk);
+void fsck_ea_release(struct fsck_ctx *ctx,
+		     const struct extkit_inode *inode);
 void fsck_ea_free(struct fsck_ea_set *set);
 /*
  * Pass 1B, an EA block claimed by something else as well (data, a map,

@@ -724,7 +724,7 @@ static int delete_sharer(struct fsck_ctx *ctx, struct fsck_dups *d,
 		if (is_dup(ctx, inode.file_acl))
 			drop_reference(ctx, d, inode.file_acl);
 		else
-			fsck_ea_release(ctx, inode.file_acl);
+			fsck_ea_release(ctx, &inode);
 	}
 	extkit_block_walk(ctx->fs, &inode, drop_fn, arg);
 	pass1_clear_inode(ctx, ino, &inode);

@@ -407,13 +407,25 @@ static int ea_add(struct fsck_ctx *ctx, uint32_t ino, uint64_t blk,
 	return 0;
 }
 
+/* Whether inode's reference to its EA block is left out of h_refcount
+ * (fsck.h: an inline-data symlink's, as e2fsck counts). */
+static int ea_uncounted(const struct extkit_inode *inode)
+{
+	return S_ISLNK(inode->mode) && (inode->flags & EXT4_INLINE_DATA_FL);
+}
+
 /* One more inode names r's block; the first one claims the block: 1
  * when something else (data, group metadata) had claimed it before. */
-static int ea_ref(struct fsck_ctx *ctx, struct fsck_ea_rec *r)
+static int ea_ref(struct fsck_ctx *ctx, struct fsck_ea_rec *r,
+		  int uncounted)
 {
-	int claimed;
+	int first = !r->refs && !r->uncounted, claimed;
 
-	if (r->refs++)
+	if (uncounted)
+		r->uncounted++;
+	else
+		r->refs++;
+	if (!first)
 		return 0;
 	claimed = fsck_block_test(ctx, r->blk);
 	fsck_block_mark(ctx, r->blk, 1);
@@ -489,7 +501,7 @@ int fsck_ea_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 		return 0;
 	}
 	/* Valid, or bad but kept (answer no): in use, counted. */
-	if (ea_ref(ctx, r))
+	if (ea_ref(ctx, r, ea_uncounted(inode)))
 		*ea_dup = blk;
 	/* The EA block counts as a whole cluster with bigalloc. */
 	*ea_blocks = ctx->fs->g.cluster_ratio + (uint64_t)r->quota;
@@ -788,14 +800,23 @@ int fsck_ea_refcounts(struct fsck_ctx *ctx)
 
 /* ---- a deleted inode's reference ---- */
 
-void fsck_ea_release(struct fsck_ctx *ctx, uint64_t blk)
+void fsck_ea_release(struct fsck_ctx *ctx,
+		     const struct extkit_inode *inode)
 {
+	uint64_t blk = inode->file_acl;
 	struct fsck_ea_rec *r = ea_find(&ctx->ea, blk);
+	int uncounted = ea_uncounted(inode);
 
-	if (!r || !r->refs)
+	if (!r || !(uncounted ? r->uncounted : r->refs))
 		return;
-	if (--r->refs == 0)
+	if (uncounted)
+		r->uncounted--;
+	else
+		r->refs--;
+	if (!r->refs && !r->uncounted)
 		fsck_block_unmark(ctx, blk, 1);
+	if (uncounted)
+		return;
 	/*
 	 * In pass 1 the count is settled at its end; later, the block
 	 * loses one reference on disk as well (as e2fsck's
