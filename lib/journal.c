@@ -81,6 +81,9 @@ static int map_journal_inode(struct extkit_journal *j,
 	*why = NULL;
 	if (!S_ISREG(inode->mode) || inode->links_count == 0)
 		*why = "the journal inode is not a regular file in use";
+	/* e2fsck: EXT2_ET_NO_JOURNAL (a journal is never encrypted) */
+	else if (inode->flags & EXT4_ENCRYPT_FL)
+		*why = "the journal inode has the encrypt flag";
 	else if (!extkit_inode_has_block_map(inode))
 		*why = "the journal inode has no block map";
 	else if (n < JBD2_MIN_JOURNAL_BLOCKS)
