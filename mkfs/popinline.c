@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "endian.h"
 #include "error.h"
 #include "inline.h"
 #include "inline_build.h"
@@ -45,25 +44,14 @@ int pop_inline_fits(struct pop *p, const struct pop_meta *m)
 	return pop_xattrs_fit(p, m, &it);
 }
 
-/* The first bytes (at most 60) into i_block, as the bytes they are. */
-static void fill_iblock(struct extkit_inode *in, const uint8_t *data,
-			uint32_t len)
-{
-	uint8_t b[EXTKIT_INLINE_IBLOCK] = { 0 };
-
-	memcpy(b, data, len);
-	for (int i = 0; i < EXT2_N_BLOCKS; i++)
-		in->block[i] = get_le32(b + 4 * i);
-}
-
 int pop_inline_file(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		    const uint8_t *data)
 {
 	struct extkit_xattr_item it = data_item(data, m->size);
 	struct extkit_inode in = { 0 };
 
-	fill_iblock(&in, data, m->size < EXTKIT_INLINE_IBLOCK ?
-		    (uint32_t)m->size : EXTKIT_INLINE_IBLOCK);
+	extkit_inode_set_iblock_bytes(&in, data, m->size < EXTKIT_INLINE_IBLOCK ?
+				      (size_t)m->size : EXTKIT_INLINE_IBLOCK);
 	in.flags = EXT4_INLINE_DATA_FL;
 	in.size = m->size;
 	return pop_write_inode_x(p, ino, m, &in, 1, &it);
@@ -98,7 +86,7 @@ int pop_inline_dir(struct pop *p, uint32_t ino, struct extkit_dirbuild *db,
 	if (rc)
 		return rc;
 	extkit_inode_decode(p->raw, p->fs->g.inode_size, &in);
-	fill_iblock(&in, iblock, EXTKIT_INLINE_IBLOCK);
+	extkit_inode_set_iblock_bytes(&in, iblock, EXTKIT_INLINE_IBLOCK);
 	in.flags |= EXT4_INLINE_DATA_FL;
 	in.size = EXTKIT_INLINE_IBLOCK + vsize;
 	in.links_count = links;

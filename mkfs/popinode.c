@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 
 #include "csum.h"
-#include "endian.h"
 #include "ea_inode_build.h"
 #include "error.h"
 #include "inline.h"
@@ -145,11 +144,14 @@ int pop_xattrs_fit(struct pop *p, const struct pop_meta *m,
 
 	if (!rc && n) {
 		/* only i_extra_isize matters to the placing */
+		struct extkit_inode z = {
+			.extra_isize = p->fs->g.inode_size >
+				       EXT2_INODE_CORE_SIZE ?
+				       p->fs->sb.want_extra_isize : 0,
+		};
+
 		memset(p->raw, 0, p->fs->g.inode_size);
-		if (p->fs->g.inode_size > EXT2_INODE_CORE_SIZE)
-			put_le16(p->raw + offsetof(struct ext2_inode,
-						   i_extra_isize),
-				 p->fs->sb.want_extra_isize);
+		extkit_inode_encode(&z, p->fs->g.inode_size, p->raw);
 		rc = extkit_xattr_place(p->fs, items, n, p->raw,
 					use_ea_inode(p));
 	}
@@ -273,7 +275,7 @@ int pop_symlink(struct pop *p, uint32_t ino, const struct pop_meta *m,
 
 	if (len < sizeof(in.block)) {
 		/* fast: the bytes in i_block */
-		memcpy(in.block, target, len);
+		extkit_inode_set_iblock_bytes(&in, target, len);
 		in.size = len;
 		return pop_write_inode(p, ino, m, &in, 1);
 	}
