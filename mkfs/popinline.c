@@ -33,7 +33,7 @@ static struct extkit_xattr_item data_item(const uint8_t *data, uint64_t size)
 	return it;
 }
 
-int pop_inline_fits(struct pop *p, const struct pop_meta *m)
+int pop_inline_fits(struct pop *p, const struct pop_meta *m, int inode_only)
 {
 	struct extkit_xattr_item it;
 
@@ -41,7 +41,7 @@ int pop_inline_fits(struct pop *p, const struct pop_meta *m)
 	if (m->size > p->fs->g.inode_size + EXTKIT_INLINE_IBLOCK)
 		return 0;
 	it = data_item(NULL, m->size);
-	return pop_xattrs_fit(p, m, &it);
+	return pop_xattrs_fit(p, m, &it, inode_only);
 }
 
 int pop_inline_file(struct pop *p, uint32_t ino, const struct pop_meta *m,
