@@ -11,6 +11,9 @@
 # offset that is no multiple of 4096 in a file whose size is none
 # either, and -z: each image byte-identical to the same run without -D
 # and e2fsck (1.47.0, 1.47.4 where built) and extkit-fsck -fn clean.
+# lib/io_unix.c alone (tests/mkfs/direct_io.c): writes, reads and
+# zeroings at every kind of offset and length from unaligned buffers
+# read back as a mirror in memory says, on a descriptor with O_DIRECT.
 # Where strace runs, every read and write of the image goes through an
 # O_DIRECT descriptor with offset and length aligned to the unit. A
 # filesystem that refuses O_DIRECT (EXTKIT_TEST_OPEN_DIRECT_EINVAL, a
@@ -34,6 +37,16 @@ case $?/$(cat "$tmpdir/err") in
 *"refuses direct I/O"*) skip "O_DIRECT refused in $top_builddir" ;;
 *) fail "-D on $work/probe.img: $(cat "$tmpdir/err")" ;;
 esac
+
+# the io layer alone: every kind of offset and length, a file whose size
+# is no multiple of 4096 (tests/mkfs/direct_io.c)
+DIRECT_IO=$top_builddir/tests/mkfs/direct_io
+[ -x "$DIRECT_IO" ] || { echo "ERROR: $DIRECT_IO not built"; exit 99; }
+timeout -k 5 "$TIMEOUT" "$DIRECT_IO" "$work/io.img" 5000003 \
+	>"$tmpdir/out" 2>"$tmpdir/err" &&
+	ok "io: $(cat "$tmpdir/out")" ||
+	fail "io: exit $?: $(cat "$tmpdir/out" "$tmpdir/err")"
+rm -f "$work/io.img"
 
 tree=$tmpdir/tree
 mkdir -p "$tree/sub" || exit 99
