@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mkfs -d with inline_data (lib/inline_build.h). As mke2fs -d: every regular file whose data
- * fits in i_block and the in-inode attribute space goes inline (an
- * empty one too), its data placed before its other attributes; the
- * root and lost+found never do. A directory gets an empty system.data
- * when its inode is written; once its entries are known it stays
- * inline when they fit in i_block (i_size 60) or, as the kernel grows
- * one, in i_block and the whole in-inode space left; else the attribute
- * goes and the directory is laid out in blocks.
+ * mkfs -d with inline_data (lib/inline_build.h). As mke2fs -d: every
+ * regular file whose data fits in i_block and the in-inode attribute
+ * space goes inline (an empty one too), its data placed before its
+ * other attributes; the root and lost+found never do. A symbolic link
+ * too long for i_block goes inline the same way (popinode.c says when).
+ * A directory gets an empty system.data when its inode is written; once
+ * its entries are known it stays inline when they fit in i_block
+ * (i_size 60) or, as the kernel grows one, in i_block and the whole
+ * in-inode space left; else the attribute goes and the directory is
+ * laid out in blocks.
  */
 #include "config.h"
 
@@ -50,7 +52,8 @@ int pop_inline_file(struct pop *p, uint32_t ino, const struct pop_meta *m,
 	struct extkit_xattr_item it = data_item(data, m->size);
 	struct extkit_inode in = { 0 };
 
-	extkit_inode_set_iblock_bytes(&in, data, m->size < EXTKIT_INLINE_IBLOCK ?
+	extkit_inode_set_iblock_bytes(&in, data,
+				      m->size < EXTKIT_INLINE_IBLOCK ?
 				      (size_t)m->size : EXTKIT_INLINE_IBLOCK);
 	in.flags = EXT4_INLINE_DATA_FL;
 	in.size = m->size;
