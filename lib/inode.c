@@ -328,6 +328,16 @@ void extkit_inode_set_fs_blocks(const struct extkit_fs *fs,
 	inode->blocks = nblocks * fs->g.sb_sectors_per_block;
 }
 
+void extkit_inode_set_iblock_bytes(struct extkit_inode *inode,
+				   const void *bytes, size_t len)
+{
+	uint8_t b[sizeof(inode->block)] = { 0 };
+
+	memcpy(b, bytes, len < sizeof(b) ? len : sizeof(b));
+	for (uint32_t i = 0; i < EXT2_N_BLOCKS; i++)
+		inode->block[i] = get_le32(b + 4 * i);
+}
+
 int extkit_inode_has_block_map(const struct extkit_inode *inode)
 {
 	if (inode->flags & EXT4_INLINE_DATA_FL)

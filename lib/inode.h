@@ -94,6 +94,11 @@ uint64_t extkit_inode_blocks_bytes(const struct extkit_fs *fs,
 void extkit_inode_set_fs_blocks(const struct extkit_fs *fs,
 				struct extkit_inode *inode, uint64_t nblocks);
 
+/* Sets i_block to len bytes (at most 60) as the inode holds them on disk,
+ * the rest zero: a fast symlink's target, inline data's first bytes. */
+void extkit_inode_set_iblock_bytes(struct extkit_inode *inode,
+				   const void *bytes, size_t len);
+
 /* Whether i_block holds block numbers (not a fast symlink, device number
  * or inline data). */
 int extkit_inode_has_block_map(const struct extkit_inode *inode);

@@ -36,6 +36,16 @@ struct extkit_io_ops {
 #define EXTKIT_IO_CREATE	0x4	/* create a missing image file */
 #define EXTKIT_IO_VOLATILE	0x8	/* writes stay in memory (an overlay):
 					 * test builds do not count them */
+/*
+ * (unix) Direct I/O, as mke2fs -D: the file or device is opened with
+ * O_DIRECT, so every read and write bypasses the page cache and goes
+ * through a buffer, an offset and a length aligned to the device's
+ * logical block size (BLKSSZGET; 4096 for an image file): an unaligned
+ * call is made through an aligned buffer, the partial blocks at either
+ * end read first (read-modify-write). The open fails with -EINVAL where
+ * the filesystem holding the file refuses O_DIRECT.
+ */
+#define EXTKIT_IO_DIRECT	0x10
 
 struct extkit_io {
 	const struct extkit_io_ops *ops;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * io backend for image files and block devices: pread/pwrite that retry
- * short transfers, zeroing by the cheapest call that guarantees zeros, and
- * the mounted-filesystem check.
+ * short transfers, zeroing by the cheapest call that guarantees zeros,
+ * direct I/O (EXTKIT_IO_DIRECT: O_DIRECT, every transfer aligned, the
+ * unaligned ones through an aligned buffer) and the mounted-filesystem
+ * check.
  */
 #include "config.h"
 
@@ -11,6 +13,7 @@
 #include <linux/falloc.h>
 #include <linux/fs.h>
 #include <mntent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +25,15 @@
 #include "error.h"
 #include "io.h"
 
+/* Direct I/O: an unaligned call goes through an aligned buffer of at
+ * most this many bytes at a time. */
+#define BOUNCE_MAX	(1u << 20)
+
 struct unix_priv {
 	int fd;
+	/* EXTKIT_IO_DIRECT: the unit offsets, lengths and buffer addresses
+	 * are aligned to (a power of two, 512 to 65536); 0: buffered */
+	uint32_t align;
 };
 
 static int fd_of(struct extkit_io *io)
@@ -31,12 +41,12 @@ static int fd_of(struct extkit_io *io)
 	return ((struct unix_priv *)io->priv)->fd;
 }
 
-static int unix_read(struct extkit_io *io, uint64_t off, void *buf, size_t len)
+static int read_full(int fd, uint64_t off, void *buf, size_t len)
 {
 	char *p = buf;
 
 	while (len) {
-		ssize_t n = pread(fd_of(io), p, len, (off_t)off);
+		ssize_t n = pread(fd, p, len, (off_t)off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -51,13 +61,12 @@ static int unix_read(struct extkit_io *io, uint64_t off, void *buf, size_t len)
 	return 0;
 }
 
-static int unix_write(struct extkit_io *io, uint64_t off, const void *buf,
-		      size_t len)
+static int write_full(int fd, uint64_t off, const void *buf, size_t len)
 {
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = pwrite(fd_of(io), p, len, (off_t)off);
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -72,14 +81,172 @@ static int unix_write(struct extkit_io *io, uint64_t off, const void *buf,
 	return 0;
 }
 
+/* ---- direct I/O ---- */
+
+static int aligned(uint32_t unit, uint64_t off, const void *buf, size_t len)
+{
+	return off % unit == 0 && len % unit == 0 &&
+	       (uintptr_t)buf % unit == 0;
+}
+
+/*
+ * Reads len bytes (a multiple of unit) from off (aligned) into buf
+ * (aligned): what lies past the end of the file reads as zeros; *got
+ * the bytes the file held.
+ */
+static int read_upto(const struct unix_priv *p, uint64_t off, uint8_t *buf,
+		     size_t len, size_t *got)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(p->fd, buf + done, len - done,
+				  (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		done += (size_t)n;
+		if (done % p->align)	/* the end of the file */
+			break;
+	}
+	memset(buf + done, 0, len - done);
+	*got = done;
+	return 0;
+}
+
+/* One piece of an unaligned call: the aligned span [at, at + span)
+ * holding bytes [head, head + n) of it, and its buffer. */
+struct piece {
+	uint64_t at;
+	size_t head, n, span;
+	uint8_t *buf;
+};
+
+/* The next piece of the call at off, len bytes left: at most BOUNCE_MAX
+ * bytes of buffer, allocated aligned here. */
+static int piece_start(const struct unix_priv *p, uint64_t off, size_t len,
+		       struct piece *pc)
+{
+	uint32_t u = p->align;
+
+	pc->head = (size_t)(off % u);
+	pc->at = off - pc->head;
+	pc->n = len < BOUNCE_MAX - pc->head ? len : BOUNCE_MAX - pc->head;
+	pc->span = (pc->head + pc->n + u - 1) / u * u;
+	pc->buf = NULL;
+	if (posix_memalign((void **)&pc->buf, u, pc->span))
+		return -ENOMEM;
+	return 0;
+}
+
+static int direct_read(struct extkit_io *io, uint64_t off, void *buf,
+		       size_t len)
+{
+	const struct unix_priv *p = io->priv;
+	uint8_t *out = buf;
+	struct piece pc;
+	size_t got;
+	int rc = 0;
+
+	if (aligned(p->align, off, buf, len))
+		return read_full(p->fd, off, buf, len);
+	while (len && !rc) {
+		rc = piece_start(p, off, len, &pc);
+		if (!rc)
+			rc = read_upto(p, pc.at, pc.buf, pc.span, &got);
+		if (!rc && got < pc.head + pc.n)
+			rc = -EXTKIT_ETRUNC;
+		if (!rc)
+			memcpy(out, pc.buf + pc.head, pc.n);
+		free(pc.buf);
+		out += pc.n;
+		off += pc.n;
+		len -= pc.n;
+	}
+	return rc;
+}
+
+/* The partial units at either end of a piece, read first: what the
+ * write leaves of them stays. */
+static int read_edges(const struct unix_priv *p, const struct piece *pc)
+{
+	size_t u = p->align, end = pc->head + pc->n, last = end - end % u;
+	size_t got;
+	int rc = 0;
+
+	if (pc->head)
+		rc = read_upto(p, pc->at, pc->buf, u, &got);
+	if (!rc && end % u && !(pc->head && last == 0))
+		rc = read_upto(p, pc->at + last, pc->buf + last, u, &got);
+	return rc;
+}
+
+static int direct_write(struct extkit_io *io, uint64_t off, const void *buf,
+			size_t len)
+{
+	const struct unix_priv *p = io->priv;
+	const uint8_t *in = buf;
+	struct piece pc;
+	int rc = 0;
+
+	if (aligned(p->align, off, buf, len))
+		return write_full(p->fd, off, buf, len);
+	while (len && !rc) {
+		rc = piece_start(p, off, len, &pc);
+		if (!rc)
+			rc = read_edges(p, &pc);
+		if (!rc) {
+			memcpy(pc.buf + pc.head, in, pc.n);
+			rc = write_full(p->fd, pc.at, pc.buf, pc.span);
+		}
+		/* a file whose size is not a multiple of the unit: the
+		 * last unit written whole made it longer */
+		if (!rc && !io->is_blockdev && pc.at + pc.span > io->size &&
+		    ftruncate(p->fd, (off_t)io->size) < 0)
+			rc = -errno;
+		free(pc.buf);
+		in += pc.n;
+		off += pc.n;
+		len -= pc.n;
+	}
+	return rc;
+}
+
+/* ---- the ops ---- */
+
+static int unix_read(struct extkit_io *io, uint64_t off, void *buf, size_t len)
+{
+	const struct unix_priv *p = io->priv;
+
+	if (p->align)
+		return direct_read(io, off, buf, len);
+	return read_full(p->fd, off, buf, len);
+}
+
+static int unix_write(struct extkit_io *io, uint64_t off, const void *buf,
+		      size_t len)
+{
+	const struct unix_priv *p = io->priv;
+
+	if (p->align)
+		return direct_write(io, off, buf, len);
+	return write_full(p->fd, off, buf, len);
+}
+
 static int zero_by_writing(struct extkit_io *io, uint64_t off, uint64_t len)
 {
 	size_t chunk = 1 << 20;
-	void *zeros = calloc(1, chunk);
+	void *zeros = NULL;
 	int rc = 0;
 
-	if (!zeros)
+	/* aligned, so that direct I/O writes it as it is */
+	if (posix_memalign(&zeros, 65536, chunk))
 		return -ENOMEM;
+	memset(zeros, 0, chunk);
 	while (len && !rc) {
 		size_t n = len < chunk ? (size_t)len : chunk;
 
@@ -193,6 +360,14 @@ static int open_fd(const char *path, int flags, int *fd_out, struct stat *st)
 	oflags |= O_CLOEXEC;
 	if (flags & EXTKIT_IO_CREATE)
 		oflags |= O_CREAT;
+	if (flags & EXTKIT_IO_DIRECT)
+		oflags |= O_DIRECT;
+#ifdef EXTKIT_TEST_HOOKS
+	/* tests: a filesystem that refuses O_DIRECT */
+	if ((flags & EXTKIT_IO_DIRECT) &&
+	    getenv("EXTKIT_TEST_OPEN_DIRECT_EINVAL"))
+		return -EINVAL;
+#endif
 	fd = open(path, oflags, 0644);
 	if (fd < 0)
 		return -errno;
@@ -211,6 +386,18 @@ static int open_fd(const char *path, int flags, int *fd_out, struct stat *st)
 	}
 	*fd_out = fd;
 	return 0;
+}
+
+/* The unit of direct I/O: a block device's logical block size, 4096 for
+ * a file (a multiple of what any filesystem asks). */
+static uint32_t direct_unit(int fd, int is_blockdev)
+{
+	int ss = 0;
+
+	if (is_blockdev && ioctl(fd, BLKSSZGET, &ss) == 0 && ss >= 512 &&
+	    ss <= 65536 && !(ss & (ss - 1)))
+		return (uint32_t)ss;
+	return 4096;
 }
 
 int extkit_io_open_unix(const char *path, int flags, struct extkit_io **out)
@@ -244,6 +431,8 @@ int extkit_io_open_unix(const char *path, int flags, struct extkit_io **out)
 		rc = -ENOTBLK;
 		goto fail;
 	}
+	if (flags & EXTKIT_IO_DIRECT)
+		p->align = direct_unit(p->fd, io->is_blockdev);
 	posix_fadvise(p->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	io->ops = &unix_ops;
 	io->flags = flags;

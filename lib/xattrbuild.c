@@ -136,6 +136,18 @@ static void put(struct area *a, const struct extkit_xattr_item *it)
 	a->count++;
 }
 
+void extkit_xattr_ibody_empty(const struct extkit_fs *fs, uint8_t *raw_inode)
+{
+	const struct ext2_inode *ri = (const void *)raw_inode;
+	uint32_t isize = fs->g.inode_size, at;
+
+	if (isize <= EXT2_INODE_CORE_SIZE)
+		return;
+	at = EXT2_INODE_CORE_SIZE + le16(ri->i_extra_isize);
+	if (at > EXT2_INODE_CORE_SIZE && at + 4 <= isize)
+		put_le32(raw_inode + at, EXT2_EXT_ATTR_MAGIC);
+}
+
 /* The in-inode area of raw (base NULL when the inode has none) and the
  * block's, empty. ibody: where the magic goes. */
 static void areas(const struct extkit_fs *fs, const uint8_t *raw_inode,

@@ -95,6 +95,14 @@ void extkit_xattr_lay_out(const struct extkit_fs *fs,
 			  uint8_t *raw_inode, uint8_t *block, int *use_block);
 
 /*
+ * Writes the magic of an in-inode attribute area holding no entry into
+ * raw inode (i_extra_isize already set in it), as mke2fs leaves
+ * lost+found's with inline_data; nothing when the inode has no extra
+ * space or no room for the magic.
+ */
+void extkit_xattr_ibody_empty(const struct extkit_fs *fs, uint8_t *raw_inode);
+
+/*
  * Place and lay out in one go, without EA inodes: those that fit go in the extra
  * space of raw inode (inode_size bytes, i_extra_isize already set in it),
  * the others in block (block size bytes, h_refcount 1; its checksum is

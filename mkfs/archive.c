@@ -519,7 +519,7 @@ static int copy_data(struct arc *c, uint32_t ino, const struct pop_meta *m)
 	int rc, r;
 
 	if (pop_inline_ok(c->p, ino)) {
-		rc = pop_inline_fits(c->p, m);
+		rc = pop_inline_fits(c->p, m, 0);
 		if (rc < 0)
 			return rc;
 		if (rc > 0) {

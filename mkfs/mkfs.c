@@ -35,8 +35,14 @@ static int open_target(const struct mkfs_opts *o, struct mkfs_target *t,
 	struct extkit_io *io, *file, *undo;
 	int rc;
 
-	rc = extkit_io_open_unix(t->path, EXTKIT_IO_WRITE | EXTKIT_IO_EXCL,
-				 &io);
+	rc = extkit_io_open_unix(t->path, EXTKIT_IO_WRITE | EXTKIT_IO_EXCL |
+				 (o->direct_io ? EXTKIT_IO_DIRECT : 0), &io);
+	if (rc == -EINVAL && o->direct_io) {
+		cli_error("%s: -D: the %s refuses direct I/O (O_DIRECT): %s",
+			  t->path, t->is_blockdev ? "device" :
+			  "filesystem holding it", extkit_strerror(rc));
+		return rc;
+	}
 	if (rc) {
 		cli_error("%s: %s", t->path, rc == -EBUSY ?
 			  "the device is in use" : extkit_strerror(rc));

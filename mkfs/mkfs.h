@@ -43,6 +43,7 @@ struct mkfs_opts {
 	int nodiscard;			/* -E nodiscard */
 	char *source;			/* -d: a directory or an archive */
 	char *undo_file;		/* -z: old contents saved there */
+	int direct_io;			/* -D: the target is O_DIRECT */
 	char *badblocks_file;		/* -l FILE */
 	int check;			/* -c: 1 badblocks read-only, 2 (-cc)
 					 * read-write */

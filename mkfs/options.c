@@ -51,7 +51,7 @@ struct raw_args {
 };
 
 enum { OPT_FEATURES = 'O', OPT_EXTENDED = 'E', OPT_VERSION = 'V',
-       OPT_CHECK = 'c', OPT_DIRECT = 'D',
+       OPT_CHECK = 'c',
        OPT_RESERVED = 'm' };
 
 static int is_pow2(uint64_t v)
@@ -356,12 +356,8 @@ static int take_positionals(poptContext pc, struct mkfs_opts *o)
 	return 0;
 }
 
-/* Runs the popt loop; returns -1 to go on or an exit code. */
-/*
- * -c runs badblocks (badblocks.c) and needs it on PATH; -D (direct I/O)
- * is an mke2fs option extkit-mkfs does not have, refused by name.
- */
-/* Whether a badblocks program is on PATH (mke2fs -c runs it). */
+/* Whether a badblocks program is on PATH (mke2fs -c runs it: -c is
+ * refused by name without it). */
 static int have_badblocks(void)
 {
 	const char *path = getenv("PATH");
@@ -381,12 +377,7 @@ static int have_badblocks(void)
 	return 0;
 }
 
-static void refuse_unsupported(void)
-{
-	cli_error("-D: extkit-mkfs has no direct I/O mode (file data "
-		  "of -d past 256 MiB already bypasses the page cache)");
-}
-
+/* Runs the popt loop; returns -1 to go on or an exit code. */
 static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 {
 	int rc;
@@ -406,9 +397,6 @@ static int run_popt(poptContext pc, struct raw_args *a, struct mkfs_opts *o)
 			}
 			o->check++;
 			break;
-		case OPT_DIRECT:
-			refuse_unsupported();
-			return MKFS_EXIT_FAIL;
 		case OPT_FEATURES:
 			if (add_to_list(&a->features, poptGetOptArg(pc))) {
 				cli_error("out of memory");
@@ -539,8 +527,9 @@ int mkfs_parse_args(int argc, const char **argv, struct mkfs_opts *o)
 		{ "bad-blocks-file", 'l', POPT_ARG_STRING, &o->badblocks_file,
 		  0, "bad blocks to keep out of use (badblocks(8)'s list)",
 		  "FILE" },
-		{ NULL, 'D', POPT_ARG_NONE, NULL, OPT_DIRECT,
-		  "mke2fs's direct I/O: refused", NULL },
+		{ NULL, 'D', POPT_ARG_NONE, &o->direct_io, 0,
+		  "write with direct I/O (O_DIRECT), past the page cache",
+		  NULL },
 		{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
 		  "print the version and exit", NULL },
 		POPT_AUTOHELP

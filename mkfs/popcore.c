@@ -59,7 +59,9 @@ int pop_init(struct pop *p, const struct mkfs_opts *o, struct extkit_fs *fs,
 	if (!p->itw_max)
 		p->itw_max = 1;
 	p->wr = pop_writer_new(fs->io, fs->g.block_size);
-	p->direct_after = POP_CACHED;
+	/* -D: the io bypasses the page cache too; the writer from the
+	 * start, so that file data is written beside the builder */
+	p->direct_after = p->o->direct_io ? 0 : POP_CACHED;
 #ifdef EXTKIT_TEST_HOOKS
 	if (getenv("EXTKIT_TEST_DIRECT_AFTER"))	/* bytes, for the tests */
 		p->direct_after = strtoull(getenv("EXTKIT_TEST_DIRECT_AFTER"),

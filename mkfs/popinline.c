@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mkfs -d with inline_data (lib/inline_build.h). As mke2fs -d: every regular file whose data
- * fits in i_block and the in-inode attribute space goes inline (an
- * empty one too), its data placed before its other attributes; the
- * root and lost+found never do. A directory gets an empty system.data
- * when its inode is written; once its entries are known it stays
- * inline when they fit in i_block (i_size 60) or, as the kernel grows
- * one, in i_block and the whole in-inode space left; else the attribute
- * goes and the directory is laid out in blocks.
+ * mkfs -d with inline_data (lib/inline_build.h). As mke2fs -d: every
+ * regular file whose data fits in i_block and the in-inode attribute
+ * space goes inline (an empty one too), its data placed before its
+ * other attributes; the root and lost+found never do. A symbolic link
+ * too long for i_block goes inline the same way (popinode.c says when).
+ * A directory gets an empty system.data when its inode is written; once
+ * its entries are known it stays inline when they fit in i_block
+ * (i_size 60) or, as the kernel grows one, in i_block and the whole
+ * in-inode space left; else the attribute goes and the directory is
+ * laid out in blocks.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "endian.h"
 #include "error.h"
 #include "inline.h"
 #include "inline_build.h"
@@ -34,7 +35,7 @@ static struct extkit_xattr_item data_item(const uint8_t *data, uint64_t size)
 	return it;
 }
 
-int pop_inline_fits(struct pop *p, const struct pop_meta *m)
+int pop_inline_fits(struct pop *p, const struct pop_meta *m, int inode_only)
 {
 	struct extkit_xattr_item it;
 
@@ -42,18 +43,7 @@ int pop_inline_fits(struct pop *p, const struct pop_meta *m)
 	if (m->size > p->fs->g.inode_size + EXTKIT_INLINE_IBLOCK)
 		return 0;
 	it = data_item(NULL, m->size);
-	return pop_xattrs_fit(p, m, &it);
-}
-
-/* The first bytes (at most 60) into i_block, as the bytes they are. */
-static void fill_iblock(struct extkit_inode *in, const uint8_t *data,
-			uint32_t len)
-{
-	uint8_t b[EXTKIT_INLINE_IBLOCK] = { 0 };
-
-	memcpy(b, data, len);
-	for (int i = 0; i < EXT2_N_BLOCKS; i++)
-		in->block[i] = get_le32(b + 4 * i);
+	return pop_xattrs_fit(p, m, &it, inode_only);
 }
 
 int pop_inline_file(struct pop *p, uint32_t ino, const struct pop_meta *m,
@@ -62,8 +52,9 @@ int pop_inline_file(struct pop *p, uint32_t ino, const struct pop_meta *m,
 	struct extkit_xattr_item it = data_item(data, m->size);
 	struct extkit_inode in = { 0 };
 
-	fill_iblock(&in, data, m->size < EXTKIT_INLINE_IBLOCK ?
-		    (uint32_t)m->size : EXTKIT_INLINE_IBLOCK);
+	extkit_inode_set_iblock_bytes(&in, data,
+				      m->size < EXTKIT_INLINE_IBLOCK ?
+				      (size_t)m->size : EXTKIT_INLINE_IBLOCK);
 	in.flags = EXT4_INLINE_DATA_FL;
 	in.size = m->size;
 	return pop_write_inode_x(p, ino, m, &in, 1, &it);
@@ -98,7 +89,7 @@ int pop_inline_dir(struct pop *p, uint32_t ino, struct extkit_dirbuild *db,
 	if (rc)
 		return rc;
 	extkit_inode_decode(p->raw, p->fs->g.inode_size, &in);
-	fill_iblock(&in, iblock, EXTKIT_INLINE_IBLOCK);
+	extkit_inode_set_iblock_bytes(&in, iblock, EXTKIT_INLINE_IBLOCK);
 	in.flags |= EXT4_INLINE_DATA_FL;
 	in.size = EXTKIT_INLINE_IBLOCK + vsize;
 	in.links_count = links;

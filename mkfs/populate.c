@@ -189,7 +189,7 @@ static int copy_file(struct pop *p, int fd, const uint8_t *data, uint32_t ino,
 	int rc;
 
 	if (pop_inline_ok(p, ino)) {
-		rc = pop_inline_fits(p, m);
+		rc = pop_inline_fits(p, m, 0);
 		if (rc > 0 && !data && m->size)
 			rc = read_small(fd, p->rbuf, m->size);
 		if (rc > 0)

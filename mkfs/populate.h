@@ -151,9 +151,10 @@ int pop_write_inode(struct pop *p, uint32_t ino, const struct pop_meta *m,
 int pop_write_inode_x(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		      struct extkit_inode *in, uint16_t links,
 		      const struct extkit_xattr_item *extra);
-/* Whether m's attributes and extra would fit (1) or not (0). */
+/* Whether m's attributes and extra would fit (1) or not (0); with
+ * inode_only, all of them in the inode. */
 int pop_xattrs_fit(struct pop *p, const struct pop_meta *m,
-		   const struct extkit_xattr_item *extra);
+		   const struct extkit_xattr_item *extra, int inode_only);
 /* Takes up to want blocks from goal on (the next blocks go after them). */
 int pop_take_blocks(struct pop *p, uint64_t goal, uint64_t want,
 		    uint64_t *start, uint64_t *got);
@@ -215,8 +216,9 @@ extern const struct extkit_xattr_item pop_inline_item;
  * root or lost+found, as mke2fs). */
 int pop_inline_ok(const struct pop *p, uint32_t ino);
 /* Whether regular file m (m->size bytes) goes inline with its
- * attributes. */
-int pop_inline_fits(struct pop *p, const struct pop_meta *m);
+ * attributes; with inode_only (a symbolic link), all of them in the
+ * inode. */
+int pop_inline_fits(struct pop *p, const struct pop_meta *m, int inode_only);
 /* Writes regular file ino inline: data holds its m->size bytes. */
 int pop_inline_file(struct pop *p, uint32_t ino, const struct pop_meta *m,
 		    const uint8_t *data);

@@ -25,9 +25,11 @@
  * the cache holds both data written here and metadata written through
  * the io. A write refused with EINVAL (a filesystem without O_DIRECT, or
  * asking another alignment) is made again without O_DIRECT, and so are
- * all later ones. Otherwise, or with EXTKIT_MKFS_NO_DIRECT set, the data
- * goes through the io (page cache) as before. The bytes are the same
- * either way; only who copies them differs.
+ * all later ones, unless the io itself is direct (-D: EXTKIT_IO_DIRECT):
+ * then the write fails. Otherwise, or with EXTKIT_MKFS_NO_DIRECT set,
+ * the data goes through the io (page cache, or O_DIRECT with -D) as
+ * before. The bytes are the same either way; only who copies them
+ * differs.
  */
 #include "config.h"
 
@@ -58,6 +60,7 @@ struct pop_writer {
 	struct extkit_io *io;	/* counts the bytes (main thread only) */
 	int fd;
 	int direct;		/* fd still has O_DIRECT */
+	int must_direct;	/* -D: no going back to the page cache */
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;	/* a job queued, done, or stop */
@@ -90,7 +93,7 @@ static int write_job(struct pop_writer *w, const struct wjob *j)
 #endif
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == EINVAL && w->direct) {
+		if (n < 0 && errno == EINVAL && w->direct && !w->must_direct) {
 			int fl = fcntl(w->fd, F_GETFL);
 
 			if (fl < 0 || fcntl(w->fd, F_SETFL, fl & ~O_DIRECT))
@@ -177,6 +180,7 @@ struct pop_writer *pop_writer_new(struct extkit_io *io, uint32_t block_size)
 	w->io = io;
 	w->fd = fd;
 	w->direct = 1;
+	w->must_direct = !!(io->flags & EXTKIT_IO_DIRECT);
 	for (i = 0; i < WRITER_BUFS; i++) {
 		if (posix_memalign((void **)&w->bufs[i], (size_t)page, POP_BUF))
 			break;

@@ -77,6 +77,11 @@ int mkfs_sparse_check(const struct mkfs_opts *o, const struct mkfs_target *t)
 			  "image is replaced, not read for its size)");
 		return -EINVAL;
 	}
+	if (o->direct_io) {
+		cli_error("-D: not with -E android_sparse (libsparse writes "
+			  "the sparse image through the page cache)");
+		return -EINVAL;
+	}
 	if (o->undo_file || o->super_only) {
 		cli_error("-E android_sparse writes a new image: not with %s",
 			  o->undo_file ? "-z" : "-S");

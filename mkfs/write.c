@@ -23,6 +23,7 @@
 #include "mmp.h"
 #include "orphan_new.h"
 #include "resize_inode.h"
+#include "xattrbuild.h"
 #include "dir.h"
 #include "endian.h"
 #include "error.h"
@@ -197,12 +198,10 @@ static void put_inode(const struct extkit_fs *fs, uint8_t *table,
 		      uint32_t ino, const struct extkit_inode *in)
 {
 	uint8_t *raw = table + (size_t)(ino - 1) * fs->g.inode_size;
-	size_t at = EXT2_GOOD_OLD_INODE_SIZE + in->extra_isize;
 
 	extkit_inode_encode(in, fs->g.inode_size, raw);
-	if (ino == EXT2_GOOD_OLD_FIRST_INO && has_inline_data(fs) &&
-	    in->extra_isize && at + 4 <= fs->g.inode_size)
-		put_le32(raw + at, EXT2_EXT_ATTR_MAGIC);
+	if (ino == EXT2_GOOD_OLD_FIRST_INO && has_inline_data(fs))
+		extkit_xattr_ibody_empty(fs, raw);
 	extkit_inode_csum_set(fs, ino, raw);
 }
 
@@ -225,18 +224,27 @@ static void map_dir(const struct extkit_fs *fs, struct extkit_inode *in,
 	extkit_mapbuild_fill(fs, &mb, in);
 }
 
-/* -l: inode 1's indirect block, the bad blocks past the twelfth. */
+/* -l: inode 1's indirect block, the bad blocks past the twelfth (its
+ * map as build_inodes gave it: logical block i is bad block i). */
 static int write_bad_ind(const struct mkfs_layout *l, struct extkit_fs *fs)
 {
-	uint8_t *buf = calloc(1, l->block_size);
-	int rc;
+	uint64_t meta = l->bad_ind;
+	struct extkit_mapbuild mb = {
+		.nblocks = l->nbad, .pblks = l->bad, .meta = &meta,
+	};
+	struct extkit_inode scratch = { 0 };
+	int rc = extkit_mapbuild_plan(fs, &mb);
 
-	if (!buf)
+	if (rc)
+		return rc;
+	if (mb.nmeta != 1)	/* place.c takes one indirect block */
+		return -EFBIG;
+	mb.bufs = calloc(1, l->block_size);
+	if (!mb.bufs)
 		return -ENOMEM;
-	for (uint32_t i = EXT2_NDIR_BLOCKS; i < l->nbad; i++)
-		put_le32(buf + 4 * (i - EXT2_NDIR_BLOCKS), (uint32_t)l->bad[i]);
-	rc = extkit_io_write_blocks(fs->io, l->bad_ind, 1, buf);
-	free(buf);
+	extkit_mapbuild_fill(fs, &mb, &scratch);
+	rc = extkit_mapbuild_write(fs, EXT2_BAD_INO, 0, &mb);
+	free(mb.bufs);
 	return rc;
 }
 

@@ -78,7 +78,6 @@ env PATH=/nonexistent "$MKFS" -c "$new" 8M 2>"$tmpdir/err"
 grep -q '^extkit-mkfs: -c: badblocks is not installed' "$tmpdir/err" &&
 	ok "-c without badblocks: $(cat "$tmpdir/err")" ||
 	fail "-c without badblocks: $(cat "$tmpdir/err")"
-refuse "-D (direct I/O)" "$new" "-D: .*no direct I/O" -D "$new" 8M
 refuse "-E offset= with --partition" "$new" "give one place" \
 	-E offset=4096 --partition 1 "$new" 8M
 refuse "-E offset=junk" "$new" "-E offset: invalid offset" \
