@@ -58,5 +58,6 @@ Suite *error_suite(void);
 Suite *inline_suite(void);
 Suite *io_unix_suite(void);
 Suite *xattrlist_suite(void);
+Suite *csum_rewrite_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
