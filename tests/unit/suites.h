@@ -59,5 +59,6 @@ Suite *inline_suite(void);
 Suite *io_unix_suite(void);
 Suite *xattrlist_suite(void);
 Suite *csum_rewrite_suite(void);
+Suite *csum_rewrite_ea_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
