@@ -60,5 +60,6 @@ Suite *io_unix_suite(void);
 Suite *xattrlist_suite(void);
 Suite *csum_rewrite_suite(void);
 Suite *csum_rewrite_ea_suite(void);
+Suite *image_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
