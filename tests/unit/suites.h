@@ -61,5 +61,6 @@ Suite *xattrlist_suite(void);
 Suite *csum_rewrite_suite(void);
 Suite *csum_rewrite_ea_suite(void);
 Suite *image_suite(void);
+Suite *fc_replay_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
