@@ -67,6 +67,7 @@ int main(void)
 	srunner_add_suite(sr, image_suite());
 	srunner_add_suite(sr, fc_replay_suite());
 	srunner_add_suite(sr, dxadd_suite());
+	srunner_add_suite(sr, casefold_ucd_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -63,5 +63,6 @@ Suite *csum_rewrite_ea_suite(void);
 Suite *image_suite(void);
 Suite *fc_replay_suite(void);
 Suite *dxadd_suite(void);
+Suite *casefold_ucd_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */
