@@ -8,7 +8,9 @@
  * use changes nothing; bigalloc takes whole clusters (the group counting
  * clusters, the superblock blocks); a bitmap never initialised loads as
  * its group's metadata; fsbuild's whole-filesystem backing writes the
- * same disk state, in whole clusters on bigalloc.
+ * same disk state, in whole clusters on bigalloc, and serves as the
+ * allocation interface (blocks, inodes from a goal, one inode by number,
+ * releases).
  */
 #include "config.h"
 
@@ -363,6 +365,64 @@ START_TEST(test_fsbuild_backing)
 }
 END_TEST
 
+/* fsbuild as the allocation interface, and a named inode taken. */
+START_TEST(test_fsbuild_interface)
+{
+	struct extkit_allocator a;
+	struct extkit_fsbuild fb;
+	uint64_t goal, start, got, sbfree;
+	uint32_t ino, g = 1, ipg, free0, ifree0;
+	struct fx f;
+
+	fx_open(&f, 1);
+	ipg = f.fs->sb.inodes_per_group;
+	ck_assert_int_eq(extkit_fsbuild_open(f.fs, &fb), 0);
+	extkit_fsbuild_allocator(&fb, &a);
+	ck_assert_ptr_eq(a.arg, &fb);
+	goal = extkit_group_first_block(&f.fs->sb, g) + 700;
+	free0 = f.fs->groups[g].free_blocks;
+	sbfree = f.fs->sb.free_blocks_count;
+	ck_assert_int_eq(a.take_blocks(a.arg, goal, 5, &start, &got), 0);
+	ck_assert_uint_eq(start, goal);
+	ck_assert_uint_eq(got, 5);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 5);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sbfree - 5);
+	/* taken: the next take passes over them */
+	ck_assert_int_eq(extkit_take_block(f.fs, &a, goal, &start), 0);
+	ck_assert_uint_eq(start, goal + 5);
+	ck_assert_int_eq(a.release(a.arg, goal + 1, 2), 0);
+	ck_assert_int_eq(extkit_give_back(f.fs, &a, goal + 5, 1), 0);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 3);
+	/* inodes: from the goal, and one by number */
+	ifree0 = f.fs->groups[g].free_inodes;
+	ck_assert_int_eq(a.take_inode(a.arg, g * ipg + 10, 1, &ino), 0);
+	ck_assert_uint_eq(ino, g * ipg + 10);
+	ck_assert_int_eq(extkit_fsbuild_take_inode(&fb, g * ipg + 12, 0), 0);
+	ck_assert_int_eq(extkit_fsbuild_take_inode(&fb, g * ipg + 12, 0),
+			 -EEXIST);
+	ck_assert_int_eq(extkit_fsbuild_take_inode(&fb, 0, 0), -EINVAL);
+	ck_assert_int_eq(extkit_fsbuild_take_inode(&fb,
+						   f.fs->sb.inodes_count + 1,
+						   0), -EINVAL);
+	ck_assert_int_eq(a.take_inode(a.arg, g * ipg + 12, 0, &ino), 0);
+	ck_assert_uint_eq(ino, g * ipg + 13);	/* 12 is taken */
+	ck_assert_uint_eq(f.fs->groups[g].free_inodes, ifree0 - 3);
+	ck_assert_uint_eq(f.fs->groups[g].used_dirs, 1);
+	ck_assert_int_eq(extkit_fsbuild_flush(&fb), 0);
+	extkit_fsbuild_close(&fb);
+	for (uint32_t i = 0; i < 7; i++)
+		ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 700 + i),
+				 i == 0 || i == 3 || i == 4);
+	check_block_csum(&f, g);
+	for (uint32_t i = 8; i < 14; i++)
+		ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, i),
+				 i == 9 || i == 11 || i == 12);
+	ck_assert_uint_eq(f.fs->groups[g].inode_bitmap_csum,
+			  extkit_bitmap_csum(f.fs, f.raw, ipg / 8));
+	fx_close(&f);
+}
+END_TEST
+
 /* Settling a range sets only what is not in that state, counting it;
  * inodes taken and released on the on-disk bitmaps. */
 START_TEST(test_settle_and_inodes)
@@ -431,6 +491,7 @@ Suite *alloc_suite(void)
 	tcase_add_test(tc, test_fsbuild_backing);
 	tcase_add_test(tc, test_fsbuild_clusters);
 	tcase_add_test(tc, test_settle_and_inodes);
+	tcase_add_test(tc, test_fsbuild_interface);
 	suite_add_tcase(s, tc);
 	return s;
 }
