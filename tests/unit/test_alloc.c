@@ -365,6 +365,108 @@ START_TEST(test_fsbuild_backing)
 }
 END_TEST
 
+/* Planning finds free blocks from the goal on, wrapping around, and
+ * marks nothing. */
+START_TEST(test_find_plans)
+{
+	uint64_t blks[6], goal, last, sbfree, *all;
+	uint32_t g = 2, free0;
+	struct fx f;
+
+	fx_open(&f, 1);
+	goal = extkit_group_first_block(&f.fs->sb, g) + 400;
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, goal + 1, 2), 0);
+	free0 = f.fs->groups[g].free_blocks;
+	sbfree = f.fs->sb.free_blocks_count;
+	ck_assert_int_eq(extkit_alloc_find(f.fs, goal, 4, blks), 0);
+	ck_assert_uint_eq(blks[0], goal);
+	ck_assert_uint_eq(blks[1], goal + 3);	/* the used ones passed */
+	ck_assert_uint_eq(blks[2], goal + 4);
+	ck_assert_uint_eq(blks[3], goal + 5);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sbfree);
+	ck_assert_int_eq(extkit_blocks_all_used(f.fs, goal, 1), 0);
+	/* from the last block on: the rest come from the start */
+	last = f.fs->sb.blocks_count - 1;
+	ck_assert_int_eq(extkit_alloc_find(f.fs, last, 2, blks), 0);
+	ck_assert_uint_eq(blks[0], last);
+	ck_assert_uint_lt(blks[1], last);
+	/* one more than are free */
+	all = calloc(f.fs->sb.free_blocks_count + 1, sizeof(*all));
+	ck_assert_ptr_nonnull(all);
+	ck_assert_int_eq(extkit_alloc_find(f.fs, goal,
+					   f.fs->sb.free_blocks_count + 1,
+					   all), -ENOSPC);
+	ck_assert_int_eq(extkit_alloc_find(f.fs, goal,
+					   f.fs->sb.free_blocks_count, all),
+			 0);
+	free(all);
+	fx_close(&f);
+}
+END_TEST
+
+struct runs_seen {
+	uint64_t start[8], len[8];
+	unsigned int n, stop_at;
+};
+
+static struct runs_seen seen;
+
+static int note_run(struct extkit_fs *fs, uint64_t start, uint64_t count)
+{
+	(void)fs;
+	seen.start[seen.n] = start;
+	seen.len[seen.n++] = count;
+	return seen.n == seen.stop_at ? 7 : 0;
+}
+
+/* A list of blocks given back: sorted, walked and freed as runs. */
+START_TEST(test_blk_list)
+{
+	struct extkit_blk_list l = { 0 };
+	static const unsigned int off[] = { 5, 1, 2, 9, 3 };
+	uint32_t g = 1, free0;
+	uint64_t p;
+	struct fx f;
+
+	fx_open(&f, 1);
+	p = extkit_group_first_block(&f.fs->sb, g) + 100;
+	for (unsigned int i = 0; i < 5; i++)
+		ck_assert_int_eq(extkit_blk_list_push(&l, p + off[i]), 0);
+	ck_assert_uint_eq(l.n, 5);
+	extkit_blk_list_sort(&l);
+	for (uint64_t i = 1; i < l.n; i++)
+		ck_assert_uint_lt(l.blk[i - 1], l.blk[i]);
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(extkit_blk_list_runs(f.fs, &l, note_run, 0), 0);
+	ck_assert_uint_eq(seen.n, 3);
+	ck_assert_uint_eq(seen.start[0], p + 1);
+	ck_assert_uint_eq(seen.len[0], 3);
+	ck_assert_uint_eq(seen.start[1], p + 5);
+	ck_assert_uint_eq(seen.len[1], 1);
+	ck_assert_uint_eq(seen.start[2], p + 9);
+	memset(&seen, 0, sizeof(seen));
+	seen.stop_at = 2;	/* the walk stops at the first other answer */
+	ck_assert_int_eq(extkit_blk_list_runs(f.fs, &l, note_run, 0), 7);
+	ck_assert_uint_eq(seen.n, 2);
+	/* taken, then released through the list */
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, p + 1, 3), 0);
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, p + 5, 1), 0);
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, p + 9, 1), 0);
+	free0 = f.fs->groups[g].free_blocks;
+	ck_assert_int_eq(extkit_blk_list_release(f.fs, &l), 0);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 + 5);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS,
+				  (uint32_t)(p + 2 - extkit_group_first_block(
+						&f.fs->sb, g))), 0);
+	check_block_csum(&f, g);
+	extkit_blk_list_free(&l);
+	ck_assert_ptr_null(l.blk);
+	ck_assert_uint_eq(l.n, 0);
+	fx_close(&f);
+}
+END_TEST
+
 /* fsbuild as the allocation interface, and a named inode taken. */
 START_TEST(test_fsbuild_interface)
 {
@@ -492,6 +594,8 @@ Suite *alloc_suite(void)
 	tcase_add_test(tc, test_fsbuild_clusters);
 	tcase_add_test(tc, test_settle_and_inodes);
 	tcase_add_test(tc, test_fsbuild_interface);
+	tcase_add_test(tc, test_find_plans);
+	tcase_add_test(tc, test_blk_list);
 	suite_add_tcase(s, tc);
 	return s;
 }
