@@ -263,6 +263,45 @@ START_TEST(test_stale_tail_is_clean_end)
 }
 END_TEST
 
+/* The lengths each tag may have (the kernel's
+ * ext4_fc_value_len_isvalid), the inode's by the inode size (256). */
+START_TEST(test_tag_lengths)
+{
+	static const struct {
+		uint16_t tag;
+		uint32_t ok[3], bad[3];
+	} c[] = {
+		{ EXTKIT_FC_ADD_RANGE, { 16, 16, 16 }, { 0, 15, 17 } },
+		{ EXTKIT_FC_DEL_RANGE, { 12, 12, 12 }, { 0, 11, 13 } },
+		{ EXTKIT_FC_CREAT, { 9, 100, 263 }, { 0, 8, 264 } },
+		{ EXTKIT_FC_LINK, { 9, 9, 263 }, { 8, 264, 0 } },
+		{ EXTKIT_FC_UNLINK, { 9, 9, 263 }, { 8, 264, 0 } },
+		{ EXTKIT_FC_INODE, { 132, 200, 260 }, { 131, 261, 3 } },
+		{ EXTKIT_FC_PAD, { 0, 1, 1000 }, { 0, 0, 0 } },
+		{ EXTKIT_FC_TAIL, { 8, 100, 1000 }, { 0, 7, 7 } },
+		{ EXTKIT_FC_HEAD, { 8, 8, 8 }, { 0, 7, 9 } },
+	};
+	struct fct t;
+
+	fct_open(&t);
+	ck_assert_uint_eq(t.fs->g.inode_size, 256);
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		for (int k = 0; k < 3; k++) {
+			ck_assert_msg(extkit_fc_tag_len_ok(t.j, c[i].tag,
+							   c[i].ok[k]),
+				      "tag %u len %u", c[i].tag, c[i].ok[k]);
+			if (c[i].tag != EXTKIT_FC_PAD)
+				ck_assert_msg(!extkit_fc_tag_len_ok(t.j,
+						c[i].tag, c[i].bad[k]),
+					      "tag %u len %u", c[i].tag,
+					      c[i].bad[k]);
+		}
+	ck_assert_int_eq(extkit_fc_tag_len_ok(t.j, 0, 8), 0);
+	ck_assert_int_eq(extkit_fc_tag_len_ok(t.j, 10, 8), 0);
+	fct_close(&t);
+}
+END_TEST
+
 /* ---- journal_replay.c: a log with fast commits pending after it ---- */
 
 static struct extkit_journal *reload(struct fct *t)
@@ -459,6 +498,7 @@ Suite *fast_commit_suite(void)
 	tcase_add_test(tc, test_bad_length_ends);
 	tcase_add_test(tc, test_unknown_tag_ends);
 	tcase_add_test(tc, test_stale_tail_is_clean_end);
+	tcase_add_test(tc, test_tag_lengths);
 	suite_add_tcase(s, tc);
 	tcase_add_test(rc, test_recover_refuses);
 	tcase_add_test(rc, test_recover_drop_fc);
