@@ -58,7 +58,8 @@ END_TEST
 START_TEST(test_assigned)
 {
 	static const uint32_t yes[] = {
-		0x0000, 0x001f, 0x0041, 0xe000, 0xf8ff,	/* controls, PUA */
+		0x0000, 0x001f, 0x0041,		/* controls, a letter */
+		0xe000, 0xf8ff,			/* private use */
 		0xfdd0, 0xffff, 0x10ffff,		/* noncharacters */
 		0xe0001,				/* a tag */
 		0x1f6d5, 0x1fa73, 0xa7c2, 0xa7c6,	/* 12.0 */
