@@ -230,7 +230,7 @@ START_TEST(test_bigalloc_clusters)
 {
 	struct fx f;
 	uint32_t g = 1, free0;
-	uint64_t c, sb0, blk;
+	uint64_t c, sb0, blk, cl[3];
 
 	fx_open(&f, 0);
 	f.fs->sb.feature_ro_compat |= EXT4_FEATURE_RO_COMPAT_BIGALLOC;
@@ -253,6 +253,15 @@ START_TEST(test_bigalloc_clusters)
 	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 128), 1);
 	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 2);
 	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sb0 - 32);
+	/* planned in clusters from the one holding the goal block, the
+	 * taken ones passed over, nothing marked */
+	ck_assert_int_eq(extkit_alloc_find_clusters(f.fs, c * 16 + 5, 3, cl),
+			 0);
+	ck_assert_uint_eq(cl[0], c + 2);
+	ck_assert_uint_eq(cl[1], c + 3);
+	ck_assert_uint_eq(cl[2], c + 4);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 2);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 102), 0);
 	/* the block calls refuse bigalloc unless whole clusters are
 	 * taken */
 	blk = (c + 2) * 16 + 3;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "csfs.h"
 #include "endian.h"
 #include "error.h"
 #include "ondisk.h"
@@ -237,6 +238,31 @@ START_TEST(write_then_read)
 }
 END_TEST
 
+/* With ea_inode, each EA inode an inode's attributes name is one more
+ * inode charged to its owners (csfs.c: CSFS_EA_OWNER names one in its
+ * body; CSFS_FILE's EA block names none). */
+START_TEST(ea_inodes_charged)
+{
+	struct extkit_inode in;
+	uint8_t raw[256], blk[1024];
+	struct csfs c;
+
+	csfs_make(&c, 0);
+	ck_assert_int_eq(extkit_inode_read_raw(c.fs, CSFS_EA_OWNER, raw), 0);
+	extkit_inode_decode(raw, sizeof(raw), &in);
+	ck_assert_uint_eq(extkit_quota_ea_inodes(c.fs, raw, &in, blk), 1);
+	ck_assert_int_eq(extkit_inode_read_raw(c.fs, CSFS_FILE, raw), 0);
+	extkit_inode_decode(raw, sizeof(raw), &in);
+	ck_assert_uint_ne(in.file_acl, 0);
+	ck_assert_uint_eq(extkit_quota_ea_inodes(c.fs, raw, &in, blk), 0);
+	ck_assert_int_eq(extkit_inode_read_raw(c.fs, CSFS_EA_OWNER, raw), 0);
+	extkit_inode_decode(raw, sizeof(raw), &in);
+	c.fs->sb.feature_incompat &= ~EXT4_FEATURE_INCOMPAT_EA_INODE;
+	ck_assert_uint_eq(extkit_quota_ea_inodes(c.fs, raw, &in, blk), 0);
+	csfs_close(&c);
+}
+END_TEST
+
 Suite *quota_suite(void)
 {
 	Suite *s = suite_create("quota");
@@ -247,6 +273,7 @@ Suite *quota_suite(void)
 	tcase_add_test(tc, build_many_ids);
 	tcase_add_test(tc, names_inums_ids_charged);
 	tcase_add_test(tc, write_then_read);
+	tcase_add_test(tc, ea_inodes_charged);
 	suite_add_tcase(s, tc);
 	return s;
 }
