@@ -94,6 +94,7 @@ static void make_file(struct csfs *c)
 	extkit_extent_root_put(&in, root);
 	in.flags = EXT4_EXTENTS_FL;
 	in.size = 4 * BS;
+	in.links_count = CSFS_NAMES;	/* every name in the root */
 	c->ea_block = take(fs);
 	in.file_acl = c->ea_block;
 	extkit_inode_set_fs_blocks(fs, &in, 6);
@@ -163,6 +164,8 @@ static void make_ea_inode(struct csfs *c)
 
 	ck_assert_int_eq(extkit_alloc_inode_set(fs, CSFS_EA_OWNER, 1, 0), 0);
 	base_inode(&in, CSFS_EA_OWNER, S_IFREG | 0644);
+	/* the EA inode's blocks are charged to its owner (e2fsck, kernel) */
+	extkit_inode_set_fs_blocks(fs, &in, 2);
 	memset(raw, 0, sizeof(raw));
 	extkit_inode_encode(&in, sizeof(raw), raw);
 	ck_assert_int_eq(extkit_xattr_place(fs, &it, 1, raw, 1), 0);
@@ -175,7 +178,8 @@ static void make_ea_inode(struct csfs *c)
 	ck_assert_int_eq(extkit_inode_write_raw(fs, CSFS_EA_OWNER, raw), 0);
 }
 
-/* The root: a leaf with a tail, then enough names for an htree. */
+/* The root: a leaf with a tail, the directory and the EA owner, then
+ * enough names (links of CSFS_FILE) for an htree. */
 static void make_root(struct csfs *c)
 {
 	struct extkit_fs *fs = c->fs;
@@ -190,7 +194,13 @@ static void make_root(struct csfs *c)
 	ck_assert_int_eq(extkit_dirblock_write(fs, EXT2_ROOT_INO,
 					       in.generation, in.block[0],
 					       buf), 0);
+	in.links_count = 3;		/* '.', '..' and CSFS_DIR's '..' */
+	ck_assert_int_eq(extkit_inode_write(fs, EXT2_ROOT_INO, &in), 0);
 	ck_assert_int_eq(extkit_dirspace_build(&ds, fs, EXT2_ROOT_INO, 0), 0);
+	ck_assert_int_eq(extkit_dir_add(&ds, "dir", 3, CSFS_DIR, EXT2_FT_DIR,
+					NULL), 0);
+	ck_assert_int_eq(extkit_dir_add(&ds, "owner", 5, CSFS_EA_OWNER,
+					EXT2_FT_REG_FILE, NULL), 0);
 	for (unsigned int i = 0; i < CSFS_NAMES; i++) {
 		snprintf(name, sizeof(name), "a_name_long_enough_%04u", i);
 		ck_assert_int_eq(extkit_dir_add(&ds, name,
@@ -254,12 +264,14 @@ void csfs_make(struct csfs *c, int journal)
 	o.ro_compat = EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
 	c->io = test_image_make(&o);
 	c->fs = test_image_open(c->io);
+	c->fs->sb.checksum_type = 1;		/* crc32c */
+	c->fs->sb.min_extra_isize = c->fs->sb.want_extra_isize = 32;
 	if (journal)
 		ck_assert_int_eq(extkit_journal_create(c->fs, &p), 0);
-	make_root(c);
 	make_file(c);
 	make_dir(c);
 	make_ea_inode(c);
+	make_root(c);
 	seal(c->fs);
 	csfs_reopen(c);
 }

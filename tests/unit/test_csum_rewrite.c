@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -477,10 +478,84 @@ START_TEST(test_cut_at_every_write)
 }
 END_TEST
 
+static void save(struct extkit_io *io, const char *dir, const char *name)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(extkit_io_mem_buffer(io), 1, io->size, f),
+			  io->size);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* For tests/label/csum_fixture.sh: with EXTKIT_TEST_CSFS_DIR set, the
+ * fixture before the rewrite (before.img), after it (after.img) and cut
+ * right after the commit point (cut.img: needs_recovery, the new UUID in
+ * the journal only), for e2fsck to judge. */
+START_TEST(test_save_images)
+{
+	const char *dir = getenv("EXTKIT_TEST_CSFS_DIR");
+	struct extkit_csum_plan plan;
+	struct extkit_io *mem;
+	const char *why = NULL;
+	uint64_t n = 0, total;
+	uint8_t *image;
+	struct csfs c;
+	int rc;
+
+	if (!dir)
+		return;
+	csfs_make(&c, 1);
+	save(c.io, dir, "before.img");
+	image = snapshot(c.io);
+	ck_assert_int_eq(extkit_csum_rewrite_plan(c.fs, new_uuid, &plan, &why),
+			 0);
+	ck_assert_int_eq(extkit_csum_rewrite_commit(c.fs, &plan, &why), 0);
+	extkit_csum_plan_free(&plan);
+	save(c.io, dir, "after.img");
+	/* the first cut that leaves needs_recovery and the journal full */
+	total = cut_commit(image, c.io->size, UINT64_MAX, &mem, &rc);
+	extkit_io_close(mem);
+	for (n = 0; n < total; n++) {
+		struct extkit_fs *fs;
+		int committed;
+
+		cut_commit(image, c.io->size, n, &mem, &rc);
+		fs = test_image_open(mem);
+		committed = extkit_has_incompat(&fs->sb,
+				EXT3_FEATURE_INCOMPAT_RECOVER) &&
+			    fs->sb.journal_inum;
+		if (committed) {
+			enum extkit_journal_problem problem;
+			struct extkit_journal *j;
+
+			ck_assert_int_eq(extkit_journal_load(fs, &j, &problem,
+							     &why), 0);
+			committed = j->start != 0;
+			extkit_journal_free(j);
+		}
+		extkit_fs_close(fs);
+		if (committed) {
+			save(mem, dir, "cut.img");
+			extkit_io_close(mem);
+			break;
+		}
+		extkit_io_close(mem);
+	}
+	ck_assert_uint_lt(n, total);
+	free(image);
+	csfs_close(&c);
+}
+END_TEST
+
 Suite *csum_rewrite_suite(void)
 {
 	Suite *s = suite_create("csum_rewrite");
 	TCase *tc = tcase_create("rewrite");
+	TCase *img = tcase_create("images");
 
 	tcase_add_test(tc, test_fixture_sound);
 	tcase_add_test(tc, test_rewrite_reseeds_everything);
@@ -489,5 +564,7 @@ Suite *csum_rewrite_suite(void)
 	tcase_add_test(tc, test_journal_too_small);
 	tcase_add_test(tc, test_cut_at_every_write);
 	suite_add_tcase(s, tc);
+	tcase_add_test(img, test_save_images);
+	suite_add_tcase(s, img);
 	return s;
 }
