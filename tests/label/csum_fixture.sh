@@ -31,6 +31,16 @@ fi
 
 uuid_of() { "$DUMPE2FS" -h "$1" 2>/dev/null | sed -n 's/^Filesystem UUID: *//p'; }
 
+# uuid_is NAME IMAGE UUID
+uuid_is() {
+	u=$(uuid_of "$2")
+	if [ "$u" = "$3" ]; then
+		ok "$1: UUID $3"
+	else
+		fail "$1: UUID $u, not $3"
+	fi
+}
+
 # clean NAME IMAGE: e2fsck -fn (each version at hand) exits 0.
 clean() {
 	for fsck in "$E2FSCK" "$E2FSCK_NEW"; do
@@ -46,11 +56,9 @@ clean() {
 }
 
 clean "before the rewrite" "$tmpdir/before.img"
-[ "$(uuid_of "$tmpdir/before.img")" = "$OLD" ] && ok "before: the old UUID" ||
-	fail "before: UUID $(uuid_of "$tmpdir/before.img")"
+uuid_is before "$tmpdir/before.img" "$OLD"
 clean "after the rewrite" "$tmpdir/after.img"
-[ "$(uuid_of "$tmpdir/after.img")" = "$NEW" ] && ok "after: the new UUID" ||
-	fail "after: UUID $(uuid_of "$tmpdir/after.img")"
+uuid_is after "$tmpdir/after.img" "$NEW"
 
 cp "$tmpdir/after.img" "$tmpdir/ctl.img"
 "$DEBUGFS" -w -R "ssv uuid $OLD" "$tmpdir/ctl.img" >/dev/null 2>&1 ||
@@ -72,6 +80,5 @@ else
 	sed 's/^/    /' "$tmpdir/replay.out" | head -10
 fi
 clean "cut, replayed" "$img"
-[ "$(uuid_of "$img")" = "$NEW" ] && ok "cut, replayed: the new UUID" ||
-	fail "cut, replayed: UUID $(uuid_of "$img")"
+uuid_is "cut, replayed" "$img" "$NEW"
 finish
