@@ -223,6 +223,44 @@ START_TEST(test_uninit_block_map)
 }
 END_TEST
 
+/* Two groups' inode bitmaps loaded side by side into one bitmap at the
+ * offsets given, edited, one stored back: its bits, the padding past
+ * s_inodes_per_group set, the checksum in the descriptor. */
+START_TEST(test_map_load_store_at)
+{
+	struct extkit_bitmap bm;
+	uint32_t ipg, g = 2;
+	struct fx f;
+
+	fx_open(&f, 1);
+	ipg = f.fs->sb.inodes_per_group;
+	ck_assert_uint_eq(extkit_alloc_map_bits(f.fs, g, EXTKIT_MAP_INODES),
+			  ipg);
+	ck_assert_int_eq(extkit_alloc_inode_set(f.fs, g * ipg + 5, 1, 0), 0);
+	ck_assert_int_eq(extkit_bitmap_init(&bm, 2 * ipg + 64), 0);
+	ck_assert_int_eq(extkit_alloc_map_load(f.fs, 0, EXTKIT_MAP_INODES, &bm,
+					       0, f.raw), 0);
+	ck_assert_int_eq(extkit_alloc_map_load(f.fs, g, EXTKIT_MAP_INODES, &bm,
+					       ipg + 64, f.raw), 0);
+	ck_assert_int_eq(extkit_bitmap_test(&bm, 0), 1);	/* reserved */
+	ck_assert_int_eq(extkit_bitmap_test(&bm, ipg + 64 + 4), 1);
+	ck_assert_int_eq(extkit_bitmap_test(&bm, ipg + 64 + 5), 0);
+	ck_assert_int_eq(extkit_bitmap_set(&bm, ipg + 64 + 9), 0);
+	ck_assert_int_eq(extkit_bitmap_clear(&bm, ipg + 64 + 4), 0);
+	ck_assert_int_eq(extkit_alloc_map_store(f.fs, g, EXTKIT_MAP_INODES, &bm,
+						ipg + 64, f.raw), 0);
+	extkit_bitmap_free(&bm);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, 4), 0);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, 9), 1);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, ipg), 1);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES,
+				  8 * f.fs->g.block_size - 1), 1);
+	ck_assert_uint_eq(f.fs->groups[g].inode_bitmap_csum,
+			  extkit_bitmap_csum(f.fs, f.raw, ipg / 8));
+	fx_close(&f);
+}
+END_TEST
+
 /* bigalloc (16 blocks a cluster, turned on in memory): the cluster
  * calls count clusters in the group, blocks in the superblock; in
  * whole-cluster mode a block take marks its whole cluster. */
@@ -605,6 +643,7 @@ Suite *alloc_suite(void)
 	tcase_add_test(tc, test_fsbuild_interface);
 	tcase_add_test(tc, test_find_plans);
 	tcase_add_test(tc, test_blk_list);
+	tcase_add_test(tc, test_map_load_store_at);
 	suite_add_tcase(s, tc);
 	return s;
 }
