@@ -225,6 +225,14 @@ int extkit_csum_rewrite_commit(struct extkit_fs *fs,
 	return rc;
 }
 
+/* Whether a transaction of n blocks can be written in a log of log. */
+static int fits(const struct extkit_journal *j, uint64_t n, uint64_t log)
+{
+	uint64_t t = extkit_journal_transaction_blocks(j, n);
+
+	return t && t <= log;
+}
+
 int extkit_csum_rewrite_room(struct extkit_fs *fs, uint64_t *blocks,
 			     const char **why)
 {
@@ -235,11 +243,13 @@ int extkit_csum_rewrite_room(struct extkit_fs *fs, uint64_t *blocks,
 	if (rc)
 		return rc;
 	log = j->last > j->first ? j->last - j->first : 0;
-	/* the largest n whose transaction fits */
+	/* the largest n whose transaction fits: down in steps of n / 64
+	 * until one fits, then up one at a time over what they skipped */
 	n = log;
-	while (n && (!extkit_journal_transaction_blocks(j, n) ||
-		     extkit_journal_transaction_blocks(j, n) > log))
+	while (n && !fits(j, n, log))
 		n = n > 64 ? n - n / 64 : n - 1;
+	while (n && n < log && fits(j, n + 1, log))
+		n++;
 	if (!extkit_journal_transaction_blocks(j, 1)) {
 		*why = "the journal's format cannot take the rewrite "
 		       "(use --keep-csum-seed)";

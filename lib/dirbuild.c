@@ -345,6 +345,7 @@ void extkit_dirbuild_reset(struct extkit_dirbuild *db)
 	db->nlen = 0;
 	db->dot = db->dotdot = 0;
 	db->indexed = 0;
+	db->nout = 0;	/* db->out kept for the next layout to free */
 }
 
 void extkit_dirbuild_free(struct extkit_dirbuild *db)

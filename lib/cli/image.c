@@ -28,8 +28,10 @@ static uint64_t at_partition(const char *target, size_t *plen)
 	path = strndup(target, (size_t)(at - target));
 	exists = path && !stat(path, &st);
 	free(path);
+	if (!exists)
+		return 0;
 	*plen = (size_t)(at - target);
-	return exists ? n : 0;
+	return n;
 }
 
 static int parse_partition(const char *s, uint64_t *n)

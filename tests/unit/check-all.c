@@ -62,6 +62,12 @@ int main(void)
 	srunner_add_suite(sr, inline_suite());
 	srunner_add_suite(sr, io_unix_suite());
 	srunner_add_suite(sr, xattrlist_suite());
+	srunner_add_suite(sr, csum_rewrite_suite());
+	srunner_add_suite(sr, csum_rewrite_ea_suite());
+	srunner_add_suite(sr, image_suite());
+	srunner_add_suite(sr, fc_replay_suite());
+	srunner_add_suite(sr, dxadd_suite());
+	srunner_add_suite(sr, casefold_ucd_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

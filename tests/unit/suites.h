@@ -58,5 +58,11 @@ Suite *error_suite(void);
 Suite *inline_suite(void);
 Suite *io_unix_suite(void);
 Suite *xattrlist_suite(void);
+Suite *csum_rewrite_suite(void);
+Suite *csum_rewrite_ea_suite(void);
+Suite *image_suite(void);
+Suite *fc_replay_suite(void);
+Suite *dxadd_suite(void);
+Suite *casefold_ucd_suite(void);
 
 #endif /* EXTKIT_TEST_SUITES_H */

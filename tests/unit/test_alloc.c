@@ -8,7 +8,9 @@
  * use changes nothing; bigalloc takes whole clusters (the group counting
  * clusters, the superblock blocks); a bitmap never initialised loads as
  * its group's metadata; fsbuild's whole-filesystem backing writes the
- * same disk state, in whole clusters on bigalloc.
+ * same disk state, in whole clusters on bigalloc, and serves as the
+ * allocation interface (blocks, inodes from a goal, one inode by number,
+ * releases).
  */
 #include "config.h"
 
@@ -221,6 +223,44 @@ START_TEST(test_uninit_block_map)
 }
 END_TEST
 
+/* Two groups' inode bitmaps loaded side by side into one bitmap at the
+ * offsets given, edited, one stored back: its bits, the padding past
+ * s_inodes_per_group set, the checksum in the descriptor. */
+START_TEST(test_map_load_store_at)
+{
+	struct extkit_bitmap bm;
+	uint32_t ipg, g = 2;
+	struct fx f;
+
+	fx_open(&f, 1);
+	ipg = f.fs->sb.inodes_per_group;
+	ck_assert_uint_eq(extkit_alloc_map_bits(f.fs, g, EXTKIT_MAP_INODES),
+			  ipg);
+	ck_assert_int_eq(extkit_alloc_inode_set(f.fs, g * ipg + 5, 1, 0), 0);
+	ck_assert_int_eq(extkit_bitmap_init(&bm, 2 * ipg + 64), 0);
+	ck_assert_int_eq(extkit_alloc_map_load(f.fs, 0, EXTKIT_MAP_INODES, &bm,
+					       0, f.raw), 0);
+	ck_assert_int_eq(extkit_alloc_map_load(f.fs, g, EXTKIT_MAP_INODES, &bm,
+					       ipg + 64, f.raw), 0);
+	ck_assert_int_eq(extkit_bitmap_test(&bm, 0), 1);	/* reserved */
+	ck_assert_int_eq(extkit_bitmap_test(&bm, ipg + 64 + 4), 1);
+	ck_assert_int_eq(extkit_bitmap_test(&bm, ipg + 64 + 5), 0);
+	ck_assert_int_eq(extkit_bitmap_set(&bm, ipg + 64 + 9), 0);
+	ck_assert_int_eq(extkit_bitmap_clear(&bm, ipg + 64 + 4), 0);
+	ck_assert_int_eq(extkit_alloc_map_store(f.fs, g, EXTKIT_MAP_INODES, &bm,
+						ipg + 64, f.raw), 0);
+	extkit_bitmap_free(&bm);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, 4), 0);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, 9), 1);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, ipg), 1);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES,
+				  8 * f.fs->g.block_size - 1), 1);
+	ck_assert_uint_eq(f.fs->groups[g].inode_bitmap_csum,
+			  extkit_bitmap_csum(f.fs, f.raw, ipg / 8));
+	fx_close(&f);
+}
+END_TEST
+
 /* bigalloc (16 blocks a cluster, turned on in memory): the cluster
  * calls count clusters in the group, blocks in the superblock; in
  * whole-cluster mode a block take marks its whole cluster. */
@@ -228,7 +268,7 @@ START_TEST(test_bigalloc_clusters)
 {
 	struct fx f;
 	uint32_t g = 1, free0;
-	uint64_t c, sb0, blk;
+	uint64_t c, sb0, blk, cl[3];
 
 	fx_open(&f, 0);
 	f.fs->sb.feature_ro_compat |= EXT4_FEATURE_RO_COMPAT_BIGALLOC;
@@ -251,6 +291,15 @@ START_TEST(test_bigalloc_clusters)
 	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 128), 1);
 	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 2);
 	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sb0 - 32);
+	/* planned in clusters from the one holding the goal block, the
+	 * taken ones passed over, nothing marked */
+	ck_assert_int_eq(extkit_alloc_find_clusters(f.fs, c * 16 + 5, 3, cl),
+			 0);
+	ck_assert_uint_eq(cl[0], c + 2);
+	ck_assert_uint_eq(cl[1], c + 3);
+	ck_assert_uint_eq(cl[2], c + 4);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 2);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 102), 0);
 	/* the block calls refuse bigalloc unless whole clusters are
 	 * taken */
 	blk = (c + 2) * 16 + 3;
@@ -363,6 +412,166 @@ START_TEST(test_fsbuild_backing)
 }
 END_TEST
 
+/* Planning finds free blocks from the goal on, wrapping around, and
+ * marks nothing. */
+START_TEST(test_find_plans)
+{
+	uint64_t blks[6], goal, last, sbfree, *all;
+	uint32_t g = 2, free0;
+	struct fx f;
+
+	fx_open(&f, 1);
+	goal = extkit_group_first_block(&f.fs->sb, g) + 400;
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, goal + 1, 2), 0);
+	free0 = f.fs->groups[g].free_blocks;
+	sbfree = f.fs->sb.free_blocks_count;
+	ck_assert_int_eq(extkit_alloc_find(f.fs, goal, 4, blks), 0);
+	ck_assert_uint_eq(blks[0], goal);
+	ck_assert_uint_eq(blks[1], goal + 3);	/* the used ones passed */
+	ck_assert_uint_eq(blks[2], goal + 4);
+	ck_assert_uint_eq(blks[3], goal + 5);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sbfree);
+	ck_assert_int_eq(extkit_blocks_all_used(f.fs, goal, 1), 0);
+	/* from the last block on: the rest come from the start */
+	last = f.fs->sb.blocks_count - 1;
+	ck_assert_int_eq(extkit_alloc_find(f.fs, last, 2, blks), 0);
+	ck_assert_uint_eq(blks[0], last);
+	ck_assert_uint_lt(blks[1], last);
+	/* one more than are free */
+	all = calloc(f.fs->sb.free_blocks_count + 1, sizeof(*all));
+	ck_assert_ptr_nonnull(all);
+	ck_assert_int_eq(extkit_alloc_find(f.fs, goal,
+					   f.fs->sb.free_blocks_count + 1,
+					   all), -ENOSPC);
+	ck_assert_int_eq(extkit_alloc_find(f.fs, goal,
+					   f.fs->sb.free_blocks_count, all),
+			 0);
+	free(all);
+	fx_close(&f);
+}
+END_TEST
+
+struct runs_seen {
+	uint64_t start[8], len[8];
+	unsigned int n, stop_at;
+};
+
+static struct runs_seen seen;
+
+static int note_run(struct extkit_fs *fs, uint64_t start, uint64_t count)
+{
+	(void)fs;
+	seen.start[seen.n] = start;
+	seen.len[seen.n++] = count;
+	return seen.n == seen.stop_at ? 7 : 0;
+}
+
+/* A list of blocks given back: sorted, walked and freed as runs. */
+START_TEST(test_blk_list)
+{
+	struct extkit_blk_list l = { 0 };
+	static const unsigned int off[] = { 5, 1, 2, 9, 3 };
+	uint32_t g = 1, free0;
+	uint64_t p;
+	struct fx f;
+
+	fx_open(&f, 1);
+	p = extkit_group_first_block(&f.fs->sb, g) + 100;
+	for (unsigned int i = 0; i < 5; i++)
+		ck_assert_int_eq(extkit_blk_list_push(&l, p + off[i]), 0);
+	ck_assert_uint_eq(l.n, 5);
+	extkit_blk_list_sort(&l);
+	for (uint64_t i = 1; i < l.n; i++)
+		ck_assert_uint_lt(l.blk[i - 1], l.blk[i]);
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(extkit_blk_list_runs(f.fs, &l, note_run, 0), 0);
+	ck_assert_uint_eq(seen.n, 3);
+	ck_assert_uint_eq(seen.start[0], p + 1);
+	ck_assert_uint_eq(seen.len[0], 3);
+	ck_assert_uint_eq(seen.start[1], p + 5);
+	ck_assert_uint_eq(seen.len[1], 1);
+	ck_assert_uint_eq(seen.start[2], p + 9);
+	memset(&seen, 0, sizeof(seen));
+	seen.stop_at = 2;	/* the walk stops at the first other answer */
+	ck_assert_int_eq(extkit_blk_list_runs(f.fs, &l, note_run, 0), 7);
+	ck_assert_uint_eq(seen.n, 2);
+	/* taken, then released through the list */
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, p + 1, 3), 0);
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, p + 5, 1), 0);
+	ck_assert_int_eq(extkit_alloc_mark(f.fs, p + 9, 1), 0);
+	free0 = f.fs->groups[g].free_blocks;
+	ck_assert_int_eq(extkit_blk_list_release(f.fs, &l), 0);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 + 5);
+	ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS,
+				  (uint32_t)(p + 2 - extkit_group_first_block(
+						&f.fs->sb, g))), 0);
+	check_block_csum(&f, g);
+	extkit_blk_list_free(&l);
+	ck_assert_ptr_null(l.blk);
+	ck_assert_uint_eq(l.n, 0);
+	fx_close(&f);
+}
+END_TEST
+
+/* fsbuild as the allocation interface, and a named inode taken. */
+START_TEST(test_fsbuild_interface)
+{
+	struct extkit_allocator a;
+	struct extkit_fsbuild fb;
+	uint64_t goal, start, got, sbfree;
+	uint32_t ino, g = 1, ipg, free0, ifree0;
+	struct fx f;
+
+	fx_open(&f, 1);
+	ipg = f.fs->sb.inodes_per_group;
+	ck_assert_int_eq(extkit_fsbuild_open(f.fs, &fb), 0);
+	extkit_fsbuild_allocator(&fb, &a);
+	ck_assert_ptr_eq(a.arg, &fb);
+	goal = extkit_group_first_block(&f.fs->sb, g) + 700;
+	free0 = f.fs->groups[g].free_blocks;
+	sbfree = f.fs->sb.free_blocks_count;
+	ck_assert_int_eq(a.take_blocks(a.arg, goal, 5, &start, &got), 0);
+	ck_assert_uint_eq(start, goal);
+	ck_assert_uint_eq(got, 5);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 5);
+	ck_assert_uint_eq(f.fs->sb.free_blocks_count, sbfree - 5);
+	/* taken: the next take passes over them */
+	ck_assert_int_eq(extkit_take_block(f.fs, &a, goal, &start), 0);
+	ck_assert_uint_eq(start, goal + 5);
+	ck_assert_int_eq(a.release(a.arg, goal + 1, 2), 0);
+	ck_assert_int_eq(extkit_give_back(f.fs, &a, goal + 5, 1), 0);
+	ck_assert_uint_eq(f.fs->groups[g].free_blocks, free0 - 3);
+	/* inodes: from the goal, and one by number */
+	ifree0 = f.fs->groups[g].free_inodes;
+	ck_assert_int_eq(a.take_inode(a.arg, g * ipg + 10, 1, &ino), 0);
+	ck_assert_uint_eq(ino, g * ipg + 10);
+	ck_assert_int_eq(extkit_fsbuild_take_inode(&fb, g * ipg + 12, 0), 0);
+	ck_assert_int_eq(extkit_fsbuild_take_inode(&fb, g * ipg + 12, 0),
+			 -EEXIST);
+	ck_assert_int_eq(extkit_fsbuild_take_inode(&fb, 0, 0), -EINVAL);
+	ck_assert_int_eq(extkit_fsbuild_take_inode(&fb,
+						   f.fs->sb.inodes_count + 1,
+						   0), -EINVAL);
+	ck_assert_int_eq(a.take_inode(a.arg, g * ipg + 12, 0, &ino), 0);
+	ck_assert_uint_eq(ino, g * ipg + 13);	/* 12 is taken */
+	ck_assert_uint_eq(f.fs->groups[g].free_inodes, ifree0 - 3);
+	ck_assert_uint_eq(f.fs->groups[g].used_dirs, 1);
+	ck_assert_int_eq(extkit_fsbuild_flush(&fb), 0);
+	extkit_fsbuild_close(&fb);
+	for (uint32_t i = 0; i < 7; i++)
+		ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_BLOCKS, 700 + i),
+				 i == 0 || i == 3 || i == 4);
+	check_block_csum(&f, g);
+	for (uint32_t i = 8; i < 14; i++)
+		ck_assert_int_eq(disk_bit(&f, g, EXTKIT_MAP_INODES, i),
+				 i == 9 || i == 11 || i == 12);
+	ck_assert_uint_eq(f.fs->groups[g].inode_bitmap_csum,
+			  extkit_bitmap_csum(f.fs, f.raw, ipg / 8));
+	fx_close(&f);
+}
+END_TEST
+
 /* Settling a range sets only what is not in that state, counting it;
  * inodes taken and released on the on-disk bitmaps. */
 START_TEST(test_settle_and_inodes)
@@ -431,6 +640,10 @@ Suite *alloc_suite(void)
 	tcase_add_test(tc, test_fsbuild_backing);
 	tcase_add_test(tc, test_fsbuild_clusters);
 	tcase_add_test(tc, test_settle_and_inodes);
+	tcase_add_test(tc, test_fsbuild_interface);
+	tcase_add_test(tc, test_find_plans);
+	tcase_add_test(tc, test_blk_list);
+	tcase_add_test(tc, test_map_load_store_at);
 	suite_add_tcase(s, tc);
 	return s;
 }

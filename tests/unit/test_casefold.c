@@ -13,6 +13,8 @@
 
 #include "casefold.h"
 #include "error.h"
+#include "fs.h"
+#include "ondisk.h"
 #include "suites.h"
 
 static int fold(const char *in, char *out, size_t outsz)
@@ -75,6 +77,78 @@ START_TEST(test_assigned)
 }
 END_TEST
 
+/* Folded names: the feature, the flag, the one encoding, and not an
+ * encrypted directory. */
+START_TEST(test_dir_is_casefolded)
+{
+	struct extkit_fs fs;
+
+	memset(&fs, 0, sizeof(fs));
+	fs.sb.feature_incompat = EXT4_FEATURE_INCOMPAT_CASEFOLD;
+	fs.sb.encoding = EXTKIT_ENC_UTF8_12_1;
+	ck_assert_int_eq(extkit_dir_is_casefolded(&fs, EXT4_CASEFOLD_FL), 1);
+	ck_assert_int_eq(extkit_dir_is_casefolded(&fs, 0), 0);
+	ck_assert_int_eq(extkit_dir_is_casefolded(&fs, EXT4_CASEFOLD_FL |
+						  EXT4_ENCRYPT_FL), 0);
+	fs.sb.encoding = 2;
+	ck_assert_int_eq(extkit_dir_is_casefolded(&fs, EXT4_CASEFOLD_FL), 0);
+	fs.sb.encoding = EXTKIT_ENC_UTF8_12_1;
+	fs.sb.feature_incompat = 0;
+	ck_assert_int_eq(extkit_dir_is_casefolded(&fs, EXT4_CASEFOLD_FL), 0);
+}
+END_TEST
+
+static int eq(const char *a, const char *b)
+{
+	return extkit_casefold_name_eq(a, (uint32_t)strlen(a), b,
+				       (uint32_t)strlen(b));
+}
+
+/* The same name when the folds are equal; bytes when either does not
+ * fold (ext4_ci_compare). */
+START_TEST(test_name_eq)
+{
+	ck_assert_int_eq(eq("README", "readme"), 1);
+	ck_assert_int_eq(eq("Stra\xc3\x9f" "e", "STRASSE"), 1);
+	ck_assert_int_eq(eq("\xc3\xa9t\xc3\xa9", "e\xcc\x81t\xc3\x89"), 1);
+	ck_assert_int_eq(eq("a\xc2\xad" "b", "ab"), 1);	/* soft hyphen */
+	ck_assert_int_eq(eq("abc", "abd"), 0);
+	ck_assert_int_eq(eq("abc", "abcd"), 0);
+	ck_assert_int_eq(eq("x\xff", "x\xff"), 1);	/* no fold: bytes */
+	ck_assert_int_eq(eq("X\xff", "x\xff"), 0);
+	ck_assert_int_eq(eq("x\xff", "x"), 0);
+}
+END_TEST
+
+static int unhashable(const struct extkit_fs *fs, uint32_t flags,
+		      const char *name)
+{
+	return extkit_casefold_name_unhashable(fs, flags, name,
+					       (uint32_t)strlen(name));
+}
+
+/* No hash both agree on: an ill-formed sequence in a casefolded
+ * directory, but for a stray continuation byte after ASCII and a name
+ * starting with one (both hashed as bytes). */
+START_TEST(test_name_unhashable)
+{
+	const uint32_t cf = EXT4_CASEFOLD_FL;
+	struct extkit_fs fs;
+
+	memset(&fs, 0, sizeof(fs));
+	fs.sb.feature_incompat = EXT4_FEATURE_INCOMPAT_CASEFOLD;
+	fs.sb.encoding = EXTKIT_ENC_UTF8_12_1;
+	ck_assert_int_eq(unhashable(&fs, cf, "plain"), 0);
+	ck_assert_int_eq(unhashable(&fs, cf, "\xc3\xa9t\xc3\xa9"), 0);
+	ck_assert_int_eq(unhashable(&fs, cf, "a\xff" "b"), 1);
+	ck_assert_int_eq(unhashable(&fs, cf, "ab\xed\xa0\x80"), 1);
+	ck_assert_int_eq(unhashable(&fs, cf, "a\x80"), 0);	/* stray */
+	ck_assert_int_eq(unhashable(&fs, cf, "\x80" "abc\xff"), 0);
+	ck_assert_int_eq(unhashable(&fs, 0, "a\xff" "b"), 0);
+	ck_assert_int_eq(unhashable(&fs, cf, ""), 0);
+}
+END_TEST
+
 Suite *casefold_suite(void)
 {
 	Suite *s = suite_create("casefold");
@@ -84,6 +158,9 @@ Suite *casefold_suite(void)
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_invalid_at);
 	tcase_add_test(tc, test_assigned);
+	tcase_add_test(tc, test_dir_is_casefolded);
+	tcase_add_test(tc, test_name_eq);
+	tcase_add_test(tc, test_name_unhashable);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,10 +9,13 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <popt.h>
 
+#include "cli/image.h"
 #include "cli/msg.h"
 #include "cli/parse.h"
 #include "suites.h"
@@ -180,6 +183,79 @@ START_TEST(test_take_args)
 }
 END_TEST
 
+static void touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+}
+
+/* TARGET, TARGET@N, --partition and --offset into a path and a place;
+ * two places, or a bad number, refused. (Its complaints go to stderr.) */
+START_TEST(test_image_resolve)
+{
+	const char *dir = getenv("TMPDIR");
+	struct extkit_image_loc loc;
+	struct cli_image img = { 0 };
+	char base[256], t[300], *path = NULL;
+
+	snprintf(base, sizeof(base), "%s/extkit-cli-%ld.img",
+		 dir ? dir : "/tmp", (long)getpid());
+	touch(base);
+	snprintf(t, sizeof(t), "%s@12", base);
+	ck_assert_int_eq(cli_image_resolve(&img, t, &path, &loc), 0);
+	ck_assert_str_eq(path, base);
+	ck_assert_uint_eq(loc.partition, 12);
+	ck_assert_uint_eq(loc.offset, 0);
+	free(path);
+	/* a file named so itself is that file */
+	touch(t);
+	ck_assert_int_eq(cli_image_resolve(&img, t, &path, &loc), 0);
+	ck_assert_str_eq(path, t);
+	ck_assert_uint_eq(loc.partition, 0);
+	free(path);
+	unlink(t);
+	/* @0, or IMAGE missing: a path as it stands */
+	snprintf(t, sizeof(t), "%s@0", base);
+	ck_assert_int_eq(cli_image_resolve(&img, t, &path, &loc), 0);
+	ck_assert_str_eq(path, t);
+	ck_assert_uint_eq(loc.partition, 0);
+	free(path);
+	ck_assert_int_eq(cli_image_resolve(&img, "/nonexistent/x@2", &path,
+					   &loc), 0);
+	ck_assert_str_eq(path, "/nonexistent/x@2");
+	ck_assert_uint_eq(loc.partition, 0);
+	free(path);
+	/* the options */
+	img.partition = strdup("3");
+	ck_assert_int_eq(cli_image_resolve(&img, base, &path, &loc), 0);
+	ck_assert_uint_eq(loc.partition, 3);
+	free(path);
+	snprintf(t, sizeof(t), "%s@2", base);
+	ck_assert_int_eq(cli_image_resolve(&img, t, &path, &loc), 1);
+	img.offset = strdup("1M");
+	ck_assert_int_eq(cli_image_resolve(&img, base, &path, &loc), 1);
+	cli_image_free(&img);
+	ck_assert_ptr_null(img.offset);
+	ck_assert_ptr_null(img.partition);
+	img.offset = strdup("2s");
+	ck_assert_int_eq(cli_image_resolve(&img, base, &path, &loc), 0);
+	ck_assert_uint_eq(loc.offset, 1024);
+	ck_assert_uint_eq(loc.partition, 0);
+	free(path);
+	ck_assert_int_eq(cli_image_resolve(&img, t, &path, &loc), 1);
+	cli_image_free(&img);
+	img.partition = strdup("0");
+	ck_assert_int_eq(cli_image_resolve(&img, base, &path, &loc), 1);
+	cli_image_free(&img);
+	img.offset = strdup("lots");
+	ck_assert_int_eq(cli_image_resolve(&img, base, &path, &loc), 1);
+	cli_image_free(&img);
+	unlink(base);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -192,6 +268,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_uuid_words);
 	tcase_add_test(tc, test_label_limit);
 	tcase_add_test(tc, test_take_args);
+	tcase_add_test(tc, test_image_resolve);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -588,6 +588,37 @@ START_TEST(test_iter_mark_dirty)
 }
 END_TEST
 
+/* What the walk says of the block it hands out: its bytes and where
+ * its records end (before a checksum tail), not inline. */
+START_TEST(test_iter_area_limit)
+{
+	struct extkit_dir_iter it;
+	struct extkit_dirent e;
+	uint64_t blks[2];
+	struct tctx t;
+
+	tctx_open(&t, 1024, 8192);
+	t.fs->sb.feature_ro_compat |= EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
+	extkit_dirblock_new(t.fs, t.blk, DIR_INO, EXT2_ROOT_INO, 0);
+	blks[0] = flush_blk(&t);
+	rec(&t, 0, 13, 1024, "x", 1);		/* no tail */
+	blks[1] = flush_blk(&t);
+	put_dir(&t, DIR_INO, blks, 2, 0);
+	ck_assert_int_eq(extkit_dir_iter_init(&it, t.fs, DIR_INO, 0), 0);
+	ck_assert_int_eq(extkit_dir_iter_next(&it, &e), 1);
+	ck_assert_int_eq(extkit_dir_iter_is_inline(&it), 0);
+	ck_assert_uint_eq(extkit_dir_iter_area(&it), 1024);
+	ck_assert_uint_eq(extkit_dir_iter_limit(&it), 1024 - 12);
+	do	/* '..', and the tail as the walk reports it */
+		ck_assert_int_eq(extkit_dir_iter_next(&it, &e), 1);
+	while (e.lblk == 0);
+	ck_assert_uint_eq(e.lblk, 1);
+	ck_assert_uint_eq(extkit_dir_iter_limit(&it), 1024);
+	ck_assert_int_eq(extkit_dir_iter_end(&it), 0);
+	tctx_close(&t);
+}
+END_TEST
+
 START_TEST(test_iter_errors)
 {
 	struct extkit_dir_iter it;
@@ -1302,6 +1333,7 @@ Suite *dir_suite(void)
 	tcase_add_test(ti, test_iter_holes);
 	tcase_add_test(ti, test_iter_one_read_per_block);
 	tcase_add_test(ti, test_iter_mark_dirty);
+	tcase_add_test(ti, test_iter_area_limit);
 	tcase_add_test(ti, test_iter_errors);
 	tcase_add_test(ti, test_iter_htree);
 	tcase_add_test(ti, test_iter_htree_bad_root);

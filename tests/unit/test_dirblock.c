@@ -122,6 +122,7 @@ END_TEST
 
 START_TEST(test_leaf_csum)
 {
+	uint32_t stored, want;
 	uint8_t buf[BS];
 	struct tdb t;
 
@@ -139,7 +140,22 @@ START_TEST(test_leaf_csum)
 			 0);
 	buf[20] ^= 1;
 	ck_assert_int_eq(extkit_dirblock_csum_verify(t.fs, INO, GEN, buf), 0);
+	/* stored and wanted: the same once the byte is back, apart when
+	 * it changes */
+	buf[20] ^= 1;
+	ck_assert_int_eq(extkit_dirblock_csum_get(t.fs, INO, GEN, buf, &stored,
+						  &want), 0);
+	ck_assert_uint_eq(stored, get_le32(buf + BS - 4));
+	ck_assert_uint_eq(want, stored);
+	buf[20] ^= 1;
+	ck_assert_int_eq(extkit_dirblock_csum_get(t.fs, INO, GEN, buf, &stored,
+						  &want), 0);
+	ck_assert_uint_ne(want, stored);
 	/* no tail: no place for a checksum */
+	memset(buf, 0, BS);
+	ck_assert_int_eq(extkit_dirent_set(&t.fmt, buf, 20, BS, "f", 1, 1), 0);
+	ck_assert_int_eq(extkit_dirblock_csum_get(t.fs, INO, GEN, buf, &stored,
+						  &want), -ENOSPC);
 	memset(buf, 0, BS);
 	ck_assert_int_eq(extkit_dirent_set(&t.fmt, buf, 20, BS, "f", 1, 1), 0);
 	ck_assert_int_eq(extkit_dirblock_csum_set(t.fs, INO, GEN, buf),
@@ -152,6 +168,7 @@ END_TEST
 
 START_TEST(test_dx_csum)
 {
+	uint32_t stored, want;
 	uint8_t buf[BS];
 	uint32_t tail = 32 + ((BS - 40) / 8) * 8;
 	struct tdb t;
@@ -162,6 +179,10 @@ START_TEST(test_dx_csum)
 	/* dx_tail after the limit's entries: dt_reserved, dt_checksum */
 	ck_assert_uint_ne(get_le32(buf + tail + 4), 0);
 	ck_assert_int_eq(extkit_dirblock_csum_verify(t.fs, INO, GEN, buf), 1);
+	ck_assert_int_eq(extkit_dirblock_csum_get(t.fs, INO, GEN, buf, &stored,
+						  &want), 0);
+	ck_assert_uint_eq(stored, get_le32(buf + tail + 4));
+	ck_assert_uint_eq(want, stored);
 	/* bytes past the count's entries are not summed */
 	buf[48] ^= 1;
 	ck_assert_int_eq(extkit_dirblock_csum_verify(t.fs, INO, GEN, buf), 1);

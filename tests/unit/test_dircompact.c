@@ -158,6 +158,25 @@ START_TEST(test_compact_refused_when_full)
 }
 END_TEST
 
+/* Worth compacting: a block to win back and enough of the bytes free;
+ * never a directory with damage. */
+START_TEST(test_compact_wanted)
+{
+	struct extkit_dirspace_stats st;
+
+	memset(&st, 0, sizeof(st));
+	st.live_bytes = 600;
+	st.free_bytes = 400;		/* 40 % free */
+	ck_assert_int_eq(extkit_dir_compact_wanted(&st, 0), 0);
+	st.reclaimable_blocks = 1;
+	ck_assert_int_eq(extkit_dir_compact_wanted(&st, 0), 1);
+	ck_assert_int_eq(extkit_dir_compact_wanted(&st, 40), 1);
+	ck_assert_int_eq(extkit_dir_compact_wanted(&st, 41), 0);
+	st.corrupt = 1;
+	ck_assert_int_eq(extkit_dir_compact_wanted(&st, 0), 0);
+}
+END_TEST
+
 Suite *dircompact_suite(void)
 {
 	Suite *s = suite_create("dircompact");
@@ -165,6 +184,7 @@ Suite *dircompact_suite(void)
 
 	tcase_add_test(tc, test_compact_with_hole);
 	tcase_add_test(tc, test_compact_refused_when_full);
+	tcase_add_test(tc, test_compact_wanted);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,6 +18,7 @@
 #include "alloc.h"
 #include "diradd.h"
 #include "dirext.h"
+#include "dirleaf.h"
 #include "dirspace.h"
 #include "endian.h"
 #include "error.h"
@@ -129,6 +130,79 @@ START_TEST(test_add_remove_figures)
 	/* an 8-char name (16 bytes) fits the hole exactly */
 	ck_assert_int_eq(extkit_dir_add(&ds, "12345678", 8, 23, 1, &w), 0);
 	ck_assert_uint_eq(w.offset, 40);
+	extkit_dirspace_free(&ds);
+	close_image(fs, io);
+}
+END_TEST
+
+/* Each bucket's lower bound lands in it, the byte below in the one
+ * before; the shares of free bytes. */
+START_TEST(test_bucket_bounds_and_shares)
+{
+	struct extkit_dirspace_stats st;
+
+	for (unsigned int i = 1; i < EXTKIT_HOLE_BUCKET_EMPTY; i++) {
+		ck_assert_uint_eq(extkit_hole_bucket(extkit_hole_bucket_min(i)),
+				  i);
+		ck_assert_uint_eq(
+			extkit_hole_bucket(extkit_hole_bucket_min(i) - 1),
+			i - 1);
+	}
+	ck_assert_uint_eq(extkit_hole_bucket_min(0), 0);
+	ck_assert_uint_eq(extkit_hole_bucket_min(EXTKIT_HOLE_BUCKET_EMPTY), 0);
+	ck_assert_uint_eq(extkit_hole_bucket_min(EXTKIT_HOLE_BUCKETS), 0);
+	ck_assert_str_eq(extkit_hole_bucket_label(EXTKIT_HOLE_BUCKETS), "?");
+	memset(&st, 0, sizeof(st));
+	ck_assert(extkit_dirspace_free_share(&st) == 0.0);
+	ck_assert(extkit_dirspace_small_hole_share(&st) == 0.0);
+	st.live_bytes = 300;
+	st.free_bytes = 600;
+	st.overhead_bytes = 100;
+	st.small_hole_bytes = 150;
+	ck_assert(extkit_dirspace_free_share(&st) == 0.6);
+	ck_assert(extkit_dirspace_small_hole_share(&st) == 0.25);
+}
+END_TEST
+
+/* Finding room from the hints, and removing a record by its place. */
+START_TEST(test_find_and_remove_at)
+{
+	struct extkit_dirspace ds;
+	struct extkit_dir_hole w[3];
+	struct extkit_io *io;
+	struct extkit_fs *fs = open_image(1024, 8192, &io);
+	uint64_t lblk = 99;
+	uint32_t ino;
+
+	ck_assert_int_eq(extkit_dirspace_build(&ds, fs, ROOT, 0), 0);
+	ck_assert_int_eq(extkit_dirspace_find(&ds, 1024 - 24, &lblk), 0);
+	ck_assert_uint_eq(lblk, 0);	/* '..' can shrink to 12 */
+	ck_assert_int_eq(extkit_dirspace_find(&ds, 1024 - 23, &lblk),
+			 -ENOSPC);
+	ck_assert_int_eq(extkit_dir_add(&ds, "abcdabcd", 8, 20, 1, &w[0]), 0);
+	ck_assert_int_eq(extkit_dir_add(&ds, "efghefgh", 8, 21, 1, &w[1]), 0);
+	ck_assert_int_eq(extkit_dir_add(&ds, "ijklijkl", 8, 22, 1, &w[2]), 0);
+	ck_assert_uint_eq(extkit_dirspace_room(&ds, 0), 1024 - 72);
+	ck_assert_int_eq(extkit_dirspace_find(&ds, 1024 - 72, &lblk), 0);
+	ck_assert_int_eq(extkit_dirspace_find(&ds, 1024 - 71, &lblk),
+			 -ENOSPC);
+	/* the last record goes: its room joins the one before */
+	ck_assert_int_eq(extkit_dir_remove_at(&ds, w[2].lblk, w[2].offset), 0);
+	ck_assert_int_eq(extkit_dir_lookup(fs, ROOT, "ijklijkl", 8, &ino),
+			 -ENOENT);
+	ck_assert_int_eq(extkit_dir_lookup(fs, ROOT, "efghefgh", 8, &ino), 0);
+	ck_assert_uint_eq(ino, 21);
+	ck_assert_uint_eq(extkit_dirspace_room(&ds, 0), 1024 - 56);
+	ck_assert_int_eq(extkit_dirspace_find(&ds, 1024 - 56, &lblk), 0);
+	/* a place that holds no live record */
+	ck_assert_int_eq(extkit_dir_remove_at(&ds, w[2].lblk, w[2].offset),
+			 -ENOENT);
+	ck_assert_int_eq(extkit_dir_remove_at(&ds, 0, 30), -ENOENT);
+	/* a new block's one empty record is no live one */
+	ck_assert_int_eq(extkit_dir_leaf_append(&ds, &lblk), 0);
+	ck_assert_uint_eq(lblk, 1);
+	ck_assert_int_eq(extkit_dir_remove_at(&ds, 1, 0), -ENOENT);
+	ck_assert_int_eq(extkit_dir_remove_at(&ds, 2, 0), -ENOENT);
 	extkit_dirspace_free(&ds);
 	close_image(fs, io);
 }
@@ -363,6 +437,8 @@ Suite *dirspace_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_buckets);
+	tcase_add_test(tc, test_bucket_bounds_and_shares);
+	tcase_add_test(tc, test_find_and_remove_at);
 	tcase_add_test(tc, test_fresh_root);
 	tcase_add_test(tc, test_add_remove_figures);
 	tcase_add_test(tc, test_grow_indirect);

@@ -74,6 +74,41 @@ START_TEST(test_leaf_golden)
 }
 END_TEST
 
+/* One raw ext4_extent wherever it lies (a fast-commit tag's), and a
+ * node's eh_max set with its entries kept. */
+START_TEST(test_decode_and_set_max)
+{
+	uint8_t raw[12], node[BS] = { 0 };
+	struct extkit_extent ex = { .lblk = 77, .pblk = 0x123456789aull,
+				    .len = 9 }, got;
+
+	put_le32(raw, 0xfffffffe);
+	put_le16(raw + 4, 32768 + 5);		/* unwritten, 5 blocks */
+	put_le16(raw + 6, 0x00ab);
+	put_le32(raw + 8, 0xcdef0123);
+	extkit_extent_decode(raw, &got);
+	ck_assert_uint_eq(got.lblk, 0xfffffffe);
+	ck_assert_uint_eq(got.len, 5);
+	ck_assert_int_ne(got.unwritten, 0);
+	ck_assert_uint_eq(got.pblk, 0xabcdef0123ull);
+	put_le16(raw + 4, 32768);		/* the longest written one */
+	extkit_extent_decode(raw, &got);
+	ck_assert_uint_eq(got.len, 32768);
+	ck_assert_int_eq(got.unwritten, 0);
+
+	extkit_extent_node_init(node, BS, 10, 0);
+	extkit_extent_put(node, 0, &ex);
+	extkit_extent_set_entries(node, 1);
+	put_le16(node, 0);			/* magic lost */
+	extkit_extent_set_max(node, extkit_extent_capacity(BS));
+	ck_assert_uint_eq(get_le16(node), EXT4_EXT_MAGIC);
+	ck_assert_uint_eq(get_le16(node + 4), (BS - 12) / 12);
+	ck_assert_uint_eq(extkit_extent_entries(node), 1);
+	extkit_extent_get(node, 0, &got);
+	ck_assert_uint_eq(got.pblk, ex.pblk);
+}
+END_TEST
+
 START_TEST(test_index_golden)
 {
 	uint8_t node[BS] = { 0 };
@@ -389,6 +424,7 @@ Suite *extent_suite(void)
 	TCase *dir = tcase_create("dirext");
 
 	tcase_add_test(tc, test_leaf_golden);
+	tcase_add_test(tc, test_decode_and_set_max);
 	tcase_add_test(tc, test_index_golden);
 	tcase_add_test(tc, test_header_check);
 	tcase_add_test(tc, test_slots);

@@ -100,6 +100,55 @@ START_TEST(test_write_supers_keeps_descriptors)
 }
 END_TEST
 
+/* The primary superblock alone: no backup, no descriptor written. */
+START_TEST(test_write_primary_only)
+{
+	uint8_t *before;
+	struct tfs t;
+
+	tfs_open(&t);
+	before = malloc(t.io->size);
+	ck_assert_ptr_nonnull(before);
+	memcpy(before, img(&t), t.io->size);
+	t.fs->sb.mnt_count = 9;
+	t.fs->groups[0].free_inodes--;	/* in memory only */
+	ck_assert_int_eq(extkit_fs_write_primary_super(t.fs), 0);
+	ck_assert_uint_eq(le16(sb_copy(&t, 0)->s_mnt_count), 9);
+	/* all but the primary's 1 KiB as it was */
+	ck_assert_mem_eq(img(&t), before, 1024);
+	ck_assert_mem_eq(img(&t) + 2048, before + 2048, t.io->size - 2048);
+	free(before);
+	tfs_close(&t);
+}
+END_TEST
+
+/* s_kbytes_written: what the io wrote since the last call plus the
+ * superblock about to be written, when somebody counts (not 0). */
+START_TEST(test_kbytes_written)
+{
+	uint8_t buf[BS] = { 0 };
+	struct tfs t;
+
+	tfs_open(&t);
+	extkit_fs_set_kbytes_written(t.fs, 0);
+	ck_assert_int_eq(extkit_fs_write_block(t.fs, 3000, buf), 0);
+	extkit_fs_add_kbytes_written(t.fs);
+	ck_assert_uint_eq(le64(t.fs->raw_sb.s_kbytes_written), 0);
+	extkit_fs_set_kbytes_written(t.fs, 1);
+	ck_assert_uint_eq(le64(t.fs->raw_sb.s_kbytes_written), 1);
+	extkit_fs_add_kbytes_written(t.fs);	/* taken by the call above */
+	ck_assert_uint_eq(le64(t.fs->raw_sb.s_kbytes_written), 1);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(extkit_fs_write_block(t.fs, 3000 + i, buf),
+				 0);
+	extkit_fs_add_kbytes_written(t.fs);
+	ck_assert_uint_eq(le64(t.fs->raw_sb.s_kbytes_written), 1 + 4 + 1);
+	ck_assert_int_eq(extkit_fs_write_super(t.fs), 0);
+	ck_assert_uint_eq(le64(sb_copy(&t, 0)->s_kbytes_written), 6);
+	tfs_close(&t);
+}
+END_TEST
+
 START_TEST(test_write_refused_past_end)
 {
 	uint8_t before[3 * BS], desc1[BS];
@@ -182,6 +231,8 @@ Suite *fs_suite(void)
 	tcase_add_test(tc, test_write_super_backups);
 	tcase_add_test(tc, test_write_supers_keeps_descriptors);
 	tcase_add_test(tc, test_write_refused_past_end);
+	tcase_add_test(tc, test_write_primary_only);
+	tcase_add_test(tc, test_kbytes_written);
 	tcase_add_test(tc, test_block_bounds);
 	tcase_add_test(tc, test_open_refusals);
 	suite_add_tcase(s, tc);

@@ -117,6 +117,25 @@ START_TEST(test_geometry)
 }
 END_TEST
 
+/* The root's version made unsigned when s_flags says so; siphash and
+ * versions past it as they are. */
+START_TEST(test_version)
+{
+	struct extkit_fs fs;
+
+	memset(&fs, 0, sizeof(fs));
+	for (unsigned int v = 0; v <= DX_HASH_TEA; v++)
+		ck_assert_uint_eq(extkit_htree_version(&fs, v), v);
+	fs.sb.flags = EXT2_FLAGS_UNSIGNED_HASH;
+	for (unsigned int v = 0; v <= DX_HASH_TEA; v++)
+		ck_assert_uint_eq(extkit_htree_version(&fs, v), v + 3);
+	ck_assert_uint_eq(extkit_htree_version(&fs, DX_HASH_SIPHASH),
+			  DX_HASH_SIPHASH);
+	fs.sb.flags = EXT2_FLAGS_SIGNED_HASH;
+	ck_assert_uint_eq(extkit_htree_version(&fs, DX_HASH_TEA), DX_HASH_TEA);
+}
+END_TEST
+
 Suite *htree_suite(void)
 {
 	Suite *s = suite_create("htree");
@@ -126,6 +145,7 @@ Suite *htree_suite(void)
 			    (int)(sizeof(goldens) / sizeof(goldens[0])));
 	tcase_add_test(tc, test_unsigned);
 	tcase_add_test(tc, test_geometry);
+	tcase_add_test(tc, test_version);
 	suite_add_tcase(s, tc);
 	return s;
 }

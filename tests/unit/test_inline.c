@@ -11,6 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dir.h"
+#include "dirblock.h"
+#include "direntry.h"
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
@@ -134,6 +137,59 @@ START_TEST(test_no_system_data)
 }
 END_TEST
 
+/* An inline directory walked: '.' and '..' first (made from i_block's
+ * parent), then the records in i_block past it; each part's bytes. */
+START_TEST(test_inline_dir_walk)
+{
+	struct extkit_xattr_item it = { .index = EXTKIT_XATTR_INDEX_SYSTEM,
+					.name_len = 4, .name = "data",
+					.value = "", .size = 0 };
+	struct extkit_dir_format fmt;
+	struct extkit_dir_iter di;
+	struct extkit_dirent e;
+	struct extkit_inode in;
+	uint8_t raw[ISIZE] = { 0 }, ib[60], block[1024];
+	struct extkit_io *io;
+	struct extkit_fs *fs = open_fs(&io);
+	int use_block = 0;
+
+	extkit_dir_format_init(fs, &fmt);
+	extkit_dirblock_new_inline(fs, ib, EXT2_ROOT_INO);
+	ck_assert_int_eq(extkit_dirent_set(&fmt, ib + 4, 13, 56, "f", 1,
+					   EXT2_FT_REG_FILE), 0);
+	memset(&in, 0, sizeof(in));
+	in.mode = S_IFDIR | 0755;
+	in.links_count = 2;
+	in.size = 60;
+	in.flags = EXT4_INLINE_DATA_FL;
+	in.extra_isize = 32;
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		in.block[i] = get_le32(ib + 4 * i);
+	extkit_inode_encode(&in, ISIZE, raw);
+	ck_assert_int_eq(extkit_xattr_build(fs, &it, 1, raw, block,
+					    &use_block), 0);
+	ck_assert_int_eq(extkit_inode_write_raw(fs, INO, raw), 0);
+
+	ck_assert_int_eq(extkit_dir_iter_init(&di, fs, INO, 0), 0);
+	ck_assert_int_eq(extkit_dir_iter_next(&di, &e), 1);
+	ck_assert_int_eq(extkit_dir_iter_is_inline(&di), 1);
+	ck_assert_uint_eq(e.inode, INO);		/* '.' */
+	ck_assert_uint_eq(extkit_dir_iter_area(&di), 24);
+	ck_assert_uint_eq(extkit_dir_iter_limit(&di), 24);
+	ck_assert_int_eq(extkit_dir_iter_next(&di, &e), 1);
+	ck_assert_uint_eq(e.inode, EXT2_ROOT_INO);	/* '..' */
+	ck_assert_int_eq(extkit_dir_iter_next(&di, &e), 1);
+	ck_assert_uint_eq(e.inode, 13);
+	ck_assert_uint_eq(e.name_len, 1);
+	ck_assert_uint_eq(extkit_dir_iter_area(&di), 56);
+	ck_assert_uint_eq(extkit_dir_iter_limit(&di), 56);
+	ck_assert_int_eq(extkit_dir_iter_next(&di, &e), 0);
+	ck_assert_int_eq(extkit_dir_iter_end(&di), 0);
+	extkit_fs_close(fs);
+	extkit_io_close(io);
+}
+END_TEST
+
 Suite *inline_suite(void)
 {
 	Suite *s = suite_create("inline");
@@ -142,6 +198,7 @@ Suite *inline_suite(void)
 	tcase_add_test(tc, test_read_both_parts);
 	tcase_add_test(tc, test_write_parts);
 	tcase_add_test(tc, test_no_system_data);
+	tcase_add_test(tc, test_inline_dir_walk);
 	suite_add_tcase(s, tc);
 	return s;
 }

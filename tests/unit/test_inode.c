@@ -158,6 +158,68 @@ START_TEST(test_times)
 }
 END_TEST
 
+/* Times written back read the same: 34-bit seconds and nanoseconds
+ * where the extra word is, seconds alone where not, -ENOENT where the
+ * field is not there. */
+START_TEST(test_time_set)
+{
+	static const int64_t secs[] = { 0, 1700000000, -1, -0x80000000ll,
+					 0x17fffffffll, 0x37fffffffll };
+	static const enum extkit_inode_time_field fields[] = {
+		EXTKIT_TIME_ATIME, EXTKIT_TIME_CTIME, EXTKIT_TIME_MTIME,
+		EXTKIT_TIME_CRTIME,
+	};
+	struct extkit_inode_time t, got;
+	uint8_t raw[256], before[256];
+
+	memset(raw, 0, sizeof(raw));
+	put_le16(raw + 0x80, 32);		/* i_extra_isize */
+	for (unsigned int f = 0; f < 4; f++)
+		for (unsigned int i = 0; i < 6; i++) {
+			t.sec = secs[i];
+			t.nsec = 999999999u - i;
+			t.has_extra = 0;
+			ck_assert_int_eq(extkit_inode_time_set(raw, 256,
+						fields[f], &t), 0);
+			ck_assert_int_eq(extkit_inode_time_get(raw, 256,
+						fields[f], &got), 0);
+			ck_assert_int_eq(got.sec, t.sec);
+			ck_assert_uint_eq(got.nsec, t.nsec);
+			ck_assert_int_eq(got.has_extra, 1);
+		}
+	/* the low 32 bits where there is no extra word */
+	t.sec = 0x1234567890ll;
+	t.nsec = 5;
+	ck_assert_int_eq(extkit_inode_time_set(raw, 128, EXTKIT_TIME_MTIME,
+					       &t), 0);
+	ck_assert_uint_eq(get_le32(raw + 0x10), 0x34567890u);
+	ck_assert_int_eq(extkit_inode_time_set(raw, 128, EXTKIT_TIME_CRTIME,
+					       &t), -ENOENT);
+	/* dtime: its seconds only, nothing else moves */
+	memcpy(before, raw, sizeof(raw));
+	t.sec = 0xfffffff0ll;
+	ck_assert_int_eq(extkit_inode_time_set(raw, 256, EXTKIT_TIME_DTIME,
+					       &t), 0);
+	ck_assert_uint_eq(get_le32(raw + 0x14), 0xfffffff0u);
+	memcpy(before + 0x14, raw + 0x14, 4);
+	ck_assert_mem_eq(raw, before, sizeof(raw));
+}
+END_TEST
+
+START_TEST(test_set_links_raw)
+{
+	uint8_t raw[256], before[256];
+
+	for (unsigned int i = 0; i < sizeof(raw); i++)
+		raw[i] = (uint8_t)(i * 3 + 1);
+	memcpy(before, raw, sizeof(raw));
+	extkit_inode_set_links_raw(raw, 0x1234);
+	ck_assert_uint_eq(get_le16(raw + 26), 0x1234);	/* i_links_count */
+	ck_assert_mem_eq(raw, before, 26);
+	ck_assert_mem_eq(raw + 28, before + 28, sizeof(raw) - 28);
+}
+END_TEST
+
 Suite *inode_suite(void)
 {
 	Suite *s = suite_create("inode");
@@ -167,6 +229,8 @@ Suite *inode_suite(void)
 	tcase_add_test(tc, test_sizes);
 	tcase_add_test(tc, test_helpers);
 	tcase_add_test(tc, test_times);
+	tcase_add_test(tc, test_time_set);
+	tcase_add_test(tc, test_set_links_raw);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -79,6 +79,29 @@ START_TEST(test_write_count)
 }
 END_TEST
 
+/* Bytes written: counted by data writes (not zeroing), and by writers
+ * around the io; taken once. No direct descriptor and no writeback for
+ * memory: advisory, nothing happens. */
+START_TEST(test_written_bytes)
+{
+	unsigned char b[100] = { 0 };
+	struct extkit_io *io;
+
+	ck_assert_int_eq(extkit_io_open_mem_owned(4096, &io), 0);
+	ck_assert_uint_eq(extkit_io_take_written(io), 0);
+	ck_assert_int_eq(extkit_io_write_bytes(io, 0, b, 100), 0);
+	ck_assert_int_eq(extkit_io_write_bytes(io, 200, b, 50), 0);
+	ck_assert_int_eq(extkit_io_zero_bytes(io, 1000, 500), 0);
+	extkit_io_add_written(io, 7);
+	ck_assert_uint_eq(extkit_io_take_written(io), 157);
+	ck_assert_uint_eq(extkit_io_take_written(io), 0);
+	ck_assert_int_eq(extkit_io_direct_fd(io), -EOPNOTSUPP);
+	extkit_io_start_writeback(io, 0, 4096);
+	ck_assert_uint_eq(extkit_io_writes(io), 3);
+	extkit_io_close(io);
+}
+END_TEST
+
 /*
  * The read windows: random reads (sequential runs, repeats, parts of the
  * last read, reads past the end, reads after a prefetch) through them
@@ -190,6 +213,7 @@ Suite *io_suite(void)
 	tcase_add_test(tc, test_mem_bounds);
 	tcase_add_test(tc, test_mem_owned_grow);
 	tcase_add_test(tc, test_write_count);
+	tcase_add_test(tc, test_written_bytes);
 	tcase_add_test(tc, test_strerror);
 	tcase_add_test(tc, test_readahead_model);
 	tcase_add_test(tc, test_readahead_thread_model);

@@ -10,17 +10,24 @@
  * written back, and a revoke record of the same transaction does not.
  * Loading names what is wrong with a journal superblock: its magic, a
  * field, an unknown version or feature, several users of an internal
- * journal.
+ * journal. The journal inode comes back from the superblock's backup
+ * (s_jnl_blocks), -ENOENT without one; an external journal is told by
+ * its UUID or device and forgotten; a lost journal superblock is
+ * replaced by an empty v2 one; the v2 fields of a v1 superblock are
+ * cleared (written only when asked); replay writes are counted in
+ * s_kbytes_written.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "image.h"
+#include "inode.h"
 #include "io.h"
 #include "jbd2_ondisk.h"
 #include "journal.h"
@@ -403,10 +410,176 @@ START_TEST(test_load_problems)
 }
 END_TEST
 
+/* ---- the journal inode's backup, the superblock's repairs ---- */
+
+static struct extkit_journal *load_any(struct jt *t,
+				       enum extkit_journal_problem *problem)
+{
+	struct extkit_journal *j = NULL;
+	const char *why = NULL;
+
+	ck_assert_int_eq(extkit_journal_load(t->fs, &j, problem, &why), 0);
+	return j;
+}
+
+/* s_jnl_blocks describes inode 8: a lost inode comes back from it. */
+START_TEST(test_backup_restore_inode)
+{
+	enum extkit_journal_problem problem;
+	struct extkit_inode orig, in;
+	struct extkit_journal *j;
+	struct jt t;
+
+	setup(&t);
+	ck_assert_int_eq(extkit_inode_read(t.fs, EXT2_JOURNAL_INO, &orig), 0);
+	ck_assert_int_eq(extkit_journal_backup_inode(t.fs, &in), 0);
+	ck_assert_uint_eq(in.mode, S_IFREG | 0600);
+	ck_assert_uint_eq(in.links_count, 1);
+	ck_assert_uint_eq(in.size, orig.size);
+	ck_assert_uint_eq(in.size, 1024 * BS);
+	ck_assert_mem_eq(in.block, orig.block, sizeof(in.block));
+	ck_assert_uint_eq(in.flags & EXT4_EXTENTS_FL, 0);	/* a block map */
+	ck_assert_uint_eq(in.blocks, 0);
+	/* the inode lost, then rewritten from the backup */
+	memset(&in, 0, sizeof(in));
+	ck_assert_int_eq(extkit_inode_write(t.fs, EXT2_JOURNAL_INO, &in), 0);
+	j = load_any(&t, &problem);	/* found through the backup */
+	ck_assert_int_eq(problem, EXTKIT_JOURNAL_OK);
+	ck_assert_ptr_nonnull(j->backup_why);
+	extkit_journal_free(j);
+	ck_assert_int_eq(extkit_journal_restore_inode(t.fs, EXT2_JOURNAL_INO),
+			 0);
+	ck_assert_int_eq(extkit_inode_read(t.fs, EXT2_JOURNAL_INO, &in), 0);
+	ck_assert_uint_eq(in.blocks, orig.blocks);	/* data and map */
+	ck_assert_uint_eq(in.size, orig.size);
+	ck_assert_mem_eq(in.block, orig.block, sizeof(in.block));
+	j = load(&t);
+	ck_assert_ptr_null(j->backup_why);	/* the inode itself */
+	ck_assert_uint_eq(j->sequence, t.tid);
+	extkit_journal_free(j);
+	/* no backup: nothing to go by */
+	t.fs->raw_sb.s_jnl_backup_type = 0;
+	ck_assert_int_eq(extkit_journal_backup_inode(t.fs, &in), -ENOENT);
+	ck_assert_int_eq(extkit_journal_restore_inode(t.fs, EXT2_JOURNAL_INO),
+			 -ENOENT);
+	teardown(&t);
+}
+END_TEST
+
+START_TEST(test_external)
+{
+	struct jt t;
+
+	setup(&t);
+	ck_assert_int_eq(extkit_journal_is_external(t.fs), 0);
+	ck_assert_int_eq(extkit_journal_has_uuid(t.fs), 0);
+	t.fs->raw_sb.s_journal_uuid[5] = 0x42;
+	ck_assert_int_eq(extkit_journal_has_uuid(t.fs), 1);
+	ck_assert_int_eq(extkit_journal_is_external(t.fs), 0);	/* inode 8 */
+	t.fs->sb.journal_inum = 0;
+	ck_assert_int_eq(extkit_journal_is_external(t.fs), 1);
+	extkit_journal_forget_external(t.fs);
+	ck_assert_int_eq(extkit_journal_has_uuid(t.fs), 0);
+	ck_assert_int_eq(extkit_journal_is_external(t.fs), 0);
+	t.fs->raw_sb.s_journal_dev = cpu_to_le32(0x0801);
+	ck_assert_int_eq(extkit_journal_is_external(t.fs), 1);
+	ck_assert_int_eq(extkit_journal_has_uuid(t.fs), 0);
+	extkit_journal_forget_external(t.fs);
+	ck_assert_uint_eq(t.fs->raw_sb.s_journal_dev, 0);
+	ck_assert_int_eq(extkit_journal_is_external(t.fs), 0);
+	teardown(&t);
+}
+END_TEST
+
+/* A superblock gone: replaced by an empty v2 one of the inode's length. */
+START_TEST(test_reset_super)
+{
+	enum extkit_journal_problem problem;
+	struct extkit_journal *j;
+	struct jt t;
+
+	setup(&t);
+	write_txn(&t, 1);
+	j = load(&t);
+	ck_assert_int_eq(extkit_io_write_blocks(t.io, j->map[0], 1, zero), 0);
+	extkit_journal_free(j);
+	j = load_any(&t, &problem);
+	ck_assert_int_eq(problem, EXTKIT_JOURNAL_BAD_MAGIC);
+	ck_assert_int_eq(extkit_journal_reset_super(j, 4321), 0);
+	extkit_journal_free(j);
+	j = load(&t);
+	ck_assert_uint_eq(j->version, 2);
+	ck_assert_uint_eq(j->sequence, 4321);
+	ck_assert_uint_eq(j->start, 0);		/* the old log forgotten */
+	ck_assert_uint_eq(j->first, 1);
+	ck_assert_uint_eq(j->maxlen, 1024);
+	ck_assert_uint_eq(j->blocksize, BS);
+	ck_assert_uint_eq(j->incompat, 0);
+	extkit_journal_free(j);
+	teardown(&t);
+}
+END_TEST
+
+/* A v1 superblock with v2 fields: cleared, it loads; without write,
+ * only in memory. */
+START_TEST(test_clear_v2_fields)
+{
+	enum extkit_journal_problem problem;
+	struct extkit_journal *j;
+	const char *why = NULL;
+	uint8_t b[BS];
+	struct jt t;
+
+	setup(&t);
+	j = load(&t);
+	read_blk(&t, j->map[0], b);
+	put_be32(b + 4, JBD2_SUPERBLOCK_V1);	/* s_nr_users stays 1 */
+	ck_assert_int_eq(extkit_io_write_blocks(t.io, j->map[0], 1, b), 0);
+	extkit_journal_free(j);
+	j = load_any(&t, &problem);
+	ck_assert_int_eq(problem, EXTKIT_JOURNAL_V2_FIELDS);
+	ck_assert_int_eq(extkit_journal_clear_v2_fields(j, 0, &problem, &why),
+			 0);
+	ck_assert_int_eq(problem, EXTKIT_JOURNAL_OK);
+	extkit_journal_free(j);
+	j = load_any(&t, &problem);
+	ck_assert_int_eq(problem, EXTKIT_JOURNAL_V2_FIELDS);	/* not written */
+	ck_assert_int_eq(extkit_journal_clear_v2_fields(j, 1, &problem, &why),
+			 0);
+	ck_assert_int_eq(problem, EXTKIT_JOURNAL_OK);
+	extkit_journal_free(j);
+	j = load(&t);
+	ck_assert_uint_eq(j->version, 1);
+	ck_assert_uint_eq(j->sequence, t.tid);
+	extkit_journal_free(j);
+	teardown(&t);
+}
+END_TEST
+
+START_TEST(test_count_writes)
+{
+	struct jt t;
+	uint64_t kb;
+
+	setup(&t);
+	kb = le64(t.fs->raw_sb.s_kbytes_written);
+	extkit_journal_count_writes(t.fs, 3);
+	ck_assert_uint_eq(le64(t.fs->raw_sb.s_kbytes_written), kb + 3);
+	extkit_journal_count_writes(t.fs, 0);
+	ck_assert_uint_eq(le64(t.fs->raw_sb.s_kbytes_written), kb + 3);
+	t.fs->g.block_size = 4096;	/* counted in KiB, not blocks */
+	extkit_journal_count_writes(t.fs, 2);
+	t.fs->g.block_size = BS;
+	ck_assert_uint_eq(le64(t.fs->raw_sb.s_kbytes_written), kb + 11);
+	teardown(&t);
+}
+END_TEST
+
 Suite *journal_suite(void)
 {
 	Suite *s = suite_create("journal");
 	TCase *tc = tcase_create("replay");
+	TCase *fix = tcase_create("repairs");
 
 	tcase_add_test(tc, test_replay_applies);
 	tcase_add_test(tc, test_dry_run_writes_nothing);
@@ -419,5 +592,11 @@ Suite *journal_suite(void)
 	tcase_add_test(tc, test_write_refusals);
 	tcase_add_test(tc, test_load_problems);
 	suite_add_tcase(s, tc);
+	tcase_add_test(fix, test_backup_restore_inode);
+	tcase_add_test(fix, test_external);
+	tcase_add_test(fix, test_reset_super);
+	tcase_add_test(fix, test_clear_v2_fields);
+	tcase_add_test(fix, test_count_writes);
+	suite_add_tcase(s, fix);
 	return s;
 }

@@ -4,7 +4,9 @@
  * numbers, csum v2's 14 bytes, v3's 16) with and without their UUIDs,
  * the last-tag flag and the block's end; revoke records and a count past
  * the block; the checksum tail; the log's bounds; fast-commit tags and
- * one whose value runs past the block.
+ * one whose value runs past the block; a commit block's fields and
+ * checksum, a data block's tag checksum (v2, v3, none); journal blocks
+ * read through the map.
  */
 #include "config.h"
 
@@ -13,6 +15,7 @@
 #include "csum.h"
 #include "endian.h"
 #include "error.h"
+#include "fs.h"
 #include "image.h"
 #include "jbd2_ondisk.h"
 #include "journal.h"
@@ -219,6 +222,87 @@ START_TEST(test_fc_tags)
 }
 END_TEST
 
+/* A commit block's fields and checksum (h_chksum[0] taken as zero), a
+ * data block's tag checksum (the sequence, then the data: 32 bits with
+ * v3, the low 16 with v2); without csum v2/v3 both pass. */
+START_TEST(test_commit_and_tag_csums)
+{
+	struct extkit_jlog_commit c;
+	struct extkit_journal j;
+	struct extkit_jlog_tag t;
+	uint8_t b[BS], data[BS], copy[BS], be[4];
+	uint32_t want;
+
+	header(b, JBD2_COMMIT_BLOCK, 9);
+	b[12] = 4;				/* h_chksum_type */
+	b[13] = 4;				/* h_chksum_size */
+	put_be64(b + 48, 0x123456789ull);	/* h_commit_sec */
+	put_be32(b + 56, 999);			/* h_commit_nsec */
+	extkit_jlog_commit_decode(b, &c);
+	ck_assert_uint_eq(c.csum_type, 4);
+	ck_assert_uint_eq(c.csum_size, 4);
+	ck_assert_uint_eq(c.sec, 0x123456789ull);
+	ck_assert_uint_eq(c.nsec, 999);
+	journal_init(&j, 0);
+	ck_assert_int_eq(extkit_jlog_commit_ok(&j, b), 1);	/* no csum */
+	journal_init(&j, JBD2_FEATURE_INCOMPAT_CSUM_V3);
+	memcpy(copy, b, BS);
+	put_be32(b + 16, extkit_crc32c(j.csum_seed, copy, BS));
+	extkit_jlog_commit_decode(b, &c);
+	ck_assert_uint_eq(c.csum, get_be32(b + 16));
+	ck_assert_int_eq(extkit_jlog_commit_ok(&j, b), 1);
+	b[60] ^= 1;
+	ck_assert_int_eq(extkit_jlog_commit_ok(&j, b), 0);
+	j.csum_seed++;
+	b[60] ^= 1;
+	ck_assert_int_eq(extkit_jlog_commit_ok(&j, b), 0);
+
+	for (unsigned int i = 0; i < BS; i++)
+		data[i] = (uint8_t)(i * 11);
+	journal_init(&j, JBD2_FEATURE_INCOMPAT_CSUM_V3);
+	put_be32(be, 42);
+	want = extkit_crc32c(extkit_crc32c(j.csum_seed, be, 4), data, BS);
+	memset(&t, 0, sizeof(t));
+	t.csum = want;
+	ck_assert_int_eq(extkit_jlog_tag_csum_ok(&j, &t, data, 42), 1);
+	ck_assert_int_eq(extkit_jlog_tag_csum_ok(&j, &t, data, 43), 0);
+	t.csum = want & 0xffff;
+	ck_assert_int_eq(extkit_jlog_tag_csum_ok(&j, &t, data, 42), 0);
+	journal_init(&j, JBD2_FEATURE_INCOMPAT_CSUM_V2);
+	ck_assert_int_eq(extkit_jlog_tag_csum_ok(&j, &t, data, 42), 1);
+	data[5] ^= 1;
+	ck_assert_int_eq(extkit_jlog_tag_csum_ok(&j, &t, data, 42), 0);
+	journal_init(&j, 0);
+	ck_assert_int_eq(extkit_jlog_tag_csum_ok(&j, &t, data, 42), 1);
+}
+END_TEST
+
+/* Journal blocks read through the map; none past its end. */
+START_TEST(test_read)
+{
+	struct test_image_opts o;
+	struct extkit_journal j;
+	struct extkit_io *io;
+	uint64_t map[2] = { 3000, 3100 };
+	uint8_t b[BS], back[BS];
+
+	test_image_defaults(&o);
+	io = test_image_make(&o);
+	journal_init(&j, 0);
+	j.fs = test_image_open(io);
+	j.map = map;
+	j.nblocks = 2;
+	for (unsigned int i = 0; i < BS; i++)
+		b[i] = (uint8_t)(i + 3);
+	ck_assert_int_eq(extkit_fs_write_block(j.fs, 3100, b), 0);
+	ck_assert_int_eq(extkit_jlog_read(&j, 1, back), 0);
+	ck_assert_mem_eq(back, b, BS);
+	ck_assert_int_eq(extkit_jlog_read(&j, 2, back), -EFSCORRUPTED);
+	extkit_fs_close(j.fs);
+	extkit_io_close(io);
+}
+END_TEST
+
 Suite *journal_log_suite(void)
 {
 	Suite *s = suite_create("journal_log");
@@ -229,6 +313,8 @@ Suite *journal_log_suite(void)
 	tcase_add_test(tc, test_revokes);
 	tcase_add_test(tc, test_bounds);
 	tcase_add_test(tc, test_fc_tags);
+	tcase_add_test(tc, test_commit_and_tag_csums);
+	tcase_add_test(tc, test_read);
 	suite_add_tcase(s, tc);
 	return s;
 }

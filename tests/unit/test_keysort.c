@@ -4,7 +4,8 @@
  * dirbuild.c sorts with it: by key, stable, against qsort on random keys
  * and on keys sharing most of their bytes; names by bytes then length,
  * with long shared prefixes and names that are prefixes of others; and a
- * laid-out index's entries by (hash, minor hash, name).
+ * laid-out index's entries by (hash, minor hash, name). And dirbuild.c's
+ * count (the blocks the layout then gives) and reset.
  */
 #include "config.h"
 
@@ -177,6 +178,52 @@ START_TEST(test_index_in_hash_order)
 }
 END_TEST
 
+/* dirbuild.c: the blocks counted before the layout are the blocks laid
+ * out (linear and indexed, inode numbers still 0); a reset forgets the
+ * entries and the result and the builder serves again. */
+START_TEST(test_dirbuild_count_reset)
+{
+	static const uint32_t sizes[] = { 3, 40, 3000 };
+	struct test_image_opts o;
+	struct extkit_dirbuild db;
+	struct extkit_io *io;
+	struct extkit_fs *fs;
+	uint64_t blocks;
+	char name[48];
+
+	test_image_defaults(&o);
+	o.compat |= EXT2_FEATURE_COMPAT_DIR_INDEX;
+	io = test_image_make(&o);
+	fs = test_image_open(io);
+	extkit_dirbuild_init(&db, fs);
+	for (unsigned int k = 0; k < 3; k++) {
+		for (uint32_t i = 0; i < sizes[k]; i++) {
+			snprintf(name, sizeof(name), "a-longer-name-%u-%u", k,
+				 i * 7919u);
+			ck_assert_int_eq(extkit_dirbuild_add(&db, name,
+				(uint32_t)strlen(name), 0, 1), 0);
+		}
+		ck_assert_uint_eq(db.n, sizes[k]);
+		ck_assert_int_eq(extkit_dirbuild_count(&db, &blocks), 0);
+		db.dot = db.dotdot = EXT2_ROOT_INO;
+		for (uint64_t i = 0; i < db.n; i++)
+			db.e[i].ino = 12 + (uint32_t)i;
+		ck_assert_int_eq(extkit_dirbuild_layout(&db), 0);
+		ck_assert_uint_eq(blocks, db.nout);
+		ck_assert_int_eq(db.indexed, k > 0);
+		if (k == 0)
+			ck_assert_uint_eq(db.nout, 1);
+		extkit_dirbuild_reset(&db);
+		ck_assert_uint_eq(db.n, 0);
+		ck_assert_uint_eq(db.nout, 0);
+		ck_assert_int_eq(db.indexed, 0);
+	}
+	extkit_dirbuild_free(&db);
+	extkit_fs_close(fs);
+	extkit_io_close(io);
+}
+END_TEST
+
 Suite *keysort_suite(void)
 {
 	Suite *s = suite_create("keysort");
@@ -185,6 +232,7 @@ Suite *keysort_suite(void)
 	tcase_add_test(tc, test_keys_sorted_and_stable);
 	tcase_add_test(tc, test_names_in_byte_order);
 	tcase_add_test(tc, test_index_in_hash_order);
+	tcase_add_test(tc, test_dirbuild_count_reset);
 	suite_add_tcase(s, tc);
 	return s;
 }

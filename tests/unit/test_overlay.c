@@ -40,8 +40,10 @@ START_TEST(test_overlay_reads_writes)
 	ck_assert_int_eq(extkit_overlay_open(mem, UNIT, &ovl), 0);
 	/* across three units: a tail, a whole one, a head */
 	memset(buf, 0xAB, sizeof(buf));
+	ck_assert_uint_eq(extkit_overlay_count(ovl), 0);
 	ck_assert_int_eq(extkit_io_write_bytes(ovl, 5 * UNIT + 500, buf,
 					       2 * UNIT), 0);
+	ck_assert_uint_eq(extkit_overlay_count(ovl), 3);
 	ck_assert_mem_eq(img, copy, UNIT * NBLK);	/* target untouched */
 	ck_assert_int_eq(extkit_io_read_bytes(ovl, 5 * UNIT, buf, 3 * UNIT),
 			 0);
@@ -86,7 +88,9 @@ START_TEST(test_overlay_many_sorted)
 				(uint64_t)blk * UNIT, b, UNIT), 0);
 		}
 	ck_assert_mem_eq(img, copy, UNIT * NBLK);
+	ck_assert_uint_eq(extkit_overlay_count(ovl), NBLK);
 	ck_assert_int_eq(extkit_overlay_blocks(ovl, &p, &n), 0);
+	ck_assert_uint_eq(extkit_overlay_count(ovl), 0);	/* taken out */
 	ck_assert_uint_eq(n, NBLK);
 	for (uint64_t i = 0; i < n; i++) {
 		ck_assert_uint_eq(p[i].blk, i);

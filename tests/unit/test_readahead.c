@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "io.h"
+#include "readahead.h"
 #include "suites.h"
 
 #define SIZE	(1u << 20)
@@ -72,6 +73,43 @@ START_TEST(test_window_serves_and_write_drops)
 	ck_assert_int_eq(extkit_io_write_bytes(r.io, 4100, &mine, 1), 0);
 	ck_assert_uint_eq(byte_at(&r, 4100), mine);
 	ck_assert_uint_eq(r.img[4100], mine);
+	ra_close(&r);
+}
+END_TEST
+
+/* Called directly: a read fills the window; a drop of a range apart
+ * keeps it, one that overlaps (or of length 0) forgets it; freed, the
+ * io reads through. */
+START_TEST(test_direct_read_drop_free)
+{
+	uint8_t buf[256], b, old;
+	struct ra r;
+
+	ra_open(&r, WINDOW);
+	ck_assert_int_eq(extkit_readahead_read(r.io, 8192, buf, sizeof(buf)),
+			 0);
+	ck_assert_mem_eq(buf, r.img + 8192, sizeof(buf));
+	old = r.img[8200];
+	r.img[8200] = (uint8_t)~old;		/* behind the io's back */
+	ck_assert_int_eq(extkit_readahead_read(r.io, 8200, &b, 1), 0);
+	ck_assert_uint_eq(b, old);			/* the window's */
+	extkit_readahead_drop(r.io, 8192 + 2 * WINDOW, 100);	/* apart */
+	ck_assert_int_eq(extkit_readahead_read(r.io, 8200, &b, 1), 0);
+	ck_assert_uint_eq(b, old);
+	extkit_readahead_drop(r.io, 8200, 1);		/* overlapping */
+	ck_assert_int_eq(extkit_readahead_read(r.io, 8200, &b, 1), 0);
+	ck_assert_uint_eq(b, (uint8_t)~old);
+	r.img[8200] = old;
+	ck_assert_int_eq(extkit_readahead_read(r.io, 8200, &b, 1), 0);
+	ck_assert_uint_eq(b, (uint8_t)~old);		/* cached again */
+	extkit_readahead_drop(r.io, 0, 0);		/* everything */
+	ck_assert_int_eq(extkit_readahead_read(r.io, 8200, &b, 1), 0);
+	ck_assert_uint_eq(b, old);
+	extkit_readahead_free(r.io);
+	ck_assert_ptr_null(r.io->ra);
+	r.img[8200] = (uint8_t)~old;
+	ck_assert_uint_eq(byte_at(&r, 8200), (uint8_t)~old);	/* through */
+	extkit_readahead_free(r.io);			/* twice: nothing */
 	ra_close(&r);
 }
 END_TEST
@@ -189,6 +227,7 @@ Suite *readahead_suite(void)
 	TCase *tc = tcase_create("window");
 
 	tcase_add_test(tc, test_window_serves_and_write_drops);
+	tcase_add_test(tc, test_direct_read_drop_free);
 	tcase_add_test(tc, test_no_window_reads_through);
 	tcase_add_test(tc, test_reads_match_image);
 	tcase_add_test(tc, test_reads_match_image_thread);

@@ -83,12 +83,31 @@ START_TEST(test_resize_layout)
 }
 END_TEST
 
+/* A reserved block's list holds addr_per_block backups: without
+ * sparse_super, every group but the first has one. */
+START_TEST(test_resize_fits)
+{
+	struct extkit_fs fs;
+
+	memset(&fs, 0, sizeof(fs));
+	fs.g.addr_per_block = 256;	/* 1 KiB blocks */
+	fs.g.group_count = 257;		/* 256 backups */
+	ck_assert_int_eq(extkit_resize_fits(&fs), 1);
+	fs.g.group_count = 258;
+	ck_assert_int_eq(extkit_resize_fits(&fs), 0);
+	fs.sb.feature_ro_compat = EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER;
+	fs.g.group_count = 1u << 20;
+	ck_assert_int_eq(extkit_resize_fits(&fs), 1);
+}
+END_TEST
+
 Suite *resize_inode_suite(void)
 {
 	Suite *s = suite_create("resize_inode");
 	TCase *tc = tcase_create("layout");
 
 	tcase_add_test(tc, test_resize_layout);
+	tcase_add_test(tc, test_resize_fits);
 	suite_add_tcase(s, tc);
 	return s;
 }

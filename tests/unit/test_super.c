@@ -186,6 +186,82 @@ START_TEST(test_backups)
 }
 END_TEST
 
+/* The next group with a backup after g, by each layout, and the count
+ * when there is none. */
+START_TEST(test_next_backup)
+{
+	struct extkit_super sb = good_super();
+	uint32_t g = 0, n = 400;
+
+	sb.feature_ro_compat = EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER;
+	for (uint32_t i = 0; i < 400; i++) {	/* agrees with has_backup */
+		uint32_t want = i + 1;
+
+		while (want < n && !extkit_super_group_has_backup(&sb, want))
+			want++;
+		ck_assert_uint_eq(extkit_super_next_backup(&sb, i, n), want);
+	}
+	ck_assert_uint_eq(extkit_super_next_backup(&sb, 343, 400), 400);
+	ck_assert_uint_eq(extkit_super_next_backup(&sb, 243, 300), 300);
+	sb.feature_ro_compat = 0;
+	ck_assert_uint_eq(extkit_super_next_backup(&sb, 5, 400), 6);
+	sb.feature_compat = EXT4_FEATURE_COMPAT_SPARSE_SUPER2;
+	sb.backup_bgs[0] = 1;
+	sb.backup_bgs[1] = 42;
+	ck_assert_uint_eq(extkit_super_next_backup(&sb, g, n), 1);
+	ck_assert_uint_eq(extkit_super_next_backup(&sb, 1, n), 42);
+	ck_assert_uint_eq(extkit_super_next_backup(&sb, 42, n), n);
+	ck_assert_uint_eq(extkit_super_next_backup(&sb, 1, 40), 40);
+}
+END_TEST
+
+/* Quota inodes and the orphan file, by their features. */
+START_TEST(test_internal_inode)
+{
+	struct extkit_super sb = good_super();
+
+	sb.quota_inum[0] = 3;
+	sb.quota_inum[2] = 13;
+	sb.orphan_file_inum = 12;
+	ck_assert_int_eq(extkit_super_internal_inode(&sb, 13), 0);
+	ck_assert_int_eq(extkit_super_internal_inode(&sb, 12), 0);
+	sb.feature_ro_compat |= EXT4_FEATURE_RO_COMPAT_QUOTA;
+	ck_assert_int_eq(extkit_super_internal_inode(&sb, 13), 1);
+	ck_assert_int_eq(extkit_super_internal_inode(&sb, 3), 1);
+	ck_assert_int_eq(extkit_super_internal_inode(&sb, 12), 0);
+	sb.feature_compat |= EXT4_FEATURE_COMPAT_ORPHAN_FILE;
+	ck_assert_int_eq(extkit_super_internal_inode(&sb, 12), 1);
+	ck_assert_int_eq(extkit_super_internal_inode(&sb, 14), 0);
+	ck_assert_int_eq(extkit_super_internal_inode(&sb, 0), 0);
+}
+END_TEST
+
+/* s_hash_seed from its stored bytes, and s_overhead_clusters, both
+ * landing where the kernel reads them. */
+START_TEST(test_seed_and_overhead)
+{
+	static const uint8_t seed[16] = {
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+		0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,
+	};
+	struct extkit_super sb = good_super(), back;
+	struct ext2_super_block d;
+
+	memset(&d, 0, sizeof(d));
+	extkit_super_set_hash_seed(&sb, seed);
+	ck_assert_uint_eq(sb.hash_seed[0], 0x04030201);
+	ck_assert_uint_eq(sb.hash_seed[3], 0x100f0e0d);
+	extkit_super_encode(&sb, &d);
+	ck_assert_mem_eq(d.s_hash_seed, seed, 16);
+	extkit_super_set_overhead(&d, 0x01020304);
+	ck_assert_uint_eq(get_le32((const uint8_t *)&d + 0x248), 0x01020304);
+	extkit_super_encode(&sb, &d);	/* the encoder keeps it */
+	ck_assert_uint_eq(le32(d.s_overhead_clusters), 0x01020304);
+	extkit_super_decode(&d, &back);
+	ck_assert_mem_eq(back.hash_seed, sb.hash_seed, sizeof(sb.hash_seed));
+}
+END_TEST
+
 START_TEST(test_features)
 {
 	enum extkit_feature_kind k;
@@ -267,6 +343,9 @@ Suite *super_suite(void)
 	tcase_add_test(tc, test_validate_bigalloc);
 	tcase_add_test(tc, test_group_count_overflow);
 	tcase_add_test(tc, test_backups);
+	tcase_add_test(tc, test_next_backup);
+	tcase_add_test(tc, test_internal_inode);
+	tcase_add_test(tc, test_seed_and_overhead);
 	tcase_add_test(tc, test_features);
 	tcase_add_test(tc, test_crc);
 	tcase_add_test(tc, test_open_and_write_back);

@@ -10,6 +10,10 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "csum.h"
 #include "endian.h"
@@ -204,6 +208,43 @@ START_TEST(test_undo_refusals)
 }
 END_TEST
 
+/* The undo file: created private (0600) when missing, an empty one
+ * taken, one holding anything (or no regular file) refused. */
+START_TEST(test_undo_create_file)
+{
+	const char *dir = getenv("TMPDIR");
+	struct extkit_io *io = NULL;
+	char path[256];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/extkit-undo-%ld.e2undo",
+		 dir ? dir : "/tmp", (long)getpid());
+	unlink(path);
+	ck_assert_int_eq(extkit_undo_create_file(path, &io), 0);
+	ck_assert_uint_eq(io->size, 0);
+	ck_assert(io->flags & EXTKIT_IO_WRITE);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	ck_assert_int_eq(extkit_io_set_size(io, 512), 0);	/* in use */
+	ck_assert_int_eq(extkit_io_write_bytes(io, 0, "x", 1), 0);
+	extkit_io_close(io);
+	io = NULL;
+	ck_assert_int_eq(extkit_undo_create_file(path, &io), -EEXIST);
+	ck_assert_ptr_null(io);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(extkit_undo_create_file(path, &io), 0);	/* empty */
+	extkit_io_close(io);
+	unlink(path);
+	ck_assert_int_eq(extkit_undo_create_file(dir ? dir : "/tmp", &io),
+			 -EEXIST);
+	ck_assert_int_lt(extkit_undo_create_file("/nonexistent/dir/u", &io),
+			 0);
+}
+END_TEST
+
 Suite *undo_suite(void)
 {
 	Suite *s = suite_create("undo");
@@ -213,6 +254,7 @@ Suite *undo_suite(void)
 	tcase_add_test(tc, test_undo_long_run);
 	tcase_add_test(tc, test_undo_nothing_written);
 	tcase_add_test(tc, test_undo_refusals);
+	tcase_add_test(tc, test_undo_create_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -376,6 +376,66 @@ START_TEST(test_ibody_random)
 }
 END_TEST
 
+START_TEST(test_prefix)
+{
+	ck_assert_str_eq(extkit_xattr_prefix(1), "user.");
+	ck_assert_str_eq(extkit_xattr_prefix(2), "system.posix_acl_access");
+	ck_assert_str_eq(extkit_xattr_prefix(3), "system.posix_acl_default");
+	ck_assert_str_eq(extkit_xattr_prefix(4), "trusted.");
+	ck_assert_str_eq(extkit_xattr_prefix(6), "security.");
+	ck_assert_str_eq(extkit_xattr_prefix(7), "system.");
+	ck_assert_ptr_null(extkit_xattr_prefix(0));
+	ck_assert_ptr_null(extkit_xattr_prefix(5));
+	ck_assert_ptr_null(extkit_xattr_prefix(200));
+}
+END_TEST
+
+/* The kernel's entry hash, written out here: name bytes (as unsigned or
+ * signed chars) shifted in by 5, then the value's words by 16. */
+static uint32_t ref_hash(const char *name, const uint8_t *v, uint32_t size,
+			 int sign)
+{
+	uint32_t h = 0;
+
+	for (const char *c = name; *c; c++)
+		h = (h << 5) ^ (h >> 27) ^
+		    (sign ? (uint32_t)(int32_t)(signed char)*c
+			  : (uint32_t)(unsigned char)*c);
+	for (uint32_t i = 0; i < (size + 3) / 4; i++)
+		h = (h << 16) ^ (h >> 16) ^ get_le32(v + 4 * i);
+	return h;
+}
+
+START_TEST(test_hash_ok)
+{
+	static const char *const names[] = { "plain", "\xe9t\xe9" };
+	uint8_t val[12] = "some value";	/* padded with zeros */
+	struct extkit_xattr x;
+
+	for (int n = 0; n < 2; n++) {
+		memset(&x, 0, sizeof(x));
+		x.name = names[n];
+		x.name_len = (uint8_t)strlen(names[n]);
+		x.value = val;
+		x.value_size = 10;
+		for (int sign = 0; sign < 2; sign++) {
+			x.hash = ref_hash(names[n], val, 10, sign);
+			ck_assert_int_eq(extkit_xattr_hash_ok(&x), 1);
+			ck_assert_uint_eq(extkit_xattr_hash_entry(
+				(const uint8_t *)x.name, x.name_len, val, 10,
+				sign), x.hash);
+			x.hash ^= 0x100;
+			ck_assert_int_eq(extkit_xattr_hash_ok(&x), 0);
+		}
+	}
+	/* a high-bit name hashes two ways, ASCII one */
+	ck_assert_uint_ne(ref_hash(names[1], val, 10, 0),
+			  ref_hash(names[1], val, 10, 1));
+	ck_assert_uint_eq(ref_hash(names[0], val, 10, 0),
+			  ref_hash(names[0], val, 10, 1));
+}
+END_TEST
+
 Suite *xattr_suite(void)
 {
 	Suite *s = suite_create("xattr");
@@ -392,6 +452,8 @@ Suite *xattr_suite(void)
 	tcase_add_test(tc, test_hash_ea_inode_golden);
 	tcase_add_test(tc, test_ibody);
 	tcase_add_test(tc, test_ibody_random);
+	tcase_add_test(tc, test_prefix);
+	tcase_add_test(tc, test_hash_ok);
 	tcase_add_loop_test(tc, test_random, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;

@@ -349,6 +349,39 @@ START_TEST(inline_dir)
 }
 END_TEST
 
+/* The ext4 form from entries out of order: sorted by tag then id, the
+ * short form for the entries without an id. */
+START_TEST(acl_encode_golden)
+{
+	struct extkit_acl_entry e[6] = {
+		{ EXTKIT_ACL_OTHER, 4, 0 },
+		{ EXTKIT_ACL_GROUP, 6, 7 },
+		{ EXTKIT_ACL_USER_OBJ, 6, 0 },
+		{ EXTKIT_ACL_USER, 6, 1234 },
+		{ EXTKIT_ACL_GROUP_OBJ, 4, 0 },
+		{ EXTKIT_ACL_USER, 4, 99 },
+	};
+	static const uint8_t want[] = {
+		0x01, 0, 0, 0,
+		0x01, 0, 0x06, 0,
+		0x02, 0, 0x04, 0, 99, 0, 0, 0,
+		0x02, 0, 0x06, 0, 0xd2, 0x04, 0, 0,
+		0x04, 0, 0x04, 0,
+		0x08, 0, 0x06, 0, 7, 0, 0, 0,
+		0x20, 0, 0x04, 0,
+	};
+	uint8_t out[64];
+	size_t size = 0;
+
+	ck_assert_uint_le(sizeof(want), extkit_acl_max_size(6));
+	ck_assert_int_eq(extkit_acl_encode(e, 6, out, &size), 0);
+	ck_assert_uint_eq(size, sizeof(want));
+	ck_assert_mem_eq(out, want, sizeof(want));
+	e[0].tag = 0x40;
+	ck_assert_int_eq(extkit_acl_encode(e, 6, out, &size), -EINVAL);
+}
+END_TEST
+
 Suite *xattrbuild_suite(void)
 {
 	Suite *s = suite_create("xattrbuild");
@@ -362,6 +395,7 @@ Suite *xattrbuild_suite(void)
 	tcase_add_test(tc, place_data_first);
 	tcase_add_test(tc, inline_room_fill_drop);
 	tcase_add_test(tc, inline_dir);
+	tcase_add_test(tc, acl_encode_golden);
 	suite_add_tcase(s, tc);
 	return s;
 }
