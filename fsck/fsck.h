@@ -397,7 +397,7 @@ int fsck_quota_drop_shared(struct fsck_ctx *ctx,
 			   struct fsck_alloc_list *given_up);
 
 /* Progress line "pass current max device" on -C FD, or with -C 0 a bar
- * on the terminal (fsck.c); the bar is wiped before a message. */
+ * on the terminal (progress.c); the bar is wiped before a message. */
 void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max);
 void fsck_progress_clear(struct fsck_ctx *ctx);
 
@@ -436,7 +436,12 @@ static inline int fsck_fixing(const struct fsck_ctx *ctx)
 	return !ctx->readonly;
 }
 
-void fsck_mark_changed(struct fsck_ctx *ctx);
+static inline void fsck_mark_changed(struct fsck_ctx *ctx)
+{
+	ctx->flags |= FSCK_FL_CHANGED;
+}
+
+/* The superblock's writes and the primary's raw read (super_io.c). */
 /* Writes the superblock (with every backup and the descriptors when all,
  * else the primary alone), flushes, and says so on a failure. */
 int fsck_write_super(struct fsck_ctx *ctx, int all);
@@ -448,10 +453,14 @@ int fsck_read_raw_primary(struct fsck_ctx *ctx, struct ext2_super_block *raw,
  * read), sets its checksum and writes it in place. */
 int fsck_write_raw_primary(struct fsck_ctx *ctx, const struct extkit_super *sb,
 			   struct ext2_super_block *raw);
+/* The directory list ctx->dirs (dirlist.c): found by inode, or added
+ * in order (pass 1 adds in inode order, later callers insert). */
 struct fsck_dir *fsck_dir_find(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_dir_add(struct fsck_ctx *ctx, uint32_t ino);
+/* Writes inode ino, unless -n; a failure is said (inode_io.c). */
 int fsck_write_inode(struct fsck_ctx *ctx, uint32_t ino,
 		     const struct extkit_inode *inode);
+/* Appends v to the list; -ENOMEM (alloc_list.c). */
 int fsck_alloc_push(struct fsck_alloc_list *l, uint64_t v);
 
 /* Block map helpers (blocks.c). */
@@ -610,7 +619,7 @@ int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
 /*
  * Reads inode ino's raw bytes (inode_size) into raw: from pass 1's inode
  * table chunk when it holds ino and nothing was written since it was
- * read (the same bytes, without a read), else from the image.
+ * read (the same bytes, without a read), else from the image (inode_io.c).
  */
 int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw);
 /* Pass 1's chunk bytes of inode ino when they are current (as above),

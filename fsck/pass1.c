@@ -810,26 +810,6 @@ static void recheck_csum(struct fsck_ctx *ctx, uint32_t ino)
 	free(raw);
 }
 
-const uint8_t *fsck_inode_raw_cached(const struct fsck_ctx *ctx,
-				     uint32_t ino)
-{
-	if (ctx->p1.raw && ctx->p1.ino == ino &&
-	    extkit_io_writes(ctx->io) == ctx->p1.raw_writes)
-		return ctx->p1.raw;
-	return NULL;
-}
-
-int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
-{
-	const uint8_t *cached = fsck_inode_raw_cached(ctx, ino);
-
-	if (cached) {
-		memcpy(raw, cached, ctx->fs->g.inode_size);
-		return 0;
-	}
-	return extkit_inode_read_raw(ctx->fs, ino, raw);
-}
-
 /* csum_ok: the checksum verdict on raw as read (the reader's), or -1. */
 static int check_one(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
 		     int csum_ok)
