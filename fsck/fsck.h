@@ -460,6 +460,14 @@ int fsck_dir_add(struct fsck_ctx *ctx, uint32_t ino);
 /* Writes inode ino, unless -n; a failure is said (inode_io.c). */
 int fsck_write_inode(struct fsck_ctx *ctx, uint32_t ino,
 		     const struct extkit_inode *inode);
+/* Reports pass 1 problem code about inode ino (%N = num, %b = its EA
+ * block; inode_fix.c). */
+int pass1_report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
+		 struct extkit_inode *inode, uint64_t num);
+/* Marks an inode cleared: dtime set, no links, no flags (a reserved
+ * one: no block map), not in use; written (inode_fix.c). */
+void fsck_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
+		      struct extkit_inode *inode);
 /* Appends v to the list; -ENOMEM (alloc_list.c). */
 int fsck_alloc_push(struct fsck_alloc_list *l, uint64_t v);
 

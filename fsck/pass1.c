@@ -74,40 +74,6 @@ static void mark_group_metadata(struct fsck_ctx *ctx)
 		fsck_block_mark(ctx, fs->sb.mmp_block, 1);
 }
 
-void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
-			struct extkit_inode *inode)
-{
-	/* A reserved inode other than the root holds nothing once cleared:
-	 * zeroed whole (its size too, which the next run would find). */
-	if (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO)
-		memset(inode, 0, sizeof(*inode));
-	inode->links_count = 0;
-	inode->dtime = ctx->now;
-	/* As e2fsck_clear_inode: no flags left to make the inode look
-	 * alive (an extent flag over garbage, say: e2fsck calls a table
-	 * block of such inodes garbage); a reserved inode, whose links
-	 * nobody checks, loses its block map too. */
-	inode->flags = 0;
-	if (ino < ctx->fs->g.first_ino)
-		memset(inode->block, 0, sizeof(inode->block));
-	fsck_write_inode(ctx, ino, inode);
-	fsck_istate_clear(&ctx->istate, ino);
-	fsck_count_set(&ctx->link_count, ino, 0);
-}
-
-int pass1_report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
-		 struct extkit_inode *inode, uint64_t num)
-{
-	struct problem_context pctx;
-
-	clear_problem_context(&pctx);
-	pctx.ino = ino;
-	pctx.inode = inode;
-	pctx.num = num;
-	pctx.blk = inode->file_acl;
-	return fix_problem(ctx, code, &pctx);
-}
-
 /* Mode and dtime of a live inode; 0 to go on, 1 if cleared. */
 static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
 			      struct extkit_inode *inode, int *dirty)
@@ -116,7 +82,7 @@ static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
 
 	if (ino == EXT2_ROOT_INO && ft != EXT2_FT_DIR) {
 		if (pass1_report(ctx, PR_1_ROOT_NOT_DIR, ino, inode, 0)) {
-			pass1_clear_inode(ctx, ino, inode);
+			fsck_clear_inode(ctx, ino, inode);
 			return 1;
 		}
 	} else if (ft == EXT2_FT_UNKNOWN) {
@@ -126,7 +92,7 @@ static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
 		if (S_ISDIR(inode->mode))
 			return 0;
 		if (pass1_report(ctx, PR_1_BAD_MODE, ino, inode, 0)) {
-			pass1_clear_inode(ctx, ino, inode);
+			fsck_clear_inode(ctx, ino, inode);
 			return 1;
 		}
 	}
@@ -495,7 +461,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	if (res.cleared) {
 		fsck_ea_forget_ibody(ctx, ino);
 		fsck_release_blocks(ctx, inode);
-		pass1_clear_inode(ctx, ino, inode);
+		fsck_clear_inode(ctx, ino, inode);
 		return 0;
 	}
 	if (res.inode_dirty)
@@ -505,7 +471,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	    ino != EXT2_RESIZE_INO && !(inode->flags & EXT4_INLINE_DATA_FL)) {
 		if (pass1_report(ctx, PR_1_ZERO_LENGTH_DIR, ino, inode, 0)) {
 			fsck_release_blocks(ctx, inode);
-			pass1_clear_inode(ctx, ino, inode);
+			fsck_clear_inode(ctx, ino, inode);
 			return 0;
 		}
 	}
@@ -645,7 +611,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 	if (res.cleared) {
 		/* a map the scan gave up on (a bad extent root, say) */
 		fsck_release_blocks(ctx, inode);
-		pass1_clear_inode(ctx, ino, inode);
+		fsck_clear_inode(ctx, ino, inode);
 		fsck_istate_mark_used(&ctx->istate, ino);
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return 0;

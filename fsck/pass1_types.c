@@ -123,7 +123,7 @@ static int check_special(struct fsck_ctx *ctx, uint32_t ino,
 	if (device_problem(inode, why, sizeof(why))) {
 		if (!report_type(ctx, PR_1_SPECIAL_ILLEGAL, ino, inode, why))
 			return 0;
-		pass1_clear_inode(ctx, ino, inode);
+		fsck_clear_inode(ctx, ino, inode);
 		return 1;
 	}
 	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
@@ -282,7 +282,7 @@ static int check_symlink(struct fsck_ctx *ctx, uint32_t ino,
 	}
 	if (!report_type(ctx, PR_1_BAD_SYMLINK, ino, inode, why))
 		return 0;
-	pass1_clear_inode(ctx, ino, inode);
+	fsck_clear_inode(ctx, ino, inode);
 	return 1;
 }
 

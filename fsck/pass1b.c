@@ -727,7 +727,7 @@ static int delete_sharer(struct fsck_ctx *ctx, struct fsck_dups *d,
 			fsck_ea_release(ctx, inode.file_acl);
 	}
 	extkit_block_walk(ctx->fs, &inode, drop_fn, arg);
-	pass1_clear_inode(ctx, ino, &inode);
+	fsck_clear_inode(ctx, ino, &inode);
 	extkit_bitmap_clear(&ctx->inode_used, ino - 1);
 	return 1;
 }
