@@ -401,7 +401,7 @@ int fsck_quota_drop_shared(struct fsck_ctx *ctx,
 void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max);
 void fsck_progress_clear(struct fsck_ctx *ctx);
 
-/* -v statistics (stats.c); fsck_note_order is in blocks.c. */
+/* -v statistics (stats.c); fsck_note_order is in blockmap.c. */
 void fsck_note_order(struct fsck_blk_result *res, uint64_t blk,
 		     uint32_t count);
 void fsck_stats_inode(struct fsck_ctx *ctx, const struct extkit_inode *inode,
@@ -471,14 +471,19 @@ void fsck_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
 /* Appends v to the list; -ENOMEM (alloc_list.c). */
 int fsck_alloc_push(struct fsck_alloc_list *l, uint64_t v);
 
-/* Block map helpers (blocks.c). */
+/* The found and duplicate maps (blockmap.c). */
 int fsck_block_test(struct fsck_ctx *ctx, uint64_t blk);
+/* Claims count blocks from blk; returns how many were claimed already
+ * (duplicates now), the first of them in *first_dup (if not NULL). */
+uint64_t fsck_block_claim(struct fsck_ctx *ctx, uint64_t blk,
+			  uint32_t count, uint64_t *first_dup);
 void fsck_block_mark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count);
 void fsck_block_unmark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count);
 /* Unmarks a block its one remaining owner gives up, whatever pass 1
  * found of its sharing (pass 1B resolved it since). */
 void fsck_block_unmark_owned(struct fsck_ctx *ctx, uint64_t blk);
-/* Releases every block of inode from block_found (pass 4 deletes). */
+/* Releases every block of inode from block_found (pass 4 deletes;
+ * blocks.c). */
 int fsck_release_blocks(struct fsck_ctx *ctx,
 			const struct extkit_inode *inode);
 /*
@@ -583,10 +588,10 @@ int fsck_looks_like_itable(struct fsck_ctx *ctx, uint64_t blk);
  * mkfs' place, holds no inodes while mkfs' place does (why says which). */
 int fsck_tables_garbled(struct fsck_ctx *ctx, const char **why);
 /* Whether blk is group metadata: a superblock copy, descriptors, a bitmap
- * or an inode table (blocks.c). */
+ * or an inode table (group_meta.c). */
 int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk);
 /* Whether the indirect block blk holding buf is group metadata read as a
- * map (not a bitmap place holding a valid map: blocks.c). */
+ * map (not a bitmap place holding a valid map: group_meta.c). */
 int fsck_ind_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk,
 			   const uint8_t *buf);
 /* Whether blk is group g's own superblock copy, descriptors, bitmaps or
