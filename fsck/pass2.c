@@ -47,33 +47,6 @@
 #include "pass2.h"
 #include "problem.h"
 
-static void fill_pctx(struct dir_state *ds, struct problem_context *pctx,
-		      const uint8_t *buf, uint32_t off)
-{
-	const uint8_t *p = buf + off;
-
-	clear_problem_context(pctx);
-	pctx->ino = ds->ino;
-	pctx->num = off;
-	pctx->blkcount = (int64_t)ds->lblk;
-	pctx->de_inode = get_le32(p);
-	pctx->de_name_len = extkit_dirent_name_len(&ds->fmt,
-					(const struct ext2_dir_entry_2 *)p);
-	if (pctx->de_name_len > EXT2_NAME_LEN)
-		pctx->de_name_len = EXT2_NAME_LEN;
-	pctx->de_name = (const char *)p + EXT2_DIR_ENTRY_HEADER_LEN;
-	pctx->de_type = ds->fmt.has_filetype ? p[7] : 0;
-}
-
-int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
-		  uint32_t off)
-{
-	struct problem_context pctx;
-
-	fill_pctx(ds, &pctx, buf, off);
-	return fix_problem(ds->ctx, code, &pctx);
-}
-
 /* Rewrites the record at p as (ino, name), its rec_len kept. */
 static void set_dirent(struct dir_state *ds, uint8_t *p, uint32_t ino,
 		       const char *name, uint32_t name_len)
@@ -229,7 +202,7 @@ static void clear_stray_filetype(struct dir_state *ds, uint8_t *buf,
 
 	if (!buf[off + 7])
 		return;
-	fill_pctx(ds, &pctx, buf, off);
+	pass2_fill_pctx(ds, &pctx, buf, off);
 	if (fix_problem(ds->ctx, PR_2_CLEAR_FILETYPE, &pctx)) {
 		buf[off + 7] = 0;
 		ds->dirty = 1;
@@ -249,7 +222,7 @@ static void check_filetype_is(struct dir_state *ds, uint8_t *buf,
 	}
 	if (buf[off + 7] == want)
 		return;
-	fill_pctx(ds, &pctx, buf, off);
+	pass2_fill_pctx(ds, &pctx, buf, off);
 	pctx.num = want;
 	if (fix_problem(ds->ctx, buf[off + 7] ? PR_2_BAD_FILETYPE :
 			PR_2_SET_FILETYPE, &pctx)) {
@@ -436,7 +409,7 @@ static int drop_first_link(struct dir_state *ds, uint8_t *buf, uint32_t off,
 
 	if (dotdot_of(ds->ctx, sub) != ds->ino)
 		return 0;
-	fill_pctx(ds, &pctx, buf, off);
+	pass2_fill_pctx(ds, &pctx, buf, off);
 	pctx.num = sub->parent;
 	if (!fix_problem(ds->ctx, PR_2_LINK_DIR_FIRST, &pctx) ||
 	    fsck_unlink_entry(ds->ctx, sub->parent, sub->ino, NULL))
@@ -484,7 +457,7 @@ static int uninit_ref(struct dir_state *ds, const uint8_t *buf,
 {
 	struct problem_context pctx;
 
-	fill_pctx(ds, &pctx, buf, off);
+	pass2_fill_pctx(ds, &pctx, buf, off);
 	return fsck_uninit_ref(ds->ctx, target, &pctx);
 }
 
@@ -574,7 +547,8 @@ static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 		pass2_record(ds, buf, ent->offset);
 		break;
 	case EXTKIT_DE_CORRUPT:
-		pass2_salvage(ds, it, ent);
+		if (pass2_salvage(ds, it, ent))
+			pass2_record(ds, buf, ent->offset);
 		break;
 	default:
 		break;
@@ -589,41 +563,6 @@ static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 	}
 	if (ds->dirty && buf)
 		extkit_dir_iter_mark_dirty(it);
-}
-
-const char *pass2_index_problem(struct dir_state *ds, int indexed,
-				uint32_t *code, uint64_t *num)
-{
-	struct extkit_htree_report rep;
-	int rc;
-
-	if (!indexed)
-		return "the index root is not valid";
-	if (ds->index_broken)
-		return "entries were changed";
-	rc = extkit_htree_verify(ds->ctx->fs, ds->ino, &rep);
-	if (rc != -ENODATA && rc != -ENOMEM &&
-	    !extkit_htree_version_known(rep.hash_version)) {
-		*code = PR_2_HTREE_HASHV;
-		*num = rep.hash_version;
-		return "unsupported hash version";
-	}
-	if (rc)
-		return NULL;
-	/* e2fsck clears these as it reads the index block (preen may);
-	 * the rest it finds checking the whole tree, and then asks */
-	if (rep.bad_node)
-		return "an index block has a wrong limit or count, or "
-		       "entries out of hash order";
-	*code = PR_2_HTREE_CLEAR;
-	if (rep.bad_index)
-		return "the index entries are not sorted or out of range";
-	if (rep.bad_hash)
-		return "entries lie outside the hash range of their block";
-	if (rep.unhashable)
-		return "a casefolded name is not UTF-8, so the kernel and "
-		       "e2fsck hash it differently";
-	return NULL;
 }
 
 /*

@@ -164,23 +164,22 @@ static void report_corrupt(struct dir_state *ds, uint32_t off,
 	*fix = fix_problem(ds->ctx, PR_2_DIR_CORRUPT, &pctx);
 }
 
-void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
-		   const struct extkit_dirent *ent)
+int pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
+		  const struct extkit_dirent *ent)
 {
 	uint8_t *buf = extkit_dir_iter_block(it);
 	uint32_t off = ent->offset, limit;
 	int fix;
 
 	if (!buf)
-		return;
+		return 0;
 	if (ent->problem == EXTKIT_DIRENT_BAD_INODE) {
 		/* Where '.' or '..' belongs: as e2fsck, that check comes
-		 * first (and rewrites the record). */
+		 * first (and rewrites the record): the caller's. */
 		if (ds->lblk == 0 && ds->rec_no < 2)
-			pass2_record(ds, buf, off);
-		else
-			bad_inode_record(ds, buf, off);
-		return;
+			return 1;
+		bad_inode_record(ds, buf, off);
+		return 0;
 	}
 	/* an inline directory's part and an htree root have no checksum
 	 * tail */
@@ -188,7 +187,7 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 	if (off >= limit) {
 		/* past the records (a leaf's checksum tail) */
 		extkit_dir_iter_seek(it, extkit_dir_iter_area(it));
-		return;
+		return 0;
 	}
 	report_corrupt(ds, off, ent->problem, &fix);
 	if (fix) {
@@ -203,6 +202,7 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 		ds->walk_only = 1;
 	}
 	extkit_dir_iter_seek(it, salvage_at(ds, buf, off, limit));
+	return 0;
 }
 
 /* ---- duplicate names ---- */
