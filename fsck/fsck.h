@@ -506,23 +506,7 @@ void fsck_claim_blocks(struct fsck_ctx *ctx, struct fsck_blk_result *res,
 int fsck_scan_extent_tree(struct fsck_ctx *ctx, uint32_t ino,
 			  struct extkit_inode *inode,
 			  struct fsck_blk_result *res);
-/*
- * Pass 1B's owners of the shared blocks (pass1b.c): whether this
- * reference to blk must be copied (blk is shared and another reference,
- * or group metadata, keeps it: e2fsck's rule, the last owner keeps the
- * block); and, once it was, one reference fewer.
- */
 struct fsck_dups;
-int fsck_dup_must_copy(struct fsck_ctx *ctx, struct fsck_dups *d,
-		       uint64_t blk);
-void fsck_dup_copied(struct fsck_ctx *ctx, struct fsck_dups *d,
-		     uint64_t blk);
-/* Whether reserved inode ino keeps shared block blk rather than copy it:
- * no group metadata and no bad blocks list owns blk (the files naming it
- * copy it; a journal whose map was pointed at a file's block keeps the
- * block, the file its data). */
-int fsck_dup_reserved_keeps(struct fsck_ctx *ctx, struct fsck_dups *d,
-			    uint32_t ino, uint64_t blk);
 /*
  * Pass 1B for an extent tree (extclone.c): gives inode private copies
  * of the shared blocks it maps that another owner keeps (dups says
@@ -532,9 +516,9 @@ int fsck_dup_reserved_keeps(struct fsck_ctx *ctx, struct fsck_dups *d,
 int fsck_clone_extents(struct fsck_ctx *ctx, struct fsck_dups *dups,
 		       uint32_t ino, struct extkit_inode *inode);
 /*
- * Pass 1B: copies block from to block to for inode ino; a data block of
- * a directory gets its checksum seeded by ino (its new owner) with
- * metadata_csum (pass1b.c).
+ * Copies block from to block to for inode ino; a data block of a
+ * directory gets its checksum seeded by ino (its new owner) with
+ * metadata_csum (blockcopy.c).
  */
 int fsck_copy_block(struct fsck_ctx *ctx, uint64_t from, uint64_t to,
 		    uint32_t ino, const struct extkit_inode *inode, int data);
