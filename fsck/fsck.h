@@ -309,8 +309,20 @@ int fsck_pass3(struct fsck_ctx *ctx);
 int fsck_pass4(struct fsck_ctx *ctx);
 int fsck_pass5(struct fsck_ctx *ctx);
 
-/* Opens the filesystem, falling back to a backup superblock (pass0.c). */
+/* Opens the image (through the undo log with -z), the filesystem, the
+ * journal, and checks the superblock's fields (pass0.c). */
 int fsck_open(struct fsck_ctx *ctx);
+/* Opens the superblock -b names, or the primary, falling back to a
+ * backup (open.c); ctx->fs then. */
+int fsck_open_super(struct fsck_ctx *ctx);
+/* Messages name the filesystem by its label once one is read (open.c). */
+void fsck_name_by_label(struct fsck_ctx *ctx);
+/* -z: ctx->io made an undo log over the target (undo.c); 0 or -errno,
+ * said. */
+int fsck_open_undo(struct fsck_ctx *ctx);
+/* MMP: checked (-n) or started; on failure the filesystem is closed and
+ * -EBUSY, -EFSCORRUPTED (refused, said) or an I/O error returned (mmp.c). */
+int fsck_start_mmp(struct fsck_ctx *ctx);
 /*
  * Feature bits no checker knows (features.c): said as e2fsck says it, the
  * exit code set in ctx->open_exit; -EXTKIT_EUNSUPP then, else 0. The raw
@@ -321,7 +333,7 @@ int fsck_open(struct fsck_ctx *ctx);
 int fsck_refuse_unknown_features(struct fsck_ctx *ctx,
 				 const struct extkit_super *sb, int replayed);
 int fsck_refuse_unknown_raw(struct fsck_ctx *ctx);
-/* Closes ctx->fs and opens it again (after a journal replay; pass0.c). */
+/* Closes ctx->fs and opens it again (after a journal replay; open.c). */
 int fsck_reopen(struct fsck_ctx *ctx);
 /* Checks the journal and replays it when it needs recovery (journal.c). */
 int fsck_journal(struct fsck_ctx *ctx);
