@@ -702,13 +702,15 @@ void fsck_release_new_inode(struct fsck_ctx *ctx, uint32_t ino, int is_dir);
 struct extkit_allocator;
 void fsck_allocator(struct fsck_ctx *ctx, struct extkit_allocator *a);
 
-/* lost+found and directory entry insertion (lost_found.c). */
+/* lost+found (lost_found.c). */
 int fsck_get_lost_found(struct fsck_ctx *ctx, int create);
 /* Only looks: ctx->lost_found set when /lost+found is a usable directory;
  * nothing reported (pass 3 under -n, as e2fsck: a missing one is asked
  * about only when a file must go there). */
 void fsck_find_lost_found(struct fsck_ctx *ctx);
 int fsck_reconnect(struct fsck_ctx *ctx, uint32_t ino);
+
+/* Directory edits (dir_edit.c). */
 int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 		   uint32_t name_len, uint32_t ino, uint8_t ftype);
 /* Forgets the cached free-entry map (of dir, or of any directory when
@@ -716,18 +718,30 @@ int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 void fsck_drop_add_space(struct fsck_ctx *ctx, uint32_t dir);
 int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 		  uint16_t mode);
+/* The parts of fsck_make_dir, for a maker that settles more between
+ * them (lost+found's name): the block of new directory ino, near its
+ * inode; then the directory written in it and recorded. */
+int fsck_new_dir_block(struct fsck_ctx *ctx, uint32_t ino, uint64_t *blk);
+int fsck_write_new_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
+		       uint16_t mode, uint64_t blk);
+/* Writes a fresh block of directory dir (i_generation gen): '.' and '..'
+ * (parent non-zero) or one empty record, and the checksum tail. */
+int fsck_dir_block_write(struct fsck_ctx *ctx, uint64_t blk, uint32_t dir,
+			 uint32_t gen, uint32_t parent);
 int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);
 /* Removes the first entry of dir naming ino (named name, when given). */
 int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 		      const char *name);
+/* Changes inode ino's i_links_count on disk and in link_count by adj. */
+int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj);
+
+/* A directory's holes (dir_hole.c). */
 /* Maps a new empty directory block at logical block lblk of dir. */
 int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk);
 /* bigalloc: fills hole [start, end) of an extent directory from the
  * clusters of the extents around it; -EXTKIT_EUNSUPP when it needs more. */
 int fsck_dir_fill_cluster_gap(struct fsck_ctx *ctx, uint32_t dir,
 			      uint64_t start, uint64_t end);
-/* Changes inode ino's i_links_count on disk and in link_count by adj. */
-int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj);
 
 /* Path of directory ino for messages ("???" parts when unknown). */
 void fsck_dir_path(struct fsck_ctx *ctx, uint32_t ino, char *out,
