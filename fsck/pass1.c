@@ -25,12 +25,10 @@
  */
 #include "config.h"
 
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csum.h"
-#include "endian.h"
 #include "error.h"
 #include "extent.h"
 #include "fs.h"
@@ -636,28 +634,31 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
  */
 static void check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
-	size_t dtime_off = offsetof(struct ext2_inode, i_dtime);
-	size_t faddr_off = offsetof(struct ext2_inode, i_obso_faddr);
-	uint32_t dtime = get_le32(raw + dtime_off);
-	/* Reserved inodes: the dtime only (e2fsck checks it for all). */
-	uint32_t faddr = ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO ?
-			 0 : get_le32(raw + faddr_off);
+	uint32_t isz = ctx->fs->g.inode_size;
+	struct extkit_inode_stored st;
 	struct extkit_inode inode;
+	uint32_t dtime, faddr;
 	uint8_t *copy;
 
+	extkit_inode_stored_get(raw, isz, &st);
+	dtime = st.dtime;
+	/* Reserved inodes: the dtime only (e2fsck checks it for all). */
+	faddr = ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO ?
+		0 : st.faddr;
 	if ((!dtime || dtime >= ctx->fs->sb.inodes_count) && !faddr)
 		return;
-	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
-	copy = malloc(ctx->fs->g.inode_size);
+	extkit_inode_decode(raw, isz, &inode);
+	copy = malloc(isz);
 	if (!copy)
 		return;
-	memcpy(copy, raw, ctx->fs->g.inode_size);
+	memcpy(copy, raw, isz);
 	if (dtime && dtime < ctx->fs->sb.inodes_count &&
 	    pass1_report(ctx, PR_1_LOW_DTIME, ino, &inode, dtime))
-		put_le32(copy + dtime_off, inode.links_count ? 0 : ctx->now);
+		st.dtime = inode.links_count ? 0 : ctx->now;
 	if (faddr && pass1_report(ctx, PR_1_FADDR, ino, &inode, faddr))
-		put_le32(copy + faddr_off, 0);
-	if (memcmp(copy, raw, ctx->fs->g.inode_size) && fsck_fixing(ctx)) {
+		st.faddr = 0;
+	extkit_inode_stored_put(&st, isz, copy);
+	if (memcmp(copy, raw, isz) && fsck_fixing(ctx)) {
 		extkit_inode_write_raw(ctx->fs, ino, copy);
 		memcpy(raw, copy, ctx->fs->g.inode_size);
 	}
@@ -694,15 +695,16 @@ static int check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t isz = fs->g.inode_size;
-	size_t bhi_off = offsetof(struct ext2_inode, l_i_blocks_high);
-	size_t ahi_off = offsetof(struct ext2_inode, l_i_file_acl_high);
-	size_t xoff = offsetof(struct ext2_inode, i_extra_isize);
-	uint16_t bhi = get_le16(raw + bhi_off), ahi = get_le16(raw + ahi_off);
-	uint16_t extra = isz > EXT2_INODE_CORE_SIZE ? get_le16(raw + xoff) : 0;
+	struct extkit_inode_stored st;
 	struct extkit_inode inode;
+	uint16_t bhi, ahi, extra;
 	uint8_t *copy;
 	int changed = 0;
 
+	extkit_inode_stored_get(raw, isz, &st);
+	bhi = st.blocks_hi;
+	ahi = st.file_acl_hi;
+	extra = st.extra_isize;
 	if (fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_HUGE_FILE)
 		bhi = 0;
 	if (fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT)
@@ -716,11 +718,12 @@ static int check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	memcpy(copy, raw, isz);
 	if (!extra_isize_ok(extra, isz) &&
 	    pass1_report(ctx, PR_1_EXTRA_ISIZE, ino, &inode, extra))
-		put_le16(copy + xoff, extra_isize_fix(fs, extra));
+		st.extra_isize = extra_isize_fix(fs, extra);
 	if (bhi && pass1_report(ctx, PR_1_BLOCKS_HI, ino, &inode, bhi))
-		put_le16(copy + bhi_off, 0);
+		st.blocks_hi = 0;
 	if (ahi && pass1_report(ctx, PR_1_FILE_ACL_HI, ino, &inode, ahi))
-		put_le16(copy + ahi_off, 0);
+		st.file_acl_hi = 0;
+	extkit_inode_stored_put(&st, isz, copy);
 	if (memcmp(copy, raw, isz) && fsck_fixing(ctx)) {
 		extkit_inode_write_raw(fs, ino, copy);
 		memcpy(raw, copy, isz);
@@ -732,6 +735,7 @@ static int check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 
 static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
+	struct extkit_inode_stored st;
 	struct extkit_inode inode;
 	/* the bad blocks inode is not trusted with a wrong checksum */
 	int csum_bad = ino == EXT2_BAD_INO &&
@@ -743,7 +747,8 @@ static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 		return check_reserved(ctx, ino, &inode, csum_bad);
 	}
 	/* Fast path: a never used inode (no mode, no links). */
-	if (get_le16(raw) == 0 && get_le16(raw + 26) == 0)
+	extkit_inode_stored_get(raw, ctx->fs->g.inode_size, &st);
+	if (st.mode == 0 && st.links_count == 0)
 		return 0;
 	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
 	if (!inode.links_count && (inode.dtime || !inode.mode))

@@ -69,6 +69,30 @@ int extkit_inode_time_set(void *raw, uint32_t raw_size,
  * inode table block in place (the other bytes are kept). */
 void extkit_inode_set_links_raw(void *raw, uint16_t links);
 
+/*
+ * Fields of an on-disk inode as they are stored, which struct extkit_inode
+ * combines or leaves out (a check must see them apart): i_mode and
+ * i_links_count (a look without a decode), i_dtime (an orphan list link
+ * too), the obsolete i_obso_faddr, l_i_blocks_high, l_i_file_acl_high
+ * and i_extra_isize (0 in a 128-byte inode, which has none).
+ */
+struct extkit_inode_stored {
+	uint16_t mode;
+	uint16_t links_count;
+	uint32_t dtime;
+	uint32_t faddr;
+	uint16_t blocks_hi;
+	uint16_t file_acl_hi;
+	uint16_t extra_isize;
+};
+
+void extkit_inode_stored_get(const void *raw, uint32_t raw_size,
+			     struct extkit_inode_stored *st);
+/* Stores them back into raw (i_extra_isize only past the 128-byte core);
+ * the other bytes are kept. */
+void extkit_inode_stored_put(const struct extkit_inode_stored *st,
+			     uint32_t raw_size, void *raw);
+
 /* raw_size is the on-disk inode size (128 .. block size). */
 void extkit_inode_decode(const void *raw, uint32_t raw_size,
 			 struct extkit_inode *mem);
