@@ -34,7 +34,6 @@
 #include "casefold.h"
 #include "csum.h"
 #include "dir.h"
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "dirblock.h"
@@ -99,7 +98,7 @@ static int shift_record(struct dir_state *ds, uint8_t *buf, uint32_t off)
 static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	uint8_t *p = buf + off;
-	uint32_t ino = get_le32(p), len = extkit_dirent_rec_len(&ds->fmt, p);
+	uint32_t ino = extkit_dirent_inode(p), len = extkit_dirent_rec_len(&ds->fmt, p);
 	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
 					     (struct ext2_dir_entry_2 *)p);
 
@@ -117,13 +116,13 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	} else if (ino != ds->ino) {
 		if (!pass2_problem(ds, PR_2_BAD_INODE_DOT, buf, off))
 			return;
-		put_le32(p, ds->ino);
+		extkit_dirent_set_inode(p, ds->ino);
 		ds->dirty = 1;
 	}
 	/* the byte after the name (rec_len >= 12 holds it) */
 	if (p[EXT2_DIR_ENTRY_HEADER_LEN + 1] &&
 	    pass2_problem(ds, PR_2_DOT_NULL_TERM, buf, off)) {
-		set_dirent(ds, p, get_le32(p), ".", 1);
+		set_dirent(ds, p, extkit_dirent_inode(p), ".", 1);
 		ds->dirty = 1;
 	}
 	if (len >= 24 && pass2_problem(ds, PR_2_SPLIT_DOT, buf, off)) {
@@ -135,7 +134,7 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 					  0);
 		ds->dirty = 1;
 	}
-	if (get_le32(p) == ds->ino) {
+	if (extkit_dirent_inode(p) == ds->ino) {
 		fsck_count_link(ds->ctx, ds->ino);
 		pass2_check_filetype(ds, buf, off, ds->ino);
 	}
@@ -145,7 +144,7 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	uint8_t *p = buf + off;
-	uint32_t ino = get_le32(p);
+	uint32_t ino = extkit_dirent_inode(p);
 	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
 					     (struct ext2_dir_entry_2 *)p);
 	struct fsck_ctx *ctx = ds->ctx;
@@ -174,7 +173,7 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	if (((ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO) ||
 	     ino > ctx->fs->sb.inodes_count) &&
 	    pass2_problem(ds, PR_2_BAD_INO, buf, off)) {
-		put_le32(p, 0);
+		extkit_dirent_set_inode(p, 0);
 		ds->dirty = 1;
 		return;
 	}
@@ -189,7 +188,7 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 /* Clears the live record at off (inode 0: free space). */
 static void clear_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
-	put_le32(buf + off, 0);
+	extkit_dirent_set_inode(buf + off, 0);
 	ds->dirty = 1;
 }
 
@@ -256,7 +255,7 @@ static uint32_t entry_inode_problem(struct dir_state *ds, const uint8_t *p,
 				    uint32_t nl)
 {
 	struct fsck_ctx *ctx = ds->ctx;
-	uint32_t ino = get_le32(p);
+	uint32_t ino = extkit_dirent_inode(p);
 
 	if (is_name(p, nl, "."))
 		return PR_2_DUP_DOT;
@@ -330,7 +329,8 @@ static void check_name_chars(struct dir_state *ds, uint8_t *buf,
 static int needs_encryption(const struct dir_state *ds, const uint8_t *p,
 			    uint32_t target)
 {
-	uint8_t ft = ds->fmt.has_filetype ? p[7] : EXT2_FT_UNKNOWN;
+	uint8_t ft = extkit_dirent_file_type(&ds->fmt,
+					     (const struct ext2_dir_entry_2 *)p);
 
 	if (ft == EXT2_FT_UNKNOWN)
 		ft = fsck_ftype(ds->ctx, target);
@@ -467,7 +467,7 @@ static void check_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	uint8_t *p = buf + off;
 	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
 					     (struct ext2_dir_entry_2 *)p);
-	uint32_t target = get_le32(p), code;
+	uint32_t target = extkit_dirent_inode(p), code;
 
 	if (!target)
 		return;

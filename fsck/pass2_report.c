@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include "dir.h"
-#include "endian.h"
 #include "ondisk.h"
 
 #include "fsck.h"
@@ -23,13 +22,14 @@ void pass2_fill_pctx(struct dir_state *ds, struct problem_context *pctx,
 	pctx->ino = ds->ino;
 	pctx->num = off;
 	pctx->blkcount = (int64_t)ds->lblk;
-	pctx->de_inode = get_le32(p);
+	pctx->de_inode = extkit_dirent_inode(p);
 	pctx->de_name_len = extkit_dirent_name_len(&ds->fmt,
 					(const struct ext2_dir_entry_2 *)p);
 	if (pctx->de_name_len > EXT2_NAME_LEN)
 		pctx->de_name_len = EXT2_NAME_LEN;
 	pctx->de_name = (const char *)p + EXT2_DIR_ENTRY_HEADER_LEN;
-	pctx->de_type = ds->fmt.has_filetype ? p[7] : 0;
+	pctx->de_type = extkit_dirent_file_type(&ds->fmt,
+					(const struct ext2_dir_entry_2 *)p);
 }
 
 int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
