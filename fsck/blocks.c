@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "bmap.h"
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "ondisk.h"
@@ -90,7 +89,7 @@ static uint32_t garbage_count(const struct extkit_fs *fs, const uint8_t *buf)
 	uint32_t apb = fs->g.addr_per_block, bad = 0;
 
 	for (uint32_t i = 0; i < apb; i++) {
-		uint32_t b = get_le32(buf + 4 * i);
+		uint32_t b = extkit_bmap_ind_get(buf, i);
 
 		if (b && !extkit_fs_valid_block(fs, b))
 			bad++;

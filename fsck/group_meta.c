@@ -8,7 +8,7 @@
  */
 #include "config.h"
 
-#include "endian.h"
+#include "bmap.h"
 #include "fs.h"
 #include "group.h"
 #include "ondisk.h"
@@ -94,7 +94,7 @@ static int whole_map(const struct extkit_fs *fs, const uint8_t *buf)
 	uint32_t used = 0;
 
 	for (uint32_t i = 0; i < fs->g.addr_per_block; i++) {
-		uint32_t b = get_le32(buf + 4 * i);
+		uint32_t b = extkit_bmap_ind_get(buf, i);
 
 		if (b && !extkit_fs_valid_block(fs, b))
 			return 0;

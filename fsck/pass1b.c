@@ -32,7 +32,6 @@
 #include "bmap.h"
 #include "csum.h"
 #include "dirblock.h"
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
@@ -184,10 +183,10 @@ static void drop_illegal(struct fsck_ctx *ctx, uint64_t blk)
 	if (extkit_fs_read_block(fs, blk, ctx->blkbuf))
 		return;
 	for (uint32_t i = 0; i < fs->g.addr_per_block; i++) {
-		uint32_t b = get_le32(ctx->blkbuf + 4 * i);
+		uint32_t b = extkit_bmap_ind_get(ctx->blkbuf, i);
 
 		if (b && !extkit_fs_valid_block(fs, b)) {
-			put_le32(ctx->blkbuf + 4 * i, 0);
+			extkit_bmap_ind_set(ctx->blkbuf, i, 0);
 			dirty = 1;
 		}
 	}
