@@ -50,6 +50,12 @@ static uint8_t *entry_at(uint8_t *node, uint16_t i)
 	return node + EXT_HDR_SIZE + (size_t)i * EXT_ENTRY_SIZE;
 }
 
+int extkit_extent_has_magic(const uint8_t *node)
+{
+	return get_le16(node + offsetof(struct ext4_extent_header,
+					eh_magic)) == EXT4_EXT_MAGIC;
+}
+
 uint16_t extkit_extent_entries(const uint8_t *node)
 {
 	return get_le16(node + offsetof(struct ext4_extent_header,
