@@ -312,7 +312,7 @@ static int check_ibody(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
 		*ea_blocks = 0;
 	}
 	/* As e2fsck: every attribute of the inode goes. */
-	put_le32((uint8_t *)reg.buf, 0);
+	extkit_xattr_ibody_drop(raw, ctx->fs->g.inode_size);
 	if (!fsck_fixing(ctx) || extkit_inode_write_raw(ctx->fs, ino, raw))
 		return 0;
 	ctx->flags |= FSCK_FL_CHANGED;
@@ -635,7 +635,7 @@ static int ahead_ibody(struct fsck_ctx *ctx, const struct fsck_ea_ahead *a,
 	if (!fix_problem(ctx, PR_1_EA_INODE_BAD, &pctx) || !fsck_fixing(ctx))
 		goto out;
 	ea_region_unref(ctx, &reg);
-	put_le32((uint8_t *)reg.buf, 0);
+	extkit_xattr_ibody_drop(raw, ctx->fs->g.inode_size);
 	if (extkit_inode_write_raw(ctx->fs, a->owner, raw)) {
 		ctx->flags |= FSCK_FL_UNCORRECTED;
 		goto out;
