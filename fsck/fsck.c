@@ -25,7 +25,6 @@
 
 #include "clock.h"
 #include "csum.h"
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "io.h"

@@ -21,7 +21,6 @@
 
 #include "bitmap.h"
 #include "bmap.h"
-#include "endian.h"
 #include "error.h"
 #include "extent.h"
 #include "inode.h"
