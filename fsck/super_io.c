@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include "csum.h"
-#include "endian.h"
 #include "fs.h"
 #include "io.h"
 #include "ondisk.h"
@@ -47,7 +46,7 @@ int fsck_write_raw_primary(struct fsck_ctx *ctx, const struct extkit_super *sb,
 
 	extkit_super_encode(sb, raw);
 	if (sb->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
-		raw->s_checksum = cpu_to_le32(extkit_super_csum(raw));
+		extkit_super_csum_store(raw);
 	rc = extkit_io_write_bytes(ctx->io, EXT2_SUPERBLOCK_OFFSET, raw,
 				   sizeof(*raw));
 	if (!rc)

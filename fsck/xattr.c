@@ -24,7 +24,6 @@
 
 #include "count.h"
 #include "csum.h"
-#include "endian.h"
 #include "inode.h"
 #include "error.h"
 #include "fs.h"
@@ -247,13 +246,11 @@ static void ea_block_values(struct fsck_ctx *ctx, uint32_t ino,
 static void ea_block_csum(struct fsck_ctx *ctx, uint32_t ino,
 			  struct fsck_ea_rec *r)
 {
-	const struct ext2_ext_attr_header *h = (const void *)ctx->blkbuf;
 	struct problem_context pctx;
 
 	if (!extkit_has_ro_compat(&ctx->fs->sb,
 				  EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) ||
-	    extkit_ea_block_csum(ctx->fs, r->blk, ctx->blkbuf) ==
-	    le32(h->h_checksum))
+	    extkit_ea_block_csum_ok(ctx->fs, r->blk, ctx->blkbuf))
 		return;
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
