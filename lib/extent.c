@@ -67,6 +67,11 @@ uint16_t extkit_extent_depth(const uint8_t *node)
 	return get_le16(node + offsetof(struct ext4_extent_header, eh_depth));
 }
 
+uint16_t extkit_extent_max(const uint8_t *node)
+{
+	return get_le16(node + offsetof(struct ext4_extent_header, eh_max));
+}
+
 void extkit_extent_set_entries(uint8_t *node, uint16_t n)
 {
 	put_le16(node + offsetof(struct ext4_extent_header, eh_entries), n);

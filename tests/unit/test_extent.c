@@ -397,6 +397,19 @@ START_TEST(test_has_magic)
 }
 END_TEST
 
+/* eh_max: the header's bytes 4-5, little-endian. */
+START_TEST(test_max)
+{
+	uint8_t node[1024];
+
+	extkit_extent_node_init(node, sizeof(node), 84, 0);
+	ck_assert_uint_eq(extkit_extent_max(node), 84);
+	ck_assert_uint_eq(get_le16(node + 4), 84);
+	put_le16(node + 4, 0x1234);
+	ck_assert_uint_eq(extkit_extent_max(node), 0x1234);
+}
+END_TEST
+
 Suite *extent_suite(void)
 {
 	Suite *s = suite_create("extent");
@@ -409,6 +422,7 @@ Suite *extent_suite(void)
 	tcase_add_test(tc, test_slots);
 	tcase_add_test(tc, test_root_and_tree_block_csum);
 	tcase_add_test(tc, test_has_magic);
+	tcase_add_test(tc, test_max);
 	suite_add_tcase(s, tc);
 	tcase_add_test(dir, test_dir_append_extents);
 	tcase_add_test(dir, test_dir_truncate_extents);
