@@ -299,8 +299,8 @@ int fsck_pass1_resize(struct fsck_ctx *ctx);
 void fsck_apply_ind_fixes(struct fsck_ctx *ctx, int skip_shared);
 int fsck_pass1_ind_fixes(struct fsck_ctx *ctx);
 /* Pass 1E (extents_rebuild.c): on bigalloc, each block-mapped file pass 1
- * queued (fsck_queue_to_extents, asked there: 1 when queued) becomes an
- * extent file. */
+ * queued (fsck_queue_to_extents, bigalloc_queue.c, asked there: 1 when
+ * queued) becomes an extent file. */
 int fsck_pass1e(struct fsck_ctx *ctx);
 int fsck_queue_to_extents(struct fsck_ctx *ctx, uint32_t ino,
 			  const struct extkit_inode *inode);

@@ -19,8 +19,6 @@
  */
 #include "config.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 
 #include "error.h"
 #include "fs.h"
