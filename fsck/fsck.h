@@ -402,11 +402,13 @@ void fsck_orphan_file_check(struct fsck_ctx *ctx);
  * rewrites) the quota files (quota.c).
  */
 void fsck_quota(struct fsck_ctx *ctx);
-/* Before pass 1B: a quota inode mapping shared blocks is emptied
- * (asked), its blocks left to their other owners (quota.c). */
-void fsck_quota_keep_inodes(struct fsck_ctx *ctx);
+/* The quota inodes during the passes (quota_inodes.c). Before pass 1B:
+ * a quota inode mapping shared blocks is emptied (asked), its blocks left
+ * to their other owners. After pass 4: a cleared quota inode past the
+ * reserved ones is counted in use, for fsck_quota to write anew. */
 int fsck_quota_drop_shared(struct fsck_ctx *ctx,
 			   struct fsck_alloc_list *given_up);
+void fsck_quota_keep_inodes(struct fsck_ctx *ctx);
 
 /* Progress line "pass current max device" on -C FD, or with -C 0 a bar
  * on the terminal (progress.c); the bar is wiped before a message. */
