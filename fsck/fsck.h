@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * extkit-fsck: the context every pass works on, the options, and the
- * helpers the passes share. One struct fsck_ctx per run; passes take it
- * explicitly (no globals).
+ * helpers the passes share (each declared with the file that holds it).
+ * One struct fsck_ctx per run; passes take it explicitly (no globals).
  */
 #ifndef EXTKIT_FSCK_H
 #define EXTKIT_FSCK_H
@@ -426,7 +426,7 @@ void fsck_stats_reserved(struct fsck_ctx *ctx, uint32_t ino,
 unsigned int fsck_stats_noncontig_permille(const struct fsck_ctx *ctx);
 void fsck_stats_print(const struct fsck_ctx *ctx);
 
-/* fsck.c helpers */
+/* Helpers every pass uses: inline here, or in the file each names. */
 /*
  * Whether the reader threads pay: a thread and its handoffs cost a few
  * milliseconds, which inode tables under 128 MiB (about 500,000 inodes of
