@@ -217,16 +217,24 @@ int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 	return rc;
 }
 
+/* An edit of dir's records in place: none under -n; the cached
+ * free-entry map of dir goes. */
+static int open_for_edit(struct fsck_ctx *ctx, uint32_t dir,
+			 struct extkit_dir_iter **it)
+{
+	if (ctx->readonly)
+		return -EROFS;
+	fsck_drop_add_space(ctx, dir);
+	return extkit_dir_iter_open(ctx->fs, dir, 0, it);
+}
+
 int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
 {
 	struct extkit_dir_iter *it;
 	struct extkit_dirent ent;
 	int rc, n = 0;
 
-	if (ctx->readonly)
-		return -EROFS;
-	fsck_drop_add_space(ctx, dir);
-	rc = extkit_dir_iter_open(ctx->fs, dir, 0, &it);
+	rc = open_for_edit(ctx, dir, &it);
 	if (rc)
 		return rc;
 	while ((rc = extkit_dir_iter_next(it, &ent)) > 0 && ent.lblk == 0) {
@@ -246,7 +254,6 @@ int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
 	return rc == 2 ? 0 : (rc < 0 ? rc : -ENOENT);
 }
 
-
 static int is_dot_or_dotdot(const struct extkit_dirent *ent)
 {
 	return (ent->name_len == 1 && ent->name[0] == '.') ||
@@ -260,10 +267,7 @@ int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 	struct extkit_dirent ent;
 	int rc, done = 0;
 
-	if (ctx->readonly)
-		return -EROFS;
-	fsck_drop_add_space(ctx, dir);
-	rc = extkit_dir_iter_open(ctx->fs, dir, 0, &it);
+	rc = open_for_edit(ctx, dir, &it);
 	if (rc)
 		return rc;
 	while (!done && (rc = extkit_dir_iter_next(it, &ent)) > 0) {

@@ -19,7 +19,6 @@
  */
 #include "config.h"
 
-
 #include "error.h"
 #include "fs.h"
 #include "io.h"

@@ -52,7 +52,6 @@ struct clone_arg {
 	struct fsck_dups *d;
 };
 
-
 static int count_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 		    uint32_t count, int flags, void *arg)
 {

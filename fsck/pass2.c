@@ -98,7 +98,8 @@ static int shift_record(struct dir_state *ds, uint8_t *buf, uint32_t off)
 static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	uint8_t *p = buf + off;
-	uint32_t ino = extkit_dirent_inode(p), len = extkit_dirent_rec_len(&ds->fmt, p);
+	uint32_t ino = extkit_dirent_inode(p);
+	uint32_t len = extkit_dirent_rec_len(&ds->fmt, p);
 	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
 					     (struct ext2_dir_entry_2 *)p);
 
@@ -329,8 +330,8 @@ static void check_name_chars(struct dir_state *ds, uint8_t *buf,
 static int needs_encryption(const struct dir_state *ds, const uint8_t *p,
 			    uint32_t target)
 {
-	uint8_t ft = extkit_dirent_file_type(&ds->fmt,
-					     (const struct ext2_dir_entry_2 *)p);
+	const struct ext2_dir_entry_2 *de = (const void *)p;
+	uint8_t ft = extkit_dirent_file_type(&ds->fmt, de);
 
 	if (ft == EXT2_FT_UNKNOWN)
 		ft = fsck_ftype(ds->ctx, target);

@@ -102,8 +102,9 @@ static int looks_like_dir(struct fsck_ctx *ctx, uint32_t ino,
 		return 0;
 	extkit_dir_format_init(fs, &fmt);
 	if (extkit_fs_read_block(fs, pblk, buf) == 0 &&
-	    dir_record(&fmt, buf, 0, ".", &len) && extkit_dirent_inode(buf) == ino &&
-	    len < fmt.block_size && dir_record(&fmt, buf, len, "..", &len))
+	    dir_record(&fmt, buf, 0, ".", &len) &&
+	    extkit_dirent_inode(buf) == ino && len < fmt.block_size &&
+	    dir_record(&fmt, buf, len, "..", &len))
 		ok = 1;
 	free(buf);
 	return ok;
