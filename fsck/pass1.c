@@ -630,27 +630,27 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 /*
  * Raw fields the decoded inode does not carry: a dtime that looks like an
  * orphan list link (below the inode count; the list was cleared in pass
- * 0) and the obsolete fragment address, which must be zero.
+ * 0) and the obsolete fragment address, which must be zero. st holds
+ * raw's stored fields; 1 when raw was rewritten.
  */
-static void check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+static int check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
+		     struct extkit_inode_stored st)
 {
 	uint32_t isz = ctx->fs->g.inode_size;
-	struct extkit_inode_stored st;
 	struct extkit_inode inode;
-	uint32_t dtime, faddr;
+	uint32_t dtime = st.dtime, faddr;
 	uint8_t *copy;
+	int changed = 0;
 
-	extkit_inode_stored_get(raw, isz, &st);
-	dtime = st.dtime;
 	/* Reserved inodes: the dtime only (e2fsck checks it for all). */
 	faddr = ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO ?
 		0 : st.faddr;
 	if ((!dtime || dtime >= ctx->fs->sb.inodes_count) && !faddr)
-		return;
+		return 0;
 	extkit_inode_decode(raw, isz, &inode);
 	copy = malloc(isz);
 	if (!copy)
-		return;
+		return 0;
 	memcpy(copy, raw, isz);
 	if (dtime && dtime < ctx->fs->sb.inodes_count &&
 	    pass1_report(ctx, PR_1_LOW_DTIME, ino, &inode, dtime))
@@ -661,8 +661,10 @@ static void check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	if (memcmp(copy, raw, isz) && fsck_fixing(ctx)) {
 		extkit_inode_write_raw(ctx->fs, ino, copy);
 		memcpy(raw, copy, ctx->fs->g.inode_size);
+		changed = 1;
 	}
 	free(copy);
+	return changed;
 }
 
 /* e2fsck's rule: 0, or 4 (i_extra_isize, i_checksum_hi) up to the room
@@ -741,13 +743,14 @@ static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	int csum_bad = ino == EXT2_BAD_INO &&
 		       !extkit_inode_csum_verify(ctx->fs, ino, raw);
 
-	check_raw(ctx, ino, raw);
+	extkit_inode_stored_get(raw, ctx->fs->g.inode_size, &st);
+	if (check_raw(ctx, ino, raw, st))
+		extkit_inode_stored_get(raw, ctx->fs->g.inode_size, &st);
 	if (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO) {
 		extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
 		return check_reserved(ctx, ino, &inode, csum_bad);
 	}
 	/* Fast path: a never used inode (no mode, no links). */
-	extkit_inode_stored_get(raw, ctx->fs->g.inode_size, &st);
 	if (st.mode == 0 && st.links_count == 0)
 		return 0;
 	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
