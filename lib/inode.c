@@ -177,36 +177,6 @@ void extkit_inode_set_links_raw(void *raw, uint16_t links)
 		 links);
 }
 
-void extkit_inode_stored_get(const void *raw, uint32_t raw_size,
-			     struct extkit_inode_stored *st)
-{
-	const struct ext2_inode *d = raw;
-
-	st->mode = le16(d->i_mode);
-	st->links_count = le16(d->i_links_count);
-	st->dtime = le32(d->i_dtime);
-	st->faddr = le32(d->i_obso_faddr);
-	st->blocks_hi = le16(d->l_i_blocks_high);
-	st->file_acl_hi = le16(d->l_i_file_acl_high);
-	st->extra_isize = raw_size > EXT2_INODE_CORE_SIZE ?
-			  le16(d->i_extra_isize) : 0;
-}
-
-void extkit_inode_stored_put(const struct extkit_inode_stored *st,
-			     uint32_t raw_size, void *raw)
-{
-	struct ext2_inode *d = raw;
-
-	d->i_mode = cpu_to_le16(st->mode);
-	d->i_links_count = cpu_to_le16(st->links_count);
-	d->i_dtime = cpu_to_le32(st->dtime);
-	d->i_obso_faddr = cpu_to_le32(st->faddr);
-	d->l_i_blocks_high = cpu_to_le16(st->blocks_hi);
-	d->l_i_file_acl_high = cpu_to_le16(st->file_acl_hi);
-	if (raw_size > EXT2_INODE_CORE_SIZE)
-		d->i_extra_isize = cpu_to_le16(st->extra_isize);
-}
-
 static void encode_core(const struct extkit_inode *m, struct ext2_inode *d)
 {
 	d->i_mode = cpu_to_le16(m->mode);

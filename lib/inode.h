@@ -3,9 +3,11 @@
 #ifndef EXTKIT_INODE_H
 #define EXTKIT_INODE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "endian.h"
 #include "fs.h"
 #include "ondisk.h"
 
@@ -86,12 +88,47 @@ struct extkit_inode_stored {
 	uint16_t extra_isize;
 };
 
-void extkit_inode_stored_get(const void *raw, uint32_t raw_size,
-			     struct extkit_inode_stored *st);
+/* Inline: pass 1 reads them for every inode of the tables. */
+static inline void extkit_inode_stored_get(const void *raw,
+					   uint32_t raw_size,
+					   struct extkit_inode_stored *st)
+{
+	const uint8_t *p = raw;
+
+	st->mode = get_le16(p + offsetof(struct ext2_inode, i_mode));
+	st->links_count = get_le16(p + offsetof(struct ext2_inode,
+						i_links_count));
+	st->dtime = get_le32(p + offsetof(struct ext2_inode, i_dtime));
+	st->faddr = get_le32(p + offsetof(struct ext2_inode, i_obso_faddr));
+	st->blocks_hi = get_le16(p + offsetof(struct ext2_inode,
+					      l_i_blocks_high));
+	st->file_acl_hi = get_le16(p + offsetof(struct ext2_inode,
+						l_i_file_acl_high));
+	st->extra_isize = raw_size > EXT2_INODE_CORE_SIZE ?
+			  get_le16(p + offsetof(struct ext2_inode,
+						i_extra_isize)) : 0;
+}
+
 /* Stores them back into raw (i_extra_isize only past the 128-byte core);
  * the other bytes are kept. */
-void extkit_inode_stored_put(const struct extkit_inode_stored *st,
-			     uint32_t raw_size, void *raw);
+static inline void extkit_inode_stored_put(
+	const struct extkit_inode_stored *st, uint32_t raw_size, void *raw)
+{
+	uint8_t *p = raw;
+
+	put_le16(p + offsetof(struct ext2_inode, i_mode), st->mode);
+	put_le16(p + offsetof(struct ext2_inode, i_links_count),
+		 st->links_count);
+	put_le32(p + offsetof(struct ext2_inode, i_dtime), st->dtime);
+	put_le32(p + offsetof(struct ext2_inode, i_obso_faddr), st->faddr);
+	put_le16(p + offsetof(struct ext2_inode, l_i_blocks_high),
+		 st->blocks_hi);
+	put_le16(p + offsetof(struct ext2_inode, l_i_file_acl_high),
+		 st->file_acl_hi);
+	if (raw_size > EXT2_INODE_CORE_SIZE)
+		put_le16(p + offsetof(struct ext2_inode, i_extra_isize),
+			 st->extra_isize);
+}
 
 /* raw_size is the on-disk inode size (128 .. block size). */
 void extkit_inode_decode(const void *raw, uint32_t raw_size,
