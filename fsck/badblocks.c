@@ -38,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"

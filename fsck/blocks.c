@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Block ownership for fsck: the found/duplicate maps and the pass 1 scan
- * of one inode's block map (extended attribute blocks: xattr.c).
+ * The pass 1 scan of one inode's block map (the claims: blockmap.c;
+ * extended attribute blocks: xattr.c), pass 1's fixes of indirect
+ * blocks, and the walks that release or remap a block-mapped file.
  *
  * Indirect maps are scanned through the library's walker (walk.c), which
  * reports each bad block number and lets the scan clear it in place;
@@ -13,7 +14,6 @@
 #include <string.h>
 
 #include "bmap.h"
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "ondisk.h"
@@ -23,108 +23,6 @@
 #include "problem.h"
 
 #define IND_LEVELS	3
-
-/* ---- found / duplicate maps ---- */
-
-static uint64_t bit_of(const struct fsck_ctx *ctx, uint64_t blk)
-{
-	return blk - ctx->fs->sb.first_data_block;
-}
-
-int fsck_block_test(struct fsck_ctx *ctx, uint64_t blk)
-{
-	return extkit_bitmap_test(&ctx->block_found, bit_of(ctx, blk)) == 1;
-}
-
-/* Claims count blocks from blk; returns how many were already claimed. */
-static uint64_t block_claim(struct fsck_ctx *ctx, uint64_t blk,
-			    uint32_t count, uint64_t *first_dup)
-{
-	uint64_t bit = bit_of(ctx, blk), dups = 0;
-
-	/* shared_blocks (e2fsprogs' deduplicated images): a block may
-	 * have several owners, none of them a duplicate (as e2fsck). */
-	if (!extkit_bitmap_count_range(&ctx->block_found, bit, count) ||
-	    extkit_has_ro_compat(&ctx->fs->sb,
-				 EXT4_FEATURE_RO_COMPAT_SHARED_BLOCKS)) {
-		extkit_bitmap_set_range(&ctx->block_found, bit, count);
-		return 0;
-	}
-	for (uint32_t i = 0; i < count; i++) {
-		if (extkit_bitmap_test(&ctx->block_found, bit + i) == 1) {
-			if (!dups && first_dup)
-				*first_dup = blk + i;
-			dups++;
-			extkit_bitmap_set(&ctx->block_dup, bit + i);
-		} else {
-			extkit_bitmap_set(&ctx->block_found, bit + i);
-		}
-	}
-	ctx->dup_blocks += dups;
-	return dups;
-}
-
-/*
- * What a run of count blocks from blk adds to i_blocks, in blocks. With
- * bigalloc a file holds whole clusters: the run counts its clusters, less
- * the first when the file's previous run ended in it (a partial cluster
- * shared by neighbouring extents, as at the end of one and the start of
- * the next).
- */
-static uint64_t claimed_blocks(const struct fsck_ctx *ctx,
-			       struct fsck_blk_result *res, uint64_t blk,
-			       uint32_t count)
-{
-	uint32_t bits = ctx->fs->g.cluster_bits;
-	uint64_t c0, c1, n;
-
-	if (!bits || !count)
-		return count;
-	c0 = blk >> bits;
-	c1 = (blk + count - 1) >> bits;
-	n = c1 - c0 + 1;
-	if (res->last_cluster == c0 + 1)
-		n--;
-	res->last_cluster = c1 + 1;
-	return n << bits;
-}
-
-void fsck_claim_blocks(struct fsck_ctx *ctx, struct fsck_blk_result *res,
-		       uint64_t blk, uint32_t count)
-{
-	uint64_t first = 0, dups;
-
-	dups = block_claim(ctx, blk, count, &first);
-	if (dups && !res->dups)
-		res->first_dup = first;
-	res->dups += dups;
-	res->nblocks += claimed_blocks(ctx, res, blk, count);
-}
-
-void fsck_block_mark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count)
-{
-	block_claim(ctx, blk, count, NULL);
-}
-
-void fsck_block_unmark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count)
-{
-	uint64_t bit = bit_of(ctx, blk);
-
-	/* A block claimed twice stays claimed by the other owner. */
-	if (!extkit_bitmap_count_range(&ctx->block_dup, bit, count)) {
-		extkit_bitmap_clear_range(&ctx->block_found, bit, count);
-		return;
-	}
-	for (uint32_t i = 0; i < count; i++)
-		if (extkit_bitmap_test(&ctx->block_dup, bit + i) != 1)
-			extkit_bitmap_clear(&ctx->block_found, bit + i);
-}
-
-void fsck_block_unmark_owned(struct fsck_ctx *ctx, uint64_t blk)
-{
-	extkit_bitmap_clear(&ctx->block_dup, bit_of(ctx, blk));
-	extkit_bitmap_clear(&ctx->block_found, bit_of(ctx, blk));
-}
 
 /* ---- the pass 1 scan of an indirect map ---- */
 
@@ -145,21 +43,11 @@ static void run_flush(struct scan *s)
 
 	if (!s->run_len)
 		return;
-	dups = block_claim(s->ctx, s->run_start, s->run_len, &first);
+	dups = fsck_block_claim(s->ctx, s->run_start, s->run_len, &first);
 	if (dups && !s->res->dups)
 		s->res->first_dup = first;
 	s->res->dups += dups;
 	s->run_len = 0;
-}
-
-/* Notes whether blocks arrive in one physical run (pass 1's count of
- * non-contiguous files, as e2fsck counts them: map blocks included). */
-void fsck_note_order(struct fsck_blk_result *res, uint64_t blk,
-		     uint32_t count)
-{
-	if (res->next_pblk && blk != res->next_pblk)
-		res->fragmented = 1;
-	res->next_pblk = blk + count;
 }
 
 static void run_add(struct scan *s, uint64_t blk)
@@ -208,7 +96,7 @@ static uint32_t garbage_count(const struct extkit_fs *fs, const uint8_t *buf)
 	uint32_t apb = fs->g.addr_per_block, bad = 0, legal = 0;
 
 	for (uint32_t i = 0; i < apb; i++) {
-		uint32_t b = get_le32(buf + 4 * i);
+		uint32_t b = extkit_bmap_ind_get(buf, i);
 
 		if (b && !extkit_fs_valid_block(fs, b))
 			bad++;
@@ -253,111 +141,6 @@ static void report_read(struct scan *s, const struct extkit_walk_ent *e)
 	fix_problem(s->ctx, PR_1_BLOCK_READ, &pctx);
 	s->res->failed = 1;
 	run_add(s, e->pblk);
-}
-
-/* Whether blk is one of group g's superblock copy, descriptors,
- * bitmaps or inode table. Reserved GDT blocks are not: the resize
- * inode's indirect blocks are there. */
-int fsck_group_meta_has(const struct extkit_fs *fs, uint32_t g, uint64_t blk)
-{
-	const struct extkit_group *gd = &fs->groups[g];
-	uint64_t first = extkit_group_first_block(&fs->sb, g), sb_end = first;
-
-	if (extkit_super_group_has_backup(&fs->sb, g))
-		sb_end += 1 + (extkit_has_incompat(&fs->sb,
-				EXT2_FEATURE_INCOMPAT_META_BG) ? 0 :
-			       fs->g.gdt_blocks);
-	return (blk >= first && blk < sb_end) ||
-	       blk == gd->block_bitmap || blk == gd->inode_bitmap ||
-	       (gd->inode_table && blk >= gd->inode_table &&
-		blk < gd->inode_table + fs->g.itable_blocks);
-}
-
-/*
- * Whether blk is group metadata: of its own group, or with flex_bg of
- * the groups whose metadata mkfs packs in its group (the flex group it
- * starts). Metadata moved elsewhere is not seen (pass 1B clones it then).
- */
-/* The groups whose metadata may lie at blk: [*g, *last]. */
-static int meta_groups(const struct extkit_fs *fs, uint64_t blk, uint64_t *g,
-		       uint64_t *last)
-{
-	if (blk < fs->sb.first_data_block || blk >= fs->sb.blocks_count)
-		return 0;
-	*g = extkit_group_of_block(&fs->sb, blk);
-	*last = *g;
-	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_FLEX_BG) &&
-	    fs->sb.log_groups_per_flex < 32)
-		*last = *g + (1ull << fs->sb.log_groups_per_flex) - 1;
-	if (*last >= fs->g.group_count)
-		*last = fs->g.group_count - 1;
-	return 1;
-}
-
-int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk)
-{
-	const struct extkit_fs *fs = ctx->fs;
-	uint64_t g, last;
-
-	if (!meta_groups(fs, blk, &g, &last))
-		return 0;
-	for (uint64_t o = g; o <= last; o++)
-		if (fsck_group_meta_has(fs, (uint32_t)o, blk))
-			return 1;
-	return 0;
-}
-
-/* Whether blk is only a bitmap (no superblock copy, descriptor or inode
- * table block of any group its flex group packs). */
-static int only_bitmap(const struct extkit_fs *fs, uint64_t blk)
-{
-	uint64_t g, last;
-	int bitmap = 0;
-
-	if (!meta_groups(fs, blk, &g, &last))
-		return 0;
-	for (uint64_t o = g; o <= last; o++) {
-		const struct extkit_group *gd = &fs->groups[o];
-
-		if (blk == gd->block_bitmap || blk == gd->inode_bitmap)
-			bitmap = 1;
-		else if (fsck_group_meta_has(fs, (uint32_t)o, blk))
-			return 0;
-	}
-	return bitmap;
-}
-
-/* Every number of buf a valid block or 0, one at least not 0. */
-static int whole_map(const struct extkit_fs *fs, const uint8_t *buf)
-{
-	uint32_t used = 0;
-
-	for (uint32_t i = 0; i < fs->g.addr_per_block; i++) {
-		uint32_t b = get_le32(buf + 4 * i);
-
-		if (b && !extkit_fs_valid_block(fs, b))
-			return 0;
-		used += b != 0;
-	}
-	return used != 0;
-}
-
-/*
- * Whether the indirect block blk holding buf is group metadata read as a
- * map (dropped in pass 1, skipped by the clone). A bitmap place holding
- * a valid map through and through (no bitmap of a used group reads so)
- * is a descriptor pointing its bitmap at a file's indirect block: the
- * descriptor is the liar. The map is kept; the block is claimed twice,
- * and pass 1B gives the file a copy of it before pass 5 writes the
- * bitmap there (e2fsck: "conflicts with critical metadata", cloned in
- * pass 1D).
- */
-int fsck_ind_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk,
-			   const uint8_t *buf)
-{
-	if (!fsck_block_is_group_meta(ctx, blk))
-		return 0;
-	return !(only_bitmap(ctx->fs, blk) && whole_map(ctx->fs, buf));
 }
 
 /*

@@ -144,6 +144,6 @@ int fsck_enc_check_inode(struct fsck_ctx *ctx, uint32_t ino,
 		return 0;
 	/* its blocks are not claimed yet: pass 5 frees them */
 	fsck_ea_forget_ibody(ctx, ino);
-	pass1_clear_inode(ctx, ino, inode);
+	fsck_clear_inode(ctx, ino, inode);
 	return 1;
 }

@@ -34,6 +34,7 @@
 #include "ondisk.h"
 #include "walk.h"
 
+#include "dups.h"
 #include "fsck.h"
 
 #define MAX_PIECES	16

@@ -30,7 +30,6 @@
 
 #include <string.h>
 
-#include "endian.h"
 #include "error.h"
 #include "extent.h"
 #include "fs.h"
@@ -414,25 +413,22 @@ static int scan_fn(struct extkit_fs *fs, struct extkit_walk_ent *e,
  */
 static int check_root(struct ext_scan *s, uint8_t *root, int *dirty)
 {
-	struct ext4_extent_header eh;
-	uint16_t magic, entries, max, depth;
+	int magic = extkit_extent_has_magic(root);
+	uint16_t entries = extkit_extent_entries(root);
+	uint16_t max = extkit_extent_max(root);
+	uint16_t depth = extkit_extent_depth(root);
 	const char *what = NULL;
 
-	memcpy(&eh, root, sizeof(eh));
-	magic = le16(eh.eh_magic);
-	entries = le16(eh.eh_entries);
-	max = le16(eh.eh_max);
-	depth = le16(eh.eh_depth);
 	/* e2fsck's ext2fs_extent_header_verify takes a capacity up to two
 	 * below the room there is (the kernel any not above it) */
-	if (magic == EXT4_EXT_MAGIC && max <= EXTKIT_EXTENT_ROOT_MAX &&
+	if (magic && max <= EXTKIT_EXTENT_ROOT_MAX &&
 	    max + 2 >= EXTKIT_EXTENT_ROOT_MAX && entries <= max &&
 	    depth <= EXT4_EXT_MAX_DEPTH)
 		return 0;
 	if (entries <= EXTKIT_EXTENT_ROOT_MAX && depth <= EXT4_EXT_MAX_DEPTH) {
-		if (magic != EXT4_EXT_MAGIC && max == EXTKIT_EXTENT_ROOT_MAX)
+		if (!magic && max == EXTKIT_EXTENT_ROOT_MAX)
 			what = "magic number";
-		else if (magic == EXT4_EXT_MAGIC)
+		else if (magic)
 			what = "capacity (eh_max)";
 	}
 	if (what) {
@@ -442,7 +438,7 @@ static int check_root(struct ext_scan *s, uint8_t *root, int *dirty)
 		*dirty = 1;
 		return 0;
 	}
-	if (magic != EXT4_EXT_MAGIC)
+	if (!magic)
 		what = "bad magic number";
 	else if (depth > EXT4_EXT_MAX_DEPTH)
 		what = "depth too large";

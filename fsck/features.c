@@ -21,7 +21,6 @@
 #include <stdio.h>
 
 #include "csum.h"
-#include "endian.h"
 #include "error.h"
 #include "feature.h"
 #include "super.h"
@@ -89,7 +88,7 @@ int fsck_refuse_unknown_raw(struct fsck_ctx *ctx)
 	    sb.magic != EXT2_SUPER_MAGIC)
 		return 0;
 	if ((sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
-	    le32(raw.s_checksum) != extkit_super_csum(&raw))
+	    !extkit_super_csum_ok(&raw))
 		return 0;
 	return fsck_refuse_unknown_features(ctx, &sb, 0);
 }

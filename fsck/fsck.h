@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * extkit-fsck: the context every pass works on, the options, and the
- * helpers the passes share. One struct fsck_ctx per run; passes take it
- * explicitly (no globals).
+ * helpers the passes share (each declared with the file that holds it).
+ * One struct fsck_ctx per run; passes take it explicitly (no globals).
  */
 #ifndef EXTKIT_FSCK_H
 #define EXTKIT_FSCK_H
@@ -301,8 +301,8 @@ int fsck_pass1_resize(struct fsck_ctx *ctx);
 void fsck_apply_ind_fixes(struct fsck_ctx *ctx, int skip_shared);
 int fsck_pass1_ind_fixes(struct fsck_ctx *ctx);
 /* Pass 1E (extents_rebuild.c): on bigalloc, each block-mapped file pass 1
- * queued (fsck_queue_to_extents, asked there: 1 when queued) becomes an
- * extent file. */
+ * queued (fsck_queue_to_extents, bigalloc_queue.c, asked there: 1 when
+ * queued) becomes an extent file. */
 int fsck_pass1e(struct fsck_ctx *ctx);
 int fsck_queue_to_extents(struct fsck_ctx *ctx, uint32_t ino,
 			  const struct extkit_inode *inode);
@@ -311,8 +311,20 @@ int fsck_pass3(struct fsck_ctx *ctx);
 int fsck_pass4(struct fsck_ctx *ctx);
 int fsck_pass5(struct fsck_ctx *ctx);
 
-/* Opens the filesystem, falling back to a backup superblock (pass0.c). */
+/* Opens the image (through the undo log with -z), the filesystem, the
+ * journal, and checks the superblock's fields (pass0.c). */
 int fsck_open(struct fsck_ctx *ctx);
+/* Opens the superblock -b names, or the primary, falling back to a
+ * backup (open.c); ctx->fs then. */
+int fsck_open_super(struct fsck_ctx *ctx);
+/* Messages name the filesystem by its label once one is read (open.c). */
+void fsck_name_by_label(struct fsck_ctx *ctx);
+/* -z: ctx->io made an undo log over the target (undo.c); 0 or -errno,
+ * said. */
+int fsck_open_undo(struct fsck_ctx *ctx);
+/* MMP: checked (-n) or started; on failure the filesystem is closed and
+ * -EBUSY, -EFSCORRUPTED (refused, said) or an I/O error returned (mmp.c). */
+int fsck_start_mmp(struct fsck_ctx *ctx);
 /*
  * Feature bits no checker knows (features.c): said as e2fsck says it, the
  * exit code set in ctx->open_exit; -EXTKIT_EUNSUPP then, else 0. The raw
@@ -323,7 +335,7 @@ int fsck_open(struct fsck_ctx *ctx);
 int fsck_refuse_unknown_features(struct fsck_ctx *ctx,
 				 const struct extkit_super *sb, int replayed);
 int fsck_refuse_unknown_raw(struct fsck_ctx *ctx);
-/* Closes ctx->fs and opens it again (after a journal replay; pass0.c). */
+/* Closes ctx->fs and opens it again (after a journal replay; open.c). */
 int fsck_reopen(struct fsck_ctx *ctx);
 /* Checks the journal and replays it when it needs recovery (journal.c). */
 int fsck_journal(struct fsck_ctx *ctx);
@@ -392,18 +404,20 @@ void fsck_orphan_file_check(struct fsck_ctx *ctx);
  * rewrites) the quota files (quota.c).
  */
 void fsck_quota(struct fsck_ctx *ctx);
-/* Before pass 1B: a quota inode mapping shared blocks is emptied
- * (asked), its blocks left to their other owners (quota.c). */
-void fsck_quota_keep_inodes(struct fsck_ctx *ctx);
+/* The quota inodes during the passes (quota_inodes.c). Before pass 1B:
+ * a quota inode mapping shared blocks is emptied (asked), its blocks left
+ * to their other owners. After pass 4: a cleared quota inode past the
+ * reserved ones is counted in use, for fsck_quota to write anew. */
 int fsck_quota_drop_shared(struct fsck_ctx *ctx,
 			   struct fsck_alloc_list *given_up);
+void fsck_quota_keep_inodes(struct fsck_ctx *ctx);
 
 /* Progress line "pass current max device" on -C FD, or with -C 0 a bar
- * on the terminal (fsck.c); the bar is wiped before a message. */
+ * on the terminal (progress.c); the bar is wiped before a message. */
 void fsck_progress(struct fsck_ctx *ctx, uint64_t cur, uint64_t max);
 void fsck_progress_clear(struct fsck_ctx *ctx);
 
-/* -v statistics (stats.c); fsck_note_order is in blocks.c. */
+/* -v statistics (stats.c); fsck_note_order is in blockmap.c. */
 void fsck_note_order(struct fsck_blk_result *res, uint64_t blk,
 		     uint32_t count);
 void fsck_stats_inode(struct fsck_ctx *ctx, const struct extkit_inode *inode,
@@ -414,7 +428,7 @@ void fsck_stats_reserved(struct fsck_ctx *ctx, uint32_t ino,
 unsigned int fsck_stats_noncontig_permille(const struct fsck_ctx *ctx);
 void fsck_stats_print(const struct fsck_ctx *ctx);
 
-/* fsck.c helpers */
+/* Helpers every pass uses: inline here, or in the file each names. */
 /*
  * Whether the reader threads pay: a thread and its handoffs cost a few
  * milliseconds, which inode tables under 128 MiB (about 500,000 inodes of
@@ -438,7 +452,12 @@ static inline int fsck_fixing(const struct fsck_ctx *ctx)
 	return !ctx->readonly;
 }
 
-void fsck_mark_changed(struct fsck_ctx *ctx);
+static inline void fsck_mark_changed(struct fsck_ctx *ctx)
+{
+	ctx->flags |= FSCK_FL_CHANGED;
+}
+
+/* The superblock's writes and the primary's raw read (super_io.c). */
 /* Writes the superblock (with every backup and the descriptors when all,
  * else the primary alone), flushes, and says so on a failure. */
 int fsck_write_super(struct fsck_ctx *ctx, int all);
@@ -450,20 +469,37 @@ int fsck_read_raw_primary(struct fsck_ctx *ctx, struct ext2_super_block *raw,
  * read), sets its checksum and writes it in place. */
 int fsck_write_raw_primary(struct fsck_ctx *ctx, const struct extkit_super *sb,
 			   struct ext2_super_block *raw);
+/* The directory list ctx->dirs (dirlist.c): found by inode, or added
+ * in order (pass 1 adds in inode order, later callers insert). */
 struct fsck_dir *fsck_dir_find(struct fsck_ctx *ctx, uint32_t ino);
 int fsck_dir_add(struct fsck_ctx *ctx, uint32_t ino);
+/* Writes inode ino, unless -n; a failure is said (inode_io.c). */
 int fsck_write_inode(struct fsck_ctx *ctx, uint32_t ino,
 		     const struct extkit_inode *inode);
+/* Reports pass 1 problem code about inode ino (%N = num, %b = its EA
+ * block; inode_fix.c). */
+int pass1_report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
+		 struct extkit_inode *inode, uint64_t num);
+/* Marks an inode cleared: dtime set, no links, no flags (a reserved
+ * one: no block map), not in use; written (inode_fix.c). */
+void fsck_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
+		      struct extkit_inode *inode);
+/* Appends v to the list; -ENOMEM (alloc_list.c). */
 int fsck_alloc_push(struct fsck_alloc_list *l, uint64_t v);
 
-/* Block map helpers (blocks.c). */
+/* The found and duplicate maps (blockmap.c). */
 int fsck_block_test(struct fsck_ctx *ctx, uint64_t blk);
+/* Claims count blocks from blk; returns how many were claimed already
+ * (duplicates now), the first of them in *first_dup (if not NULL). */
+uint64_t fsck_block_claim(struct fsck_ctx *ctx, uint64_t blk,
+			  uint32_t count, uint64_t *first_dup);
 void fsck_block_mark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count);
 void fsck_block_unmark(struct fsck_ctx *ctx, uint64_t blk, uint32_t count);
 /* Unmarks a block its one remaining owner gives up, whatever pass 1
  * found of its sharing (pass 1B resolved it since). */
 void fsck_block_unmark_owned(struct fsck_ctx *ctx, uint64_t blk);
-/* Releases every block of inode from block_found (pass 4 deletes). */
+/* Releases every block of inode from block_found (pass 4 deletes;
+ * blocks.c). */
 int fsck_release_blocks(struct fsck_ctx *ctx,
 			const struct extkit_inode *inode);
 /*
@@ -486,23 +522,7 @@ void fsck_claim_blocks(struct fsck_ctx *ctx, struct fsck_blk_result *res,
 int fsck_scan_extent_tree(struct fsck_ctx *ctx, uint32_t ino,
 			  struct extkit_inode *inode,
 			  struct fsck_blk_result *res);
-/*
- * Pass 1B's owners of the shared blocks (pass1b.c): whether this
- * reference to blk must be copied (blk is shared and another reference,
- * or group metadata, keeps it: e2fsck's rule, the last owner keeps the
- * block); and, once it was, one reference fewer.
- */
 struct fsck_dups;
-int fsck_dup_must_copy(struct fsck_ctx *ctx, struct fsck_dups *d,
-		       uint64_t blk);
-void fsck_dup_copied(struct fsck_ctx *ctx, struct fsck_dups *d,
-		     uint64_t blk);
-/* Whether reserved inode ino keeps shared block blk rather than copy it:
- * no group metadata and no bad blocks list owns blk (the files naming it
- * copy it; a journal whose map was pointed at a file's block keeps the
- * block, the file its data). */
-int fsck_dup_reserved_keeps(struct fsck_ctx *ctx, struct fsck_dups *d,
-			    uint32_t ino, uint64_t blk);
 /*
  * Pass 1B for an extent tree (extclone.c): gives inode private copies
  * of the shared blocks it maps that another owner keeps (dups says
@@ -512,9 +532,9 @@ int fsck_dup_reserved_keeps(struct fsck_ctx *ctx, struct fsck_dups *d,
 int fsck_clone_extents(struct fsck_ctx *ctx, struct fsck_dups *dups,
 		       uint32_t ino, struct extkit_inode *inode);
 /*
- * Pass 1B: copies block from to block to for inode ino; a data block of
- * a directory gets its checksum seeded by ino (its new owner) with
- * metadata_csum (pass1b.c).
+ * Copies block from to block to for inode ino; a data block of a
+ * directory gets its checksum seeded by ino (its new owner) with
+ * metadata_csum (blockcopy.c).
  */
 int fsck_copy_block(struct fsck_ctx *ctx, uint64_t from, uint64_t to,
 		    uint32_t ino, const struct extkit_inode *inode, int data);
@@ -568,10 +588,10 @@ int fsck_looks_like_itable(struct fsck_ctx *ctx, uint64_t blk);
  * mkfs' place, holds no inodes while mkfs' place does (why says which). */
 int fsck_tables_garbled(struct fsck_ctx *ctx, const char **why);
 /* Whether blk is group metadata: a superblock copy, descriptors, a bitmap
- * or an inode table (blocks.c). */
+ * or an inode table (group_meta.c). */
 int fsck_block_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk);
 /* Whether the indirect block blk holding buf is group metadata read as a
- * map (not a bitmap place holding a valid map: blocks.c). */
+ * map (not a bitmap place holding a valid map: group_meta.c). */
 int fsck_ind_is_group_meta(const struct fsck_ctx *ctx, uint64_t blk,
 			   const uint8_t *buf);
 /* Whether blk is group g's own superblock copy, descriptors, bitmaps or
@@ -615,7 +635,7 @@ int fsck_ea_check_ibody(struct fsck_ctx *ctx, uint32_t ino,
 /*
  * Reads inode ino's raw bytes (inode_size) into raw: from pass 1's inode
  * table chunk when it holds ino and nothing was written since it was
- * read (the same bytes, without a read), else from the image.
+ * read (the same bytes, without a read), else from the image (inode_io.c).
  */
 int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw);
 /* Pass 1's chunk bytes of inode ino when they are current (as above),
@@ -690,13 +710,15 @@ void fsck_release_new_inode(struct fsck_ctx *ctx, uint32_t ino, int is_dir);
 struct extkit_allocator;
 void fsck_allocator(struct fsck_ctx *ctx, struct extkit_allocator *a);
 
-/* lost+found and directory entry insertion (lost_found.c). */
+/* lost+found (lost_found.c). */
 int fsck_get_lost_found(struct fsck_ctx *ctx, int create);
 /* Only looks: ctx->lost_found set when /lost+found is a usable directory;
  * nothing reported (pass 3 under -n, as e2fsck: a missing one is asked
  * about only when a file must go there). */
 void fsck_find_lost_found(struct fsck_ctx *ctx);
 int fsck_reconnect(struct fsck_ctx *ctx, uint32_t ino);
+
+/* Directory edits (dir_edit.c). */
 int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 		   uint32_t name_len, uint32_t ino, uint8_t ftype);
 /* Forgets the cached free-entry map (of dir, or of any directory when
@@ -704,18 +726,30 @@ int fsck_add_entry(struct fsck_ctx *ctx, uint32_t dir, const char *name,
 void fsck_drop_add_space(struct fsck_ctx *ctx, uint32_t dir);
 int fsck_make_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
 		  uint16_t mode);
+/* The parts of fsck_make_dir, for a maker that settles more between
+ * them (lost+found's name): the block of new directory ino, near its
+ * inode; then the directory written in it and recorded. */
+int fsck_new_dir_block(struct fsck_ctx *ctx, uint32_t ino, uint64_t *blk);
+int fsck_write_new_dir(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
+		       uint16_t mode, uint64_t blk);
+/* Writes a fresh block of directory dir (i_generation gen): '.' and '..'
+ * (parent non-zero) or one empty record, and the checksum tail. */
+int fsck_dir_block_write(struct fsck_ctx *ctx, uint64_t blk, uint32_t dir,
+			 uint32_t gen, uint32_t parent);
 int fsck_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);
 /* Removes the first entry of dir naming ino (named name, when given). */
 int fsck_unlink_entry(struct fsck_ctx *ctx, uint32_t dir, uint32_t ino,
 		      const char *name);
+/* Changes inode ino's i_links_count on disk and in link_count by adj. */
+int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj);
+
+/* A directory's holes (dir_hole.c). */
 /* Maps a new empty directory block at logical block lblk of dir. */
 int fsck_dir_fill_hole(struct fsck_ctx *ctx, uint32_t dir, uint64_t lblk);
 /* bigalloc: fills hole [start, end) of an extent directory from the
  * clusters of the extents around it; -EXTKIT_EUNSUPP when it needs more. */
 int fsck_dir_fill_cluster_gap(struct fsck_ctx *ctx, uint32_t dir,
 			      uint64_t start, uint64_t end);
-/* Changes inode ino's i_links_count on disk and in link_count by adj. */
-int fsck_adjust_links(struct fsck_ctx *ctx, uint32_t ino, int adj);
 
 /* Path of directory ino for messages ("???" parts when unknown). */
 void fsck_dir_path(struct fsck_ctx *ctx, uint32_t ino, char *out,

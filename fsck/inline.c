@@ -66,7 +66,7 @@ int fsck_inline_both_flags(struct fsck_ctx *ctx, uint32_t ino,
 	else if (inode->size < EXTKIT_INLINE_IBLOCK + room)
 		inode->flags &= ~EXT4_EXTENTS_FL;
 	else {
-		pass1_clear_inode(ctx, ino, inode);
+		fsck_clear_inode(ctx, ino, inode);
 		return 1;
 	}
 	*dirty = 1;
@@ -100,7 +100,7 @@ int fsck_inline_check(struct fsck_ctx *ctx, uint32_t ino,
 			sb->feature_incompat |= feature;
 			ctx->flags |= FSCK_FL_SB_DIRTY;
 		} else if (pass1_report(ctx, PR_1_INLINE_SET, ino, inode, 0)) {
-			pass1_clear_inode(ctx, ino, inode);
+			fsck_clear_inode(ctx, ino, inode);
 			return 1;
 		}
 		return 0;

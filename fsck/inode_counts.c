@@ -22,8 +22,8 @@
 
 #include <string.h>
 
-#include "endian.h"
 #include "error.h"
+#include "group.h"
 #include "io.h"
 #include "ondisk.h"
 #include "super.h"
@@ -46,20 +46,19 @@ static int read_inode_bitmap0(struct fsck_ctx *ctx,
 			      uint8_t *buf)
 {
 	uint64_t gdt = (uint64_t)(sb->first_data_block + 1) * bs;
-	struct ext4_group_desc gd;
+	uint8_t raw[EXT4_MIN_DESC_SIZE_64BIT];
+	uint32_t size = (sb->feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT) &&
+			sb->desc_size >= EXT4_MIN_DESC_SIZE_64BIT ?
+			EXT4_MIN_DESC_SIZE_64BIT : EXT2_MIN_DESC_SIZE;
+	struct extkit_group gd;
 	uint64_t blk;
 	int rc;
 
-	memset(&gd, 0, sizeof(gd));
-	rc = extkit_io_read_bytes(ctx->io, gdt, &gd,
-				  (sb->feature_incompat &
-				   EXT4_FEATURE_INCOMPAT_64BIT) &&
-				  sb->desc_size >= EXT4_MIN_DESC_SIZE_64BIT ?
-				  sizeof(gd) : EXT2_MIN_DESC_SIZE);
+	rc = extkit_io_read_bytes(ctx->io, gdt, raw, size);
 	if (rc)
 		return rc;
-	blk = le32(gd.bg_inode_bitmap_lo) |
-	      (uint64_t)le32(gd.bg_inode_bitmap_hi) << 32;
+	extkit_group_decode(raw, size, &gd);
+	blk = gd.inode_bitmap;
 	if (blk <= sb->first_data_block || blk >= sb->blocks_count)
 		return -EFSCORRUPTED;
 	return extkit_io_read_bytes(ctx->io, blk * bs, buf, bs);

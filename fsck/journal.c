@@ -30,7 +30,6 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "endian.h"
 #include "error.h"
 #include "fast_commit.h"
 #include "inode.h"
@@ -567,16 +566,15 @@ int fsck_journal(struct fsck_ctx *ctx)
 	return rc;
 }
 
-/* The journal inode's i_block and i_size as the superblock keeps them. */
-static int backup_matches(const struct ext2_super_block *raw,
+/* The journal inode's i_block as the superblock keeps it. */
+static int backup_matches(const struct extkit_fs *fs,
 			  const struct extkit_inode *inode)
 {
-	if (raw->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS)
+	struct extkit_inode b;
+
+	if (extkit_journal_backup_inode(fs, &b))
 		return 0;
-	for (int i = 0; i < EXT2_N_BLOCKS; i++)
-		if (le32(raw->s_jnl_blocks[i]) != inode->block[i])
-			return 0;
-	return 1;
+	return !memcmp(b.block, inode->block, sizeof(b.block));
 }
 
 /*
@@ -591,7 +589,7 @@ static int backup_matches(const struct ext2_super_block *raw,
 void fsck_journal_backup(struct fsck_ctx *ctx)
 {
 	struct extkit_fs *fs = ctx->fs;
-	struct ext2_super_block *raw = &fs->raw_sb;
+	uint8_t type = extkit_journal_backup_type(fs);
 	struct extkit_inode inode;
 	struct problem_context pctx;
 
@@ -600,17 +598,12 @@ void fsck_journal_backup(struct fsck_ctx *ctx)
 	    extkit_inode_read(fs, fs->sb.journal_inum, &inode) ||
 	    !S_ISREG(inode.mode) || !inode.links_count)
 		return;
-	if ((raw->s_jnl_backup_type != 0 &&
-	     raw->s_jnl_backup_type != EXT3_JNL_BACKUP_BLOCKS) ||
-	    backup_matches(raw, &inode))
+	if ((type != 0 && type != EXT3_JNL_BACKUP_BLOCKS) ||
+	    backup_matches(fs, &inode))
 		return;
 	clear_problem_context(&pctx);
 	fix_problem(ctx, PR_0_JOURNAL_BACKUP, &pctx);
-	for (int i = 0; i < EXT2_N_BLOCKS; i++)
-		raw->s_jnl_blocks[i] = cpu_to_le32(inode.block[i]);
-	raw->s_jnl_blocks[15] = cpu_to_le32((uint32_t)(inode.size >> 32));
-	raw->s_jnl_blocks[16] = cpu_to_le32((uint32_t)inode.size);
-	raw->s_jnl_backup_type = EXT3_JNL_BACKUP_BLOCKS;
+	extkit_journal_backup_store(fs, &inode);
 	/* every superblock gets it; not a repair: alone it leaves the
 	 * exit status 0, as e2fsck's */
 	ctx->flags |= FSCK_FL_SB_DIRTY;

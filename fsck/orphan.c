@@ -49,20 +49,16 @@
 #include "bitmap.h"
 #include "bmap.h"
 #include "csum.h"
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
 #include "inode.h"
 #include "ondisk.h"
+#include "xattr.h"
 #include "cli/msg.h"
 
 #include "fsck.h"
 #include "problem.h"
-
-
-#define EA_REFCOUNT_OFF	4		/* h_refcount */
-#define EA_BLOCKS_OFF	8		/* h_blocks */
 
 struct blk_run {
 	uint64_t blk;
@@ -258,13 +254,12 @@ static int release_ea(struct orphans *o, struct extkit_inode *inode)
 
 	if (!blk || !extkit_fs_valid_block(o->fs, blk) ||
 	    extkit_fs_read_block(o->fs, blk, o->buf) ||
-	    get_le32(o->buf) != EXT2_EXT_ATTR_MAGIC ||
-	    get_le32(o->buf + EA_BLOCKS_OFF) != 1)
+	    !extkit_xattr_block_has_header(o->buf))
 		return 0;	/* not an xattr block: pass 1 and 5 decide */
 	inode->file_acl = 0;
-	refs = get_le32(o->buf + EA_REFCOUNT_OFF);
+	refs = extkit_xattr_refcount(o->buf);
 	if (refs > 1) {
-		put_le32(o->buf + EA_REFCOUNT_OFF, refs - 1);
+		extkit_xattr_set_refcount(o->buf, refs - 1);
 		extkit_ea_block_csum_set(o->fs, blk, o->buf);
 		return extkit_fs_write_block(o->fs, blk, o->buf);
 	}

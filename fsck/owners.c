@@ -16,7 +16,7 @@
  * The map is built from the descriptors as they are. The reserved
  * inodes are read through group 0's table only once the places without
  * them are sound (a table that overlaps the superblock copies would
- * yield garbage claims). pass0.c asks whether the descriptors are
+ * yield garbage claims). open.c asks whether the descriptors are
  * usable (a backup is taken when they are not); relocate.c asks which
  * place of two that overlap is the wrong one.
  */

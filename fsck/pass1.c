@@ -25,12 +25,10 @@
  */
 #include "config.h"
 
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csum.h"
-#include "endian.h"
 #include "error.h"
 #include "extent.h"
 #include "fs.h"
@@ -74,40 +72,6 @@ static void mark_group_metadata(struct fsck_ctx *ctx)
 		fsck_block_mark(ctx, fs->sb.mmp_block, 1);
 }
 
-void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
-			struct extkit_inode *inode)
-{
-	/* A reserved inode other than the root holds nothing once cleared:
-	 * zeroed whole (its size too, which the next run would find). */
-	if (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO)
-		memset(inode, 0, sizeof(*inode));
-	inode->links_count = 0;
-	inode->dtime = ctx->now;
-	/* As e2fsck_clear_inode: no flags left to make the inode look
-	 * alive (an extent flag over garbage, say: e2fsck calls a table
-	 * block of such inodes garbage); a reserved inode, whose links
-	 * nobody checks, loses its block map too. */
-	inode->flags = 0;
-	if (ino < ctx->fs->g.first_ino)
-		memset(inode->block, 0, sizeof(inode->block));
-	fsck_write_inode(ctx, ino, inode);
-	fsck_istate_clear(&ctx->istate, ino);
-	fsck_count_set(&ctx->link_count, ino, 0);
-}
-
-int pass1_report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
-		 struct extkit_inode *inode, uint64_t num)
-{
-	struct problem_context pctx;
-
-	clear_problem_context(&pctx);
-	pctx.ino = ino;
-	pctx.inode = inode;
-	pctx.num = num;
-	pctx.blk = inode->file_acl;
-	return fix_problem(ctx, code, &pctx);
-}
-
 /* Mode and dtime of a live inode; 0 to go on, 1 if cleared. */
 static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
 			      struct extkit_inode *inode, int *dirty)
@@ -116,7 +80,7 @@ static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
 
 	if (ino == EXT2_ROOT_INO && ft != EXT2_FT_DIR) {
 		if (pass1_report(ctx, PR_1_ROOT_NOT_DIR, ino, inode, 0)) {
-			pass1_clear_inode(ctx, ino, inode);
+			fsck_clear_inode(ctx, ino, inode);
 			return 1;
 		}
 	} else if (ft == EXT2_FT_UNKNOWN) {
@@ -126,7 +90,7 @@ static int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino,
 		if (S_ISDIR(inode->mode))
 			return 0;
 		if (pass1_report(ctx, PR_1_BAD_MODE, ino, inode, 0)) {
-			pass1_clear_inode(ctx, ino, inode);
+			fsck_clear_inode(ctx, ino, inode);
 			return 1;
 		}
 	}
@@ -495,7 +459,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	if (res.cleared) {
 		fsck_ea_forget_ibody(ctx, ino);
 		fsck_release_blocks(ctx, inode);
-		pass1_clear_inode(ctx, ino, inode);
+		fsck_clear_inode(ctx, ino, inode);
 		return 0;
 	}
 	if (res.inode_dirty)
@@ -505,7 +469,7 @@ static int check_live(struct fsck_ctx *ctx, uint32_t ino,
 	    ino != EXT2_RESIZE_INO && !(inode->flags & EXT4_INLINE_DATA_FL)) {
 		if (pass1_report(ctx, PR_1_ZERO_LENGTH_DIR, ino, inode, 0)) {
 			fsck_release_blocks(ctx, inode);
-			pass1_clear_inode(ctx, ino, inode);
+			fsck_clear_inode(ctx, ino, inode);
 			return 0;
 		}
 	}
@@ -645,7 +609,7 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 	if (res.cleared) {
 		/* a map the scan gave up on (a bad extent root, say) */
 		fsck_release_blocks(ctx, inode);
-		pass1_clear_inode(ctx, ino, inode);
+		fsck_clear_inode(ctx, ino, inode);
 		fsck_istate_mark_used(&ctx->istate, ino);
 		extkit_bitmap_set(&ctx->inode_used, ino - 1);
 		return 0;
@@ -666,36 +630,41 @@ static int check_reserved(struct fsck_ctx *ctx, uint32_t ino,
 /*
  * Raw fields the decoded inode does not carry: a dtime that looks like an
  * orphan list link (below the inode count; the list was cleared in pass
- * 0) and the obsolete fragment address, which must be zero.
+ * 0) and the obsolete fragment address, which must be zero. st holds
+ * raw's stored fields; 1 when raw was rewritten.
  */
-static void check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
+static int check_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
+		     struct extkit_inode_stored st)
 {
-	size_t dtime_off = offsetof(struct ext2_inode, i_dtime);
-	size_t faddr_off = offsetof(struct ext2_inode, i_obso_faddr);
-	uint32_t dtime = get_le32(raw + dtime_off);
-	/* Reserved inodes: the dtime only (e2fsck checks it for all). */
-	uint32_t faddr = ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO ?
-			 0 : get_le32(raw + faddr_off);
+	uint32_t isz = ctx->fs->g.inode_size;
 	struct extkit_inode inode;
+	uint32_t dtime = st.dtime, faddr;
 	uint8_t *copy;
+	int changed = 0;
 
+	/* Reserved inodes: the dtime only (e2fsck checks it for all). */
+	faddr = ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO ?
+		0 : st.faddr;
 	if ((!dtime || dtime >= ctx->fs->sb.inodes_count) && !faddr)
-		return;
-	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
-	copy = malloc(ctx->fs->g.inode_size);
+		return 0;
+	extkit_inode_decode(raw, isz, &inode);
+	copy = malloc(isz);
 	if (!copy)
-		return;
-	memcpy(copy, raw, ctx->fs->g.inode_size);
+		return 0;
+	memcpy(copy, raw, isz);
 	if (dtime && dtime < ctx->fs->sb.inodes_count &&
 	    pass1_report(ctx, PR_1_LOW_DTIME, ino, &inode, dtime))
-		put_le32(copy + dtime_off, inode.links_count ? 0 : ctx->now);
+		st.dtime = inode.links_count ? 0 : ctx->now;
 	if (faddr && pass1_report(ctx, PR_1_FADDR, ino, &inode, faddr))
-		put_le32(copy + faddr_off, 0);
-	if (memcmp(copy, raw, ctx->fs->g.inode_size) && fsck_fixing(ctx)) {
+		st.faddr = 0;
+	extkit_inode_stored_put(&st, isz, copy);
+	if (memcmp(copy, raw, isz) && fsck_fixing(ctx)) {
 		extkit_inode_write_raw(ctx->fs, ino, copy);
 		memcpy(raw, copy, ctx->fs->g.inode_size);
+		changed = 1;
 	}
 	free(copy);
+	return changed;
 }
 
 /* e2fsck's rule: 0, or 4 (i_extra_isize, i_checksum_hi) up to the room
@@ -728,15 +697,16 @@ static int check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
 	struct extkit_fs *fs = ctx->fs;
 	uint32_t isz = fs->g.inode_size;
-	size_t bhi_off = offsetof(struct ext2_inode, l_i_blocks_high);
-	size_t ahi_off = offsetof(struct ext2_inode, l_i_file_acl_high);
-	size_t xoff = offsetof(struct ext2_inode, i_extra_isize);
-	uint16_t bhi = get_le16(raw + bhi_off), ahi = get_le16(raw + ahi_off);
-	uint16_t extra = isz > EXT2_INODE_CORE_SIZE ? get_le16(raw + xoff) : 0;
+	struct extkit_inode_stored st;
 	struct extkit_inode inode;
+	uint16_t bhi, ahi, extra;
 	uint8_t *copy;
 	int changed = 0;
 
+	extkit_inode_stored_get(raw, isz, &st);
+	bhi = st.blocks_hi;
+	ahi = st.file_acl_hi;
+	extra = st.extra_isize;
 	if (fs->sb.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_HUGE_FILE)
 		bhi = 0;
 	if (fs->sb.feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT)
@@ -750,11 +720,12 @@ static int check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 	memcpy(copy, raw, isz);
 	if (!extra_isize_ok(extra, isz) &&
 	    pass1_report(ctx, PR_1_EXTRA_ISIZE, ino, &inode, extra))
-		put_le16(copy + xoff, extra_isize_fix(fs, extra));
+		st.extra_isize = extra_isize_fix(fs, extra);
 	if (bhi && pass1_report(ctx, PR_1_BLOCKS_HI, ino, &inode, bhi))
-		put_le16(copy + bhi_off, 0);
+		st.blocks_hi = 0;
 	if (ahi && pass1_report(ctx, PR_1_FILE_ACL_HI, ino, &inode, ahi))
-		put_le16(copy + ahi_off, 0);
+		st.file_acl_hi = 0;
+	extkit_inode_stored_put(&st, isz, copy);
 	if (memcmp(copy, raw, isz) && fsck_fixing(ctx)) {
 		extkit_inode_write_raw(fs, ino, copy);
 		memcpy(raw, copy, isz);
@@ -766,18 +737,21 @@ static int check_raw_live(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 
 static int check_fields(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
 {
+	struct extkit_inode_stored st;
 	struct extkit_inode inode;
 	/* the bad blocks inode is not trusted with a wrong checksum */
 	int csum_bad = ino == EXT2_BAD_INO &&
 		       !extkit_inode_csum_verify(ctx->fs, ino, raw);
 
-	check_raw(ctx, ino, raw);
+	extkit_inode_stored_get(raw, ctx->fs->g.inode_size, &st);
+	if (check_raw(ctx, ino, raw, st))
+		extkit_inode_stored_get(raw, ctx->fs->g.inode_size, &st);
 	if (ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO) {
 		extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
 		return check_reserved(ctx, ino, &inode, csum_bad);
 	}
 	/* Fast path: a never used inode (no mode, no links). */
-	if (get_le16(raw) == 0 && get_le16(raw + 26) == 0)
+	if (st.mode == 0 && st.links_count == 0)
 		return 0;
 	extkit_inode_decode(raw, ctx->fs->g.inode_size, &inode);
 	if (!inode.links_count && (inode.dtime || !inode.mode))
@@ -808,26 +782,6 @@ static void recheck_csum(struct fsck_ctx *ctx, uint32_t ino)
 			extkit_inode_write_raw(ctx->fs, ino, raw);
 	}
 	free(raw);
-}
-
-const uint8_t *fsck_inode_raw_cached(const struct fsck_ctx *ctx,
-				     uint32_t ino)
-{
-	if (ctx->p1.raw && ctx->p1.ino == ino &&
-	    extkit_io_writes(ctx->io) == ctx->p1.raw_writes)
-		return ctx->p1.raw;
-	return NULL;
-}
-
-int fsck_inode_read_raw(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw)
-{
-	const uint8_t *cached = fsck_inode_raw_cached(ctx, ino);
-
-	if (cached) {
-		memcpy(raw, cached, ctx->fs->g.inode_size);
-		return 0;
-	}
-	return extkit_inode_read_raw(ctx->fs, ino, raw);
 }
 
 /* csum_ok: the checksum verdict on raw as read (the reader's), or -1. */

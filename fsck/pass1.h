@@ -9,14 +9,6 @@
 
 #include "fsck.h"
 
-/* Reports code about inode ino (%N = num, %b = its EA block). */
-int pass1_report(struct fsck_ctx *ctx, uint32_t code, uint32_t ino,
-		 struct extkit_inode *inode, uint64_t num);
-/* Marks an inode cleared: dtime set, no links, no flags (a reserved
- * one: no block map), not in use. */
-void pass1_clear_inode(struct fsck_ctx *ctx, uint32_t ino,
-		       struct extkit_inode *inode);
-
 /*
  * The checks that depend on the file type (pass1_types.c): device, FIFO
  * and socket inodes (no blocks, no size, no immutable flag) and symlinks

@@ -27,12 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "endian.h"
 #include "extent.h"
 #include "inline.h"
 #include "fs.h"
 #include "inode.h"
 #include "ondisk.h"
+#include "symlink.h"
 
 #include "fsck.h"
 #include "pass1.h"
@@ -123,7 +123,7 @@ static int check_special(struct fsck_ctx *ctx, uint32_t ino,
 	if (device_problem(inode, why, sizeof(why))) {
 		if (!report_type(ctx, PR_1_SPECIAL_ILLEGAL, ino, inode, why))
 			return 0;
-		pass1_clear_inode(ctx, ino, inode);
+		fsck_clear_inode(ctx, ino, inode);
 		return 1;
 	}
 	if ((inode->flags & EXT4_INLINE_DATA_FL) &&
@@ -149,7 +149,7 @@ static int check_special(struct fsck_ctx *ctx, uint32_t ino,
 static const char *target_problem(const uint8_t *buf, size_t buflen,
 				  uint64_t size, int encrypted)
 {
-	size_t len = encrypted ? (size_t)get_le16(buf) + 2 :
+	size_t len = encrypted ? (size_t)extkit_symlink_enc_len(buf) + 2 :
 				 strnlen((const char *)buf, buflen);
 
 	if (len >= buflen)
@@ -197,9 +197,8 @@ static const char *extent_symlink_problem(struct fsck_ctx *ctx,
 
 	if (inode->size >= ctx->fs->g.block_size)
 		return "size is too large";
-	for (int i = 0; i < EXT2_N_BLOCKS; i++)
-		put_le32(root + 4 * i, inode->block[i]);
-	if (get_le16(root) != EXT4_EXT_MAGIC ||
+	extkit_extent_root_get(inode, root);
+	if (!extkit_extent_has_magic(root) ||
 	    extkit_extent_depth(root) != 0 ||
 	    extkit_extent_entries(root) != 1)
 		return "its extent tree is not one extent";
@@ -237,7 +236,7 @@ static const char *inline_symlink_problem(struct fsck_ctx *ctx, uint32_t ino,
 static const char *symlink_problem(struct fsck_ctx *ctx, uint32_t ino,
 				   const struct extkit_inode *inode)
 {
-	uint8_t raw[EXT2_N_BLOCKS * 4];
+	uint8_t raw[EXTKIT_FAST_SYMLINK_MAX];
 
 	if (!inode->size)
 		return "size is zero";
@@ -253,8 +252,7 @@ static const char *symlink_problem(struct fsck_ctx *ctx, uint32_t ino,
 		       slow_symlink_problem(ctx, inode);
 	if (inode->flags & EXT4_EXTENTS_FL)
 		return "a fast symlink has the extents flag";
-	for (int i = 0; i < EXT2_N_BLOCKS; i++)
-		put_le32(raw + 4 * i, inode->block[i]);
+	extkit_symlink_iblock_bytes(inode, raw);
 	return target_problem(raw, sizeof(raw), inode->size,
 			      !!(inode->flags & EXT4_ENCRYPT_FL));
 }
@@ -282,7 +280,7 @@ static int check_symlink(struct fsck_ctx *ctx, uint32_t ino,
 	}
 	if (!report_type(ctx, PR_1_BAD_SYMLINK, ino, inode, why))
 		return 0;
-	pass1_clear_inode(ctx, ino, inode);
+	fsck_clear_inode(ctx, ino, inode);
 	return 1;
 }
 

@@ -21,7 +21,8 @@
  * Extent trees are cloned in extclone.c (tree blocks, and leaf extents
  * split around their shared blocks).
  * Relies on block_found/block_dup from pass 1; allocates from
- * block_found (lost_found.c), so pass 5 counts the copies.
+ * block_found (alloc.c), so pass 5 counts the copies. The table of
+ * shared blocks is dups.c's.
  */
 #include "config.h"
 
@@ -31,7 +32,6 @@
 #include "bmap.h"
 #include "csum.h"
 #include "dirblock.h"
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
@@ -41,66 +41,16 @@
 #include "walk.h"
 
 #include "dupreport.h"
+#include "dups.h"
 #include "fsck.h"
 #include "pass1.h"
 #include "problem.h"
-
-struct fsck_dups;
 
 struct clone_arg {
 	uint64_t shared;	/* counting walk: blocks to copy */
 	int failed;
 	struct fsck_dups *d;
 };
-
-/* References to one shared block from inodes other than reserved ones;
- * DUP_KEEP: metadata or a reserved inode owns it (every file copies). */
-#define DUP_KEEP	0x80000000u
-/* DUP_BAD: the bad blocks list names it (with DUP_KEEP). */
-#define DUP_BAD		0x40000000u
-#define DUP_FLAGS	(DUP_KEEP | DUP_BAD)
-
-struct fsck_dups {
-	uint64_t *blk;		/* open addressing, 0 = empty slot */
-	uint32_t *refs;
-	size_t mask;
-	/* the inodes naming shared blocks, and how many references each */
-	uint32_t *sharer;
-	uint64_t *sharer_refs;
-	size_t nsharers, sharer_cap;
-};
-
-/* blk's slot in the table, or the empty one where it would go. */
-static size_t dup_index(const struct fsck_dups *d, uint64_t blk)
-{
-	size_t i = (size_t)(blk * 0x9E3779B97F4A7C15ull) & d->mask;
-
-	while (d->blk[i] && d->blk[i] != blk)
-		i = (i + 1) & d->mask;
-	return i;
-}
-
-static uint32_t *dup_slot(struct fsck_dups *d, uint64_t blk)
-{
-	size_t i = dup_index(d, blk);
-
-	d->blk[i] = blk;
-	return &d->refs[i];
-}
-
-/* blk's count, without adding it: 0 when it has no slot. */
-static uint32_t dup_refs(const struct fsck_dups *d, uint64_t blk)
-{
-	size_t i = dup_index(d, blk);
-
-	return d->blk[i] ? d->refs[i] : 0;
-}
-
-static int is_dup(struct fsck_ctx *ctx, uint64_t blk)
-{
-	return extkit_bitmap_test(&ctx->block_dup,
-				  blk - ctx->fs->sb.first_data_block) == 1;
-}
 
 static int count_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 		    uint32_t count, int flags, void *arg)
@@ -131,7 +81,7 @@ static int dup_cluster(struct fsck_ctx *ctx, uint64_t blk)
 	uint64_t fdb = ctx->fs->sb.first_data_block, c0, n;
 
 	if (ratio == 1)
-		return is_dup(ctx, blk);
+		return fsck_dup_is_shared(ctx, blk);
 	c0 = blk - ((blk - fdb) & (ratio - 1));
 	n = ctx->fs->sb.blocks_count - c0 < ratio ?
 	    ctx->fs->sb.blocks_count - c0 : ratio;
@@ -153,9 +103,9 @@ static int owner_fn(struct extkit_fs *fs, uint64_t lblk, uint64_t pblk,
 		    pblk + i >= oa->ctx->fs->sb.first_data_block &&
 		    dup_cluster(oa->ctx, pblk + i))
 			oa->err = dupreport_add(oa->rep, oa->ino, pblk + i);
-		if (!is_dup(oa->ctx, pblk + i))
+		if (!fsck_dup_is_shared(oa->ctx, pblk + i))
 			continue;
-		r = dup_slot(oa->dups, pblk + i);
+		r = fsck_dup_slot(oa->dups, pblk + i);
 		*r = oa->reserved ? *r | DUP_KEEP : *r + 1;
 		if (oa->ino == EXT2_BAD_INO)
 			*r |= DUP_BAD;
@@ -201,32 +151,6 @@ static int ext_refs(struct fsck_ctx *ctx, const struct extkit_inode *inode,
 	return rc == -EFSCORRUPTED ? 0 : rc;
 }
 
-/* Whether a block of group metadata (superblock copy, descriptors,
- * bitmaps, inode table) is blk. */
-static int is_group_metadata(const struct extkit_fs *fs, uint64_t blk)
-{
-	uint32_t g = extkit_group_of_block(&fs->sb, blk);
-	uint64_t first = extkit_group_first_block(&fs->sb, g);
-	uint32_t lo = g, hi = g + 1;
-
-	if (blk < first + extkit_group_sb_overhead(&fs->sb, &fs->g, g))
-		return 1;
-	/* Without flex_bg a group's places lie inside it (pass 0). */
-	if (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_FLEX_BG)) {
-		lo = 0;
-		hi = fs->g.group_count;
-	}
-	for (uint32_t o = lo; o < hi; o++) {
-		const struct extkit_group *gd = &fs->groups[o];
-
-		if (blk == gd->block_bitmap || blk == gd->inode_bitmap ||
-		    (blk >= gd->inode_table &&
-		     blk < gd->inode_table + fs->g.itable_blocks))
-			return 1;
-	}
-	return 0;
-}
-
 /* Counting remap: fsck_remap_blocks passes over the illegal numbers
  * pass 1 left in a shared indirect block (the library walk stops). */
 static uint64_t owner_remap_fn(struct fsck_ctx *ctx, uint64_t blk,
@@ -258,10 +182,10 @@ static void drop_illegal(struct fsck_ctx *ctx, uint64_t blk)
 	if (extkit_fs_read_block(fs, blk, ctx->blkbuf))
 		return;
 	for (uint32_t i = 0; i < fs->g.addr_per_block; i++) {
-		uint32_t b = get_le32(ctx->blkbuf + 4 * i);
+		uint32_t b = extkit_bmap_ind_get(ctx->blkbuf, i);
 
 		if (b && !extkit_fs_valid_block(fs, b)) {
-			put_le32(ctx->blkbuf + 4 * i, 0);
+			extkit_bmap_ind_set(ctx->blkbuf, i, 0);
 			dirty = 1;
 		}
 	}
@@ -274,8 +198,8 @@ static void ea_owner_fn(struct fsck_ctx *ctx, uint64_t blk, void *arg)
 {
 	struct fsck_dups *d = arg;
 
-	if (is_dup(ctx, blk))
-		(*dup_slot(d, blk))++;
+	if (fsck_dup_is_shared(ctx, blk))
+		(*fsck_dup_slot(d, blk))++;
 }
 
 static int add_sharer(struct fsck_dups *d, uint32_t ino, uint64_t refs)
@@ -336,7 +260,7 @@ static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d,
 			ext_refs(ctx, &inode, owner_fn, &oa);
 		if (inode.file_acl &&
 		    extkit_fs_valid_block(ctx->fs, inode.file_acl) &&
-		    is_dup(ctx, inode.file_acl)) {
+		    fsck_dup_is_shared(ctx, inode.file_acl)) {
 			oa.count++;
 			if (!oa.err)
 				oa.err = dupreport_add(rep, ino,
@@ -354,22 +278,6 @@ static int count_owners(struct fsck_ctx *ctx, struct fsck_dups *d,
 	return 0;
 }
 
-int fsck_copy_block(struct fsck_ctx *ctx, uint64_t from, uint64_t to,
-		    uint32_t ino, const struct extkit_inode *inode, int data)
-{
-	int rc = extkit_fs_read_block(ctx->fs, from, ctx->blkbuf);
-
-	if (rc)
-		return rc;
-	/* a directory block's checksum is seeded by its owner: the new one
-	 * (a block with no place for it is copied as it is) */
-	if (data && S_ISDIR(inode->mode) &&
-	    extkit_has_metadata_csum(&ctx->fs->sb))
-		(void)extkit_dirblock_csum_set(ctx->fs, ino, inode->generation,
-					       ctx->blkbuf);
-	return extkit_fs_write_block(ctx->fs, to, ctx->blkbuf);
-}
-
 /* What clone_fn works for: the shared blocks, the inode cloning. */
 struct clone_owner {
 	struct fsck_dups *d;
@@ -380,29 +288,6 @@ struct clone_owner {
 	size_t nkept, cap;
 };
 
-int fsck_dup_must_copy(struct fsck_ctx *ctx, struct fsck_dups *d,
-		       uint64_t blk)
-{
-	uint32_t r;
-
-	if (!is_dup(ctx, blk))
-		return 0;
-	r = *dup_slot(d, blk);
-	return (r & DUP_KEEP) || r > 1 || is_group_metadata(ctx->fs, blk);
-}
-
-void fsck_dup_copied(struct fsck_ctx *ctx, struct fsck_dups *d,
-		     uint64_t blk)
-{
-	uint32_t *r;
-
-	if (!is_dup(ctx, blk))
-		return;
-	r = dup_slot(d, blk);
-	if (!(*r & DUP_KEEP) && *r > 1)
-		(*r)--;
-}
-
 /* After the clones: a block one owner is left with is no longer shared
  * (a later release of that owner, pass 4 deleting it, frees it). */
 static void unmark_resolved(struct fsck_ctx *ctx, const struct fsck_dups *d)
@@ -411,23 +296,11 @@ static void unmark_resolved(struct fsck_ctx *ctx, const struct fsck_dups *d)
 		uint64_t b = d->blk[i];
 
 		if (b && !(d->refs[i] & DUP_KEEP) && d->refs[i] <= 1 &&
-		    is_dup(ctx, b) && !is_group_metadata(ctx->fs, b))
+		    fsck_dup_is_shared(ctx, b) &&
+		    !fsck_dup_group_meta(ctx->fs, b))
 			extkit_bitmap_clear(&ctx->block_dup,
 					    b - ctx->fs->sb.first_data_block);
 	}
-}
-
-int fsck_dup_reserved_keeps(struct fsck_ctx *ctx, struct fsck_dups *d,
-			    uint32_t ino, uint64_t blk)
-{
-	uint32_t r;
-
-	if (ino >= ctx->fs->g.first_ino || ino == EXT2_ROOT_INO ||
-	    ino == EXT2_BAD_INO || !is_dup(ctx, blk) ||
-	    is_group_metadata(ctx->fs, blk))
-		return 0;
-	r = *dup_slot(d, blk);
-	return (r & DUP_KEEP) && !(r & DUP_BAD);
 }
 
 /*
@@ -443,9 +316,9 @@ static int reserved_keeps(struct fsck_ctx *ctx, struct clone_owner *co,
 	uint32_t r;
 
 	if (co->ino >= ctx->fs->g.first_ino || co->ino == EXT2_ROOT_INO ||
-	    !is_dup(ctx, blk) || is_group_metadata(ctx->fs, blk))
+	    !fsck_dup_is_shared(ctx, blk) || fsck_dup_group_meta(ctx->fs, blk))
 		return 0;
-	r = *dup_slot(co->d, blk);
+	r = *fsck_dup_slot(co->d, blk);
 	if (!(r & DUP_KEEP) || (r & DUP_BAD))
 		return 0;
 	for (size_t i = 0; i < co->nkept; i++)
@@ -475,7 +348,7 @@ static uint64_t clone_fn(struct fsck_ctx *ctx, uint64_t blk, int level,
 	if (!fsck_dup_must_copy(ctx, co->d, blk) ||
 	    reserved_keeps(ctx, co, blk)) {
 		/* the last reference keeps it, fixed */
-		if (level && is_dup(ctx, blk))
+		if (level && fsck_dup_is_shared(ctx, blk))
 			drop_illegal(ctx, blk);
 		return blk;
 	}
@@ -639,10 +512,10 @@ static uint64_t copies_needed(struct fsck_ctx *ctx, struct fsck_dups *d)
 		}
 		c0 = b - ((b - first) & (ratio - 1));
 		for (uint64_t x = c0; x < c0 + ratio; x++) {
-			if (x < b && is_dup(ctx, x))
+			if (x < b && fsck_dup_is_shared(ctx, x))
 				break;	/* counted at the cluster's first */
-			if (x >= b && block_copies(dup_refs(d, x)) > most)
-				most = block_copies(dup_refs(d, x));
+			if (x >= b && block_copies(fsck_dup_refs(d, x)) > most)
+				most = block_copies(fsck_dup_refs(d, x));
 		}
 		need += most;
 	}
@@ -670,11 +543,11 @@ static void drop_reference(struct fsck_ctx *ctx, struct fsck_dups *d,
 {
 	uint32_t *r;
 
-	if (!is_dup(ctx, blk)) {
+	if (!fsck_dup_is_shared(ctx, blk)) {
 		fsck_block_unmark(ctx, blk, 1);
 		return;
 	}
-	r = dup_slot(d, blk);
+	r = fsck_dup_slot(d, blk);
 	if ((*r & ~DUP_FLAGS) > 0)
 		(*r)--;
 	if (!(*r & DUP_KEEP) && *r <= 1)
@@ -721,13 +594,13 @@ static int delete_sharer(struct fsck_ctx *ctx, struct fsck_dups *d,
 			 PR_1B_NO_ROOM_DELETE, &pctx))
 		return -1;
 	if (inode.file_acl && extkit_fs_valid_block(ctx->fs, inode.file_acl)) {
-		if (is_dup(ctx, inode.file_acl))
+		if (fsck_dup_is_shared(ctx, inode.file_acl))
 			drop_reference(ctx, d, inode.file_acl);
 		else
 			fsck_ea_release(ctx, &inode);
 	}
 	extkit_block_walk(ctx->fs, &inode, drop_fn, arg);
-	pass1_clear_inode(ctx, ino, &inode);
+	fsck_clear_inode(ctx, ino, &inode);
 	extkit_bitmap_clear(&ctx->inode_used, ino - 1);
 	return 1;
 }
@@ -773,9 +646,9 @@ static void release_unowned(struct fsck_ctx *ctx, struct fsck_dups *d,
 		uint64_t blk = given_up->v[i];
 		uint64_t bit = blk - fs->sb.first_data_block;
 
-		if (dup_refs(d, blk) || is_group_metadata(fs, blk) ||
+		if (fsck_dup_refs(d, blk) || fsck_dup_group_meta(fs, blk) ||
 		    (extkit_has_incompat(&fs->sb, EXT4_FEATURE_INCOMPAT_MMP) &&
-		     blk == fs->sb.mmp_block) || !is_dup(ctx, blk))
+		     blk == fs->sb.mmp_block) || !fsck_dup_is_shared(ctx, blk))
 			continue;
 		extkit_bitmap_clear(&ctx->block_dup, bit);
 		extkit_bitmap_clear(&ctx->block_found, bit);

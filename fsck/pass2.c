@@ -34,7 +34,6 @@
 #include "casefold.h"
 #include "csum.h"
 #include "dir.h"
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "dirblock.h"
@@ -46,33 +45,6 @@
 #include "fsck.h"
 #include "pass2.h"
 #include "problem.h"
-
-static void fill_pctx(struct dir_state *ds, struct problem_context *pctx,
-		      const uint8_t *buf, uint32_t off)
-{
-	const uint8_t *p = buf + off;
-
-	clear_problem_context(pctx);
-	pctx->ino = ds->ino;
-	pctx->num = off;
-	pctx->blkcount = (int64_t)ds->lblk;
-	pctx->de_inode = get_le32(p);
-	pctx->de_name_len = extkit_dirent_name_len(&ds->fmt,
-					(const struct ext2_dir_entry_2 *)p);
-	if (pctx->de_name_len > EXT2_NAME_LEN)
-		pctx->de_name_len = EXT2_NAME_LEN;
-	pctx->de_name = (const char *)p + EXT2_DIR_ENTRY_HEADER_LEN;
-	pctx->de_type = ds->fmt.has_filetype ? p[7] : 0;
-}
-
-int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
-		  uint32_t off)
-{
-	struct problem_context pctx;
-
-	fill_pctx(ds, &pctx, buf, off);
-	return fix_problem(ds->ctx, code, &pctx);
-}
 
 /* Rewrites the record at p as (ino, name), its rec_len kept. */
 static void set_dirent(struct dir_state *ds, uint8_t *p, uint32_t ino,
@@ -126,7 +98,8 @@ static int shift_record(struct dir_state *ds, uint8_t *buf, uint32_t off)
 static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	uint8_t *p = buf + off;
-	uint32_t ino = get_le32(p), len = extkit_dirent_rec_len(&ds->fmt, p);
+	uint32_t ino = extkit_dirent_inode(p);
+	uint32_t len = extkit_dirent_rec_len(&ds->fmt, p);
 	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
 					     (struct ext2_dir_entry_2 *)p);
 
@@ -144,13 +117,13 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	} else if (ino != ds->ino) {
 		if (!pass2_problem(ds, PR_2_BAD_INODE_DOT, buf, off))
 			return;
-		put_le32(p, ds->ino);
+		extkit_dirent_set_inode(p, ds->ino);
 		ds->dirty = 1;
 	}
 	/* the byte after the name (rec_len >= 12 holds it) */
 	if (p[EXT2_DIR_ENTRY_HEADER_LEN + 1] &&
 	    pass2_problem(ds, PR_2_DOT_NULL_TERM, buf, off)) {
-		set_dirent(ds, p, get_le32(p), ".", 1);
+		set_dirent(ds, p, extkit_dirent_inode(p), ".", 1);
 		ds->dirty = 1;
 	}
 	if (len >= 24 && pass2_problem(ds, PR_2_SPLIT_DOT, buf, off)) {
@@ -162,7 +135,7 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 					  0);
 		ds->dirty = 1;
 	}
-	if (get_le32(p) == ds->ino) {
+	if (extkit_dirent_inode(p) == ds->ino) {
 		fsck_count_link(ds->ctx, ds->ino);
 		pass2_check_filetype(ds, buf, off, ds->ino);
 	}
@@ -172,7 +145,7 @@ static void check_dot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
 	uint8_t *p = buf + off;
-	uint32_t ino = get_le32(p);
+	uint32_t ino = extkit_dirent_inode(p);
 	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
 					     (struct ext2_dir_entry_2 *)p);
 	struct fsck_ctx *ctx = ds->ctx;
@@ -201,7 +174,7 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	if (((ino < ctx->fs->g.first_ino && ino != EXT2_ROOT_INO) ||
 	     ino > ctx->fs->sb.inodes_count) &&
 	    pass2_problem(ds, PR_2_BAD_INO, buf, off)) {
-		put_le32(p, 0);
+		extkit_dirent_set_inode(p, 0);
 		ds->dirty = 1;
 		return;
 	}
@@ -216,7 +189,7 @@ static void check_dotdot(struct dir_state *ds, uint8_t *buf, uint32_t off)
 /* Clears the live record at off (inode 0: free space). */
 static void clear_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 {
-	put_le32(buf + off, 0);
+	extkit_dirent_set_inode(buf + off, 0);
 	ds->dirty = 1;
 }
 
@@ -229,7 +202,7 @@ static void clear_stray_filetype(struct dir_state *ds, uint8_t *buf,
 
 	if (!buf[off + 7])
 		return;
-	fill_pctx(ds, &pctx, buf, off);
+	pass2_fill_pctx(ds, &pctx, buf, off);
 	if (fix_problem(ds->ctx, PR_2_CLEAR_FILETYPE, &pctx)) {
 		buf[off + 7] = 0;
 		ds->dirty = 1;
@@ -249,7 +222,7 @@ static void check_filetype_is(struct dir_state *ds, uint8_t *buf,
 	}
 	if (buf[off + 7] == want)
 		return;
-	fill_pctx(ds, &pctx, buf, off);
+	pass2_fill_pctx(ds, &pctx, buf, off);
 	pctx.num = want;
 	if (fix_problem(ds->ctx, buf[off + 7] ? PR_2_BAD_FILETYPE :
 			PR_2_SET_FILETYPE, &pctx)) {
@@ -283,7 +256,7 @@ static uint32_t entry_inode_problem(struct dir_state *ds, const uint8_t *p,
 				    uint32_t nl)
 {
 	struct fsck_ctx *ctx = ds->ctx;
-	uint32_t ino = get_le32(p);
+	uint32_t ino = extkit_dirent_inode(p);
 
 	if (is_name(p, nl, "."))
 		return PR_2_DUP_DOT;
@@ -357,7 +330,8 @@ static void check_name_chars(struct dir_state *ds, uint8_t *buf,
 static int needs_encryption(const struct dir_state *ds, const uint8_t *p,
 			    uint32_t target)
 {
-	uint8_t ft = ds->fmt.has_filetype ? p[7] : EXT2_FT_UNKNOWN;
+	const struct ext2_dir_entry_2 *de = (const void *)p;
+	uint8_t ft = extkit_dirent_file_type(&ds->fmt, de);
 
 	if (ft == EXT2_FT_UNKNOWN)
 		ft = fsck_ftype(ds->ctx, target);
@@ -436,7 +410,7 @@ static int drop_first_link(struct dir_state *ds, uint8_t *buf, uint32_t off,
 
 	if (dotdot_of(ds->ctx, sub) != ds->ino)
 		return 0;
-	fill_pctx(ds, &pctx, buf, off);
+	pass2_fill_pctx(ds, &pctx, buf, off);
 	pctx.num = sub->parent;
 	if (!fix_problem(ds->ctx, PR_2_LINK_DIR_FIRST, &pctx) ||
 	    fsck_unlink_entry(ds->ctx, sub->parent, sub->ino, NULL))
@@ -484,7 +458,7 @@ static int uninit_ref(struct dir_state *ds, const uint8_t *buf,
 {
 	struct problem_context pctx;
 
-	fill_pctx(ds, &pctx, buf, off);
+	pass2_fill_pctx(ds, &pctx, buf, off);
 	return fsck_uninit_ref(ds->ctx, target, &pctx);
 }
 
@@ -494,7 +468,7 @@ static void check_entry(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	uint8_t *p = buf + off;
 	uint32_t nl = extkit_dirent_name_len(&ds->fmt,
 					     (struct ext2_dir_entry_2 *)p);
-	uint32_t target = get_le32(p), code;
+	uint32_t target = extkit_dirent_inode(p), code;
 
 	if (!target)
 		return;
@@ -574,7 +548,8 @@ static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 		pass2_record(ds, buf, ent->offset);
 		break;
 	case EXTKIT_DE_CORRUPT:
-		pass2_salvage(ds, it, ent);
+		if (pass2_salvage(ds, it, ent))
+			pass2_record(ds, buf, ent->offset);
 		break;
 	default:
 		break;
@@ -589,41 +564,6 @@ static void handle_ent(struct dir_state *ds, struct extkit_dir_iter *it,
 	}
 	if (ds->dirty && buf)
 		extkit_dir_iter_mark_dirty(it);
-}
-
-const char *pass2_index_problem(struct dir_state *ds, int indexed,
-				uint32_t *code, uint64_t *num)
-{
-	struct extkit_htree_report rep;
-	int rc;
-
-	if (!indexed)
-		return "the index root is not valid";
-	if (ds->index_broken)
-		return "entries were changed";
-	rc = extkit_htree_verify(ds->ctx->fs, ds->ino, &rep);
-	if (rc != -ENODATA && rc != -ENOMEM &&
-	    !extkit_htree_version_known(rep.hash_version)) {
-		*code = PR_2_HTREE_HASHV;
-		*num = rep.hash_version;
-		return "unsupported hash version";
-	}
-	if (rc)
-		return NULL;
-	/* e2fsck clears these as it reads the index block (preen may);
-	 * the rest it finds checking the whole tree, and then asks */
-	if (rep.bad_node)
-		return "an index block has a wrong limit or count, or "
-		       "entries out of hash order";
-	*code = PR_2_HTREE_CLEAR;
-	if (rep.bad_index)
-		return "the index entries are not sorted or out of range";
-	if (rep.bad_hash)
-		return "entries lie outside the hash range of their block";
-	if (rep.unhashable)
-		return "a casefolded name is not UTF-8, so the kernel and "
-		       "e2fsck hash it differently";
-	return NULL;
 }
 
 /*

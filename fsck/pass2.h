@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Pass 2 internals shared by pass2.c and pass2_salvage.c. */
+/* Pass 2 internals shared by pass2.c, pass2_salvage.c, pass2_csum.c,
+ * pass2_report.c and pass2_index.c. */
 #ifndef EXTKIT_FSCK_PASS2_H
 #define EXTKIT_FSCK_PASS2_H
 
@@ -36,6 +37,10 @@ struct dir_state {
 	uint8_t *cmp_buf;	/* reading back an earlier name */
 };
 
+struct problem_context;
+/* The problem context of the record at off of buf (pass2_report.c). */
+void pass2_fill_pctx(struct dir_state *ds, struct problem_context *pctx,
+		     const uint8_t *buf, uint32_t off);
 /* Reports code about the record at off of buf; 1 if to be fixed. */
 int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
 		  uint32_t off);
@@ -43,7 +48,8 @@ int pass2_problem(struct dir_state *ds, uint32_t code, const uint8_t *buf,
 void pass2_check_block_csum(struct dir_state *ds,
 			    const struct extkit_dir_iter *it, uint8_t *buf);
 /* Why the htree index of the directory cannot stand, or NULL; an
- * unknown hash version is its own problem (*code, version in num). */
+ * unknown hash version is its own problem (*code, version in num;
+ * pass2_index.c). */
 const char *pass2_index_problem(struct dir_state *ds, int indexed,
 				uint32_t *code, uint64_t *num);
 /* Has the directory rebuilt after the passes (e2fsck's pass 3A). */
@@ -56,9 +62,10 @@ void pass2_check_filetype(struct dir_state *ds, uint8_t *buf, uint32_t off,
 /* pass2_salvage.c */
 /* A record the iterator found corrupt: checked when only its inode is
  * out of range, else rewritten so that the block parses again, and the
- * walk resumes where it stands. */
-void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
-		   const struct extkit_dirent *ent);
+ * walk resumes where it stands. 1 when the record stands where '.' or
+ * '..' belongs: the caller checks it as a record (pass2_record). */
+int pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
+		  const struct extkit_dirent *ent);
 /* 1 when the entry at off duplicates an earlier name and was cleared
  * (or left alone); it is then not counted. Renames when the inodes
  * differ. */

@@ -19,7 +19,6 @@
 #include "csum.h"
 #include "dir.h"
 #include "dirblock.h"
-#include "endian.h"
 #include "ondisk.h"
 
 #include "fsck.h"
@@ -49,12 +48,12 @@ static int make_tail(struct dir_state *ds, uint8_t *buf, uint32_t last)
 
 	/* an empty 12-byte record where the tail belongs: a tail whose
 	 * file type byte was lost */
-	if (last == bs - TAIL_LEN && !get_le32(buf + last) &&
+	if (last == bs - TAIL_LEN && !extkit_dirent_inode(buf + last) &&
 	    extkit_dirent_rec_len(&ds->fmt, buf + last) == TAIL_LEN) {
 		extkit_dirblock_init_tail(ds->ctx->fs, buf);
 		return 1;
 	}
-	if (get_le32(buf + last))
+	if (extkit_dirent_inode(buf + last))
 		min = extkit_dirent_min_len(extkit_dirent_name_len(&ds->fmt,
 								   de));
 	else if (last)

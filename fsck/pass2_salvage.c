@@ -20,7 +20,6 @@
 
 #include "dir.h"
 #include "dirblock.h"
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "ondisk.h"
@@ -49,7 +48,7 @@ static int chain_ok(const struct dir_state *ds, const uint8_t *buf,
 	/* The first record must hold something, or be the free tail. */
 	if (extkit_dir_cursor_next(&c) <= 0)
 		return 0;
-	if ((!get_le32(buf + p) || !name_len_at(ds, buf + p)) &&
+	if ((!extkit_dirent_inode(buf + p) || !name_len_at(ds, buf + p)) &&
 	    p + c.rec_len != limit)
 		return 0;
 	while ((rc = extkit_dir_cursor_next(&c)) != 0)
@@ -62,7 +61,7 @@ static int chain_ok(const struct dir_state *ds, const uint8_t *buf,
 static int plausible(const struct dir_state *ds, const uint8_t *p,
 		     uint32_t gap)
 {
-	uint32_t ino = get_le32(p), nl;
+	uint32_t ino = extkit_dirent_inode(p), nl;
 
 	if (gap < 12)
 		return 0;
@@ -142,10 +141,10 @@ static void bad_inode_record(struct dir_state *ds, uint8_t *buf,
 			     uint32_t off)
 {
 	if (pass2_problem(ds, PR_2_BAD_INODE_RANGE, buf, off)) {
-		put_le32(buf + off, 0);
+		extkit_dirent_set_inode(buf + off, 0);
 		ds->dirty = 1;
 	} else if (ds->walk_only) {
-		put_le32(buf + off, 0);
+		extkit_dirent_set_inode(buf + off, 0);
 	}
 	ds->rec_no++;
 	ds->prev_off = (int64_t)off;
@@ -164,23 +163,22 @@ static void report_corrupt(struct dir_state *ds, uint32_t off,
 	*fix = fix_problem(ds->ctx, PR_2_DIR_CORRUPT, &pctx);
 }
 
-void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
-		   const struct extkit_dirent *ent)
+int pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
+		  const struct extkit_dirent *ent)
 {
 	uint8_t *buf = extkit_dir_iter_block(it);
 	uint32_t off = ent->offset, limit;
 	int fix;
 
 	if (!buf)
-		return;
+		return 0;
 	if (ent->problem == EXTKIT_DIRENT_BAD_INODE) {
 		/* Where '.' or '..' belongs: as e2fsck, that check comes
-		 * first (and rewrites the record). */
+		 * first (and rewrites the record): the caller's. */
 		if (ds->lblk == 0 && ds->rec_no < 2)
-			pass2_record(ds, buf, off);
-		else
-			bad_inode_record(ds, buf, off);
-		return;
+			return 1;
+		bad_inode_record(ds, buf, off);
+		return 0;
 	}
 	/* an inline directory's part and an htree root have no checksum
 	 * tail */
@@ -188,7 +186,7 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 	if (off >= limit) {
 		/* past the records (a leaf's checksum tail) */
 		extkit_dir_iter_seek(it, extkit_dir_iter_area(it));
-		return;
+		return 0;
 	}
 	report_corrupt(ds, off, ent->problem, &fix);
 	if (fix) {
@@ -203,6 +201,7 @@ void pass2_salvage(struct dir_state *ds, struct extkit_dir_iter *it,
 		ds->walk_only = 1;
 	}
 	extkit_dir_iter_seek(it, salvage_at(ds, buf, off, limit));
+	return 0;
 }
 
 /* ---- duplicate names ---- */
@@ -217,11 +216,11 @@ static int name_in_block(const struct dir_state *ds, const uint8_t *buf,
 
 	extkit_dir_cursor_init(&c, &ds->fmt, buf, 0, ds->fmt.block_size);
 	while (extkit_dir_cursor_next(&c) > 0 && c.off < end) {
-		if (get_le32(buf + c.off) &&
+		if (extkit_dirent_inode(buf + c.off) &&
 		    name_len_at(ds, buf + c.off) == nl &&
 		    !memcmp(buf + c.off + EXT2_DIR_ENTRY_HEADER_LEN, name,
 			    nl)) {
-			*ino = get_le32(buf + c.off);
+			*ino = extkit_dirent_inode(buf + c.off);
 			return 1;
 		}
 	}
@@ -293,13 +292,13 @@ static int rename_dup(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	name[nl] = '\0';
 	clear_problem_context(&pctx);
 	pctx.ino = ds->ino;
-	pctx.de_inode = get_le32(p);
+	pctx.de_inode = extkit_dirent_inode(p);
 	pctx.de_name = (const char *)p + EXT2_DIR_ENTRY_HEADER_LEN;
 	pctx.de_name_len = name_len_at(ds, p);
 	pctx.str = name;
 	if (!fix_problem(ds->ctx, PR_2_DUP_NAME_RENAME, &pctx))
 		return 0;
-	extkit_dirent_set(&ds->fmt, p, get_le32(p),
+	extkit_dirent_set(&ds->fmt, p, extkit_dirent_inode(p),
 			  extkit_dirent_rec_len(&ds->fmt, p), name, nl,
 			  extkit_dirent_file_type(&ds->fmt,
 					(const struct ext2_dir_entry_2 *)p));
@@ -320,10 +319,10 @@ int pass2_check_dup_name(struct dir_state *ds, uint8_t *buf, uint32_t off)
 	if (nameset_insert(&ds->names, hash) != 1 ||
 	    !find_dup(ds, buf, off, name, nl, &other))
 		return 0;
-	if (other != get_le32(buf + off))
+	if (other != extkit_dirent_inode(buf + off))
 		return rename_dup(ds, buf, off);
 	if (pass2_problem(ds, PR_2_DUP_NAME, buf, off)) {
-		put_le32(buf + off, 0);
+		extkit_dirent_set_inode(buf + off, 0);
 		ds->dirty = 1;
 		ds->index_broken = 1;
 		return 1;

@@ -32,7 +32,7 @@ const struct problem problem_table[] = {
 	  "The group descriptors are corrupt (%s). Using the backup "
 	  "superblock and descriptors at block %b.",
 	  PROMPT_USE, 0 },
-	/* Reported on stderr by pass0.c's report_no_super, not here. */
+	/* Reported on stderr by open.c's report_no_super, not here. */
 	{ PR_0_NO_SUPER,
 	  "No usable superblock found (%s).",
 	  PROMPT_NONE, PR_FATAL },

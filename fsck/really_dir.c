@@ -19,7 +19,6 @@
 
 #include "bmap.h"
 #include "dir.h"
-#include "endian.h"
 #include "fs.h"
 #include "inline.h"
 #include "inode.h"
@@ -36,7 +35,7 @@ static int dir_record(const struct extkit_dir_format *fmt,
 		      uint32_t *len)
 {
 	uint32_t nl = (uint32_t)strlen(name);
-	uint32_t ino = get_le32(buf + off);
+	uint32_t ino = extkit_dirent_inode(buf + off);
 
 	if (extkit_dirent_check(fmt, buf, off, fmt->block_size - fmt->tail_len,
 				len) != EXTKIT_DIRENT_OK)
@@ -103,8 +102,9 @@ static int looks_like_dir(struct fsck_ctx *ctx, uint32_t ino,
 		return 0;
 	extkit_dir_format_init(fs, &fmt);
 	if (extkit_fs_read_block(fs, pblk, buf) == 0 &&
-	    dir_record(&fmt, buf, 0, ".", &len) && get_le32(buf) == ino &&
-	    len < fmt.block_size && dir_record(&fmt, buf, len, "..", &len))
+	    dir_record(&fmt, buf, 0, ".", &len) &&
+	    extkit_dirent_inode(buf) == ino && len < fmt.block_size &&
+	    dir_record(&fmt, buf, len, "..", &len))
 		ok = 1;
 	free(buf);
 	return ok;

@@ -21,7 +21,6 @@
 #include "dirblock.h"
 #include "dircompact.h"
 #include "dirspace.h"
-#include "endian.h"
 #include "error.h"
 #include "inode.h"
 #include "super.h"
@@ -90,12 +89,12 @@ static int index_block_to_leaf(struct fsck_ctx *ctx, uint64_t lblk,
 		start = 24;	/* '..' keeps its 12 bytes */
 		if (extkit_dirent_set_rec_len(&fmt, buf + 12, bs - 24))
 			return 0;
-	} else if (lblk > 0 && !get_le32(buf) &&
+	} else if (lblk > 0 && !extkit_dirent_inode(buf) &&
 		   extkit_dirent_rec_len(&fmt, buf) == bs) {
 		start = 8;
 		if (extkit_dirent_set_rec_len(&fmt, buf, bs - 12))
 			return 0;
-		put_le16(buf + 6, 0);	/* name_len and type */
+		extkit_dirent_clear_name(buf);
 	} else {
 		return 0;
 	}

@@ -29,10 +29,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "endian.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
+#include "inode.h"
 #include "io.h"
 #include "ondisk.h"
 #include "owners.h"
@@ -246,9 +246,13 @@ static uint64_t predict(const struct extkit_fs *fs, uint32_t g, int k,
 /* A plausible inode: unused, or a mode of a known file type. */
 static int inode_plausible(const uint8_t *raw)
 {
-	uint16_t mode = get_le16(raw);
-	uint16_t links = get_le16(raw + 26);
+	struct extkit_inode_stored st;
+	uint16_t mode, links;
 
+	/* the core's fields only: any inode size */
+	extkit_inode_stored_get(raw, EXT2_INODE_CORE_SIZE, &st);
+	mode = st.mode;
+	links = st.links_count;
 	switch (mode & S_IFMT) {
 	case S_IFREG: case S_IFDIR: case S_IFLNK: case S_IFCHR:
 	case S_IFBLK: case S_IFIFO: case S_IFSOCK:
@@ -564,10 +568,11 @@ static int holds_root_dir(struct fsck_ctx *ctx, uint64_t blk)
 
 	if (buf && !extkit_fs_read_block(ctx->fs, blk + off / fs->g.block_size,
 					 buf)) {
-		const uint8_t *raw = buf + off % fs->g.block_size;
+		struct extkit_inode_stored st;
 
-		yes = (get_le16(raw) & S_IFMT) == S_IFDIR &&
-		      get_le16(raw + 26) >= 2;
+		extkit_inode_stored_get(buf + off % fs->g.block_size,
+					EXT2_INODE_CORE_SIZE, &st);
+		yes = (st.mode & S_IFMT) == S_IFDIR && st.links_count >= 2;
 	}
 	free(buf);
 	return yes;

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "endian.h"
+#include "bmap.h"
 #include "error.h"
 #include "fs.h"
 #include "group.h"
@@ -42,7 +42,8 @@ static void note_diff(struct layout_diff *d, uint64_t blk,
 		      const uint8_t *have, const uint8_t *want, uint32_t apb)
 {
 	for (uint32_t s = 0; s < apb; s++) {
-		uint32_t h = get_le32(have + 4 * s), w = get_le32(want + 4 * s);
+		uint32_t h = extkit_bmap_ind_get(have, s);
+		uint32_t w = extkit_bmap_ind_get(want, s);
 
 		if (h == w)
 			continue;
@@ -80,8 +81,9 @@ static int check_layout(struct fsck_ctx *ctx, uint64_t dind_blk,
 	note_diff(d, dind_blk, have, want, apb);
 	d->dind = d->count != 0;
 	for (uint32_t s = 0; s < apb; s++)
-		if (get_le32(want + 4 * s) &&
-		    get_le32(want + 4 * s) != get_le32(have + 4 * s))
+		if (extkit_bmap_ind_get(want, s) &&
+		    extkit_bmap_ind_get(want, s) !=
+		    extkit_bmap_ind_get(have, s))
 			d->dind_used = 1;
 	before = d->count;
 	for (uint32_t r = 0; r < fs->sb.reserved_gdt_blocks; r++) {

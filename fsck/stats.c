@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "endian.h"
 #include "extent.h"
 #include "fsck.h"
 #include "ondisk.h"

@@ -28,9 +28,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "endian.h"
 #include "error.h"
 #include "group.h"
+#include "inode.h"
 #include "io.h"
 #include "ondisk.h"
 #include "super.h"
@@ -62,6 +62,7 @@ static int layout_agrees(struct fsck_ctx *ctx, const struct extkit_super *sb,
 			 const struct extkit_geom *g)
 {
 	uint8_t raw[EXT4_MAX_DESC_SIZE];
+	struct extkit_inode_stored st;
 	struct ext2_inode root;
 	struct extkit_group gd;
 	uint64_t gdt = (uint64_t)(sb->first_data_block + 1) * g->block_size;
@@ -81,7 +82,8 @@ static int layout_agrees(struct fsck_ctx *ctx, const struct extkit_super *sb,
 	if (extkit_io_read_bytes(ctx->io, gd.inode_table * g->block_size +
 				 g->inode_size, &root, sizeof(root)))
 		return 0;
-	return S_ISDIR(le16(root.i_mode)) && le16(root.i_links_count) >= 2;
+	extkit_inode_stored_get(&root, EXT2_INODE_CORE_SIZE, &st);
+	return S_ISDIR(st.mode) && st.links_count >= 2;
 }
 
 /* Descriptor g as the primary's table holds it (no meta_bg); 0 or an

@@ -24,7 +24,6 @@
 
 #include "count.h"
 #include "csum.h"
-#include "endian.h"
 #include "inode.h"
 #include "error.h"
 #include "fs.h"
@@ -247,13 +246,11 @@ static void ea_block_values(struct fsck_ctx *ctx, uint32_t ino,
 static void ea_block_csum(struct fsck_ctx *ctx, uint32_t ino,
 			  struct fsck_ea_rec *r)
 {
-	const struct ext2_ext_attr_header *h = (const void *)ctx->blkbuf;
 	struct problem_context pctx;
 
 	if (!extkit_has_ro_compat(&ctx->fs->sb,
 				  EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) ||
-	    extkit_ea_block_csum(ctx->fs, r->blk, ctx->blkbuf) ==
-	    le32(h->h_checksum))
+	    extkit_ea_block_csum_ok(ctx->fs, r->blk, ctx->blkbuf))
 		return;
 	clear_problem_context(&pctx);
 	pctx.ino = ino;
@@ -312,7 +309,7 @@ static int check_ibody(struct fsck_ctx *ctx, uint32_t ino, uint8_t *raw,
 		*ea_blocks = 0;
 	}
 	/* As e2fsck: every attribute of the inode goes. */
-	put_le32((uint8_t *)reg.buf, 0);
+	extkit_xattr_ibody_drop(raw, ctx->fs->g.inode_size);
 	if (!fsck_fixing(ctx) || extkit_inode_write_raw(ctx->fs, ino, raw))
 		return 0;
 	ctx->flags |= FSCK_FL_CHANGED;
@@ -647,7 +644,7 @@ static int ahead_ibody(struct fsck_ctx *ctx, const struct fsck_ea_ahead *a,
 	if (!fix_problem(ctx, PR_1_EA_INODE_BAD, &pctx) || !fsck_fixing(ctx))
 		goto out;
 	ea_region_unref(ctx, &reg);
-	put_le32((uint8_t *)reg.buf, 0);
+	extkit_xattr_ibody_drop(raw, ctx->fs->g.inode_size);
 	if (extkit_inode_write_raw(ctx->fs, a->owner, raw)) {
 		ctx->flags |= FSCK_FL_UNCORRECTED;
 		goto out;

@@ -9,10 +9,25 @@
 #ifndef EXTKIT_BMAP_H
 #define EXTKIT_BMAP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "endian.h"
 #include "fs.h"
 #include "inode.h"
+
+/* Entry i of an indirect block (a block number, 0: a hole; the block is
+ * an array of addr_per_block __le32) and its setter. */
+static inline uint32_t extkit_bmap_ind_get(const uint8_t *blk, uint32_t i)
+{
+	return get_le32(blk + 4 * (size_t)i);
+}
+
+static inline void extkit_bmap_ind_set(uint8_t *blk, uint32_t i,
+				       uint32_t pblk)
+{
+	put_le32(blk + 4 * (size_t)i, pblk);
+}
 
 /* Flags passed to the walk callback. */
 #define EXTKIT_BLOCK_META	0x1	/* indirect or extent tree block */

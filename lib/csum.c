@@ -111,6 +111,16 @@ uint32_t extkit_super_csum(const struct ext2_super_block *raw)
 			     offsetof(struct ext2_super_block, s_checksum));
 }
 
+int extkit_super_csum_ok(const struct ext2_super_block *raw)
+{
+	return le32(raw->s_checksum) == extkit_super_csum(raw);
+}
+
+void extkit_super_csum_store(struct ext2_super_block *raw)
+{
+	raw->s_checksum = cpu_to_le32(extkit_super_csum(raw));
+}
+
 int extkit_has_group_csum(const struct extkit_super *sb)
 {
 	return (sb->feature_ro_compat & (EXT4_FEATURE_RO_COMPAT_GDT_CSUM |
@@ -279,6 +289,14 @@ uint32_t extkit_ea_block_csum(const struct extkit_fs *fs, uint64_t blk,
 	c = extkit_crc32c(c, p, off);
 	c = extkit_crc32c(c, zero, sizeof(zero));
 	return extkit_crc32c(c, p + off + 4, fs->g.block_size - off - 4);
+}
+
+int extkit_ea_block_csum_ok(const struct extkit_fs *fs, uint64_t blk,
+			    const void *raw)
+{
+	return get_le32((const uint8_t *)raw +
+			offsetof(struct ext2_ext_attr_header, h_checksum)) ==
+	       extkit_ea_block_csum(fs, blk, raw);
 }
 
 void extkit_ea_block_csum_set(const struct extkit_fs *fs, uint64_t blk,

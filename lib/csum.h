@@ -24,6 +24,10 @@ uint16_t extkit_crc16(uint16_t crc, const void *buf, size_t len);
 uint32_t extkit_csum_seed(const struct extkit_super *sb);
 /* s_checksum: crc32c(~0) over the superblock up to the field. */
 uint32_t extkit_super_csum(const struct ext2_super_block *raw);
+/* Whether raw's stored s_checksum is that; and the store of it (the
+ * caller decides whether metadata_csum wants one). */
+int extkit_super_csum_ok(const struct ext2_super_block *raw);
+void extkit_super_csum_store(struct ext2_super_block *raw);
 /* bg_checksum of descriptor g in raw form (crc16 or crc32c & 0xffff). */
 uint16_t extkit_group_csum(const struct extkit_fs *fs, uint32_t g,
 			   const void *raw_desc);
@@ -67,5 +71,8 @@ uint32_t extkit_ea_block_csum(const struct extkit_fs *fs, uint64_t blk,
 			      const void *raw);
 void extkit_ea_block_csum_set(const struct extkit_fs *fs, uint64_t blk,
 			      void *raw);
+/* Whether the block's stored h_checksum is extkit_ea_block_csum's. */
+int extkit_ea_block_csum_ok(const struct extkit_fs *fs, uint64_t blk,
+			    const void *raw);
 
 #endif /* EXTKIT_CSUM_H */

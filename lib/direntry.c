@@ -104,7 +104,10 @@ uint32_t extkit_dirent_name_len(const struct extkit_dir_format *fmt,
 uint8_t extkit_dirent_file_type(const struct extkit_dir_format *fmt,
 				const struct ext2_dir_entry_2 *de)
 {
-	return fmt->has_filetype ? de->file_type : 0;
+	/* byte access: a record of a corrupt block may lie anywhere */
+	return fmt->has_filetype ?
+	       ((const uint8_t *)de)[offsetof(struct ext2_dir_entry_2,
+					      file_type)] : 0;
 }
 
 enum extkit_dirent_problem
@@ -143,6 +146,23 @@ uint32_t extkit_dirent_rec_len(const struct extkit_dir_format *fmt,
 
 	memcpy(&d, p + 4, sizeof(d));
 	return extkit_rec_len_from_disk(d, fmt->block_size);
+}
+
+/* Byte access: a record of a corrupt block may lie at any offset. */
+uint32_t extkit_dirent_inode(const uint8_t *p)
+{
+	return get_le32(p + offsetof(struct ext2_dir_entry_2, inode));
+}
+
+void extkit_dirent_set_inode(uint8_t *p, uint32_t ino)
+{
+	put_le32(p + offsetof(struct ext2_dir_entry_2, inode), ino);
+}
+
+void extkit_dirent_clear_name(uint8_t *p)
+{
+	p[offsetof(struct ext2_dir_entry_2, name_len)] = 0;
+	p[offsetof(struct ext2_dir_entry_2, file_type)] = 0;
 }
 
 int extkit_dirent_set_rec_len(const struct extkit_dir_format *fmt,

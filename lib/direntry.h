@@ -77,6 +77,13 @@ uint8_t extkit_dirent_file_type(const struct extkit_dir_format *fmt,
 /* The decoded rec_len of the record at p (no validation). */
 uint32_t extkit_dirent_rec_len(const struct extkit_dir_format *fmt,
 			       const uint8_t *p);
+/* The inode number of the record at p (inode, bytes 0-3; 0: an empty
+ * record) and its setter (the other bytes kept). */
+uint32_t extkit_dirent_inode(const uint8_t *p);
+void extkit_dirent_set_inode(uint8_t *p, uint32_t ino);
+/* No name: name_len and the type byte (bytes 6-7) zeroed, the inode and
+ * rec_len kept (an empty record's). */
+void extkit_dirent_clear_name(uint8_t *p);
 /* Stores rec_len; -EINVAL (record unchanged) for a length the codec
  * cannot hold. */
 int extkit_dirent_set_rec_len(const struct extkit_dir_format *fmt,

@@ -50,6 +50,12 @@ static uint8_t *entry_at(uint8_t *node, uint16_t i)
 	return node + EXT_HDR_SIZE + (size_t)i * EXT_ENTRY_SIZE;
 }
 
+int extkit_extent_has_magic(const uint8_t *node)
+{
+	return get_le16(node + offsetof(struct ext4_extent_header,
+					eh_magic)) == EXT4_EXT_MAGIC;
+}
+
 uint16_t extkit_extent_entries(const uint8_t *node)
 {
 	return get_le16(node + offsetof(struct ext4_extent_header,
@@ -59,6 +65,11 @@ uint16_t extkit_extent_entries(const uint8_t *node)
 uint16_t extkit_extent_depth(const uint8_t *node)
 {
 	return get_le16(node + offsetof(struct ext4_extent_header, eh_depth));
+}
+
+uint16_t extkit_extent_max(const uint8_t *node)
+{
+	return get_le16(node + offsetof(struct ext4_extent_header, eh_max));
 }
 
 void extkit_extent_set_entries(uint8_t *node, uint16_t n)

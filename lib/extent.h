@@ -64,8 +64,12 @@ struct extkit_extent_idx {
  * below the node's capacity. The header fields are read and written with
  * the _entries / _depth helpers.
  */
+/* Whether node starts with the extent header's magic (eh_magic). */
+int extkit_extent_has_magic(const uint8_t *node);
 uint16_t extkit_extent_entries(const uint8_t *node);
 uint16_t extkit_extent_depth(const uint8_t *node);
+/* eh_max: the entries the node has room for, as stored. */
+uint16_t extkit_extent_max(const uint8_t *node);
 void extkit_extent_set_entries(uint8_t *node, uint16_t n);
 void extkit_extent_set_depth(uint8_t *node, uint16_t depth);
 void extkit_extent_get(const uint8_t *node, uint16_t i,

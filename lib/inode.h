@@ -3,9 +3,11 @@
 #ifndef EXTKIT_INODE_H
 #define EXTKIT_INODE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "endian.h"
 #include "fs.h"
 #include "ondisk.h"
 
@@ -68,6 +70,65 @@ int extkit_inode_time_set(void *raw, uint32_t raw_size,
 /* Sets i_links_count of a raw inode, for a caller editing a copy of an
  * inode table block in place (the other bytes are kept). */
 void extkit_inode_set_links_raw(void *raw, uint16_t links);
+
+/*
+ * Fields of an on-disk inode as they are stored, which struct extkit_inode
+ * combines or leaves out (a check must see them apart): i_mode and
+ * i_links_count (a look without a decode), i_dtime (an orphan list link
+ * too), the obsolete i_obso_faddr, l_i_blocks_high, l_i_file_acl_high
+ * and i_extra_isize (0 in a 128-byte inode, which has none).
+ */
+struct extkit_inode_stored {
+	uint16_t mode;
+	uint16_t links_count;
+	uint32_t dtime;
+	uint32_t faddr;
+	uint16_t blocks_hi;
+	uint16_t file_acl_hi;
+	uint16_t extra_isize;
+};
+
+/* Inline: pass 1 reads them for every inode of the tables. */
+static inline void extkit_inode_stored_get(const void *raw,
+					   uint32_t raw_size,
+					   struct extkit_inode_stored *st)
+{
+	const uint8_t *p = raw;
+
+	st->mode = get_le16(p + offsetof(struct ext2_inode, i_mode));
+	st->links_count = get_le16(p + offsetof(struct ext2_inode,
+						i_links_count));
+	st->dtime = get_le32(p + offsetof(struct ext2_inode, i_dtime));
+	st->faddr = get_le32(p + offsetof(struct ext2_inode, i_obso_faddr));
+	st->blocks_hi = get_le16(p + offsetof(struct ext2_inode,
+					      l_i_blocks_high));
+	st->file_acl_hi = get_le16(p + offsetof(struct ext2_inode,
+						l_i_file_acl_high));
+	st->extra_isize = raw_size > EXT2_INODE_CORE_SIZE ?
+			  get_le16(p + offsetof(struct ext2_inode,
+						i_extra_isize)) : 0;
+}
+
+/* Stores them back into raw (i_extra_isize only past the 128-byte core);
+ * the other bytes are kept. */
+static inline void extkit_inode_stored_put(
+	const struct extkit_inode_stored *st, uint32_t raw_size, void *raw)
+{
+	uint8_t *p = raw;
+
+	put_le16(p + offsetof(struct ext2_inode, i_mode), st->mode);
+	put_le16(p + offsetof(struct ext2_inode, i_links_count),
+		 st->links_count);
+	put_le32(p + offsetof(struct ext2_inode, i_dtime), st->dtime);
+	put_le32(p + offsetof(struct ext2_inode, i_obso_faddr), st->faddr);
+	put_le16(p + offsetof(struct ext2_inode, l_i_blocks_high),
+		 st->blocks_hi);
+	put_le16(p + offsetof(struct ext2_inode, l_i_file_acl_high),
+		 st->file_acl_hi);
+	if (raw_size > EXT2_INODE_CORE_SIZE)
+		put_le16(p + offsetof(struct ext2_inode, i_extra_isize),
+			 st->extra_isize);
+}
 
 /* raw_size is the on-disk inode size (128 .. block size). */
 void extkit_inode_decode(const void *raw, uint32_t raw_size,

@@ -117,6 +117,23 @@ static int map_journal_inode(struct extkit_journal *j,
 	return 0;
 }
 
+void extkit_journal_backup_store(struct extkit_fs *fs,
+				 const struct extkit_inode *inode)
+{
+	struct ext2_super_block *raw = &fs->raw_sb;
+
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		raw->s_jnl_blocks[i] = cpu_to_le32(inode->block[i]);
+	raw->s_jnl_blocks[15] = cpu_to_le32((uint32_t)(inode->size >> 32));
+	raw->s_jnl_blocks[16] = cpu_to_le32((uint32_t)inode->size);
+	raw->s_jnl_backup_type = EXT3_JNL_BACKUP_BLOCKS;
+}
+
+uint8_t extkit_journal_backup_type(const struct extkit_fs *fs)
+{
+	return fs->raw_sb.s_jnl_backup_type;
+}
+
 int extkit_journal_backup_inode(const struct extkit_fs *fs,
 				struct extkit_inode *inode)
 {

@@ -110,6 +110,15 @@ void extkit_journal_free(struct extkit_journal *j);
  */
 int extkit_journal_backup_inode(const struct extkit_fs *fs,
 				struct extkit_inode *inode);
+/* The superblock's backup made from the journal inode: s_jnl_blocks
+ * [0..14] its i_block, [15] i_size_high, [16] i_size, s_jnl_backup_type
+ * EXT3_JNL_BACKUP_BLOCKS (in fs->raw_sb; the caller writes it). */
+void extkit_journal_backup_store(struct extkit_fs *fs,
+				 const struct extkit_inode *inode);
+/* s_jnl_backup_type as stored: EXT3_JNL_BACKUP_BLOCKS, 0 (none), or a
+ * value no tool knows. */
+uint8_t extkit_journal_backup_type(const struct extkit_fs *fs);
+
 /*
  * Rewrites inode ino from the superblock's backup (as above, i_blocks
  * counted from the map, i_extra_isize s_want_extra_isize). Returns 0,

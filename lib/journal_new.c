@@ -31,6 +31,7 @@
 #include "extent.h"
 #include "inode.h"
 #include "jbd2_ondisk.h"
+#include "journal.h"
 #include "journal_new.h"
 #include "mapbuild.h"
 #include "ondisk.h"
@@ -547,11 +548,7 @@ static void set_super(struct extkit_fs *fs, const struct jplan *jp)
 	if (jp->inode.size >= (1ULL << 31))
 		fs->sb.feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
 	extkit_super_encode(&fs->sb, raw);
-	for (int i = 0; i < EXT2_N_BLOCKS; i++)
-		raw->s_jnl_blocks[i] = cpu_to_le32(jp->inode.block[i]);
-	raw->s_jnl_blocks[15] = cpu_to_le32((uint32_t)(jp->inode.size >> 32));
-	raw->s_jnl_blocks[16] = cpu_to_le32((uint32_t)jp->inode.size);
-	raw->s_jnl_backup_type = EXT3_JNL_BACKUP_BLOCKS;
+	extkit_journal_backup_store(fs, &jp->inode);
 	memset(raw->s_journal_uuid, 0, sizeof(raw->s_journal_uuid));
 	raw->s_journal_dev = 0;
 	/* mke2fs 1.47 counts the journal's clusters in the overhead */

@@ -41,6 +41,11 @@ void extkit_symlink_iblock_bytes(const struct extkit_inode *inode,
 		put_le32(out + 4 * i, inode->block[i]);
 }
 
+uint32_t extkit_symlink_enc_len(const uint8_t *target)
+{
+	return get_le16(target);
+}
+
 int extkit_symlink_read(struct extkit_fs *fs, uint32_t ino,
 			const struct extkit_inode *inode, char *out,
 			size_t cap, size_t *len)

@@ -21,6 +21,11 @@
 void extkit_symlink_iblock_bytes(const struct extkit_inode *inode,
 				 uint8_t out[EXTKIT_FAST_SYMLINK_MAX]);
 
+/* The ciphertext length an encrypted target (EXT4_ENCRYPT_FL) starts
+ * with: struct fscrypt_symlink_data's __le16 len, the ciphertext after
+ * it (i_size is that length plus 2). */
+uint32_t extkit_symlink_enc_len(const uint8_t *target);
+
 /*
  * Reads the target of symlink inode ino (decoded in inode) into out
  * (cap bytes, NUL-terminated); *len gets its length. -EFSCORRUPTED for a

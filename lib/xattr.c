@@ -248,6 +248,22 @@ int extkit_xattr_ibody_region(const uint8_t *raw, uint32_t inode_size,
 	return 1;
 }
 
+void extkit_xattr_ibody_drop(uint8_t *raw, uint32_t inode_size)
+{
+	struct extkit_xattr_region r;
+
+	if (extkit_xattr_ibody_region(raw, inode_size, &r))
+		put_le32(raw + (r.buf - raw), 0);
+}
+
+int extkit_xattr_block_has_header(const uint8_t *buf)
+{
+	const struct ext2_ext_attr_header *h = (const void *)buf;
+
+	return le32(h->h_magic) == EXT2_EXT_ATTR_MAGIC &&
+	       le32(h->h_blocks) == 1;
+}
+
 enum extkit_xattr_problem
 extkit_xattr_block_check(const struct extkit_xattr_format *fmt,
 			 const uint8_t *buf)

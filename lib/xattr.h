@@ -106,6 +106,13 @@ void extkit_xattr_block_region(const struct extkit_xattr_format *fmt,
  */
 int extkit_xattr_ibody_region(const uint8_t *raw, uint32_t inode_size,
 			      struct extkit_xattr_region *r);
+/* Every attribute in the inode goes: the magic of its in-inode area
+ * (h_magic of the ibody header after i_extra_isize) cleared; nothing
+ * when the area holds none. */
+void extkit_xattr_ibody_drop(uint8_t *raw, uint32_t inode_size);
+/* Whether buf starts with an attribute block's header: h_magic, and
+ * h_blocks 1 (the entries are extkit_xattr_block_check's). */
+int extkit_xattr_block_has_header(const uint8_t *buf);
 /*
  * Checks a region as the block validator does (entries, values within
  * the region and not overlapping, e_value_inum, hashes of the values

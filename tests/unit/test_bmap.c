@@ -1077,6 +1077,27 @@ START_TEST(test_extent_node_edit)
 }
 END_TEST
 
+/* An indirect block's entries: little-endian 32-bit block numbers, entry
+ * i at byte 4 * i (the last of a 1 KiB block at 1020). */
+START_TEST(test_ind_entries)
+{
+	uint8_t b[1024], want[1024];
+
+	for (int i = 0; i < 1024; i++)
+		b[i] = (uint8_t)(i * 3);
+	memcpy(want, b, sizeof(b));
+	ck_assert_uint_eq(extkit_bmap_ind_get(b, 0), get_le32(b));
+	ck_assert_uint_eq(extkit_bmap_ind_get(b, 255), get_le32(b + 1020));
+	extkit_bmap_ind_set(b, 255, 0xdeadbeef);
+	extkit_bmap_ind_set(b, 1, 0);
+	put_le32(want + 1020, 0xdeadbeef);
+	put_le32(want + 4, 0);
+	ck_assert_mem_eq(b, want, sizeof(b));
+	ck_assert_uint_eq(extkit_bmap_ind_get(b, 255), 0xdeadbeef);
+	ck_assert_uint_eq(extkit_bmap_ind_get(b, 1), 0);
+}
+END_TEST
+
 Suite *bmap_suite(void)
 {
 	Suite *s = suite_create("bmap");
@@ -1094,6 +1115,7 @@ Suite *bmap_suite(void)
 	tcase_add_test(tc, test_truncate_ind);
 	tcase_add_test(tc, test_truncate_empties);
 	tcase_add_test(tc, test_truncate_edges);
+	tcase_add_test(tc, test_ind_entries);
 	suite_add_tcase(s, tc);
 	tcase_add_test(te, test_extent_depth0);
 	tcase_add_test(te, test_extent_depth1);

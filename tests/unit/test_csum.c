@@ -277,6 +277,40 @@ START_TEST(test_golden_inode)
 }
 END_TEST
 
+/* s_checksum (offset 0x3FC) stored and verified; an EA block's
+ * h_checksum (offset 16) verified against extkit_ea_block_csum. */
+START_TEST(test_super_and_ea_csum_ok)
+{
+	struct ext2_super_block *raw = calloc(1, sizeof(*raw));
+	struct extkit_fs *fs = calloc(1, sizeof(*fs));
+	uint8_t *p = (uint8_t *)raw, b[1024];
+
+	ck_assert_ptr_nonnull(raw);
+	ck_assert_ptr_nonnull(fs);
+	for (size_t i = 0; i < sizeof(*raw); i++)
+		p[i] = (uint8_t)(i * 13 + 5);
+	ck_assert_int_eq(extkit_super_csum_ok(raw), 0);
+	extkit_super_csum_store(raw);
+	ck_assert_uint_eq(get_le32(p + 0x3FC), extkit_super_csum(raw));
+	ck_assert_int_eq(extkit_super_csum_ok(raw), 1);
+	p[0x20] ^= 1;
+	ck_assert_int_eq(extkit_super_csum_ok(raw), 0);
+
+	fs->g.block_size = sizeof(b);
+	fs->sb.feature_ro_compat = EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
+	for (size_t i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(i * 7);
+	extkit_ea_block_csum_set(fs, 77, b);
+	ck_assert_uint_eq(get_le32(b + 16), extkit_ea_block_csum(fs, 77, b));
+	ck_assert_int_eq(extkit_ea_block_csum_ok(fs, 77, b), 1);
+	ck_assert_int_eq(extkit_ea_block_csum_ok(fs, 78, b), 0);
+	b[100] ^= 1;
+	ck_assert_int_eq(extkit_ea_block_csum_ok(fs, 77, b), 0);
+	free(raw);
+	free(fs);
+}
+END_TEST
+
 Suite *csum_suite(void)
 {
 	Suite *s = suite_create("csum");
@@ -287,6 +321,7 @@ Suite *csum_suite(void)
 	tcase_add_test(tc, test_golden_super);
 	tcase_add_test(tc, test_golden_group);
 	tcase_add_test(tc, test_golden_inode);
+	tcase_add_test(tc, test_super_and_ea_csum_ok);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1307,6 +1307,35 @@ START_TEST(test_dirblock_new)
 }
 END_TEST
 
+/* The record's inode (bytes 0-3) read and set, and the name cleared
+ * (name_len byte 6, type byte 7), at an offset that is not a multiple
+ * of 4 too (a corrupt block's record), the other bytes kept. */
+START_TEST(test_dirent_inode_fields)
+{
+	uint8_t b[64], want[64];
+
+	for (int off = 0; off <= 2; off += 2) {
+		for (int i = 0; i < 64; i++)
+			b[i] = (uint8_t)(0xa0 + i);
+		memcpy(want, b, sizeof(b));
+		ck_assert_uint_eq(extkit_dirent_inode(b + off),
+				  get_le32(b + off));
+		extkit_dirent_set_inode(b + off, 0x01020304);
+		put_le32(want + off, 0x01020304);
+		ck_assert_mem_eq(b, want, sizeof(b));
+		ck_assert_uint_eq(extkit_dirent_inode(b + off), 0x01020304);
+		extkit_dirent_clear_name(b + off);
+		want[off + 6] = 0;
+		want[off + 7] = 0;
+		ck_assert_mem_eq(b, want, sizeof(b));
+		/* the type byte read at any offset too */
+		b[off + 7] = 5;
+		ck_assert_uint_eq(extkit_dirent_file_type(&fmt_1k,
+				  (const void *)(b + off)), 5);
+	}
+}
+END_TEST
+
 Suite *dir_suite(void)
 {
 	Suite *s = suite_create("dir");
@@ -1324,6 +1353,7 @@ Suite *dir_suite(void)
 	tcase_add_test(tc, test_problem_str);
 	tcase_add_test(tc, test_dirent_set_golden);
 	tcase_add_test(tc, test_dirblock_new);
+	tcase_add_test(tc, test_dirent_inode_fields);
 	tcase_add_test(ti, test_cursor);
 	tcase_add_test(ti, test_iter_split_and_seek);
 	tcase_add_test(ti, test_iter_past_corrupt);

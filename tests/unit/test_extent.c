@@ -417,6 +417,34 @@ START_TEST(test_dir_append_block_map)
 }
 END_TEST
 
+/* eh_magic (0xF30A, the header's first two bytes, little-endian). */
+START_TEST(test_has_magic)
+{
+	uint8_t node[60] = { 0 };
+
+	ck_assert_int_eq(extkit_extent_has_magic(node), 0);
+	node[0] = 0x0a;
+	node[1] = 0xf3;
+	ck_assert_int_eq(extkit_extent_has_magic(node), 1);
+	node[1] = 0x0a;
+	node[0] = 0xf3;
+	ck_assert_int_eq(extkit_extent_has_magic(node), 0);
+}
+END_TEST
+
+/* eh_max: the header's bytes 4-5, little-endian. */
+START_TEST(test_max)
+{
+	uint8_t node[1024];
+
+	extkit_extent_node_init(node, sizeof(node), 84, 0);
+	ck_assert_uint_eq(extkit_extent_max(node), 84);
+	ck_assert_uint_eq(get_le16(node + 4), 84);
+	put_le16(node + 4, 0x1234);
+	ck_assert_uint_eq(extkit_extent_max(node), 0x1234);
+}
+END_TEST
+
 Suite *extent_suite(void)
 {
 	Suite *s = suite_create("extent");
@@ -429,6 +457,8 @@ Suite *extent_suite(void)
 	tcase_add_test(tc, test_header_check);
 	tcase_add_test(tc, test_slots);
 	tcase_add_test(tc, test_root_and_tree_block_csum);
+	tcase_add_test(tc, test_has_magic);
+	tcase_add_test(tc, test_max);
 	suite_add_tcase(s, tc);
 	tcase_add_test(dir, test_dir_append_extents);
 	tcase_add_test(dir, test_dir_truncate_extents);

@@ -575,6 +575,37 @@ START_TEST(test_count_writes)
 }
 END_TEST
 
+/* The superblock's journal backup (s_jnl_backup_type at 0xFD,
+ * s_jnl_blocks at 0x10C: i_block, then i_size_high and i_size) stored
+ * and read back. */
+START_TEST(test_backup_store)
+{
+	struct extkit_fs *fs = calloc(1, sizeof(*fs));
+	const uint8_t *raw = (const uint8_t *)&fs->raw_sb;
+	struct extkit_inode in, back;
+
+	ck_assert_ptr_nonnull(fs);
+	memset(&in, 0, sizeof(in));
+	for (int i = 0; i < EXT2_N_BLOCKS; i++)
+		in.block[i] = 0x1000u + (uint32_t)i;
+	in.size = 0x123456789ull;
+	ck_assert_uint_eq(extkit_journal_backup_type(fs), 0);
+	ck_assert_int_eq(extkit_journal_backup_inode(fs, &back), -ENOENT);
+	extkit_journal_backup_store(fs, &in);
+	ck_assert_uint_eq(raw[0xFD], EXT3_JNL_BACKUP_BLOCKS);
+	ck_assert_uint_eq(extkit_journal_backup_type(fs),
+			  EXT3_JNL_BACKUP_BLOCKS);
+	ck_assert_uint_eq(get_le32(raw + 0x10C), 0x1000);
+	ck_assert_uint_eq(get_le32(raw + 0x10C + 4 * 14), 0x100e);
+	ck_assert_uint_eq(get_le32(raw + 0x10C + 4 * 15), 1);
+	ck_assert_uint_eq(get_le32(raw + 0x10C + 4 * 16), 0x23456789);
+	ck_assert_int_eq(extkit_journal_backup_inode(fs, &back), 0);
+	ck_assert_mem_eq(back.block, in.block, sizeof(in.block));
+	ck_assert_uint_eq(back.size, in.size);
+	free(fs);
+}
+END_TEST
+
 Suite *journal_suite(void)
 {
 	Suite *s = suite_create("journal");
@@ -591,6 +622,7 @@ Suite *journal_suite(void)
 	tcase_add_test(tc, test_revoke_of_other_block);
 	tcase_add_test(tc, test_write_refusals);
 	tcase_add_test(tc, test_load_problems);
+	tcase_add_test(tc, test_backup_store);
 	suite_add_tcase(s, tc);
 	tcase_add_test(fix, test_backup_restore_inode);
 	tcase_add_test(fix, test_external);

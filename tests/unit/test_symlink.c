@@ -100,6 +100,19 @@ START_TEST(test_fast_and_slow)
 }
 END_TEST
 
+/* An encrypted target's length: fscrypt_symlink_data's __le16 len, the
+ * first two bytes (i_size is it plus 2). */
+START_TEST(test_enc_len)
+{
+	uint8_t t[8] = { 0x34, 0x12, 'x', 'y' };
+
+	ck_assert_uint_eq(extkit_symlink_enc_len(t), 0x1234);
+	t[0] = 16;
+	t[1] = 0;
+	ck_assert_uint_eq(extkit_symlink_enc_len(t), 16);
+}
+END_TEST
+
 Suite *symlink_suite(void)
 {
 	Suite *s = suite_create("symlink");
@@ -107,6 +120,7 @@ Suite *symlink_suite(void)
 
 	tcase_add_test(tc, test_iblock_bytes);
 	tcase_add_test(tc, test_fast_and_slow);
+	tcase_add_test(tc, test_enc_len);
 	suite_add_tcase(s, tc);
 	return s;
 }

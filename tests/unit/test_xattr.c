@@ -436,6 +436,38 @@ START_TEST(test_hash_ok)
 }
 END_TEST
 
+/* The in-inode area dropped (its h_magic, after i_extra_isize, zeroed;
+ * nothing else changes, nothing without an area) and the block header
+ * test (h_magic at 0, h_blocks at 8 must be 1; h_refcount at 4 free). */
+START_TEST(test_drop_and_header)
+{
+	uint8_t raw[256], want[256], b[BS];
+
+	ibody_inode(raw, 0);
+	memcpy(want, raw, sizeof(raw));
+	extkit_xattr_ibody_drop(raw, 256);
+	put_le32(want + 128 + 32, 0);
+	ck_assert_mem_eq(raw, want, sizeof(raw));
+	extkit_xattr_ibody_drop(raw, 256);	/* no area left: no change */
+	ck_assert_mem_eq(raw, want, sizeof(raw));
+	ibody_inode(raw, 0);
+	memcpy(want, raw, sizeof(raw));
+	extkit_xattr_ibody_drop(raw, 128);	/* a small inode has none */
+	ck_assert_mem_eq(raw, want, sizeof(raw));
+
+	golden_block(b);
+	ck_assert_int_eq(extkit_xattr_block_has_header(b), 1);
+	put_le32(b + 4, 9);
+	ck_assert_int_eq(extkit_xattr_block_has_header(b), 1);
+	ck_assert_uint_eq(extkit_xattr_refcount(b), 9);
+	put_le32(b + 8, 2);
+	ck_assert_int_eq(extkit_xattr_block_has_header(b), 0);
+	golden_block(b);
+	b[3] = 0xeb;
+	ck_assert_int_eq(extkit_xattr_block_has_header(b), 0);
+}
+END_TEST
+
 Suite *xattr_suite(void)
 {
 	Suite *s = suite_create("xattr");
@@ -454,6 +486,7 @@ Suite *xattr_suite(void)
 	tcase_add_test(tc, test_ibody_random);
 	tcase_add_test(tc, test_prefix);
 	tcase_add_test(tc, test_hash_ok);
+	tcase_add_test(tc, test_drop_and_header);
 	tcase_add_loop_test(tc, test_random, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
