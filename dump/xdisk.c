@@ -84,6 +84,8 @@ static int set_one(const struct extkit_xattr_value *v, void *arg)
 	int rc;
 
 	rc = xattr_for_syscall(v, name, d->xbuf, &len);
+	if (rc == 1)
+		return 0;
 	if (rc == -ENOTSUP) {
 		x->w->st.other_xattrs++;
 		return 0;
