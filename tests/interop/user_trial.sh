@@ -55,17 +55,33 @@ if ! { truncate -s 16G "$tmpdir/dst.img" &&
 fi
 
 # name|maker|size|options|fill features|post (see post())|mode (clean,
-# orphan, fc, stage: made with -d from a tree the kernel filled). The kernel here has no CONFIG_UNICODE nor CONFIG_QUOTA:
+# orphan, fc, stage: made with -d from a tree the kernel filled). Under
+# 512 MiB mke2fs.conf's "small" type gives 1 KiB blocks: the _4k cases
+# ask for 4 KiB.. The kernel here has no CONFIG_UNICODE nor CONFIG_QUOTA:
 # casefold, project and quota are set after the fill by e2fsprogs.
 cases='ext2|e2|64M|-t ext2|||clean
 ext3|e2|64M|-t ext3|||clean
 ext4|e2|256M|-t ext4|||clean
 ext4_1k|e2|128M|-t ext4 -b 1024|||clean
+online|e2|128M|-t ext4|online||clean
+online_4k|e2|128M|-t ext4 -b 4096|online||clean
+online_ext3|e2|64M|-t ext3|online||clean
+grow|e2|128M|-t ext4||grow|clean
+grow_nors|e2|128M|-t ext4 -O ^resize_inode||grow|clean
+shrink|e2|512M|-t ext4 -b 4096||shrink|clean
+ext4_4k|e2|256M|-t ext4 -b 4096|||clean
+inline_4k|e2|128M|-t ext4 -b 4096 -O inline_data|inline_data||clean
+ea_inode_4k|e2|128M|-t ext4 -b 4096 -O ea_inode|ea_inode||clean
+all_4k|e2|256M|-t ext4 -b 4096 -O encrypt,verity,inline_data,ea_inode,large_dir,metadata_csum_seed,orphan_file,fast_commit -I 256|encrypt,verity,inline_data,ea_inode,large_dir|casefold,verity,project,quota|clean
+fc_4k|e2|128M|-t ext4 -b 4096 -O fast_commit|||fc
+orphan_4k|e2|128M|-t ext4 -b 4096 -O orphan_file|||orphan
+orphan_list|e2|128M|-t ext4 -O ^orphan_file|||orphan
+orphan_ext3|e2|64M|-t ext3|||orphan
 ext4_64k|e2|512M|-t ext4 -b 65536|||stage
 ext4_64k_all|e2|512M|-t ext4 -b 65536 -O inline_data,ea_inode,bigalloc -C 262144 -I 1024|ea_inode||stage
 casefold|e2|128M|-t ext4||casefold|clean
 encrypt|e2|128M|-t ext4 -O encrypt|encrypt||clean
-verity|e2|128M|-t ext4 -O verity|verity||clean
+verity|e2|128M|-t ext4 -O verity|verity|verity|clean
 inline|e2|128M|-t ext4 -O inline_data|inline_data||clean
 bigalloc16k|e2|256M|-t ext4 -O bigalloc -C 16384|||clean
 bigalloc64k|e2|512M|-t ext4 -O bigalloc -C 65536|||clean
@@ -76,11 +92,15 @@ large_dir|e2|128M|-t ext4 -O large_dir|large_dir||clean
 csum_seed|e2|128M|-t ext4 -O metadata_csum_seed|||clean
 orphan|e2|128M|-t ext4 -O orphan_file|||orphan
 fc|e2|128M|-t ext4 -O fast_commit|||fc
-all|e2|256M|-t ext4 -O encrypt,verity,inline_data,ea_inode,large_dir,metadata_csum_seed,orphan_file,fast_commit -I 256|encrypt,verity,inline_data,ea_inode,large_dir|casefold,project,quota|clean
+all|e2|256M|-t ext4 -O encrypt,verity,inline_data,ea_inode,large_dir,metadata_csum_seed,orphan_file,fast_commit -I 256|encrypt,verity,inline_data,ea_inode,large_dir|casefold,verity,project,quota|clean
 ek_ext2|ek|64M|-t ext2|||clean
 ek_ext3|ek|64M|-t ext3|||clean
 ek_ext4|ek|256M|-t ext4|||clean
 ek_1k|ek|128M|-t ext4 -b 1024|||clean
+ek_online|ek|128M|-t ext4|online||clean
+ek_grow|ek|128M|-t ext4||grow|clean
+ek_4k|ek|256M|-t ext4 -b 4096|||clean
+ek_all_4k|ek|256M|-t ext4 -b 4096 -O verity,inline_data,ea_inode,large_dir,metadata_csum_seed,orphan_file,fast_commit -I 256|verity,inline_data,ea_inode,large_dir|casefold,verity,project,quota|clean
 ek_64k|ek|512M|-t ext4 -b 65536|||stage
 ek_d|ek|256M|-t ext4 -O inline_data,ea_inode|ea_inode||stage
 e2_d|e2|256M|-t ext4 -O inline_data,ea_inode|ea_inode||stage
@@ -100,7 +120,7 @@ ek_ext3_1k|ek|64M|-t ext3 -b 1024|||clean
 ext3_1k|e2|64M|-t ext3 -b 1024|||clean
 ext2_1k|e2|64M|-t ext2 -b 1024|||clean
 ek_orphan|ek|128M|-t ext4 -O orphan_file|||orphan
-ek_all|ek|256M|-t ext4 -O verity,inline_data,ea_inode,large_dir,metadata_csum_seed,orphan_file,fast_commit -I 256|verity,inline_data,ea_inode,large_dir|casefold,project,quota|clean'
+ek_all|ek|256M|-t ext4 -O verity,inline_data,ea_inode,large_dir,metadata_csum_seed,orphan_file,fast_commit -I 256|verity,inline_data,ea_inode,large_dir|casefold,verity,project,quota|clean'
 
 want() {
 	n=$1; shift
@@ -147,7 +167,9 @@ manifest() {
 # post IMG STEPS: what the kernel here cannot do, done by e2fsprogs on
 # the unmounted image: casefold (tune2fs -O casefold, a +F directory
 # written by debugfs), project (project ids set by debugfs), quota
-# (tune2fs -Q, which counts the usage).
+# (tune2fs -Q, which counts the usage), verity (a file debugfs writes),
+# grow and shrink (resize2fs offline; "online" in the fill features grows
+# it mounted, by the kernel).
 post() {
 	case ",$2," in *,casefold,*)
 		run_t "$E2SRC/misc/tune2fs" -O casefold "$1" >>"$log" 2>&1
@@ -159,6 +181,21 @@ post() {
 		  i=0; while [ $i -lt 150 ]; do
 			echo "write $tmpdir/small CaseFolded_Name_$i"; i=$((i + 1)); done
 		} | run_t "$DEBUGFS" -w -f - "$1" >/dev/null 2>>"$log"
+	esac
+	case ",$2," in *,verity,*)
+		# No CONFIG_FS_VERITY here: a file with written blocks past
+		# i_size and the verity flag, as fsverity leaves its Merkle
+		# tree (extkit must read only up to i_size, fsck accept it).
+		head -c 200000 /dev/urandom >"$tmpdir/vdata"
+		printf 'write %s /vdbg\nsif /vdbg size 100000\nsif /vdbg flags 0x180000\n' \
+		    "$tmpdir/vdata" | run_t "$DEBUGFS" -w -f - "$1" >/dev/null 2>>"$log"
+	esac
+	case ",$2," in *,grow,*)
+		truncate -s 1G "$1"
+		run_t "$E2SRC/resize/resize2fs" "$1" >>"$log" 2>&1
+	esac
+	case ",$2," in *,shrink,*)
+		run_t "$E2SRC/resize/resize2fs" -M "$1" >>"$log" 2>&1
 	esac
 	case ",$2," in *,project,*)
 		run_t "$E2SRC/misc/tune2fs" -O project "$1" >>"$log" 2>&1
@@ -196,7 +233,8 @@ check_extract() {
 	python3 "$TREE" manifest "$dst/x" >"$tmpdir/x.man" 2>>"$log"
 	# The mounted tree minus what extract skips by design (encrypted).
 	grep -v '^enc[ /]' "$2" >"$tmpdir/m.man"
-	grep -v '^enc[ /]' "$tmpdir/x.man" | grep -v '^cf[ /]' >"$tmpdir/x2.man"
+	grep -v '^enc[ /]' "$tmpdir/x.man" | grep -v '^cf[ /]' |
+	    grep -v '^vdbg ' >"$tmpdir/x2.man"
 	if [ -n "$secs" ]; then
 		# mke2fs -d keeps whole seconds
 		for m in "$tmpdir/m.man" "$tmpdir/x2.man"; do
@@ -232,6 +270,11 @@ check_cat_ls() {
 		cmp -s "$tmpdir/c1" "$tmpdir/c2" || {
 			bad=$((bad + 1)); echo "== $3 cat /$f differs" >>"$log"; }
 	done
+	case ",$postf," in *,verity,*)
+		run_t "$DUMP" "$1" cat /vdbg >"$tmpdir/c1" 2>>"$log"
+		head -c 100000 "$tmpdir/vdata" | cmp -s - "$tmpdir/c1" || {
+			bad=$((bad + 1)); echo "== $3 cat /vdbg differs" >>"$log"; }
+	esac
 	for d in / a big thin ln xd inl inl/small inl/grown cf proj; do
 		grep -q "^$d " "$2" || [ "$d" = / ] || continue
 		run_t "$DUMP" "$1" ls "/${d#/}" 2>>"$log" |
@@ -247,7 +290,8 @@ check_cat_ls() {
 
 # Every other command on every image: exit 0 and nothing on standard
 # error for the whole-filesystem ones; blocks and xattr names against
-# debugfs blocks and ea_list (the same text); stat, htree, frag, bmap on the paths.
+# debugfs blocks (-m: with the indirect and extent blocks, as debugfs) and
+# ea_list (the same text); stat, htree, frag, bmap on the paths.
 check_cmds() {
 	bad=0
 	for c in super groups quota freefrag lsdel logdump frag "ls -l /" \
@@ -257,6 +301,7 @@ check_cmds() {
 		# shellcheck disable=SC2086
 		run_t "$DUMP" "$1" $c >/dev/null 2>"$tmpdir/cmd.err"
 		rc=$?
+		case "$c" in logdump) [ $rc = 1 ] && grep -q 'has no journal' "$tmpdir/cmd.err" && rc=0 && : >"$tmpdir/cmd.err" ;; esac
 		case "$c" in quota) [ $rc = 1 ] && grep -q 'quota' "$tmpdir/cmd.err" && rc=0 ;; esac
 		case "$c" in "htree /big") [ $rc = 1 ] && grep -qi 'hash-indexed' "$tmpdir/cmd.err" && rc=0 && : >"$tmpdir/cmd.err" ;; esac
 		if [ $rc != 0 ] || [ -s "$tmpdir/cmd.err" ]; then
@@ -267,7 +312,7 @@ check_cmds() {
 	for f in a/f300000 a/f4097 sparse punched prealloc_part huge hl \
 	    big thin xa verity_file inl/i3000 a/b/new; do
 		grep -q "^$f " "$2" || continue
-		run_t "$DUMP" "$1" blocks "/$f" 2>>"$log" | tr -s ' ' '\n' |
+		run_t "$DUMP" "$1" blocks -m "/$f" 2>>"$log" | tr -s ' ' '\n' |
 		    grep . >"$tmpdir/b1"
 		run_t "$DEBUGFS" -R "blocks /$f" "$1" 2>/dev/null |
 		    tr -s ' ' '\n' | grep . >"$tmpdir/b2"
@@ -438,7 +483,22 @@ echo "$cases" | while IFS='|' read -r name maker size opts feats postf mode; do
 		manifest "$img" "$tmpdir/$name.man" </dev/null
 	elif mount -o loop "$img" "$mnt" 2>>"$log"; then
 		python3 "$TREE" fill "$mnt" "$feats" 2>>"$log" </dev/null
-		umount "$mnt"; fillr=ok
+		case ",$feats," in *,online,*)
+			# grown while mounted, by the kernel (online resize)
+			dev=$(findmnt -n -o SOURCE "$mnt")
+			truncate -s 1G "$img" && losetup -c "$dev" &&
+			    run_t "$E2SRC/resize/resize2fs" "$dev" >>"$log" 2>&1 ||
+			    rz=-noresize  # no CAP_SYS_RESOURCE: EPERM
+			python3 - "$mnt" <<'EOF' 2>>"$log"
+import os, sys
+d = sys.argv[1] + '/after_resize'
+os.mkdir(d)
+for i in range(400):
+    with open('%s/f%03d' % (d, i), 'wb') as f:
+        f.write(bytes([i & 255]) * (100000 + i))
+EOF
+		esac
+		umount "$mnt"; fillr=ok$rz
 	else
 		printf '%-12s mount-FAIL\n' "$name"; continue
 	fi
