@@ -463,7 +463,7 @@ echo "$cases" | while IFS='|' read -r name maker size opts feats postf mode; do
 		[ -n "${KEEP:-}" ] || rm -f "$img" "$tmpdir/$name.snap"
 		continue
 	fi
-	unmountable='' secs=
+	unmountable='' secs='' rz=''
 	if [ "$mode" = stage ]; then
 		[ "$maker" = e2 ] && secs=1
 		# Block sizes over the page size: the kernel here cannot mount
