@@ -70,6 +70,11 @@ grow|e2|128M|-t ext4||grow|clean
 grow_nors|e2|128M|-t ext4 -O ^resize_inode||grow|clean
 shrink|e2|512M|-t ext4 -b 4096||shrink|clean
 ext4_4k|e2|256M|-t ext4 -b 4096|||clean
+old_ext4|e2|128M|-t ext4 -O ^metadata_csum,^metadata_csum_seed,uninit_bg,^64bit,^orphan_file|||clean
+i128|e2|128M|-t ext4 -I 128|||clean
+ext3_nodx|e2|64M|-t ext3 -O ^dir_index|||clean
+largefile|e2|512M|-t ext4 -T largefile|||clean
+ek_old_ext4|ek|128M|-t ext4 -O ^metadata_csum,uninit_bg,^64bit|||clean
 inline_4k|e2|128M|-t ext4 -b 4096 -O inline_data|inline_data||clean
 ea_inode_4k|e2|128M|-t ext4 -b 4096 -O ea_inode|ea_inode||clean
 all_4k|e2|256M|-t ext4 -b 4096 -O encrypt,verity,inline_data,ea_inode,large_dir,metadata_csum_seed,orphan_file,fast_commit -I 256|encrypt,verity,inline_data,ea_inode,large_dir|casefold,verity,project,quota|clean
