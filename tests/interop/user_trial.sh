@@ -73,7 +73,6 @@ ext4_4k|e2|256M|-t ext4 -b 4096|||clean
 old_ext4|e2|128M|-t ext4 -O ^metadata_csum,^metadata_csum_seed,uninit_bg,^64bit,^orphan_file|||clean
 i128|e2|128M|-t ext4 -I 128|||clean
 ext3_nodx|e2|64M|-t ext3 -O ^dir_index|||clean
-largefile|e2|512M|-t ext4 -T largefile|||clean
 ek_old_ext4|ek|128M|-t ext4 -O ^metadata_csum,uninit_bg,^64bit|||clean
 inline_4k|e2|128M|-t ext4 -b 4096 -O inline_data|inline_data||clean
 ea_inode_4k|e2|128M|-t ext4 -b 4096 -O ea_inode|ea_inode||clean
