@@ -575,6 +575,9 @@ int xattr_for_syscall(const struct extkit_xattr_value *v, char *name,
 {
 	int acl = v->name_index == 2 || v->name_index == 3;
 
+	if (v->name_index == 7 && v->name_len == 4 &&
+	    !memcmp(v->name, "data", 4))
+		return 1;
 	if (!v->prefix || v->name_index == 7 || v->name_index == 8)
 		return -ENOTSUP;
 	if (acl && v->name_len)

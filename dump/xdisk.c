@@ -84,6 +84,8 @@ static int set_one(const struct extkit_xattr_value *v, void *arg)
 	int rc;
 
 	rc = xattr_for_syscall(v, name, d->xbuf, &len);
+	if (rc == 1)
+		return 0;
 	if (rc == -ENOTSUP) {
 		x->w->st.other_xattrs++;
 		return 0;
@@ -100,11 +102,12 @@ static int set_one(const struct extkit_xattr_value *v, void *arg)
 			 x->name);
 		rc = lsetxattr(proc, name, d->xbuf, len, 0);
 	}
+	/* one the destination cannot hold (ENOSPC: a value over a block
+	 * without ea_inode; E2BIG) leaves the extraction partial */
 	if (rc && not_permitted(errno))
 		x->w->st.xattrs++;
 	else if (rc)
-		xwalk_report(x->w, x->e->path, "%s: %s", name,
-			     strerror(errno));
+		xwalk_damaged(x->w, x->e->path, name, -errno);
 	return 0;
 }
 

@@ -160,6 +160,8 @@ static int add_one_xattr(const struct extkit_xattr_value *v, void *arg)
 	size_t len;
 	int rc = xattr_for_syscall(v, name, t->xbuf, &len);
 
+	if (rc == 1)
+		return 0;
 	if (rc == -ENOTSUP) {
 		x->w->st.other_xattrs++;
 		return 0;

@@ -85,9 +85,10 @@ void xwalk_summary_json(struct xwalk *w, struct json_writer *j, int partial);
 /*
  * The name of one attribute as the system calls spell it ("user.x"), in
  * name (256 bytes); its value in the form they take (ACLs converted) in
- * buf (EXTKIT_XATTR_MAX_VALUE * 2 + 4 bytes). 0; -ENOTSUP for one that
- * is not copied (system.data, unknown indexes); -EFSCORRUPTED for a
- * malformed ACL.
+ * buf (EXTKIT_XATTR_MAX_VALUE * 2 + 4 bytes). 0; 1 for system.data,
+ * which is no attribute but the inline data (copied as the contents);
+ * -ENOTSUP for one that is not copied (unknown indexes); -EFSCORRUPTED
+ * for a malformed ACL.
  */
 int xattr_for_syscall(const struct extkit_xattr_value *v, char *name,
 		      uint8_t *buf, size_t *len);

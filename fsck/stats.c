@@ -32,6 +32,16 @@ static void note_large(struct fsck_stats *st, const struct extkit_inode *inode)
 		st->large_files++;
 }
 
+/* Whether a map found fragmented counts as non-contiguous: as e2fsck,
+ * only under a group's worth of clusters (a larger file has to span
+ * groups). */
+static int counts_fragmented(const struct fsck_ctx *ctx,
+			     const struct fsck_blk_result *res)
+{
+	return res->fragmented && (res->nblocks >> ctx->fs->g.cluster_bits) <
+				  ctx->fs->sb.blocks_per_group;
+}
+
 /*
  * Pass 1: a reserved inode. As e2fsck, its size counts among the large
  * files (the resize inode's is 4 GiB with 4 KiB blocks); the journal's
@@ -47,7 +57,7 @@ void fsck_stats_reserved(struct fsck_ctx *ctx, uint32_t ino,
 	note_large(&ctx->stats, inode);
 	if (ino == EXT2_RESIZE_INO)
 		return;
-	if (res->fragmented)
+	if (counts_fragmented(ctx, res))
 		ctx->stats.frag_files++;
 	if ((inode->flags & EXT4_EXTENTS_FL) &&
 	    extkit_inode_has_block_map(inode))
@@ -60,7 +70,7 @@ void fsck_stats_inode(struct fsck_ctx *ctx, const struct extkit_inode *inode,
 {
 	struct fsck_stats *st = &ctx->stats;
 
-	if (res->fragmented) {
+	if (counts_fragmented(ctx, res)) {
 		if (S_ISDIR(inode->mode))
 			st->frag_dirs++;
 		else

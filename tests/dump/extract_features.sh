@@ -70,14 +70,29 @@ for kind in inline ea_inode bigalloc casefold ext4-1k ext4-64k ext2; do
 	fi
 	mounted=$((mounted + 1))
 	if [ $kind = ea_inode ]; then
-		# a destination without ea_inode refuses the value: reported
+		# a destination without ea_inode refuses the value: reported,
+		# and the extraction is partial (exit 2)
 		if getfattr -n user.huge "$out/big" >/dev/null 2>&1; then
 			ok "$kind: the 9000-byte value was set in DEST"
-		elif grep -q 'big: user.huge' "$tmpdir/err"; then
-			ok "$kind: the value DEST cannot hold is reported"
+		elif grep -q 'big: user.huge' "$tmpdir/err" && [ $rc = 2 ]; then
+			ok "$kind: the value DEST cannot hold is reported, exit 2"
 		else
-			fail "$kind: user.huge neither set nor reported"
+			fail "$kind: user.huge neither set nor reported with exit 2 (exit $rc)"
 		fi
+		# a destination that surely cannot hold it: 1 KiB blocks, no
+		# ea_inode
+		dst=$tmpdir/dst
+		mkdir -p "$dst" && "$MKE2FS" -q -F -t ext4 -b 1024 -O ^ea_inode \
+			"$tmpdir/dst.img" 8M >/dev/null 2>&1 &&
+		    mount -o loop "$tmpdir/dst.img" "$dst" 2>/dev/null && {
+			timeout 60 "$DUMP" "$img" extract /big "$dst/x" \
+				>/dev/null 2>"$tmpdir/err2"
+			rc2=$?
+			umount "$dst"
+			grep -q 'big: user.huge' "$tmpdir/err2" && [ $rc2 = 2 ] &&
+				ok "$kind: a value DEST cannot hold: reported, exit 2" ||
+				fail "$kind: a value DEST cannot hold: exit $rc2, $(cat "$tmpdir/err2")"
+		}
 		getfattr -n user.huge "$out/big" >/dev/null 2>&1 && xopt= ||
 			xopt="--no-xattr user.huge"
 		timeout 60 "$DUMP" "$img" extract --tar "$tmpdir/ea.tar" \
