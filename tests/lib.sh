@@ -166,6 +166,53 @@ expect_success() {
 	return 0
 }
 
+# dump_mutant SEED IMG ARGS...: extkit-dump ARGS on the mutated image IMG,
+# as text and with --json. Each run must end with exit 0 or 1, without a
+# sanitizer report, and with JSON that parses when it succeeds; that JSON
+# is kept as $tmpdir/mutjson/SEED.json (mutants_fit_schema). Prints what
+# went wrong; returns 1 then.
+dump_mutant() {
+	_seed=$1
+	_mimg=$2
+	shift 2
+	_bad=0
+	mkdir -p "$tmpdir/mutjson" || exit 99
+	for _j in "" --json; do
+		# shellcheck disable=SC2086 # $_j: empty or one word
+		run_dump "$tmpdir/out" "$tmpdir/err" $_j "$_mimg" "$@"
+		_rc=$?
+		if [ $_rc -gt 1 ] || sanitizer_report "$tmpdir/err" ||
+		    { [ -n "$_j" ] && [ $_rc -eq 0 ] &&
+		      ! json_valid "$tmpdir/out"; }; then
+			_bad=1
+			echo "seed $_seed $_j: exit $_rc"; head -3 "$tmpdir/err"
+		fi
+		[ -n "$_j" ] && [ $_rc -eq 0 ] &&
+			cp "$tmpdir/out" "$tmpdir/mutjson/$_seed.json"
+	done
+	return $_bad
+}
+
+# mutants_fit_schema DEF: every JSON document dump_mutant kept validates
+# against man/extkit-dump.schema.json's #/$defs/DEF (true without
+# python3-jsonschema).
+mutants_fit_schema() {
+	python3 - "$top_srcdir/man/extkit-dump.schema.json" "$1" \
+	    "$tmpdir"/mutjson/*.json <<'PY'
+import json, sys
+try:
+    import jsonschema
+except ImportError:
+    sys.exit(0)
+schema = json.load(open(sys.argv[1]))
+del schema["anyOf"]
+schema["$ref"] = "#/$defs/" + sys.argv[2]
+v = jsonschema.Draft202012Validator(schema)
+bad = [f for f in sys.argv[3:] if not v.is_valid(json.load(open(f)))]
+sys.exit(1 if bad else 0)
+PY
+}
+
 # json_valid FILE: true if FILE holds one valid JSON document (jq would
 # also take several documents in a row, so python3 comes first).
 json_valid() {
