@@ -63,26 +63,12 @@ build() {
 	 timeout 120 sh pre.sh) >/dev/null 2>&1 </dev/null
 }
 
-# data_sum FILE: sha256 of FILE's data extents and their offsets (holes
-# skipped: m_hugefile's image is 4 TiB, nearly all of it a hole).
+# data_sum FILE: metasweep.py's hash of FILE's blocks that hold data,
+# with their offsets (holes skipped: m_hugefile's image is 4 TiB, nearly
+# all of it a hole).
 data_sum() {
-	python3 -c 'import hashlib, os, sys
-fd = os.open(sys.argv[1], os.O_RDONLY)
-end, off, h = os.fstat(fd).st_size, 0, hashlib.sha256()
-while off < end:
-    try:
-        off = os.lseek(fd, off, os.SEEK_DATA)
-    except OSError:
-        break
-    hole = os.lseek(fd, off, os.SEEK_HOLE)
-    h.update(b"@%d:" % off)
-    while off < hole:
-        chunk = os.pread(fd, min(1 << 20, hole - off), off)
-        if not chunk:
-            break
-        h.update(chunk)
-        off += len(chunk)
-print(h.hexdigest(), end)' "$1"
+	PYTHONPATH=$top_srcdir/tests/regress python3 -c \
+		'import sys, metasweep; print(metasweep.sha256(sys.argv[1]))' "$1"
 }
 
 # check TEST: the runs and the class of TEST (in $class).
